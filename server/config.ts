@@ -1,0 +1,72 @@
+import { z } from 'zod';
+
+const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+const optionalUrl = z.preprocess(emptyToUndefined, z.url().optional());
+const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  z.preprocess(emptyToUndefined, z.coerce.number().int().min(min).max(max).default(def));
+const csv = z.preprocess(
+  (v) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v ?? []),
+  z.array(z.string()),
+);
+
+/**
+ * Every environment variable the server reads. README.md "Configuration" documents each one; keep
+ * the two in step.
+ */
+export const EnvSchema = z.object({
+  PORT: int(3000, 0, 65535),
+  HOST: z.preprocess(emptyToUndefined, z.string().default('127.0.0.1')),
+  PUBLIC_URL: optionalUrl,
+  DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
+  DATABASE_URL: z.preprocess(
+    emptyToUndefined,
+    z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://').optional(),
+  ),
+  REDIS_URL: z.preprocess(emptyToUndefined, z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional()),
+  LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
+  SECRET_KEY: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
+
+  ADMIN_EMAIL: z.preprocess(emptyToUndefined, z.email().optional()),
+  ADMIN_PASSWORD: z.preprocess(emptyToUndefined, z.string().min(8, 'must be at least 8 characters').optional()),
+  TOKEN_TTL_DAYS: int(30, 1, 3650),
+  TOKEN_RENEW_AFTER_SECONDS: int(86_400, 1),
+  AUTH_RATE_LIMIT: int(10, 1, 100_000),
+  AUTH_RATE_WINDOW_SECONDS: int(60, 1, 86_400),
+
+  EXTENSION_IDS: csv,
+  CORS_ORIGINS: csv,
+
+  FREE_DAILY_POINTS: int(100, 0),
+
+  OPENAI_API_KEY: optionalString,
+  OPENAI_BASE_URL: optionalUrl,
+  OPENAI_MODELS: csv,
+  OLLAMA_URL: z.preprocess(emptyToUndefined, z.url().default('http://127.0.0.1:11434')),
+  OLLAMA_MODELS: csv,
+  ANTHROPIC_API_KEY: optionalString,
+  ANTHROPIC_BASE_URL: optionalUrl,
+  ANTHROPIC_MODELS: csv,
+  GOOGLE_GENERATIVE_AI_API_KEY: optionalString,
+  GOOGLE_MODELS: csv,
+});
+export type Env = z.infer<typeof EnvSchema>;
+
+export type Config = Env & { publicUrl: string };
+
+export class ConfigError extends Error {}
+
+/** Validates the environment; a wrong value names its variable, so an operator can fix it. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid environment:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  if ((e.ADMIN_EMAIL && !e.ADMIN_PASSWORD) || (!e.ADMIN_EMAIL && e.ADMIN_PASSWORD)) {
+    throw new ConfigError('Invalid environment:\n  ADMIN_EMAIL and ADMIN_PASSWORD must be set together');
+  }
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  return { ...e, publicUrl };
+}

@@ -1,0 +1,13 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from './config.ts';
+import type { Database, Db } from './db/client.ts';
+import type { Bus } from './services/bus.ts';
+
+/** What services need from the running server; built once in app.ts. */
+export type AppContext = {
+  config: Config;
+  database: Database;
+  db: Db;
+  bus: Bus;
+  log: FastifyBaseLogger;
+};

@@ -1,0 +1,8 @@
+import * as users from './schema/users.ts';
+import * as points from './schema/points.ts';
+import * as models from './schema/models.ts';
+import * as chat from './schema/chat.ts';
+import * as system from './schema/system.ts';
+
+/** The whole schema, for Drizzle's relational queries. Tables are imported from their own files. */
+export const schema = { ...users, ...points, ...models, ...chat, ...system };

@@ -1,0 +1,42 @@
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+
+/** What users pick: a catalogue model. It is served by one or more deployments. */
+export const aiModels = pgTable('ai_models', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  description: text('description').notNull().default(''),
+  minVipLevel: integer('min_vip_level').notNull().default(0),
+  isImage: boolean('is_image').notNull().default(false),
+  fileTypes: jsonb('file_types').$type<string[]>().notNull().default([]),
+  webSearch: boolean('web_search').notNull().default(false),
+  pointsCost: integer('points_cost').notNull().default(1),
+  contextWindow: integer('context_window').notNull().default(8192),
+  sort: integer('sort').notNull().default(0),
+  online: boolean('online').notNull().default(true),
+  /** 'env', 'ollama' or 'admin': who created it; seeding only touches its own entries. */
+  source: text('source').notNull().default('admin'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** An upstream deployment: provider account, key (encrypted) and upstream model id. */
+export const aiDeployments = pgTable(
+  'ai_deployments',
+  {
+    id: text('id').primaryKey(),
+    aiModelId: text('ai_model_id').notNull().references(() => aiModels.id, { onDelete: 'cascade' }),
+    provider: text('provider', { enum: ['openai-compatible', 'openai', 'anthropic', 'google', 'ollama'] }).notNull(),
+    baseUrl: text('base_url'),
+    apiKeyEnc: text('api_key_enc'),
+    upstreamModelId: text('upstream_model_id').notNull(),
+    priority: integer('priority').notNull().default(0),
+    enabled: boolean('enabled').notNull().default(true),
+    source: text('source').notNull().default('admin'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('ai_deployments_model_idx').on(t.aiModelId),
+    uniqueIndex('ai_deployments_identity_uq').on(t.aiModelId, t.provider, t.upstreamModelId, t.baseUrl),
+  ],
+);

@@ -1,0 +1,39 @@
+import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+export const systemSettings = pgTable('system_settings', {
+  settingKey: text('setting_key').primaryKey(),
+  settingValue: text('setting_value').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Client request-time tracking entries (AddRequestTime). */
+export const requestTimes = pgTable(
+  'request_times',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id'),
+    driverId: text('driver_id'),
+    requestId: text('request_id').notNull(),
+    clientRequestTime: text('client_request_time').notNull(),
+    clientResponseTime: text('client_response_time').notNull(),
+    durationMs: integer('duration_ms'),
+    errMsg: text('err_msg'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('request_times_created_idx').on(t.createdAt)],
+);
+
+/** Page-view and other browser records (AddBrowser). */
+export const browserRecords = pgTable(
+  'browser_records',
+  {
+    id: text('id').primaryKey(),
+    userId: text('user_id'),
+    driverId: text('driver_id'),
+    eventType: text('event_type').notNull(),
+    payload: jsonb('payload').notNull(),
+    ip: text('ip'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('browser_records_created_idx').on(t.createdAt)],
+);

@@ -1,0 +1,3 @@
+import type { FastifyInstance } from 'fastify';
+
+export function registerSystemRoutes(_app: FastifyInstance): void {}

@@ -1,0 +1,109 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { authTokens, users, vipOrders } from '../db/schema/users.ts';
+
+export type VipOrder = { vipOrderId: string; vipPackageLevel: number; vipPackageName: string; endTime: string };
+
+export type AuthUser = {
+  id: string;
+  email: string;
+  userName: string;
+  role: 'user' | 'admin';
+  vipOrder: VipOrder | null;
+  /** 0 for free users, else the active order's package level (1 to 3). */
+  vipLevel: number;
+};
+
+export type TokenPolicy = { ttlDays: number; renewAfterSeconds: number };
+
+/** When a token is renewed, the old one keeps working this long, so requests in flight do not fail. */
+const RENEW_GRACE_MS = 60_000;
+
+export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('base64url');
+/** 256 random bits, URL-safe. */
+export const newSecret = () => randomBytes(32).toString('base64url');
+
+export async function issueToken(db: Db, userId: string, policy: TokenPolicy): Promise<string> {
+  const token = newSecret();
+  await db.insert(authTokens).values({
+    tokenHash: hashSecret(token),
+    userId,
+    expiresAt: new Date(Date.now() + policy.ttlDays * 86_400_000),
+  });
+  return token;
+}
+
+/** The plan in force: the highest-level order that has not ended. */
+export const activeVipOrderSql = (userIdColumn: unknown) => sql<VipOrder | null>`(
+  select json_build_object('vipOrderId', v.id, 'vipPackageLevel', v.package_level, 'vipPackageName', v.package_name,
+    'endTime', to_char(v.end_time at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'))
+  from ${vipOrders} v where v.user_id = ${userIdColumn} and v.end_time > now()
+  order by v.package_level desc, v.end_time desc limit 1)`;
+
+/**
+ * Resolves a bearer token to its user in one query. Returns a renewed token when this one is older
+ * than the renewal age (sliding expiry); the caller sends it in the Authorization response header.
+ */
+export async function authenticate(
+  db: Db,
+  rawToken: string,
+  policy: TokenPolicy,
+): Promise<{ user: AuthUser; renewedToken?: string } | null> {
+  if (!rawToken || rawToken.length > 200) return null;
+  const tokenHash = hashSecret(rawToken);
+  const rows = await db
+    .select({
+      id: users.id,
+      email: users.email,
+      userName: users.userName,
+      role: users.role,
+      tokenCreatedAt: authTokens.createdAt,
+      vipOrder: activeVipOrderSql(users.id),
+    })
+    .from(authTokens)
+    .innerJoin(users, eq(users.id, authTokens.userId))
+    .where(
+      and(
+        eq(authTokens.tokenHash, tokenHash),
+        isNull(authTokens.revokedAt),
+        gt(authTokens.expiresAt, sql`now()`),
+        eq(users.status, 'active'),
+      ),
+    )
+    .limit(1);
+  const row = rows[0];
+  if (!row) return null;
+  const user: AuthUser = {
+    id: row.id,
+    email: row.email,
+    userName: row.userName,
+    role: row.role,
+    vipOrder: row.vipOrder ?? null,
+    vipLevel: row.vipOrder?.vipPackageLevel ?? 0,
+  };
+  if (Date.now() - row.tokenCreatedAt.getTime() < policy.renewAfterSeconds * 1000) return { user };
+  const renewedToken = await issueToken(db, user.id, policy);
+  await db
+    .update(authTokens)
+    .set({ expiresAt: sql`least(${authTokens.expiresAt}, ${new Date(Date.now() + RENEW_GRACE_MS)})` })
+    .where(eq(authTokens.tokenHash, tokenHash));
+  return { user, renewedToken };
+}
+
+export async function revokeToken(db: Db, rawToken: string): Promise<void> {
+  await db.update(authTokens).set({ revokedAt: sql`now()` }).where(eq(authTokens.tokenHash, hashSecret(rawToken)));
+}
+
+export async function revokeAllTokens(db: Db, userId: string): Promise<void> {
+  await db
+    .update(authTokens)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(authTokens.userId, userId), isNull(authTokens.revokedAt)));
+}
+
+export function bearerOf(header: string | undefined): string | null {
+  if (!header) return null;
+  const m = /^Bearer\s+(\S+)$/i.exec(header.trim());
+  return m ? m[1] : null;
+}

@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { pointBalances, pointLedger } from '../db/schema/points.ts';
+
+/** integralType 1 is the main (and for now only) kind of points. */
+export const MAIN_INTEGRAL_TYPE = 1;
+
+export type IntegralEntry = { integralType: number; integralValue: number; useIntegral: number };
+
+/** Today's free allowance left, counting a new day as a full allowance. */
+const dailyLeftSql = (allowance: number) =>
+  sql`case when ${pointBalances.dailyDay} = current_date then ${pointBalances.dailyLeft} else ${allowance} end`;
+
+export async function ensureBalance(db: Db, userId: string): Promise<void> {
+  await db.insert(pointBalances).values({ userId }).onConflictDoNothing();
+}
+
+export async function getIntegral(db: Db, userId: string, dailyAllowance: number): Promise<IntegralEntry[]> {
+  const rows = await db
+    .select({ balance: pointBalances.balance, daily: dailyLeftSql(dailyAllowance).mapWith(Number), used: pointBalances.usedTotal })
+    .from(pointBalances)
+    .where(eq(pointBalances.userId, userId));
+  const row = rows[0] ?? { balance: 0, daily: dailyAllowance, used: 0 };
+  return [{ integralType: MAIN_INTEGRAL_TYPE, integralValue: row.balance + row.daily, useIntegral: row.used }];
+}
+
+/**
+ * Takes `cost` points in one statement: today's free allowance first, then the balance. The row lock
+ * of the UPDATE and its re-checked WHERE make parallel charges exact; the total never goes below zero.
+ * Returns false when the points do not cover the cost.
+ */
+export async function chargePoints(
+  db: Db,
+  userId: string,
+  cost: number,
+  dailyAllowance: number,
+  ref: { reason: string; refId?: string },
+): Promise<boolean> {
+  if (cost <= 0) return true;
+  await ensureBalance(db, userId);
+  const daily = dailyLeftSql(dailyAllowance);
+  const charged = await db
+    .update(pointBalances)
+    .set({
+      balance: sql`${pointBalances.balance} - greatest(${cost} - ${daily}, 0)`,
+      dailyLeft: sql`greatest(${daily} - ${cost}, 0)`,
+      dailyDay: sql`current_date`,
+      usedTotal: sql`${pointBalances.usedTotal} + ${cost}`,
+    })
+    .where(sql`${pointBalances.userId} = ${userId} and ${daily} + ${pointBalances.balance} >= ${cost}`)
+    .returning({ userId: pointBalances.userId });
+  if (charged.length === 0) return false;
+  await db.insert(pointLedger).values({ id: randomUUID(), userId, delta: -cost, reason: ref.reason, refId: ref.refId });
+  return true;
+}
+
+/** Gives points back (a message that produced nothing). Refunds go to the balance, which does not expire. */
+export async function refundPoints(db: Db, userId: string, amount: number, ref: { reason: string; refId?: string }) {
+  if (amount <= 0) return;
+  await db
+    .update(pointBalances)
+    .set({ balance: sql`${pointBalances.balance} + ${amount}`, usedTotal: sql`greatest(${pointBalances.usedTotal} - ${amount}, 0)` })
+    .where(eq(pointBalances.userId, userId));
+  await db.insert(pointLedger).values({ id: randomUUID(), userId, delta: amount, reason: ref.reason, refId: ref.refId });
+}
+
+/** Adds earned or bought points (admin grants, later check-ins and orders). */
+export async function addPoints(db: Db, userId: string, amount: number, ref: { reason: string; refId?: string }) {
+  await ensureBalance(db, userId);
+  await db.update(pointBalances).set({ balance: sql`${pointBalances.balance} + ${amount}` }).where(eq(pointBalances.userId, userId));
+  await db.insert(pointLedger).values({ id: randomUUID(), userId, delta: amount, reason: ref.reason, refId: ref.refId });
+}

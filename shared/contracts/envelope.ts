@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+/**
+ * Every answer of the API is {Code, Msg, Data}. Handled outcomes travel as HTTP 200 with their own
+ * Code, because the client reads Code, not the HTTP status. docs/api.md lists them for people.
+ */
+export const Codes = {
+  Success: 10000,
+  /** Bad input: a field is missing, of the wrong type or out of range. */
+  BadRequest: 10400,
+  /** Wrong e-mail or password, or an unknown, used or expired temp key. */
+  LoginFailed: 10401,
+  /** Not logged in: missing, invalid, expired or revoked token. */
+  NotLoggedIn: 10402,
+  /** Logged in, but the role does not allow this call. */
+  Forbidden: 10403,
+  /** Not found, or not yours (the two are answered alike on purpose). */
+  NotFound: 10404,
+  /** Conflicts with what exists (e-mail already registered, ...). */
+  Conflict: 10409,
+  /** The request body is larger than this call accepts. */
+  PayloadTooLarge: 10413,
+  /** Too many attempts; the Msg says when to retry. */
+  RateLimited: 10429,
+  /** The model needs a higher plan than the caller's. */
+  PlanRequired: 10450,
+  /** No model is configured on this server (or none is online). */
+  NoModelConfigured: 10460,
+  /** The balance does not cover the model's cost. */
+  NotEnoughPoints: 10470,
+  /** The upstream model failed or is busy. */
+  ModelBusy: 10503,
+  /** Used locally by the client for parse failures and unspecified failures; the server's own fault. */
+  ServerError: 10500,
+  /** Used locally by the client for an aborted request. */
+  Aborted: 10087,
+} as const;
+export type Code = (typeof Codes)[keyof typeof Codes];
+
+export const envelopeSchema = <T extends z.ZodType>(data: T) =>
+  z.object({ Code: z.number().int(), Msg: z.string(), Data: data });
+
+export type Envelope<T> = { Code: number; Msg: string; Data: T };

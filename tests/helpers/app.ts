@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../server/app.ts';
+import { loadConfig, type Config } from '../../server/config.ts';
+import { openDatabase, type Database } from '../../server/db/client.ts';
+
+/**
+ * Tests run on PGlite (in memory) by default, and on PostgreSQL when TEST_DATABASE_URL is set
+ * (`npm run test:pg`): each test app then gets a database of its own, dropped on close.
+ */
+export const onPostgres = !!process.env.TEST_DATABASE_URL;
+
+export type TestApp = {
+  app: FastifyInstance;
+  config: Config;
+  database: Database;
+  /** The database's URL when on PostgreSQL, to start a second instance on the same data. */
+  databaseUrl?: string;
+  close(): Promise<void>;
+};
+
+/** A PostgreSQL database of its own for one test app; removed by the returned drop(). */
+export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const adminUrl = process.env.TEST_DATABASE_URL!;
+  const name = `tandem_t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+export async function createTestApp(
+  env: Record<string, string> = {},
+  opts: { databaseUrl?: string } = {},
+): Promise<TestApp> {
+  const config = loadConfig({
+    OLLAMA_URL: 'http://127.0.0.1:9', // nothing listens there: no Ollama import in tests
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
+  let pgDb: { url: string; drop(): Promise<void> } | undefined;
+  let databaseUrl = opts.databaseUrl;
+  if (!databaseUrl && onPostgres) {
+    pgDb = await createPostgresDatabase();
+    databaseUrl = pgDb.url;
+  }
+  const database = await openDatabase(databaseUrl ? { url: databaseUrl, poolSize: 30 } : { dataDir: 'memory://' });
+  const app = await buildApp({ config, database, logger: false });
+  return {
+    app,
+    config,
+    database,
+    databaseUrl,
+    async close() {
+      await app.close();
+      await database.close();
+      await pgDb?.drop();
+    },
+  };
+}
