@@ -21,6 +21,9 @@ export type Database = {
   close(): Promise<void>;
 };
 
+/** An arbitrary constant naming Tandem's migration lock among the database's advisory locks. */
+const MIGRATION_LOCK = 7_317_001;
+
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
 /**
@@ -33,8 +36,16 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; poolS
     // An idle connection that drops must not crash the process; the pool reconnects.
     pool.on('error', () => {});
     const db = drizzlePg(pool, { schema });
-    await db.execute(sql`create extension if not exists pg_trgm`);
-    await migratePg(db, { migrationsFolder });
+    // Instances started together migrate one after the other: the lock is held on its own connection.
+    const lock = new pg.Client({ connectionString: opts.url });
+    await lock.connect();
+    try {
+      await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+      await db.execute(sql`create extension if not exists pg_trgm`);
+      await migratePg(db, { migrationsFolder });
+    } finally {
+      await lock.end();
+    }
     return { db: db as unknown as Db, kind: 'postgres', url: opts.url, close: () => pool.end() };
   }
   const dataDir = opts.dataDir ?? './data';

@@ -1,0 +1,213 @@
+/**
+ * What the Tandem server adds to a model's latency: time to first token (TTFT) and per-chunk delay
+ * through POST /api/Chat/AddMessage, against the same fake upstream called directly, interleaved
+ * request by request, at concurrency 1 and 100. The server runs as `npm start` would run it (its own
+ * process, PGlite in a temporary folder); the fake upstream runs in a third process and stamps each
+ * chunk with its send time, so the per-chunk delay is measured from upstream send to client receipt.
+ *
+ *   npm run bench:proxy                       # defaults
+ *   npm run bench:proxy -- --requests 400 --concurrency 1,100
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:proxy   # on PostgreSQL
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+
+const { values: args } = parseArgs({
+  options: {
+    requests: { type: 'string', default: '300' },
+    concurrency: { type: 'string', default: '1,100' },
+    warmup: { type: 'string', default: '60' },
+  },
+});
+const REQUESTS = Number(args.requests);
+const LEVELS = args.concurrency!.split(',').map(Number);
+const WARMUP = Number(args.warmup);
+
+const now = () => performance.timeOrigin + performance.now();
+const children: ChildProcess[] = [];
+const cleanup: (() => void)[] = [];
+process.on('exit', () => {
+  for (const c of children) c.kill('SIGTERM');
+  for (const f of cleanup) f();
+});
+
+function startChild(cmd: string[], env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, cmd, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  return child;
+}
+
+async function firstLine(child: ChildProcess): Promise<string> {
+  const rl = createInterface({ input: child.stdout! });
+  for await (const line of rl) return line;
+  throw new Error('child exited before it was ready');
+}
+
+async function waitFor(url: string) {
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      /* not yet listening */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+const STAMP = /⟨(\d+\.\d+)⟩/g;
+
+type Sample = { ttft: number; chunkDelays: number[] };
+
+/** Reads an SSE body line by line, calling onData with each `data:` payload. */
+async function readSse(body: ReadableStream<Uint8Array>, onData: (data: string) => void) {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let nl: number;
+    while ((nl = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, nl).replace(/\r$/, '');
+      buffer = buffer.slice(nl + 1);
+      if (line.startsWith('data:')) onData(line.slice(5).trim());
+    }
+  }
+}
+
+function collect(text: string, received: number, sample: Sample, start: number) {
+  for (const m of text.matchAll(STAMP)) {
+    if (sample.ttft < 0) sample.ttft = received - start;
+    sample.chunkDelays.push(received - Number(m[1]));
+  }
+}
+
+async function direct(upstream: string): Promise<Sample> {
+  const sample: Sample = { ttft: -1, chunkDelays: [] };
+  const start = now();
+  const res = await fetch(`${upstream}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: 'Bearer bench' },
+    body: JSON.stringify({ model: 'bench-model', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+  });
+  await readSse(res.body!, (data) => {
+    if (data === '[DONE]') return;
+    const content = JSON.parse(data).choices?.[0]?.delta?.content;
+    if (content) collect(content, now(), sample, start);
+  });
+  return sample;
+}
+
+async function proxied(server: string, token: string): Promise<Sample> {
+  const sample: Sample = { ttft: -1, chunkDelays: [] };
+  const start = now();
+  const res = await fetch(`${server}/api/Chat/AddMessage`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json-patch+json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ aiModelId: 'bench-model', inputMessage: 'hi' }),
+  });
+  if (!res.headers.get('content-type')?.includes('text/event-stream')) throw new Error(`not a stream: ${await res.text()}`);
+  await readSse(res.body!, (data) => {
+    if (data === 'DONE') return;
+    const event = JSON.parse(data);
+    if (event.Code !== 10000) throw new Error(`stream error: ${event.Msg}`);
+    if (event.Data?.OutputMessage) collect(event.Data.OutputMessage, now(), sample, start);
+  });
+  if (sample.ttft < 0) throw new Error('no text in the answer');
+  return sample;
+}
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+const f = (x: number) => x.toFixed(3);
+
+async function run(concurrency: number, total: number, upstream: string, server: string, token: string) {
+  const d: Sample[] = [];
+  const p: Sample[] = [];
+  let issued = 0;
+  const worker = async (w: number) => {
+    // Each worker alternates which side goes first, so drift in machine load hits both alike.
+    for (let i = 0; issued < total; i++) {
+      issued += 2;
+      const pair = (i + w) % 2 === 0 ? [direct(upstream), null] : [null, proxied(server, token)];
+      if (pair[0]) {
+        d.push(await pair[0]);
+        p.push(await proxied(server, token));
+      } else {
+        p.push(await pair[1]!);
+        d.push(await direct(upstream));
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, (_, w) => worker(w)));
+  return { d, p };
+}
+
+function report(concurrency: number, d: Sample[], p: Sample[]) {
+  const dt = d.map((s) => s.ttft);
+  const pt = p.map((s) => s.ttft);
+  const dc = d.flatMap((s) => s.chunkDelays);
+  const pc = p.flatMap((s) => s.chunkDelays);
+  const row = (name: string, a: number[], b: number[]) => {
+    const [a50, a99, b50, b99] = [pct(a, 50), pct(a, 99), pct(b, 50), pct(b, 99)];
+    console.log(
+      `  ${name.padEnd(16)} direct p50 ${f(a50)} p99 ${f(a99)} | via server p50 ${f(b50)} p99 ${f(b99)} | ` +
+        `added p50 ${f(b50 - a50)} p99 ${f(b99 - a99)} ms | ratio p50 ${(b50 / a50).toFixed(2)}x p99 ${(b99 / a99).toFixed(2)}x`,
+    );
+  };
+  console.log(`concurrency ${concurrency}: ${d.length} direct + ${p.length} proxied requests, ${pc.length} chunks`);
+  row('TTFT', dt, pt);
+  row('per-chunk delay', dc, pc);
+}
+
+async function main() {
+  const upstreamChild = startChild(['--import', 'tsx', 'bench/fake-upstream.ts'], {});
+  const { url: upstream } = JSON.parse(await firstLine(upstreamChild));
+  const dataDir = mkdtempSync(join(tmpdir(), 'tandem-bench-'));
+  cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  const port = String(20000 + Math.floor(Math.random() * 20000));
+  const server = `http://127.0.0.1:${port}`;
+  startChild(['--import', 'tsx', 'server/main.ts'], {
+    PORT: port,
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '',
+    LOG_LEVEL: 'warn',
+    OPENAI_API_KEY: 'bench',
+    OPENAI_BASE_URL: `${upstream}/v1`,
+    OPENAI_MODELS: 'bench-model',
+    OLLAMA_URL: 'http://127.0.0.1:9',
+    FREE_DAILY_POINTS: '1000000000',
+    AUTH_RATE_LIMIT: '100000',
+    ADMIN_EMAIL: '',
+    ADMIN_PASSWORD: '',
+  });
+  await waitFor(`${server}/api/System/GetSettingListAll`);
+  const post = async (path: string, body: unknown) =>
+    (await fetch(server + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+  const email = `bench-${Date.now()}@example.com`;
+  await post('/api/Account/AddUser', { email, password: 'bench-password' });
+  const { Data: login } = await post('/api/Account/Login', { email, password: 'bench-password' });
+  const { Data: token } = await (await fetch(`${server}/api/User/GetTokenForTempKey?tempKey=${login.tempKey}`)).json();
+
+  console.log(`proxy overhead: ${REQUESTS} requests per side and level, ${WARMUP} warm-up; node ${process.version}`);
+  await run(4, WARMUP, upstream, server, token);
+  for (const c of LEVELS) {
+    const { d, p } = await run(c, Math.max(REQUESTS, c * 4), upstream, server, token);
+    report(c, d, p);
+  }
+  process.exit(0);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
