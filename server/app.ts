@@ -22,6 +22,7 @@ import { registerSystemRoutes } from './routes/system.ts';
 import { registerBrowserRoutes } from './routes/browser.ts';
 import { registerAdminModelRoutes } from './routes/admin/ai-model.ts';
 import { registerAdminSystemRoutes } from './routes/admin/system.ts';
+import { registerAdminUserRoutes } from './routes/admin/user.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -60,6 +61,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
             ...(typeof opts.logger === 'object' ? opts.logger : {}),
           },
     trustProxy: true,
+    // Streams and keep-alive sockets must not hold a shutdown (or a test's close) open.
+    forceCloseConnections: true,
     bodyLimit: 1024 * 1024,
     // Request ids make log lines of one request easy to find.
     requestIdHeader: 'x-request-id',
@@ -147,6 +150,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerBrowserRoutes(app);
   registerAdminModelRoutes(app);
   registerAdminSystemRoutes(app);
+  registerAdminUserRoutes(app);
 
   await runStartupTasks(ctx);
   await app.ready();

@@ -12,6 +12,9 @@ const en = {
   notLoggedIn: 'Please Login',
   forbidden: 'You do not have permission to do this.',
   notFound: 'Not found.',
+  settingNotFound: 'There is no setting named {{key}}.',
+  settingKeyInvalid: 'A setting key is 1 to 64 lower-case letters, digits or underscores.',
+  settingUrlInvalid: 'A setting ending in _url must be an http:// or https:// address.',
   routeNotFound: 'request not found',
   rateLimited: 'Too many attempts. Please try again in {{seconds}} seconds.',
   serverError: 'server error',
@@ -24,11 +27,16 @@ const en = {
   sessionTitleRequired: 'Chat name is require',
   modelNotFound: 'This model does not exist or is offline. Pick another model.',
   planRequired: '{{model}} needs the {{plan}} plan or higher. Upgrade to use it.',
+  modelNoImages: '{{model}} cannot read images. Pick a model that supports images, or remove them.',
+  noImageModel: 'No model on this server can read images. Remove the images to send this message.',
+  modelIdReserved: 'This model id is reserved. Choose another one.',
+  modelIdTaken: 'A model with the id {{id}} already exists. Edit it, or choose another id.',
   noModelConfigured:
     'No AI model is configured on this server. An operator must set OPENAI_API_KEY (and OPENAI_MODELS), ANTHROPIC_API_KEY, GOOGLE_GENERATIVE_AI_API_KEY, run Ollama, or add a model in the admin console.',
   notEnoughPoints: 'Not Enough Points. Check in daily for free points.',
   modelBusy: 'This modal is busy now. Please try again later',
   messageRequired: 'Edited message required.',
+  inputMessageRequired: 'Please enter a message.',
 } as const;
 
 type Key = keyof typeof en;
@@ -42,6 +50,9 @@ const zh: Record<Key, string> = {
   notLoggedIn: '请登录',
   forbidden: '你没有执行此操作的权限。',
   notFound: '未找到。',
+  settingNotFound: '没有名为 {{key}} 的设置。',
+  settingKeyInvalid: '设置键须为 1 到 64 个小写字母、数字或下划线。',
+  settingUrlInvalid: '以 _url 结尾的设置必须是 http:// 或 https:// 地址。',
   routeNotFound: '请求不存在',
   rateLimited: '尝试次数过多，请在 {{seconds}} 秒后重试。',
   serverError: '服务器错误',
@@ -54,11 +65,16 @@ const zh: Record<Key, string> = {
   sessionTitleRequired: '对话名称不能为空',
   modelNotFound: '该模型不存在或已下线，请选择其他模型。',
   planRequired: '{{model}} 需要 {{plan}} 及以上套餐，升级后即可使用。',
+  modelNoImages: '{{model}} 无法读取图片。请选择支持图片的模型，或移除图片。',
+  noImageModel: '此服务器上没有能读取图片的模型。请移除图片后再发送。',
+  modelIdReserved: '该模型 ID 为保留字，请换一个。',
+  modelIdTaken: 'ID 为 {{id}} 的模型已存在。请编辑它，或换一个 ID。',
   noModelConfigured:
     '服务器尚未配置 AI 模型。管理员需设置 OPENAI_API_KEY（及 OPENAI_MODELS）、ANTHROPIC_API_KEY、GOOGLE_GENERATIVE_AI_API_KEY，运行 Ollama，或在管理后台添加模型。',
   notEnoughPoints: '积分不足。每日签到可免费领取积分。',
   modelBusy: '模型繁忙，请稍后再试',
   messageRequired: '消息不能为空。',
+  inputMessageRequired: '请输入消息。',
 };
 
 const catalogues: Record<Language, Record<string, string>> = { en, zh };

@@ -1,3 +1,106 @@
 import type { FastifyInstance } from 'fastify';
+import {
+  AddMessageBodySchema,
+  ChatMessagePageSchema,
+  ChatSessionPageSchema,
+  DeleteMessageBodySchema,
+  DeleteSessionsBodySchema,
+  DeleteSessionsResultSchema,
+  MessageListQuerySchema,
+  SessionListQuerySchema,
+  StopMessageBodySchema,
+  UpdateSessionTitleBodySchema,
+} from '../../shared/contracts/chat.ts';
+import { addRoute, RAW } from '../http/route.ts';
+import { deleteMessage, deleteSessions, listMessages, listSessions, renameSession } from '../services/chat-sessions.ts';
+import { prepareChatMessage, startChatBackground, stopChatMessage, streamChatAnswer } from '../services/chat-stream.ts';
 
-export function registerChatRoutes(_app: FastifyInstance): void {}
+export function registerChatRoutes(app: FastifyInstance): void {
+  let stopBackground: (() => Promise<void>) | undefined;
+  app.addHook('onReady', async () => {
+    stopBackground = startChatBackground(app.ctx);
+  });
+  // Before the server closes its connections, so running streams can store how they ended.
+  app.addHook('preClose', async () => {
+    await stopBackground?.();
+  });
+
+  addRoute(app, {
+    method: 'POST',
+    url: '/api/Chat/AddMessage',
+    auth: 'user',
+    summary: 'Sends a message and streams the answer (text/event-stream of {Code, Msg, Data} events, then `data: DONE`).',
+    body: AddMessageBodySchema,
+    handler: async ({ ctx, user, body, reply, lang }) => {
+      const prepared = await prepareChatMessage(ctx, user, body);
+      await streamChatAnswer(ctx, reply, prepared, lang);
+      return RAW;
+    },
+  });
+
+  addRoute(app, {
+    method: 'POST',
+    url: '/api/Chat/StopMessage',
+    auth: 'user',
+    summary: "Stops the answer of one of the caller's messages, in whichever instance it streams.",
+    body: StopMessageBodySchema,
+    handler: async ({ ctx, user, body }) => {
+      await stopChatMessage(ctx, user.id, body.chatMessageId);
+      return null;
+    },
+  });
+
+  addRoute(app, {
+    method: 'GET',
+    url: '/api/Chat/GetChatSessionListBySelf',
+    auth: 'user',
+    summary: "The caller's sessions, most recently active first; sessionTitle filters by substring.",
+    query: SessionListQuerySchema,
+    data: ChatSessionPageSchema,
+    handler: ({ ctx, user, query }) => listSessions(ctx.db, user.id, query),
+  });
+
+  addRoute(app, {
+    method: 'GET',
+    url: '/api/Chat/GetChatMessageListBySelfSessionId',
+    auth: 'user',
+    summary: "The messages of one of the caller's sessions, oldest first.",
+    query: MessageListQuerySchema,
+    data: ChatMessagePageSchema,
+    handler: ({ ctx, user, query }) => listMessages(ctx.db, user.id, query),
+  });
+
+  addRoute(app, {
+    method: 'POST',
+    url: '/api/Chat/UpdateSessionTitle',
+    auth: 'user',
+    summary: 'Renames a session.',
+    body: UpdateSessionTitleBodySchema,
+    handler: async ({ ctx, user, body }) => {
+      await renameSession(ctx.db, user.id, body.chatSessionId, body.sessionTitle);
+      return null;
+    },
+  });
+
+  addRoute(app, {
+    method: 'POST',
+    url: '/api/Chat/DeleteSessions',
+    auth: 'user',
+    summary: "Deletes the listed sessions, or all of the caller's with isDelAll.",
+    body: DeleteSessionsBodySchema,
+    data: DeleteSessionsResultSchema,
+    handler: ({ ctx, user, body }) => deleteSessions(ctx.db, user.id, body),
+  });
+
+  addRoute(app, {
+    method: 'POST',
+    url: '/api/Chat/DeleteMessage',
+    auth: 'user',
+    summary: 'Deletes one message of a session.',
+    body: DeleteMessageBodySchema,
+    handler: async ({ ctx, user, body }) => {
+      await deleteMessage(ctx.db, user.id, body.chatMessageId);
+      return null;
+    },
+  });
+}

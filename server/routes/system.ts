@@ -1,3 +1,73 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { SettingKeyQuerySchema, SettingListSchema, SettingSchema } from '../../shared/contracts/system.ts';
+import { AddRequestTimeBodySchema, SavedCountSchema } from '../../shared/contracts/tracking.ts';
+import { addRoute } from '../http/route.ts';
+import { getPublicSetting, listPublicSettings } from '../services/settings.ts';
+import { saveRequestTimes, type TrackingSource } from '../services/tracking.ts';
 
-export function registerSystemRoutes(_app: FastifyInstance): void {}
+/** The client caches the settings for 5 minutes; shared caches may too, they are the same for everyone. */
+const SETTINGS_CACHE = 'public, max-age=300';
+
+/** Tracking calls are anonymous writes: bounded per address so one client cannot flood the tables. */
+export const TRACKING_RATE_LIMIT = { max: 300, timeWindow: 60_000 };
+
+/** The sender of a tracking call; DriverId is the client's own device id, kept as sent (bounded). */
+export function trackingSource(req: FastifyRequest, userId: string | null): TrackingSource {
+  const header = req.headers['driverid'];
+  const driverId = (Array.isArray(header) ? header[0] : header)?.slice(0, 128) || null;
+  return { userId, driverId, ip: req.ip ?? null };
+}
+
+export function registerSystemRoutes(app: FastifyInstance): void {
+  const base = '/api/System';
+  addRoute(app, {
+    method: 'GET',
+    url: `${base}/GetSettingListAll`,
+    auth: 'public',
+    summary: 'The public settings (login_page_url, vip_url, product_name, extension downloads). Cacheable for 5 minutes.',
+    data: SettingListSchema,
+    handler: async ({ ctx, reply }) => {
+      reply.header('Cache-Control', SETTINGS_CACHE);
+      return listPublicSettings(ctx);
+    },
+  });
+  addRoute(app, {
+    method: 'GET',
+    url: `${base}/GetSettingByKey`,
+    auth: 'public',
+    summary: 'One public setting; other keys are answered as not found.',
+    query: SettingKeyQuerySchema,
+    data: SettingSchema,
+    handler: async ({ ctx, query, reply }) => {
+      const setting = await getPublicSetting(ctx, query.settingKey);
+      reply.header('Cache-Control', SETTINGS_CACHE);
+      return setting;
+    },
+  });
+  addRoute(app, {
+    method: 'GET',
+    url: `${base}/GetSettingValueByKey`,
+    auth: 'public',
+    summary: "One public setting's value, as a string.",
+    query: SettingKeyQuerySchema,
+    data: z.string(),
+    handler: async ({ ctx, query, reply }) => {
+      const setting = await getPublicSetting(ctx, query.settingKey);
+      reply.header('Cache-Control', SETTINGS_CACHE);
+      return setting.settingValue;
+    },
+  });
+  addRoute(app, {
+    method: 'POST',
+    url: `${base}/AddRequestTime`,
+    auth: 'optional',
+    summary:
+      'Stores request-time tracking entries (1 to 50). Accepts application/json-patch+json, application/json and text/plain (navigator.sendBeacon).',
+    body: AddRequestTimeBodySchema,
+    data: SavedCountSchema,
+    bodyLimit: 64 * 1024,
+    rateLimit: TRACKING_RATE_LIMIT,
+    handler: ({ ctx, body, req, user }) => saveRequestTimes(ctx, body, trackingSource(req, user?.id ?? null)),
+  });
+}

@@ -1,3 +1,88 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import {
+  IntegralEntrySchema,
+  TempKeyQuerySchema,
+  UpdateNickNameRequestSchema,
+  UserInfoSchema,
+  UserSettingSchema,
+} from '../../shared/contracts/user.ts';
+import { addRoute } from '../http/route.ts';
+import { exchangeTempKey, getSettings, saveSettings, updateNickName } from '../services/accounts.ts';
+import { bearerOf, revokeToken, type AuthUser } from '../services/auth.ts';
+import { getIntegral } from '../services/points.ts';
 
-export function registerUserRoutes(_app: FastifyInstance): void {}
+const userInfo = (u: AuthUser) => ({ userId: u.id, userName: u.userName, email: u.email, role: u.role, vipOrder: u.vipOrder });
+
+export function registerUserRoutes(app: FastifyInstance): void {
+  addRoute(app, {
+    method: 'GET',
+    url: '/api/User/GetTokenForTempKey',
+    auth: 'public',
+    summary: 'Exchange a temp key from the login page for a token (Data is the token)',
+    query: TempKeyQuerySchema,
+    data: z.string(),
+    handler: ({ ctx, query }) => exchangeTempKey(ctx, query.tempKey),
+  });
+
+  addRoute(app, {
+    method: 'GET',
+    url: '/api/User/GetUserByLogin',
+    auth: 'user',
+    summary: 'The logged-in user, with the plan in force (vipOrder null for free users)',
+    data: UserInfoSchema,
+    handler: async ({ user }) => userInfo(user),
+  });
+
+  addRoute(app, {
+    method: 'GET',
+    url: '/api/User/GetUserIntegralByLogin',
+    auth: 'user',
+    summary: "The user's points: integralValue available (today's free allowance included), useIntegral used so far",
+    data: z.array(IntegralEntrySchema),
+    handler: ({ ctx, user }) => getIntegral(ctx.db, user.id, ctx.config.FREE_DAILY_POINTS),
+  });
+
+  addRoute(app, {
+    method: 'POST',
+    url: '/api/User/UpdateNickName',
+    auth: 'user',
+    summary: 'Change the display name',
+    body: UpdateNickNameRequestSchema,
+    data: UserInfoSchema,
+    handler: async ({ ctx, user, body }) => {
+      await updateNickName(ctx.db, user.id, body.userName);
+      return userInfo({ ...user, userName: body.userName });
+    },
+  });
+
+  addRoute(app, {
+    method: 'GET',
+    url: '/api/User/GetUserSetting',
+    auth: 'user',
+    summary: "The user's settings document",
+    data: UserSettingSchema,
+    handler: ({ ctx, user }) => getSettings(ctx.db, user.id),
+  });
+
+  addRoute(app, {
+    method: 'POST',
+    url: '/api/User/SaveUserSetting',
+    auth: 'user',
+    summary: 'Merge the given fields into the settings document; answers the whole document',
+    body: UserSettingSchema,
+    data: UserSettingSchema,
+    handler: ({ ctx, user, body }) => saveSettings(ctx.db, user.id, body),
+  });
+
+  addRoute(app, {
+    method: 'POST',
+    url: '/api/User/Logout',
+    auth: 'user',
+    summary: 'Revoke the token that makes this call',
+    handler: async ({ ctx, req }) => {
+      await revokeToken(ctx.db, bearerOf(req.headers.authorization)!);
+      return null;
+    },
+  });
+}

@@ -33,7 +33,11 @@ export function localBus(): Bus {
 }
 
 /** A bus where publish goes out and messages come back through `deliver`, fanned out locally. */
-function fanOut(send: (channel: string, message: string) => Promise<void>, listen: (channel: string) => Promise<void>) {
+function fanOut(
+  send: (channel: string, message: string) => Promise<void>,
+  listen: (channel: string) => Promise<void>,
+  onError: (err: Error) => void,
+) {
   const local = localBus();
   const listening = new Set<string>();
   return {
@@ -43,7 +47,8 @@ function fanOut(send: (channel: string, message: string) => Promise<void>, liste
       subscribe(channel: string, handler: (message: string) => void) {
         if (!listening.has(channel)) {
           listening.add(channel);
-          void listen(channel);
+          // A connection closing before its LISTEN completes must not become an unhandled rejection.
+          listen(channel).catch(onError);
         }
         return local.subscribe(channel, handler);
       },
@@ -65,6 +70,7 @@ export async function postgresBus(url: string, onError: (err: Error) => void): P
     async (channel) => {
       await listener.query(`LISTEN ${pg.escapeIdentifier(CHANNEL_PREFIX + channel)}`);
     },
+    onError,
   );
   listener.on('notification', (n) => deliver(n.channel.slice(CHANNEL_PREFIX.length), n.payload ?? ''));
   return {
@@ -90,6 +96,7 @@ export async function redisBus(url: string, onError: (err: Error) => void): Prom
     async (channel) => {
       await sub.subscribe(CHANNEL_PREFIX + channel);
     },
+    onError,
   );
   sub.on('message', (channel: string, message: string) => deliver(channel.slice(CHANNEL_PREFIX.length), message));
   return {

@@ -26,9 +26,10 @@ export async function getIntegral(db: Db, userId: string, dailyAllowance: number
 }
 
 /**
- * Takes `cost` points in one statement: today's free allowance first, then the balance. The row lock
- * of the UPDATE and its re-checked WHERE make parallel charges exact; the total never goes below zero.
- * Returns false when the points do not cover the cost.
+ * Takes `cost` points in one statement (one round trip on the chat's hot path): today's free allowance
+ * first, then the balance, and writes the ledger entry. The row lock of the UPDATE and its re-checked
+ * WHERE make parallel charges exact; the total never goes below zero. Every account has its balance
+ * row from sign-up. Returns false when the points do not cover the cost.
  */
 export async function chargePoints(
   db: Db,
@@ -38,21 +39,21 @@ export async function chargePoints(
   ref: { reason: string; refId?: string },
 ): Promise<boolean> {
   if (cost <= 0) return true;
-  await ensureBalance(db, userId);
   const daily = dailyLeftSql(dailyAllowance);
-  const charged = await db
-    .update(pointBalances)
-    .set({
-      balance: sql`${pointBalances.balance} - greatest(${cost} - ${daily}, 0)`,
-      dailyLeft: sql`greatest(${daily} - ${cost}, 0)`,
-      dailyDay: sql`current_date`,
-      usedTotal: sql`${pointBalances.usedTotal} + ${cost}`,
-    })
-    .where(sql`${pointBalances.userId} = ${userId} and ${daily} + ${pointBalances.balance} >= ${cost}`)
-    .returning({ userId: pointBalances.userId });
-  if (charged.length === 0) return false;
-  await db.insert(pointLedger).values({ id: randomUUID(), userId, delta: -cost, reason: ref.reason, refId: ref.refId });
-  return true;
+  const result = await db.execute(sql`
+    with charged as (
+      update ${pointBalances} set
+        balance = ${pointBalances.balance} - greatest(${cost} - ${daily}, 0),
+        daily_left = greatest(${daily} - ${cost}, 0),
+        daily_day = current_date,
+        used_total = ${pointBalances.usedTotal} + ${cost}
+      where ${pointBalances.userId} = ${userId} and ${daily} + ${pointBalances.balance} >= ${cost}
+      returning user_id
+    )
+    insert into ${pointLedger} (id, user_id, delta, reason, ref_id)
+    select ${randomUUID()}, user_id, ${-cost}, ${ref.reason}, ${ref.refId ?? null} from charged
+    returning user_id`);
+  return result.rows.length > 0;
 }
 
 /** Gives points back (a message that produced nothing). Refunds go to the balance, which does not expire. */

@@ -1,7 +1,11 @@
 import type { AppContext } from '../context.ts';
+import { recoverInterruptedMessages } from './chat-stream.ts';
+import { seedCatalogue } from './catalogue.ts';
+import { bootstrapAdmin } from './accounts.ts';
 
 /** Runs once when an instance starts, before it takes requests. */
-export async function runStartupTasks(_ctx: AppContext): Promise<void> {
-  // Filled in by each feature: admin bootstrap (accounts), catalogue seeding, recovery of
-  // interrupted streams (chat).
+export async function runStartupTasks(ctx: AppContext): Promise<void> {
+  await bootstrapAdmin(ctx);
+  await seedCatalogue(ctx);
+  await recoverInterruptedMessages(ctx);
 }

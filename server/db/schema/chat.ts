@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
 
 export const chatSessions = pgTable(
@@ -30,6 +30,8 @@ export const chatMessages = pgTable(
     sessionId: text('session_id').notNull().references(() => chatSessions.id, { onDelete: 'cascade' }),
     userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
     inputMessage: text('input_message').notNull(),
+    /** Media attached with the input (AddChatMedia ids). */
+    mediaIds: jsonb('media_ids').$type<string[]>().notNull().default([]),
     outputMessage: text('output_message').notNull().default(''),
     requestedModelId: text('requested_model_id').notNull(),
     aiModelId: text('ai_model_id'),

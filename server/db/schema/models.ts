@@ -1,4 +1,4 @@
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** What users pick: a catalogue model. It is served by one or more deployments. */
 export const aiModels = pgTable('ai_models', {
@@ -19,24 +19,26 @@ export const aiModels = pgTable('ai_models', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** An upstream deployment: provider account, key (encrypted) and upstream model id. */
+/**
+ * An upstream deployment: provider account, key (AES-256-GCM, services/secrets.ts) and upstream model
+ * id. Several may serve one model with the same upstream id (two keys of one account fail over).
+ */
 export const aiDeployments = pgTable(
   'ai_deployments',
   {
     id: text('id').primaryKey(),
     aiModelId: text('ai_model_id').notNull().references(() => aiModels.id, { onDelete: 'cascade' }),
     provider: text('provider', { enum: ['openai-compatible', 'openai', 'anthropic', 'google', 'ollama'] }).notNull(),
+    /** Null: the provider's default (Ollama: OLLAMA_URL). */
     baseUrl: text('base_url'),
     apiKeyEnc: text('api_key_enc'),
     upstreamModelId: text('upstream_model_id').notNull(),
+    /** Lower is tried first. */
     priority: integer('priority').notNull().default(0),
     enabled: boolean('enabled').notNull().default(true),
     source: text('source').notNull().default('admin'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    index('ai_deployments_model_idx').on(t.aiModelId),
-    uniqueIndex('ai_deployments_identity_uq').on(t.aiModelId, t.provider, t.upstreamModelId, t.baseUrl),
-  ],
+  (t) => [index('ai_deployments_model_idx').on(t.aiModelId, t.priority)],
 );

@@ -35,5 +35,9 @@ export const browserRecords = pgTable(
     ip: text('ip'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('browser_records_created_idx').on(t.createdAt)],
+  (t) => [
+    index('browser_records_created_idx').on(t.createdAt),
+    // The admin list filters by event type, newest first.
+    index('browser_records_event_created_idx').on(t.eventType, t.createdAt),
+  ],
 );

@@ -1,0 +1,171 @@
+import { randomUUID } from 'node:crypto';
+import { hash, verify } from '@node-rs/argon2';
+import { and, count, desc, eq, gt, ilike, isNull, sql } from 'drizzle-orm';
+import type { AppContext } from '../context.ts';
+import type { Db } from '../db/client.ts';
+import { tempKeys, users } from '../db/schema/users.ts';
+import { AppError } from '../http/errors.ts';
+import { Codes } from '../../shared/contracts/envelope.ts';
+import type { AddUserRequest } from '../../shared/contracts/account.ts';
+import { UserSettingSchema, type UserSetting } from '../../shared/contracts/user.ts';
+import { hashSecret, issueToken, newSecret, revokeAllTokens } from './auth.ts';
+import { ensureBalance } from './points.ts';
+
+const TEMP_KEY_TTL_MS = 60_000;
+// 2 = Argon2id (the package's const enum cannot be imported under isolatedModules).
+const ARGON2 = { algorithm: 2 } as const;
+
+/** Verified against for unknown e-mails, so a failed login takes as long whether the account exists or not. */
+let dummyHash: Promise<string> | undefined;
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+function isUniqueViolation(err: unknown): boolean {
+  const e = err as { code?: string; cause?: { code?: string } };
+  return e?.code === '23505' || e?.cause?.code === '23505';
+}
+
+export async function createAccount(
+  ctx: AppContext,
+  input: AddUserRequest,
+  role?: 'user' | 'admin',
+): Promise<{ userId: string; userName: string; email: string }> {
+  const { db } = ctx;
+  const taken = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${input.email}`).limit(1);
+  if (taken.length) throw new AppError(Codes.Conflict, 'emailTaken');
+  // The very first account administers the server, unless the operator named an admin.
+  let effectiveRole = role ?? 'user';
+  if (!role && !ctx.config.ADMIN_EMAIL) {
+    const [{ n }] = await db.select({ n: count() }).from(users);
+    if (n === 0) effectiveRole = 'admin';
+  }
+  const userId = randomUUID();
+  const userName = input.userName || input.email.split('@')[0].slice(0, 50);
+  const passwordHash = await hash(input.password, ARGON2);
+  try {
+    // With its balance row or not at all: charging points relies on the row existing.
+    await db.transaction(async (tx) => {
+      await tx.insert(users).values({ id: userId, email: input.email, passwordHash, userName, role: effectiveRole, inviteCode: input.inviteCode || null });
+      await ensureBalance(tx, userId);
+    });
+  } catch (err) {
+    // Two sign-ups with one e-mail at once: the unique index decides.
+    if (isUniqueViolation(err)) throw new AppError(Codes.Conflict, 'emailTaken');
+    throw err;
+  }
+  if (effectiveRole === 'admin' && !role) {
+    ctx.log.warn({ userId, email: input.email }, 'first account created: it is the administrator (set ADMIN_EMAIL to choose one)');
+  }
+  return { userId, userName, email: input.email };
+}
+
+/** Checks the password and hands out a single-use temp key, as the central login page does. */
+export async function login(ctx: AppContext, email: string, password: string): Promise<{ tempKey: string }> {
+  const rows = await ctx.db
+    .select({ id: users.id, passwordHash: users.passwordHash, status: users.status })
+    .from(users)
+    .where(sql`lower(${users.email}) = ${email}`)
+    .limit(1);
+  const user = rows[0];
+  if (!user) {
+    dummyHash ??= hash('not-a-real-password', ARGON2);
+    await verify(await dummyHash, password).catch(() => false);
+    throw new AppError(Codes.LoginFailed, 'loginFailed');
+  }
+  const ok = await verify(user.passwordHash, password).catch(() => false);
+  if (!ok) throw new AppError(Codes.LoginFailed, 'loginFailed');
+  if (user.status !== 'active') throw new AppError(Codes.LoginFailed, 'accountClosed');
+  const tempKey = newSecret();
+  await ctx.db.insert(tempKeys).values({ keyHash: hashSecret(tempKey), userId: user.id, expiresAt: new Date(Date.now() + TEMP_KEY_TTL_MS) });
+  return { tempKey };
+}
+
+/** Consumes a temp key in one statement, so even two parallel exchanges get one token between them. */
+export async function exchangeTempKey(ctx: AppContext, tempKey: string): Promise<string> {
+  const used = await ctx.db
+    .update(tempKeys)
+    .set({ usedAt: sql`now()` })
+    .where(and(eq(tempKeys.keyHash, hashSecret(tempKey)), isNull(tempKeys.usedAt), gt(tempKeys.expiresAt, sql`now()`)))
+    .returning({ userId: tempKeys.userId });
+  if (!used.length) throw new AppError(Codes.LoginFailed, 'tempKeyInvalid');
+  return issueToken(ctx.db, used[0].userId, {
+    ttlDays: ctx.config.TOKEN_TTL_DAYS,
+    renewAfterSeconds: ctx.config.TOKEN_RENEW_AFTER_SECONDS,
+  });
+}
+
+export async function updateNickName(db: Db, userId: string, userName: string): Promise<void> {
+  await db.update(users).set({ userName, updatedAt: sql`now()` }).where(eq(users.id, userId));
+}
+
+/** What is stored may come from an older version: keep the valid fields, drop the rest. */
+export function readSettings(stored: unknown): UserSetting {
+  const doc = stored && typeof stored === 'object' ? (stored as Record<string, unknown>) : {};
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(doc)) {
+    const field = UserSettingSchema.safeParse({ [key]: value });
+    if (field.success) Object.assign(out, field.data);
+  }
+  return out as UserSetting;
+}
+
+export async function getSettings(db: Db, userId: string): Promise<UserSetting> {
+  const rows = await db.select({ settings: users.settings }).from(users).where(eq(users.id, userId));
+  return readSettings(rows[0]?.settings);
+}
+
+export async function saveSettings(db: Db, userId: string, patch: UserSetting): Promise<UserSetting> {
+  const current = await getSettings(db, userId);
+  const merged: UserSetting = { ...current, ...patch };
+  if (patch.personalization) merged.personalization = { ...current.personalization, ...patch.personalization };
+
+  await db.update(users).set({ settings: merged, updatedAt: sql`now()` }).where(eq(users.id, userId));
+  return merged;
+}
+
+export async function closeAccount(db: Db, userId: string): Promise<boolean> {
+  const closed = await db.update(users).set({ status: 'closed', updatedAt: sql`now()` }).where(eq(users.id, userId)).returning({ id: users.id });
+  if (closed.length) await revokeAllTokens(db, userId);
+  return closed.length > 0;
+}
+
+export async function listUsers(db: Db, q: { page: number; count: number; email?: string }) {
+  const where = q.email ? ilike(users.email, `%${escapeLike(q.email)}%`) : undefined;
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select({ userId: users.id, email: users.email, userName: users.userName, role: users.role, status: users.status, createdAt: users.createdAt })
+      .from(users)
+      .where(where)
+      .orderBy(desc(users.createdAt))
+      .limit(q.count)
+      .offset((q.page - 1) * q.count),
+    db.select({ total: count() }).from(users).where(where),
+  ]);
+  return {
+    list: rows.map(({ createdAt, ...u }) => ({ ...u, createTime: createdAt.toISOString() })),
+    total,
+  };
+}
+
+/** ADMIN_EMAIL + ADMIN_PASSWORD: create that administrator, or promote the existing account (its password kept). */
+export async function bootstrapAdmin(ctx: AppContext): Promise<void> {
+  const { ADMIN_EMAIL, ADMIN_PASSWORD } = ctx.config;
+  if (!ADMIN_EMAIL || !ADMIN_PASSWORD) return;
+  const email = ADMIN_EMAIL.trim().toLowerCase();
+  const promoted = await ctx.db
+    .update(users)
+    .set({ role: 'admin', updatedAt: sql`now()` })
+    .where(sql`lower(${users.email}) = ${email}`)
+    .returning({ id: users.id });
+  if (promoted.length) {
+    ctx.log.info({ email }, 'ADMIN_EMAIL: existing account is an administrator');
+    return;
+  }
+  try {
+    await createAccount(ctx, { email, password: ADMIN_PASSWORD }, 'admin');
+    ctx.log.info({ email }, 'ADMIN_EMAIL: administrator account created');
+  } catch (err) {
+    // Another instance starting at the same moment created it.
+    if (!(err instanceof AppError && err.code === Codes.Conflict)) throw err;
+  }
+}

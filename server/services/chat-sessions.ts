@@ -1,0 +1,129 @@
+import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { Codes } from '../../shared/contracts/envelope.ts';
+import type { Paged } from '../../shared/contracts/common.ts';
+import type {
+  ChatMessageItem,
+  ChatSessionItem,
+  DeleteSessionsBody,
+  MessageListQuery,
+  SessionListQuery,
+} from '../../shared/contracts/chat.ts';
+import type { Db } from '../db/client.ts';
+import { chatMessages, chatSessions } from '../db/schema/chat.ts';
+import { AppError } from '../http/errors.ts';
+
+const notFound = () => new AppError(Codes.NotFound, 'notFound');
+
+/** Cuts to `max` characters (code points, so no emoji is split), marking the cut with '…'. */
+export function clip(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join('')}…`;
+}
+
+const collapse = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/** A new session is named after the first line of its first message. */
+export const sessionTitleFrom = (input: string) => clip(collapse(input.split('\n').find((l) => l.trim()) ?? input), 50);
+
+/** The session list shows a snippet of the latest message under the title. */
+export const sessionDescribeFrom = (input: string) => clip(collapse(input), 100);
+
+/** LIKE treats %, _ and \ specially; a search for "50%" must match them literally. */
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export async function listSessions(db: Db, userId: string, q: SessionListQuery): Promise<Paged<ChatSessionItem>> {
+  const filters: SQL[] = [eq(chatSessions.userId, userId)];
+  // ILIKE on lower(title) so the trigram index on lower(title) serves the substring search.
+  if (q.sessionTitle) filters.push(sql`lower(${chatSessions.title}) ilike ${`%${escapeLike(q.sessionTitle)}%`}`);
+  const where = and(...filters);
+  const [rows, totals] = await Promise.all([
+    db
+      .select({ id: chatSessions.id, title: chatSessions.title, describe: chatSessions.describe, createdAt: chatSessions.createdAt })
+      .from(chatSessions)
+      .where(where)
+      .orderBy(desc(chatSessions.lastActiveAt), desc(chatSessions.id))
+      .limit(q.count)
+      .offset((q.page - 1) * q.count),
+    db.select({ n: count() }).from(chatSessions).where(where),
+  ]);
+  return {
+    list: rows.map((r) => ({
+      chatSessionId: r.id,
+      sessionTitle: r.title,
+      sessionDescribe: r.describe,
+      createTime: r.createdAt.toISOString(),
+    })),
+    total: totals[0]?.n ?? 0,
+  };
+}
+
+export async function listMessages(db: Db, userId: string, q: MessageListQuery): Promise<Paged<ChatMessageItem>> {
+  const where = and(eq(chatMessages.sessionId, q.chatSessionId), eq(chatMessages.userId, userId));
+  const [rows, totals] = await Promise.all([
+    db
+      .select()
+      .from(chatMessages)
+      .where(where)
+      .orderBy(asc(chatMessages.createdAt), asc(chatMessages.id))
+      .limit(q.count)
+      .offset((q.page - 1) * q.count),
+    db.select({ n: count() }).from(chatMessages).where(where),
+  ]);
+  const total = totals[0]?.n ?? 0;
+  // Messages are the caller's by their own user id; an empty answer still has to tell an empty
+  // session of the caller from someone else's.
+  if (total === 0) {
+    const own = await db
+      .select({ id: chatSessions.id })
+      .from(chatSessions)
+      .where(and(eq(chatSessions.id, q.chatSessionId), eq(chatSessions.userId, userId)));
+    if (own.length === 0) throw notFound();
+  }
+  return {
+    list: rows.map((m) => ({
+      chatMessageId: m.id,
+      chatSessionId: m.sessionId,
+      inputMessage: m.inputMessage,
+      outputMessage: m.outputMessage,
+      aiModelId: m.aiModelId,
+      modelName: m.modelName,
+      chatMediaIds: m.mediaIds,
+      finishReason: m.finishReason,
+      createTime: m.createdAt.toISOString(),
+      finishTime: m.finishedAt?.toISOString() ?? null,
+    })),
+    total,
+  };
+}
+
+export async function renameSession(db: Db, userId: string, sessionId: string, title: string): Promise<void> {
+  const updated = await db
+    .update(chatSessions)
+    .set({ title })
+    .where(and(eq(chatSessions.id, sessionId), eq(chatSessions.userId, userId)))
+    .returning({ id: chatSessions.id });
+  if (updated.length === 0) throw notFound();
+}
+
+/** Deletes the listed sessions (all of them or none: one id that is not the caller's is a 10404), or all. */
+export async function deleteSessions(db: Db, userId: string, body: DeleteSessionsBody): Promise<{ deleted: number }> {
+  if (body.isDelAll) {
+    const gone = await db.delete(chatSessions).where(eq(chatSessions.userId, userId)).returning({ id: chatSessions.id });
+    return { deleted: gone.length };
+  }
+  const ids = [...new Set(body.ids)];
+  if (ids.length === 0) return { deleted: 0 };
+  const mine = and(eq(chatSessions.userId, userId), inArray(chatSessions.id, ids));
+  const owned = await db.select({ n: count() }).from(chatSessions).where(mine);
+  if ((owned[0]?.n ?? 0) < ids.length) throw notFound();
+  const gone = await db.delete(chatSessions).where(mine).returning({ id: chatSessions.id });
+  return { deleted: gone.length };
+}
+
+export async function deleteMessage(db: Db, userId: string, messageId: string): Promise<void> {
+  const gone = await db
+    .delete(chatMessages)
+    .where(and(eq(chatMessages.id, messageId), eq(chatMessages.userId, userId)))
+    .returning({ id: chatMessages.id });
+  if (gone.length === 0) throw notFound();
+}

@@ -1,0 +1,353 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
+import { and, eq, isNull, lt, sql } from 'drizzle-orm';
+import { ChatFinishReasons, type AddMessageBody, type ChatStreamData } from '../../shared/contracts/chat.ts';
+import type { Language } from '../../shared/contracts/common.ts';
+import { Codes, type Code } from '../../shared/contracts/envelope.ts';
+import type { AppContext } from '../context.ts';
+import { chatMessages } from '../db/schema/chat.ts';
+import { AppError } from '../http/errors.ts';
+import { t, type MessageKey } from '../http/i18n.ts';
+import type { AuthUser } from './auth.ts';
+import { sessionDescribeFrom, sessionTitleFrom } from './chat-sessions.ts';
+import { openModelStream, resolveModel, type ChatTurn, type ResolvedModel } from './model-stream.ts';
+import { chargePoints, refundPoints } from './points.ts';
+
+/** Streamed text reaches the database at least this often, or sooner when this much is pending. */
+const FLUSH_MS = 500;
+const FLUSH_BYTES = 4096;
+/** A running stream touches its row this often, so recovery can tell it from a dead one. */
+const HEARTBEAT_MS = 30_000;
+/** An unfinished message untouched for this long belongs to an instance that died. */
+const STALE_MS = 120_000;
+const RECOVERY_INTERVAL_MS = 60_000;
+/** Upper bound of history read per message; the model's context window cuts it further. */
+const HISTORY_MAX_CHARS = 2_000_000;
+/** Characters per token, roughly, to fit history into a context window given in tokens. */
+const CHARS_PER_TOKEN = 3;
+
+const STOP_CHANNEL = 'chat-stop';
+
+export type PreparedMessage = {
+  messageId: string;
+  sessionId: string;
+  userId: string;
+  input: string;
+  resolved: ResolvedModel;
+  turns: ChatTurn[];
+};
+
+type RunningStream = { stop(reason: string): void; done: Promise<void> };
+
+/** Streams running in one app instance, by message id. Per instance, so two apps in one process stay apart. */
+const running = new WeakMap<AppContext, Map<string, RunningStream>>();
+function runningIn(ctx: AppContext): Map<string, RunningStream> {
+  let map = running.get(ctx);
+  if (!map) running.set(ctx, (map = new Map()));
+  return map;
+}
+
+type HistoryRow = { input: string; output: string };
+
+/**
+ * The caller's session (null when it is not theirs) with its latest finished exchanges, newest first,
+ * in one round trip.
+ */
+async function loadSession(ctx: AppContext, userId: string, sessionId: string): Promise<HistoryRow[] | null> {
+  const result = await ctx.db.execute<{ history: HistoryRow[] | string }>(sql`
+    select coalesce((
+      select json_agg(json_build_object('input', h.input_message, 'output', h.output_message) order by h.created_at desc, h.id desc)
+      from (
+        select m.id, m.created_at, m.input_message, m.output_message,
+          sum(length(m.input_message) + length(m.output_message)) over (order by m.created_at desc, m.id desc) as running
+        from chat_messages m
+        where m.session_id = s.id and m.finish_reason is not null and m.output_message <> ''
+      ) h
+      where h.running - length(h.input_message) - length(h.output_message) < ${HISTORY_MAX_CHARS}
+    ), '[]'::json) as history
+    from chat_sessions s where s.id = ${sessionId} and s.user_id = ${userId}`);
+  const row = result.rows[0];
+  if (!row) return null;
+  return typeof row.history === 'string' ? (JSON.parse(row.history) as HistoryRow[]) : row.history;
+}
+
+/** The newest exchanges that fit the model's context (roughly), oldest first, then the new input. */
+function buildTurns(history: HistoryRow[], input: string, contextWindow: number): ChatTurn[] {
+  let budget = contextWindow * CHARS_PER_TOKEN - input.length;
+  const turns: ChatTurn[] = [{ role: 'user', content: input }];
+  for (const h of history) {
+    budget -= h.input.length + h.output.length;
+    if (budget < 0) break;
+    turns.unshift({ role: 'user', content: h.input }, { role: 'assistant', content: h.output });
+  }
+  return turns;
+}
+
+/**
+ * Everything before the upstream call: ownership, model gating, points, and the stored message.
+ * Failures here are ordinary envelopes, not streams.
+ */
+export async function prepareChatMessage(ctx: AppContext, user: AuthUser, body: AddMessageBody): Promise<PreparedMessage> {
+  const history = body.chatSessionId ? await loadSession(ctx, user.id, body.chatSessionId) : [];
+  if (!history) throw new AppError(Codes.NotFound, 'notFound');
+  const conversationChars = history.reduce((n, h) => n + h.input.length + h.output.length, body.inputMessage.length);
+  const resolved = await resolveModel(ctx, { user, aiModelId: body.aiModelId, hasImages: false, conversationChars });
+  const { model } = resolved;
+
+  const messageId = randomUUID();
+  const cost = model.pointsCost;
+  const charged = await chargePoints(ctx.db, user.id, cost, ctx.config.FREE_DAILY_POINTS, { reason: 'chat', refId: messageId });
+  if (!charged) throw new AppError(Codes.NotEnoughPoints, 'notEnoughPoints');
+
+  const sessionId = body.chatSessionId ?? randomUUID();
+  const describe = sessionDescribeFrom(body.inputMessage);
+  const messageValues = sql`${messageId}, s.id, ${user.id}, ${body.inputMessage}, ${JSON.stringify(body.chatMediaIds)}::jsonb,
+    ${resolved.requestedId}, ${model.aiModelId}, ${model.name}, ${cost}`;
+  // One statement writes the message and creates or touches its session.
+  const inserted = await ctx.db.execute(sql`
+    with s as (${
+      body.chatSessionId
+        ? sql`update chat_sessions set last_active_at = now(), describe = ${describe}
+              where id = ${sessionId} and user_id = ${user.id} returning id`
+        : sql`insert into chat_sessions (id, user_id, title, describe)
+              values (${sessionId}, ${user.id}, ${sessionTitleFrom(body.inputMessage)}, ${describe}) returning id`
+    })
+    insert into chat_messages (id, session_id, user_id, input_message, media_ids, requested_model_id, ai_model_id, model_name, points_cost)
+    select ${messageValues} from s returning id`);
+  if (inserted.rows.length === 0) {
+    // The session was deleted since it was checked.
+    await refundPoints(ctx.db, user.id, cost, { reason: 'chat-refund', refId: messageId });
+    throw new AppError(Codes.NotFound, 'notFound');
+  }
+  return {
+    messageId,
+    sessionId,
+    userId: user.id,
+    input: body.inputMessage,
+    resolved,
+    turns: buildTurns(history, body.inputMessage, model.contextWindow),
+  };
+}
+
+const event = (code: number, msg: string, data: ChatStreamData) => `data: ${JSON.stringify({ Code: code, Msg: msg, Data: data })}\n\n`;
+
+/**
+ * The event of one piece of text. Everything but the text is the same for a whole stream (and the
+ * input may be 32k characters), so it is encoded once, not per chunk.
+ */
+function textEvents(d: ChatStreamData): (text: string) => string {
+  const j = JSON.stringify;
+  const head = `data: {"Code":${Codes.Success},"Msg":"","Data":{"ChatMessageId":${j(d.ChatMessageId)},"ChatSessionId":${j(d.ChatSessionId)},"InputMessage":${j(d.InputMessage)},"OutputMessage":`;
+  const tail = `,"FinishReason":null,"ModelName":${j(d.ModelName)},"ModelId":${j(d.ModelId)},"ReplaceMessage":false}}\n\n`;
+  return (text) => head + j(text) + tail;
+}
+
+/** A high surrogate at the end would be stored as U+FFFD, breaking the emoji its next chunk completes. */
+const endsInsidePair = (text: string) => {
+  const last = text.charCodeAt(text.length - 1);
+  return last >= 0xd800 && last <= 0xdbff;
+};
+
+/**
+ * Answers the prepared message as `text/event-stream` and stores the answer as it streams. Resolves
+ * when the stream has ended and its outcome is stored.
+ */
+export async function streamChatAnswer(ctx: AppContext, reply: FastifyReply, p: PreparedMessage, lang: Language): Promise<void> {
+  const raw = reply.raw;
+  // Headers set so far (CORS, a renewed Authorization) would be lost by writing the raw response alone.
+  const headers = Object.fromEntries(Object.entries(reply.getHeaders()).filter(([, v]) => v !== undefined));
+  reply.hijack();
+  raw.writeHead(200, {
+    ...headers,
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    'x-accel-buffering': 'no',
+  });
+  raw.on('error', () => {});
+
+  const data: ChatStreamData = {
+    ChatMessageId: p.messageId,
+    ChatSessionId: p.sessionId,
+    InputMessage: p.input,
+    OutputMessage: '',
+    FinishReason: null,
+    ModelName: p.resolved.model.name,
+    ModelId: p.resolved.model.aiModelId,
+    ReplaceMessage: false,
+  };
+  const send = (chunk: string) => {
+    if (!raw.destroyed) raw.write(chunk);
+  };
+
+  const controller = new AbortController();
+  let stopReason: string | null = null;
+  const stop = (reason: string) => {
+    if (stopReason) return;
+    stopReason = reason;
+    controller.abort(new Error(reason));
+  };
+  let finished!: () => void;
+  const streams = runningIn(ctx);
+  streams.set(p.messageId, { stop, done: new Promise<void>((r) => (finished = r)) });
+  const onClose = () => {
+    if (!raw.writableFinished) stop(ChatFinishReasons.clientDisconnected);
+  };
+  raw.on('close', onClose);
+
+  const db = ctx.db;
+  const rowOf = eq(chatMessages.id, p.messageId);
+  let output = '';
+  let pending = '';
+  let lastWrite = Date.now();
+  let writes = Promise.resolve();
+  const flush = () => {
+    const keep = endsInsidePair(pending) ? 1 : 0;
+    const piece = pending.slice(0, pending.length - keep);
+    pending = pending.slice(pending.length - keep);
+    lastWrite = Date.now();
+    writes = writes
+      .then(() =>
+        db
+          .update(chatMessages)
+          .set({ outputMessage: sql`${chatMessages.outputMessage} || ${piece}`, updatedAt: sql`now()` })
+          .where(rowOf),
+      )
+      .then(
+        () => {},
+        (err: unknown) => ctx.log.error({ err, messageId: p.messageId }, 'storing streamed text failed'),
+      );
+  };
+  const timer = setInterval(() => {
+    if (pending || Date.now() - lastWrite >= HEARTBEAT_MS) flush();
+  }, FLUSH_MS);
+
+  let finishReason: string = ChatFinishReasons.stop;
+  let failure: { code: Code; key: MessageKey; detail: string } | null = null;
+  try {
+    send(event(Codes.Success, '', data));
+    const opened = await openModelStream(ctx, p.resolved, { messages: p.turns, signal: controller.signal });
+    data.ModelId = opened.modelId;
+    data.ModelName = opened.modelName;
+    const textEvent = textEvents(data);
+    let upstreamFinish: string | null = null;
+    for await (const part of opened.parts) {
+      if (part.type === 'finish') {
+        upstreamFinish = part.reason;
+        continue;
+      }
+      if (!part.text) continue;
+      output += part.text;
+      pending += part.text;
+      send(textEvent(part.text));
+      if (pending.length >= FLUSH_BYTES) flush();
+    }
+    finishReason = stopReason ?? upstreamFinish ?? ChatFinishReasons.stop;
+  } catch (err) {
+    if (stopReason) finishReason = stopReason;
+    else {
+      finishReason = ChatFinishReasons.error;
+      failure =
+        err instanceof AppError
+          ? { code: err.code, key: err.key, detail: err.message }
+          : { code: Codes.ModelBusy, key: 'modelBusy', detail: err instanceof Error ? err.message : String(err) };
+    }
+  } finally {
+    clearInterval(timer);
+    raw.off('close', onClose);
+  }
+
+  try {
+    await writes;
+    await db
+      .update(chatMessages)
+      .set({
+        outputMessage: output,
+        finishReason,
+        errorMessage: failure?.detail ?? null,
+        aiModelId: data.ModelId,
+        modelName: data.ModelName,
+        updatedAt: sql`now()`,
+        finishedAt: sql`now()`,
+      })
+      .where(rowOf);
+    if (failure && !output) {
+      await refundPoints(db, p.userId, p.resolved.model.pointsCost, { reason: 'chat-refund', refId: p.messageId });
+    }
+  } catch (err) {
+    ctx.log.error({ err, messageId: p.messageId }, 'storing the end of a stream failed');
+  } finally {
+    streams.delete(p.messageId);
+    finished();
+  }
+
+  if (finishReason === ChatFinishReasons.clientDisconnected) {
+    raw.destroy();
+    return;
+  }
+  data.FinishReason = finishReason;
+  send(failure ? event(failure.code, t(lang, failure.key), data) : event(Codes.Success, '', data));
+  send('data: DONE\n\n');
+  raw.end();
+}
+
+/** Stops a stream running in this instance; false when it runs elsewhere or has ended. */
+function stopLocal(ctx: AppContext, messageId: string, reason: string): boolean {
+  const stream = runningIn(ctx).get(messageId);
+  stream?.stop(reason);
+  return !!stream;
+}
+
+/** Stops the caller's message wherever its stream runs (here, or in another instance through the bus). */
+export async function stopChatMessage(ctx: AppContext, userId: string, messageId: string): Promise<void> {
+  const own = await ctx.db
+    .select({ id: chatMessages.id, finishReason: chatMessages.finishReason })
+    .from(chatMessages)
+    .where(and(eq(chatMessages.id, messageId), eq(chatMessages.userId, userId)));
+  if (own.length === 0) throw new AppError(Codes.NotFound, 'notFound');
+  if (own[0].finishReason !== null) return;
+  if (!stopLocal(ctx, messageId, ChatFinishReasons.userStopped)) await ctx.bus.publish(STOP_CHANNEL, messageId);
+}
+
+/** Marks unfinished messages whose instance died: untouched for `staleMs`, or all of them when null. */
+async function markInterrupted(ctx: AppContext, staleMs: number | null): Promise<number> {
+  const marked = await ctx.db
+    .update(chatMessages)
+    .set({ finishReason: ChatFinishReasons.interrupted, finishedAt: sql`now()` })
+    .where(
+      and(
+        isNull(chatMessages.finishReason),
+        staleMs === null ? undefined : lt(chatMessages.updatedAt, sql`now() - make_interval(secs => ${staleMs / 1000})`),
+      ),
+    )
+    .returning({ id: chatMessages.id });
+  return marked.length;
+}
+
+/**
+ * At start-up: a message left unfinished by a crash ends as 'interrupted'. PGlite runs in one process,
+ * so every unfinished message there is a dead one; on PostgreSQL other instances may be streaming.
+ */
+export async function recoverInterruptedMessages(ctx: AppContext): Promise<void> {
+  const n = await markInterrupted(ctx, ctx.database.kind === 'pglite' ? null : STALE_MS);
+  if (n > 0) ctx.log.warn({ count: n }, 'marked interrupted chat messages');
+}
+
+/**
+ * While the instance runs: obey stops published by other instances and sweep messages of instances
+ * that died. Returns the shutdown, which stops this instance's streams as 'interrupted' and waits
+ * until they are stored.
+ */
+export function startChatBackground(ctx: AppContext): () => Promise<void> {
+  const unsubscribe = ctx.bus.subscribe(STOP_CHANNEL, (id) => void stopLocal(ctx, id, ChatFinishReasons.userStopped));
+  const sweep = setInterval(() => {
+    markInterrupted(ctx, STALE_MS).catch((err: unknown) => ctx.log.error({ err }, 'sweeping interrupted chat messages failed'));
+  }, RECOVERY_INTERVAL_MS);
+  sweep.unref();
+  return async () => {
+    unsubscribe();
+    clearInterval(sweep);
+    const streams = [...runningIn(ctx).values()];
+    for (const s of streams) s.stop(ChatFinishReasons.interrupted);
+    await Promise.all(streams.map((s) => s.done));
+  };
+}

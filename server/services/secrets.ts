@@ -1,0 +1,67 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AppContext } from '../context.ts';
+
+/** Encrypts provider keys at rest (AES-256-GCM). Stored form: `v1.<iv>.<tag>.<ciphertext>`, base64url. */
+export type SecretBox = { encrypt(plain: string): string; decrypt(stored: string): string };
+
+const boxes = new WeakMap<object, SecretBox>();
+
+function fileKey(ctx: AppContext): Buffer {
+  const path = join(ctx.config.DATA_DIR, 'secret.key');
+  try {
+    const key = Buffer.from(readFileSync(path, 'utf8').trim(), 'base64url');
+    if (key.length === 32) return key;
+  } catch {
+    // absent: created below
+  }
+  mkdirSync(ctx.config.DATA_DIR, { recursive: true });
+  const key = randomBytes(32);
+  // 'wx' never overwrites a key another process wrote meanwhile: that one wins and is read back.
+  try {
+    writeFileSync(path, key.toString('base64url'), { mode: 0o600, flag: 'wx' });
+  } catch {
+    return Buffer.from(readFileSync(path, 'utf8').trim(), 'base64url');
+  }
+  return key;
+}
+
+function keyOf(ctx: AppContext): Buffer {
+  if (ctx.config.SECRET_KEY) return createHash('sha256').update(ctx.config.SECRET_KEY).digest();
+  ctx.log.warn(
+    `SECRET_KEY is not set: provider keys are encrypted with ${join(ctx.config.DATA_DIR, 'secret.key')}. ` +
+      'Several instances on one database must all set the same SECRET_KEY.',
+  );
+  return fileKey(ctx);
+}
+
+/** The box of this server; the key is read (or created) on first use only. */
+export function secretBox(ctx: AppContext): SecretBox {
+  let box = boxes.get(ctx.config);
+  if (box) return box;
+  const key = keyOf(ctx);
+  box = {
+    encrypt(plain) {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', key, iv);
+      const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+      return ['v1', iv, cipher.getAuthTag(), data].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
+    },
+    decrypt(stored) {
+      const [version, iv, tag, data] = stored.split('.');
+      if (version !== 'v1' || !iv || !tag || data === undefined) throw new Error('unknown secret format');
+      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+      return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
+    },
+  };
+  boxes.set(ctx.config, box);
+  return box;
+}
+
+/** What an operator may see of a key: enough to tell two apart ("sk-...abcd"), never enough to use. */
+export function maskSecret(plain: string): string {
+  if (plain.length < 12) return '...' + plain.slice(-2);
+  return `${plain.slice(0, 3)}...${plain.slice(-4)}`;
+}

@@ -1,0 +1,125 @@
+import { eq } from 'drizzle-orm';
+import { Codes } from '../../shared/contracts/envelope.ts';
+import type { AdminSetting, SaveSetting, Setting } from '../../shared/contracts/system.ts';
+import type { Config } from '../config.ts';
+import type { AppContext } from '../context.ts';
+import { systemSettings } from '../db/schema/system.ts';
+import { AppError } from '../http/errors.ts';
+
+type SettingDefinition = {
+  key: string;
+  /** Listed to every client; private settings are only visible to operators. */
+  public: boolean;
+  description: string;
+  defaultValue: (config: Config) => string;
+};
+
+/**
+ * The settings the server knows. A row in system_settings overrides the default; deleting the row
+ * brings the default back. Keys not listed here may be stored by operators and stay private.
+ */
+export const SETTINGS: readonly SettingDefinition[] = [
+  { key: 'product_name', public: true, description: 'Product name shown to users.', defaultValue: () => 'Tandem' },
+  {
+    key: 'login_page_url',
+    public: true,
+    description: 'The login page the client opens in its login dialog.',
+    defaultValue: (c) => `${c.publicUrl}/login`,
+  },
+  {
+    key: 'vip_url',
+    public: true,
+    description: 'The plans page the VIP upgrade dialog opens.',
+    defaultValue: (c) => `${c.publicUrl}/pricing`,
+  },
+  {
+    key: 'chrome_download_url',
+    public: true,
+    description: 'Download of the Chrome extension.',
+    defaultValue: (c) => `${c.publicUrl}/downloads/tandem-chrome.zip`,
+  },
+  {
+    key: 'edge_download_url',
+    public: true,
+    description: 'Download of the Edge extension.',
+    defaultValue: (c) => `${c.publicUrl}/downloads/tandem-edge.zip`,
+  },
+];
+
+const definitionOf = (key: string) => SETTINGS.find((d) => d.key === key);
+
+async function storedSettings(ctx: AppContext) {
+  const rows = await ctx.db.select().from(systemSettings);
+  return new Map(rows.map((r) => [r.settingKey, r]));
+}
+
+export async function listPublicSettings(ctx: AppContext): Promise<Setting[]> {
+  const stored = await storedSettings(ctx);
+  return SETTINGS.filter((d) => d.public).map((d) => ({
+    settingKey: d.key,
+    settingValue: stored.get(d.key)?.settingValue ?? d.defaultValue(ctx.config),
+  }));
+}
+
+/** A public setting; private and unknown keys are answered as not found alike. */
+export async function getPublicSetting(ctx: AppContext, key: string): Promise<Setting> {
+  const def = definitionOf(key);
+  if (!def?.public) throw new AppError(Codes.NotFound, 'settingNotFound', { key });
+  const [row] = await ctx.db.select().from(systemSettings).where(eq(systemSettings.settingKey, key));
+  return { settingKey: key, settingValue: row?.settingValue ?? def.defaultValue(ctx.config) };
+}
+
+export async function listAllSettings(ctx: AppContext): Promise<AdminSetting[]> {
+  const stored = await storedSettings(ctx);
+  const known = SETTINGS.map((d): AdminSetting => {
+    const row = stored.get(d.key);
+    const defaultValue = d.defaultValue(ctx.config);
+    return {
+      settingKey: d.key,
+      settingValue: row?.settingValue ?? defaultValue,
+      isDefault: !row,
+      public: d.public,
+      description: d.description,
+      defaultValue,
+      updateTime: row ? row.updatedAt.toISOString() : null,
+    };
+  });
+  const custom = [...stored.values()]
+    .filter((r) => !definitionOf(r.settingKey))
+    .sort((a, b) => a.settingKey.localeCompare(b.settingKey))
+    .map((r): AdminSetting => ({
+      settingKey: r.settingKey,
+      settingValue: r.settingValue,
+      isDefault: false,
+      public: false,
+      description: '',
+      defaultValue: null,
+      updateTime: r.updatedAt.toISOString(),
+    }));
+  return [...known, ...custom];
+}
+
+async function adminSetting(ctx: AppContext, key: string): Promise<AdminSetting> {
+  const found = (await listAllSettings(ctx)).find((s) => s.settingKey === key);
+  if (!found) throw new AppError(Codes.NotFound, 'settingNotFound', { key });
+  return found;
+}
+
+export async function saveSetting(ctx: AppContext, input: SaveSetting): Promise<AdminSetting> {
+  const now = new Date();
+  await ctx.db
+    .insert(systemSettings)
+    .values({ settingKey: input.settingKey, settingValue: input.settingValue, updatedAt: now })
+    .onConflictDoUpdate({ target: systemSettings.settingKey, set: { settingValue: input.settingValue, updatedAt: now } });
+  return adminSetting(ctx, input.settingKey);
+}
+
+/** Removes the stored value: a known key falls back to its default, an unknown one disappears. */
+export async function deleteSetting(ctx: AppContext, key: string): Promise<AdminSetting | null> {
+  const deleted = await ctx.db.delete(systemSettings).where(eq(systemSettings.settingKey, key)).returning();
+  if (!definitionOf(key)) {
+    if (!deleted.length) throw new AppError(Codes.NotFound, 'settingNotFound', { key });
+    return null;
+  }
+  return adminSetting(ctx, key);
+}

@@ -1,0 +1,89 @@
+import { randomUUID } from 'node:crypto';
+import { count, desc, eq } from 'drizzle-orm';
+import type { Paged } from '../../shared/contracts/common.ts';
+import type {
+  BrowserEvent,
+  BrowserListQuery,
+  BrowserRecord,
+  RequestTimeEntry,
+} from '../../shared/contracts/tracking.ts';
+import type { AppContext } from '../context.ts';
+import { browserRecords, requestTimes } from '../db/schema/system.ts';
+
+/** Who sent a tracking call: the user when logged in, the client's DriverId header, the address. */
+export type TrackingSource = { userId: string | null; driverId: string | null; ip: string | null };
+
+const MAX_INT4 = 2_147_483_647;
+
+/** Epoch ms from a number, a number as text, or a date as text; null when none of these. */
+function epochMs(value: number | string): number | null {
+  if (typeof value === 'number') return value;
+  const trimmed = value.trim();
+  const ms = /^\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : Date.parse(trimmed);
+  return Number.isFinite(ms) ? ms : null;
+}
+
+/** The duration when both times are readable and in order; clock skew gives negatives, dropped. */
+export function durationMs(start: number | string, end: number | string): number | null {
+  const a = epochMs(start);
+  const b = epochMs(end);
+  if (a === null || b === null) return null;
+  const d = Math.round(b - a);
+  return d >= 0 && d <= MAX_INT4 ? d : null;
+}
+
+export async function saveRequestTimes(ctx: AppContext, entries: RequestTimeEntry[], source: TrackingSource) {
+  await ctx.db.insert(requestTimes).values(
+    entries.map((e) => ({
+      id: randomUUID(),
+      userId: source.userId,
+      driverId: source.driverId,
+      requestId: e.RequestId,
+      clientRequestTime: String(e.ClientRequestTime),
+      clientResponseTime: String(e.ClientResponseTime),
+      durationMs: durationMs(e.ClientRequestTime, e.ClientResponseTime),
+      errMsg: e.ClientResponseErrMsg ?? null,
+    })),
+  );
+  return { saved: entries.length };
+}
+
+export async function saveBrowserRecords(ctx: AppContext, events: BrowserEvent[], source: TrackingSource) {
+  await ctx.db.insert(browserRecords).values(
+    events.map((e) => ({
+      id: randomUUID(),
+      userId: source.userId,
+      driverId: source.driverId,
+      eventType: e.event.eventType,
+      payload: e.payload,
+      ip: source.ip,
+    })),
+  );
+  return { saved: events.length };
+}
+
+export async function listBrowserRecords(ctx: AppContext, query: BrowserListQuery): Promise<Paged<BrowserRecord>> {
+  const where = query.eventType ? eq(browserRecords.eventType, query.eventType) : undefined;
+  const [rows, [total]] = await Promise.all([
+    ctx.db
+      .select()
+      .from(browserRecords)
+      .where(where)
+      .orderBy(desc(browserRecords.createdAt), desc(browserRecords.id))
+      .limit(query.count)
+      .offset((query.page - 1) * query.count),
+    ctx.db.select({ n: count() }).from(browserRecords).where(where),
+  ]);
+  return {
+    list: rows.map((r) => ({
+      id: r.id,
+      eventType: r.eventType,
+      payload: r.payload as Record<string, unknown>,
+      userId: r.userId,
+      driverId: r.driverId,
+      ip: r.ip,
+      createTime: r.createdAt.toISOString(),
+    })),
+    total: total?.n ?? 0,
+  };
+}

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+
+export const MAX_SETTING_VALUE_CHARS = 4000;
+
+/** Setting keys are snake_case; a key ending in `_url` holds an http(s) address. */
+export const SettingKeySchema = z.string().trim().regex(/^[a-z0-9_]{1,64}$/, 'settingKeyInvalid');
+
+/** The §3 System setting entity, as clients see it. */
+export const SettingSchema = z.object({ settingKey: z.string(), settingValue: z.string() });
+export type Setting = z.infer<typeof SettingSchema>;
+export const SettingListSchema = z.array(SettingSchema);
+
+export const SettingKeyQuerySchema = z.object({ settingKey: SettingKeySchema });
+export const SettingKeyBodySchema = SettingKeyQuerySchema;
+
+const isHttpUrl = (value: string) => {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+};
+
+export const SaveSettingSchema = z
+  .object({ settingKey: SettingKeySchema, settingValue: z.string().trim().max(MAX_SETTING_VALUE_CHARS) })
+  .refine((s) => !s.settingKey.endsWith('_url') || isHttpUrl(s.settingValue), {
+    message: 'settingUrlInvalid',
+    path: ['settingValue'],
+  });
+export type SaveSetting = z.infer<typeof SaveSettingSchema>;
+
+/** What operators see: every known key and every stored one, with where its value comes from. */
+export const AdminSettingSchema = SettingSchema.extend({
+  /** True when no row overrides the built-in default. */
+  isDefault: z.boolean(),
+  /** Public settings are listed to every client (GetSettingListAll); others only here. */
+  public: z.boolean(),
+  description: z.string(),
+  /** The built-in default; null for keys the server does not know. */
+  defaultValue: z.string().nullable(),
+  /** When the stored value was last saved; null while the default applies. */
+  updateTime: z.string().nullable(),
+});
+export type AdminSetting = z.infer<typeof AdminSettingSchema>;
+export const AdminSettingListSchema = z.array(AdminSettingSchema);

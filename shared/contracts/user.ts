@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { LanguageSchema } from './common.ts';
+
+export const VipOrderSchema = z.object({
+  vipOrderId: z.string(),
+  vipPackageLevel: z.number().int(),
+  vipPackageName: z.string(),
+  endTime: z.string(),
+});
+export type VipOrder = z.infer<typeof VipOrderSchema>;
+
+export const UserInfoSchema = z.object({
+  userId: z.string(),
+  userName: z.string(),
+  email: z.string(),
+  role: z.enum(['user', 'admin']),
+  /** null for free users. */
+  vipOrder: VipOrderSchema.nullable(),
+});
+export type UserInfo = z.infer<typeof UserInfoSchema>;
+
+export const TempKeyQuerySchema = z.object({ tempKey: z.string().trim().min(1).max(200) });
+
+export const IntegralEntrySchema = z.object({
+  integralType: z.number().int(),
+  integralValue: z.number().int(),
+  useIntegral: z.number().int(),
+});
+export type IntegralEntry = z.infer<typeof IntegralEntrySchema>;
+
+export const UpdateNickNameRequestSchema = z.object({
+  userName: z.string().trim().min(1, 'nicknameRequired').max(50),
+});
+
+const Text500 = z.string().max(500);
+
+/** The user's settings document; every field optional so older documents stay valid. */
+export const UserSettingSchema = z
+  .object({
+    language: LanguageSchema,
+    sendShortcut: z.enum(['enter', 'ctrlEnter']),
+    defaultModelId: z.string().max(64),
+    /** The sidebar floating icon on web pages. */
+    showFloatingIcon: z.boolean(),
+    /** The personalization form: occupation, desired assistant traits, other info. */
+    personalization: z.object({ occupation: Text500, traits: Text500, otherInfo: Text500 }).partial().strict(),
+  })
+  .partial()
+  .strict();
+export type UserSetting = z.infer<typeof UserSettingSchema>;
+
+export const AdminUserListQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  count: z.coerce.number().int().min(1).max(100).default(20),
+  email: z.string().trim().max(254).optional(),
+});
+
+export const AdminUserSchema = z.object({
+  userId: z.string(),
+  email: z.string(),
+  userName: z.string(),
+  role: z.enum(['user', 'admin']),
+  status: z.enum(['active', 'closed']),
+  createTime: z.string(),
+});
+
+export const UserIdRequestSchema = z.object({ userId: z.string().trim().min(1).max(64) });

@@ -1,0 +1,53 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { eq } from 'drizzle-orm';
+import { users, vipOrders } from '../../server/db/schema/users.ts';
+
+/**
+ * Users for tests, made through the real sign-up and login calls. AddUser and Login are rate
+ * limited per IP (AUTH_RATE_LIMIT, default 10 a minute): tests that create many users pass
+ * `{ AUTH_RATE_LIMIT: '1000' }` to createTestApp.
+ */
+export type TestUser = { userId: string; email: string; password: string; token: string };
+
+export const auth = (token: string) => ({ authorization: `Bearer ${token}` });
+
+async function call(app: FastifyInstance, method: 'GET' | 'POST', url: string, payload?: unknown) {
+  const res = await app.inject({ method, url, payload: payload as object, headers: { 'content-type': 'application/json-patch+json' } });
+  const body = res.json();
+  if (body.Code !== 10000) throw new Error(`${url} answered ${body.Code}: ${body.Msg}`);
+  return body.Data;
+}
+
+export async function loginUser(app: FastifyInstance, email: string, password: string): Promise<string> {
+  const { tempKey } = await call(app, 'POST', '/api/Account/Login', { email, password });
+  return call(app, 'GET', `/api/User/GetTokenForTempKey?tempKey=${encodeURIComponent(tempKey)}`);
+}
+
+export async function createUser(
+  app: FastifyInstance,
+  opts: { email?: string; password?: string; userName?: string } = {},
+): Promise<TestUser> {
+  const email = opts.email ?? `user-${randomUUID()}@example.test`;
+  const password = opts.password ?? 'correct horse battery';
+  const { userId } = await call(app, 'POST', '/api/Account/AddUser', { email, password, userName: opts.userName });
+  // The first account of a database becomes admin; tests that want a plain user get one.
+  await app.ctx.db.update(users).set({ role: 'user' }).where(eq(users.id, userId));
+  return { userId, email, password, token: await loginUser(app, email, password) };
+}
+
+export async function createAdmin(app: FastifyInstance): Promise<TestUser> {
+  const user = await createUser(app);
+  await app.ctx.db.update(users).set({ role: 'admin' }).where(eq(users.id, user.userId));
+  return user;
+}
+
+const PLAN_NAMES = { 1: 'Standard', 2: 'Advanced', 3: 'Super' } as const;
+
+export async function grantVip(app: FastifyInstance, userId: string, level: 1 | 2 | 3, days = 30): Promise<string> {
+  const id = randomUUID();
+  await app.ctx.db
+    .insert(vipOrders)
+    .values({ id, userId, packageLevel: level, packageName: PLAN_NAMES[level], endTime: new Date(Date.now() + days * 86_400_000) });
+  return id;
+}

@@ -1,0 +1,198 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
+import { authTokens, tempKeys, users } from '../../server/db/schema/users.ts';
+import { hashSecret } from '../../server/services/auth.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { auth, createAdmin, createUser, loginUser } from '../helpers/users.ts';
+
+const JSON_PATCH = { 'content-type': 'application/json-patch+json' };
+
+describe('accounts and login', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ AUTH_RATE_LIMIT: '1000' });
+  });
+  afterAll(() => t.close());
+
+  const post = (url: string, payload: unknown, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'POST', url, payload: payload as object, headers: { ...JSON_PATCH, ...headers } }).then((r) => r.json());
+  const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers }).then((r) => r.json());
+
+  it('makes the first account of a fresh server its administrator', async () => {
+    const res = await post('/api/Account/AddUser', { email: 'first@example.test', password: 'first-password' });
+    expect(res.Code).toBe(10000);
+    const [row] = await t.app.ctx.db.select({ role: users.role }).from(users).where(eq(users.id, res.Data.userId));
+    expect(row.role).toBe('admin');
+    const second = await post('/api/Account/AddUser', { email: 'second@example.test', password: 'second-password' });
+    const [row2] = await t.app.ctx.db.select({ role: users.role }).from(users).where(eq(users.id, second.Data.userId));
+    expect(row2.role).toBe('user');
+  });
+
+  it('signs up with a unique, case-insensitive e-mail and a user name from the e-mail', async () => {
+    const res = await post('/api/Account/AddUser', { email: 'Ada.Lovelace@Example.test', password: 'analytical-engine' });
+    expect(res).toMatchObject({ Code: 10000, Data: { userName: 'ada.lovelace', email: 'ada.lovelace@example.test' } });
+    const dup = await post('/api/Account/AddUser', { email: 'ADA.LOVELACE@example.test', password: 'another-password' });
+    expect(dup.Code).toBe(10409);
+    expect(dup.Msg).toMatch(/already exists/);
+    const stored = await t.app.ctx.db.select({ hash: users.passwordHash }).from(users).where(sql`lower(${users.email}) = 'ada.lovelace@example.test'`);
+    expect(stored[0].hash).toMatch(/^\$argon2id\$/);
+  });
+
+  it('refuses a short password and a bad e-mail with a message in the caller language', async () => {
+    const short = await post('/api/Account/AddUser', { email: 'short@example.test', password: 'short' });
+    expect(short.Code).toBe(10400);
+    expect(short.Msg).toContain('at least 8 characters');
+    const zh = await post('/api/Account/AddUser', { email: 'short@example.test', password: 'short' }, { 'accept-language': 'zh-CN' });
+    expect(zh.Msg).toContain('密码至少需要 8 个字符');
+    const bad = await post('/api/Account/AddUser', { email: 'not-an-email', password: 'long-enough-pw' });
+    expect(bad.Code).toBe(10400);
+    expect(bad.Msg).toContain('email');
+  });
+
+  it('answers the same for a wrong password and an unknown e-mail', async () => {
+    const u = await createUser(t.app);
+    const wrong = await post('/api/Account/Login', { email: u.email, password: 'wrong-password' });
+    const unknown = await post('/api/Account/Login', { email: 'nobody@example.test', password: 'wrong-password' });
+    expect(wrong.Code).toBe(10401);
+    expect(unknown).toEqual(wrong);
+  });
+
+  it('exchanges a temp key once only, even in parallel', async () => {
+    const u = await createUser(t.app);
+    const { Data } = await post('/api/Account/Login', { email: u.email, password: u.password });
+    const url = `/api/User/GetTokenForTempKey?tempKey=${Data.tempKey}`;
+    const answers = await Promise.all([get(url), get(url), get(url)]);
+    expect(answers.filter((a) => a.Code === 10000)).toHaveLength(1);
+    expect(answers.filter((a) => a.Code === 10401)).toHaveLength(2);
+    const token = answers.find((a) => a.Code === 10000).Data;
+    expect(typeof token).toBe('string');
+    expect(Buffer.from(token, 'base64url').length).toBeGreaterThanOrEqual(16);
+    // Stored only as a hash.
+    const rows = await t.app.ctx.db.select().from(authTokens).where(eq(authTokens.tokenHash, token));
+    expect(rows).toHaveLength(0);
+    expect((await get('/api/User/GetUserByLogin', auth(token))).Data.userId).toBe(u.userId);
+  });
+
+  it('refuses a temp key older than 60 seconds', async () => {
+    const u = await createUser(t.app);
+    const { Data } = await post('/api/Account/Login', { email: u.email, password: u.password });
+    await t.app.ctx.db
+      .update(tempKeys)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(tempKeys.keyHash, hashSecret(Data.tempKey)));
+    const res = await get(`/api/User/GetTokenForTempKey?tempKey=${Data.tempKey}`);
+    expect(res.Code).toBe(10401);
+    expect(res.Msg).toMatch(/expired/);
+  });
+
+  it('revokes the token on logout', async () => {
+    const u = await createUser(t.app);
+    expect((await post('/api/User/Logout', {}, auth(u.token))).Code).toBe(10000);
+    expect((await get('/api/User/GetUserByLogin', auth(u.token))).Code).toBe(10402);
+  });
+
+  it('closes an account: its tokens stop working and it cannot log in', async () => {
+    const admin = await createAdmin(t.app);
+    const u = await createUser(t.app);
+    expect((await post('/api/admin/User/Close', { userId: u.userId }, auth(admin.token))).Code).toBe(10000);
+    expect((await get('/api/User/GetUserByLogin', auth(u.token))).Code).toBe(10402);
+    const login = await post('/api/Account/Login', { email: u.email, password: u.password });
+    expect(login.Code).toBe(10401);
+    expect(login.Msg).toMatch(/closed/);
+    expect((await post('/api/admin/User/Close', { userId: 'no-such-user' }, auth(admin.token))).Code).toBe(10404);
+  });
+
+  it('lists users to administrators, filtered by e-mail', async () => {
+    const admin = await createAdmin(t.app);
+    const u = await createUser(t.app, { email: 'findme-1234@example.test' });
+    const res = await get('/api/admin/User/GetList?email=findme-1234', auth(admin.token));
+    expect(res.Data.total).toBe(1);
+    expect(res.Data.list[0]).toMatchObject({ userId: u.userId, email: 'findme-1234@example.test', status: 'active', role: 'user' });
+    expect(res.Data.list[0]).not.toHaveProperty('passwordHash');
+  });
+});
+
+describe('token renewal (sliding expiry)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ AUTH_RATE_LIMIT: '1000' });
+  });
+  afterAll(() => t.close());
+
+  it('sends a new token in the Authorization header once the token is old enough; the old one lapses after a grace', async () => {
+    const u = await createUser(t.app);
+    const fresh = await t.app.inject({ method: 'GET', url: '/api/User/GetUserByLogin', headers: auth(u.token) });
+    expect(fresh.headers.authorization).toBeUndefined();
+    await t.app.ctx.db
+      .update(authTokens)
+      .set({ createdAt: sql`now() - interval '2 days'` })
+      .where(eq(authTokens.tokenHash, hashSecret(u.token)));
+    const renewed = await t.app.inject({ method: 'GET', url: '/api/User/GetUserByLogin', headers: auth(u.token) });
+    expect(renewed.json().Code).toBe(10000);
+    const newToken = renewed.headers.authorization as string;
+    expect(newToken).toBeTruthy();
+    expect(newToken).not.toBe(u.token);
+    expect((await t.app.inject({ method: 'GET', url: '/api/User/GetUserByLogin', headers: auth(newToken) })).json().Code).toBe(10000);
+    // The old token still works during the grace, then not.
+    expect((await t.app.inject({ method: 'GET', url: '/api/User/GetUserByLogin', headers: auth(u.token) })).json().Code).toBe(10000);
+    await t.app.ctx.db
+      .update(authTokens)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(authTokens.tokenHash, hashSecret(u.token)));
+    expect((await t.app.inject({ method: 'GET', url: '/api/User/GetUserByLogin', headers: auth(u.token) })).json().Code).toBe(10402);
+  });
+});
+
+describe('admin bootstrap from the environment', () => {
+  it('creates the administrator, and promotes an existing account on a later start', async () => {
+    const t = await createTestApp({ ADMIN_EMAIL: 'Boss@Example.test', ADMIN_PASSWORD: 'boss-password' });
+    try {
+      const token = await loginUser(t.app, 'boss@example.test', 'boss-password');
+      const me = await t.app.inject({ method: 'GET', url: '/api/User/GetUserByLogin', headers: auth(token) });
+      expect(me.json().Data.role).toBe('admin');
+      // With an admin named, the first sign-up is an ordinary user.
+      const other = await t.app.inject({
+        method: 'POST',
+        url: '/api/Account/AddUser',
+        payload: { email: 'someone@example.test', password: 'someone-password' },
+      });
+      const [row] = await t.app.ctx.db.select({ role: users.role }).from(users).where(eq(users.id, other.json().Data.userId));
+      expect(row.role).toBe('user');
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('promotes an account that exists, keeping its password', async () => {
+    const t = await createTestApp({ AUTH_RATE_LIMIT: '1000' });
+    try {
+      await createUser(t.app); // the first account (admin by the first-account rule, demoted by the helper)
+      const u = await createUser(t.app, { email: 'later-admin@example.test', password: 'own-password' });
+      // A second start of the same server, now with ADMIN_EMAIL naming that account.
+      const { bootstrapAdmin } = await import('../../server/services/accounts.ts');
+      await bootstrapAdmin({ ...t.app.ctx, config: { ...t.app.ctx.config, ADMIN_EMAIL: 'later-admin@example.test', ADMIN_PASSWORD: 'ignored-password' } });
+      const [row] = await t.app.ctx.db.select({ role: users.role }).from(users).where(eq(users.id, u.userId));
+      expect(row.role).toBe('admin');
+      expect(await loginUser(t.app, u.email, 'own-password')).toBeTruthy();
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('rate limits on login and sign-up', () => {
+  it('answers 10429 with a clear message after too many attempts from one address', async () => {
+    const t = await createTestApp({ AUTH_RATE_LIMIT: '3' });
+    try {
+      const attempt = () =>
+        t.app.inject({ method: 'POST', url: '/api/Account/Login', payload: { email: 'x@example.test', password: 'wrong-password' } }).then((r) => r.json());
+      const answers = [];
+      for (let i = 0; i < 5; i++) answers.push(await attempt());
+      expect(answers.slice(0, 3).every((a) => a.Code === 10401)).toBe(true);
+      expect(answers[3].Code).toBe(10429);
+      expect(answers[3].Msg).toMatch(/Too many attempts.*\d+ seconds/);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -1,0 +1,208 @@
+import { randomUUID } from 'node:crypto';
+import { eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chatMessages, chatSessions } from '../../server/db/schema/chat.ts';
+import { recoverInterruptedMessages } from '../../server/services/chat-stream.ts';
+import { createTestApp, onPostgres, type TestApp } from '../helpers/app.ts';
+import { auth, createUser } from '../helpers/users.ts';
+
+type User = { userId: string; token: string };
+
+describe('chat history', () => {
+  let t: TestApp;
+  let alice: User;
+  let bob: User;
+
+  const get = (u: User, url: string) => t.app.inject({ method: 'GET', url, headers: auth(u.token) }).then((r) => r.json());
+  const post = (u: User, url: string, payload: unknown) =>
+    t.app.inject({ method: 'POST', url, headers: auth(u.token), payload: payload as object }).then((r) => r.json());
+  const sessionsOf = (u: User, query = '') => get(u, `/api/Chat/GetChatSessionListBySelf?${query}`);
+
+  /** Sessions written directly, with activity times one minute apart (index 0 is the oldest). */
+  async function seedSessions(u: User, titles: string[]): Promise<string[]> {
+    const base = Date.now() - titles.length * 60_000;
+    const rows = titles.map((title, i) => ({
+      id: randomUUID(),
+      userId: u.userId,
+      title,
+      describe: `about ${title}`,
+      createdAt: new Date(base + i * 60_000),
+      lastActiveAt: new Date(base + i * 60_000),
+    }));
+    await t.database.db.insert(chatSessions).values(rows);
+    return rows.map((r) => r.id);
+  }
+
+  async function seedMessage(u: User, sessionId: string, input: string, at: Date) {
+    const id = randomUUID();
+    await t.database.db.insert(chatMessages).values({
+      id,
+      sessionId,
+      userId: u.userId,
+      inputMessage: input,
+      outputMessage: `Echo: ${input}`,
+      requestedModelId: 'basic-model',
+      aiModelId: 'basic-model',
+      modelName: 'basic-model',
+      finishReason: 'stop',
+      createdAt: at,
+      finishedAt: at,
+    });
+    return id;
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    alice = await createUser(t.app);
+    bob = await createUser(t.app);
+  });
+  afterAll(() => t.close());
+
+  it('lists only the caller’s sessions, newest activity first, with paging and total', async () => {
+    const titles = Array.from({ length: 25 }, (_, i) => `Alice chat ${i}`);
+    const ids = await seedSessions(alice, titles);
+    await seedSessions(bob, ['Bob private']);
+
+    const page1 = await sessionsOf(alice, 'page=1&count=20');
+    expect(page1.Code).toBe(10000);
+    expect(page1.Data.total).toBe(25);
+    expect(page1.Data.list).toHaveLength(20);
+    expect(page1.Data.list[0]).toEqual({
+      chatSessionId: ids[24],
+      sessionTitle: 'Alice chat 24',
+      sessionDescribe: 'about Alice chat 24',
+      createTime: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    });
+    const page2 = await sessionsOf(alice, 'page=2&count=20');
+    expect(page2.Data.list.map((s: { chatSessionId: string }) => s.chatSessionId)).toEqual(ids.slice(0, 5).reverse());
+    expect(page2.Data.total).toBe(25);
+    expect((await sessionsOf(alice, 'page=3&count=20')).Data).toEqual({ list: [], total: 25 });
+
+    const bobs = await sessionsOf(bob);
+    expect(bobs.Data.list.map((s: { sessionTitle: string }) => s.sessionTitle)).toEqual(['Bob private']);
+  });
+
+  it('searches titles by case-insensitive substring, with % and _ taken literally', async () => {
+    await seedSessions(alice, ['Quarterly REPORT draft', 'report: 100% done', 'my_report', 'myXreport']);
+    const titlesFor = async (q: string) =>
+      (await sessionsOf(alice, `page=1&count=10&sessionTitle=${encodeURIComponent(q)}`)).Data.list.map((s: { sessionTitle: string }) => s.sessionTitle);
+    expect((await titlesFor('RePoRt')).sort()).toEqual(['Quarterly REPORT draft', 'my_report', 'myXreport', 'report: 100% done'].sort());
+    expect(await titlesFor('100%')).toEqual(['report: 100% done']);
+    expect(await titlesFor('my_')).toEqual(['my_report']);
+    expect(await titlesFor('Bob')).toEqual([]);
+    expect((await sessionsOf(alice, 'sessionTitle=report&page=1&count=2')).Data.total).toBe(4);
+  });
+
+  it('lists a session’s messages oldest first; another user’s session is 10404', async () => {
+    const [sessionId] = await seedSessions(alice, ['with messages']);
+    const t0 = Date.now() - 10_000;
+    const first = await seedMessage(alice, sessionId, 'one', new Date(t0));
+    const second = await seedMessage(alice, sessionId, 'two', new Date(t0 + 1000));
+    const res = await get(alice, `/api/Chat/GetChatMessageListBySelfSessionId?chatSessionId=${sessionId}&page=1&count=20`);
+    expect(res.Data.total).toBe(2);
+    expect(res.Data.list.map((m: { chatMessageId: string }) => m.chatMessageId)).toEqual([first, second]);
+    expect(res.Data.list[0]).toEqual({
+      chatMessageId: first,
+      chatSessionId: sessionId,
+      inputMessage: 'one',
+      outputMessage: 'Echo: one',
+      aiModelId: 'basic-model',
+      modelName: 'basic-model',
+      chatMediaIds: [],
+      finishReason: 'stop',
+      createTime: new Date(t0).toISOString(),
+      finishTime: new Date(t0).toISOString(),
+    });
+    const paged = await get(alice, `/api/Chat/GetChatMessageListBySelfSessionId?chatSessionId=${sessionId}&page=2&count=1`);
+    expect(paged.Data.list.map((m: { chatMessageId: string }) => m.chatMessageId)).toEqual([second]);
+
+    const [empty] = await seedSessions(alice, ['empty']);
+    expect((await get(alice, `/api/Chat/GetChatMessageListBySelfSessionId?chatSessionId=${empty}`)).Data).toEqual({ list: [], total: 0 });
+    expect((await get(bob, `/api/Chat/GetChatMessageListBySelfSessionId?chatSessionId=${sessionId}`)).Code).toBe(10404);
+    expect((await get(bob, `/api/Chat/GetChatMessageListBySelfSessionId?chatSessionId=${empty}`)).Code).toBe(10404);
+    expect((await get(alice, '/api/Chat/GetChatMessageListBySelfSessionId')).Code).toBe(10400);
+  });
+
+  it('renames the caller’s session only, trimmed, non-empty and bounded', async () => {
+    const [id] = await seedSessions(alice, ['old name']);
+    expect(await post(alice, '/api/Chat/UpdateSessionTitle', { chatSessionId: id, sessionTitle: '  New name  ' })).toMatchObject({ Code: 10000 });
+    const titleOf = async () => (await t.database.db.select().from(chatSessions).where(eq(chatSessions.id, id)))[0].title;
+    expect(await titleOf()).toBe('New name');
+
+    const empty = await post(alice, '/api/Chat/UpdateSessionTitle', { chatSessionId: id, sessionTitle: '   ' });
+    expect(empty.Code).toBe(10400);
+    expect(empty.Msg).toContain('Chat name is require');
+    expect((await post(alice, '/api/Chat/UpdateSessionTitle', { chatSessionId: id, sessionTitle: 'x'.repeat(101) })).Code).toBe(10400);
+    expect((await post(bob, '/api/Chat/UpdateSessionTitle', { chatSessionId: id, sessionTitle: 'hijacked' })).Code).toBe(10404);
+    expect(await titleOf()).toBe('New name');
+  });
+
+  it('deletes listed sessions of the caller only; a foreign id deletes nothing', async () => {
+    const [a1, a2, a3] = await seedSessions(alice, ['del 1', 'del 2', 'del 3']);
+    const [b1] = await seedSessions(bob, ['bob keeps']);
+    const mid = await seedMessage(alice, a1, 'in a1', new Date());
+    const exists = async (ids: string[]) =>
+      (await t.database.db.select({ id: chatSessions.id }).from(chatSessions).where(inArray(chatSessions.id, ids))).map((r) => r.id).sort();
+
+    expect((await post(bob, '/api/Chat/DeleteSessions', { ids: [a1] })).Code).toBe(10404);
+    expect((await post(alice, '/api/Chat/DeleteSessions', { ids: [a2, b1] })).Code).toBe(10404);
+    expect(await exists([a1, a2, a3, b1])).toEqual([a1, a2, a3, b1].sort());
+
+    expect(await post(alice, '/api/Chat/DeleteSessions', { ids: [a1, a2], isDelAll: false })).toMatchObject({ Code: 10000, Data: { deleted: 2 } });
+    expect(await exists([a1, a2, a3, b1])).toEqual([a3, b1].sort());
+    expect(await t.database.db.select().from(chatMessages).where(eq(chatMessages.id, mid))).toHaveLength(0);
+    expect((await post(alice, '/api/Chat/DeleteSessions', { ids: Array.from({ length: 101 }, (_, i) => `id${i}`) })).Code).toBe(10400);
+  });
+
+  it('deletes all of the caller’s sessions with isDelAll, and nobody else’s', async () => {
+    const bobBefore = (await sessionsOf(bob)).Data.total;
+    const aliceBefore = (await sessionsOf(alice)).Data.total;
+    expect(aliceBefore).toBeGreaterThan(0);
+    expect(await post(alice, '/api/Chat/DeleteSessions', { ids: [], isDelAll: true })).toMatchObject({ Code: 10000, Data: { deleted: aliceBefore } });
+    expect((await sessionsOf(alice)).Data).toEqual({ list: [], total: 0 });
+    expect((await sessionsOf(bob)).Data.total).toBe(bobBefore);
+  });
+
+  it('deletes one message of the caller only', async () => {
+    const [s] = await seedSessions(alice, ['messages']);
+    const m = await seedMessage(alice, s, 'delete me', new Date());
+    expect((await post(bob, '/api/Chat/DeleteMessage', { chatMessageId: m })).Code).toBe(10404);
+    expect(await t.database.db.select().from(chatMessages).where(eq(chatMessages.id, m))).toHaveLength(1);
+    expect((await post(alice, '/api/Chat/DeleteMessage', { chatMessageId: m })).Code).toBe(10000);
+    expect(await t.database.db.select().from(chatMessages).where(eq(chatMessages.id, m))).toHaveLength(0);
+    expect((await post(alice, '/api/Chat/DeleteMessage', { chatMessageId: m })).Code).toBe(10404);
+  });
+
+  it('marks messages left unfinished by a dead instance as interrupted', async () => {
+    const [s] = await seedSessions(alice, ['crashed']);
+    const insert = async (updatedAt: Date) => {
+      const id = randomUUID();
+      await t.database.db.insert(chatMessages).values({
+        id,
+        sessionId: s,
+        userId: alice.userId,
+        inputMessage: 'x',
+        outputMessage: 'partial',
+        requestedModelId: 'm',
+        updatedAt,
+      });
+      return id;
+    };
+    const stale = await insert(new Date(Date.now() - 5 * 60_000));
+    const fresh = await insert(new Date());
+    await recoverInterruptedMessages(t.app.ctx);
+    const reasonOf = async (id: string) => (await t.database.db.select().from(chatMessages).where(eq(chatMessages.id, id)))[0];
+    expect(await reasonOf(stale)).toMatchObject({ finishReason: 'interrupted', outputMessage: 'partial' });
+    // On PostgreSQL another instance may still be streaming a fresh one; PGlite has only this process.
+    expect((await reasonOf(fresh)).finishReason).toBe(onPostgres ? null : 'interrupted');
+  });
+
+  it('needs a login on every chat history route', async () => {
+    for (const url of ['/api/Chat/GetChatSessionListBySelf', '/api/Chat/GetChatMessageListBySelfSessionId?chatSessionId=x']) {
+      expect((await t.app.inject({ method: 'GET', url })).json().Code).toBe(10402);
+    }
+    for (const url of ['/api/Chat/UpdateSessionTitle', '/api/Chat/DeleteSessions', '/api/Chat/DeleteMessage', '/api/Chat/StopMessage']) {
+      expect((await t.app.inject({ method: 'POST', url, payload: {} })).json().Code).toBe(10402);
+    }
+  });
+});

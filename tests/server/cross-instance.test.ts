@@ -1,0 +1,65 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chatMessages } from '../../server/db/schema/chat.ts';
+import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
+import { createTestApp, onPostgres, type TestApp } from '../helpers/app.ts';
+import { listening, readStream, textOf } from '../helpers/chat.ts';
+import { auth, createUser } from '../helpers/users.ts';
+
+const buses: { name: string; env: Record<string, string> }[] = [
+  { name: 'PostgreSQL LISTEN/NOTIFY', env: {} },
+  ...(process.env.TEST_REDIS_URL ? [{ name: 'Redis', env: { REDIS_URL: process.env.TEST_REDIS_URL } }] : []),
+];
+
+// Two instances need a shared database: PGlite lives inside one process.
+(onPostgres ? describe : describe.skip).each(buses)('two instances on one database, bus over $name', ({ env }) => {
+  let fake: FakeOpenAI;
+  let a: TestApp;
+  let b: TestApp;
+  let urlA: string;
+  let urlB: string;
+
+  beforeAll(async () => {
+    fake = await startFakeOpenAI();
+    const modelEnv = { ...env, OPENAI_API_KEY: 'test', OPENAI_BASE_URL: fake.baseUrl, OPENAI_MODELS: 'slow-model' };
+    a = await createTestApp(modelEnv);
+    b = await createTestApp(modelEnv, { databaseUrl: a.databaseUrl });
+    urlA = await listening(a.app);
+    urlB = await listening(b.app);
+  });
+  afterAll(async () => {
+    b?.app.server.closeAllConnections();
+    a?.app.server.closeAllConnections();
+    await b?.close();
+    await a?.close();
+    await fake?.close();
+  });
+
+  it('stops, from instance B, a stream running in instance A', async () => {
+    fake.script('slow-model', { chunks: Array.from({ length: 200 }, (_, i) => `p${i} `), delayMs: 25 });
+    const user = await createUser(a.app);
+    const res = await fetch(`${urlA}/api/Chat/AddMessage`, {
+      method: 'POST',
+      headers: { ...auth(user.token), 'content-type': 'application/json-patch+json' },
+      body: JSON.stringify({ aiModelId: 'slow-model', inputMessage: 'long answer please' }),
+    });
+    let stopSent = false;
+    const { events, done } = await readStream(res, async (e) => {
+      if (stopSent || !e.Data.OutputMessage) return;
+      stopSent = true;
+      const stop = await fetch(`${urlB}/api/Chat/StopMessage`, {
+        method: 'POST',
+        headers: { ...auth(user.token), 'content-type': 'application/json' },
+        body: JSON.stringify({ chatMessageId: e.Data.ChatMessageId }),
+      });
+      expect(await stop.json()).toMatchObject({ Code: 10000 });
+    });
+    expect(done).toBe(true);
+    const last = events.at(-1)!;
+    expect(last.Data.FinishReason).toBe('user-stopped');
+    const shown = textOf(events);
+    expect(shown.split(' ').length).toBeLessThan(200);
+    const [row] = await b.database.db.select().from(chatMessages).where(eq(chatMessages.id, last.Data.ChatMessageId));
+    expect(row).toMatchObject({ finishReason: 'user-stopped', outputMessage: shown });
+  });
+});

@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { users } from '../../server/db/schema/users.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { auth, createUser, grantVip } from '../helpers/users.ts';
+
+describe('the logged-in user', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ AUTH_RATE_LIMIT: '1000', FREE_DAILY_POINTS: '25' });
+  });
+  afterAll(() => t.close());
+
+  const get = (url: string, token: string) => t.app.inject({ method: 'GET', url, headers: auth(token) }).then((r) => r.json());
+  const post = (url: string, token: string, payload: unknown, headers: Record<string, string> = {}) =>
+    t.app
+      .inject({ method: 'POST', url, payload: payload as object, headers: { ...auth(token), 'content-type': 'application/json-patch+json', ...headers } })
+      .then((r) => r.json());
+
+  it('answers the user with vipOrder null for free users, and the plan in force otherwise', async () => {
+    const u = await createUser(t.app, { userName: 'Grace' });
+    const free = await get('/api/User/GetUserByLogin', u.token);
+    expect(free.Data).toEqual({ userId: u.userId, userName: 'Grace', email: u.email, role: 'user', vipOrder: null });
+    const orderId = await grantVip(t.app, u.userId, 2);
+    const vip = await get('/api/User/GetUserByLogin', u.token);
+    expect(vip.Data.vipOrder).toMatchObject({ vipOrderId: orderId, vipPackageLevel: 2, vipPackageName: 'Advanced' });
+    expect(vip.Data.vipOrder.endTime).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+  });
+
+  it('answers the points entries with the daily allowance', async () => {
+    const u = await createUser(t.app);
+    const res = await get('/api/User/GetUserIntegralByLogin', u.token);
+    expect(res.Data).toEqual([{ integralType: 1, integralValue: 25, useIntegral: 0 }]);
+  });
+
+  it('changes the nickname, refusing an empty one', async () => {
+    const u = await createUser(t.app);
+    expect((await post('/api/User/UpdateNickName', u.token, { userName: '  Hopper  ' })).Data.userName).toBe('Hopper');
+    expect((await get('/api/User/GetUserByLogin', u.token)).Data.userName).toBe('Hopper');
+    const empty = await post('/api/User/UpdateNickName', u.token, { userName: '   ' });
+    expect(empty.Code).toBe(10400);
+    expect(empty.Msg).toContain('Nickname cannot be empty');
+    const zh = await post('/api/User/UpdateNickName', u.token, { userName: '' }, { 'accept-language': 'zh' });
+    expect(zh.Msg).toContain('昵称不能为空');
+  });
+
+  it('saves settings by merging, validates them, and reads older documents leniently', async () => {
+    const u = await createUser(t.app);
+    expect((await get('/api/User/GetUserSetting', u.token)).Data).toEqual({});
+    await post('/api/User/SaveUserSetting', u.token, { language: 'zh', personalization: { occupation: 'teacher' } });
+    const saved = await post('/api/User/SaveUserSetting', u.token, { sendShortcut: 'ctrlEnter', personalization: { traits: 'brief' } });
+    expect(saved.Data).toEqual({ language: 'zh', sendShortcut: 'ctrlEnter', personalization: { occupation: 'teacher', traits: 'brief' } });
+    expect((await get('/api/User/GetUserSetting', u.token)).Data).toEqual(saved.Data);
+
+    const unknown = await post('/api/User/SaveUserSetting', u.token, { favouriteColour: 'red' });
+    expect(unknown.Code).toBe(10400);
+    const wrongType = await post('/api/User/SaveUserSetting', u.token, { language: 'fr' });
+    expect(wrongType.Code).toBe(10400);
+    expect((await get('/api/User/GetUserSetting', u.token)).Data).toEqual(saved.Data);
+
+    // A document written by an older version, with a field since removed and one now invalid.
+    await t.app.ctx.db.update(users).set({ settings: { language: 'en', theme: 'dark', sendShortcut: 42 } }).where(eq(users.id, u.userId));
+    expect((await get('/api/User/GetUserSetting', u.token)).Data).toEqual({ language: 'en' });
+  });
+});
