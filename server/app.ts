@@ -60,7 +60,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
             redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers.authorization'],
             ...(typeof opts.logger === 'object' ? opts.logger : {}),
           },
-    trustProxy: true,
+    // Fastify's overloads cannot take the union; each member is a valid trustProxy value.
+    trustProxy: config.TRUST_PROXY as boolean,
     // Streams and keep-alive sockets must not hold a shutdown (or a test's close) open.
     forceCloseConnections: true,
     bodyLimit: 1024 * 1024,

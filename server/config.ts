@@ -24,6 +24,20 @@ export const EnvSchema = z.object({
     z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://').optional(),
   ),
   REDIS_URL: z.preprocess(emptyToUndefined, z.string().regex(/^rediss?:\/\//, 'must start with redis:// or rediss://').optional()),
+  /**
+   * Whom to believe about the client's address (X-Forwarded-For): 'false' (default: nobody, the
+   * socket's address counts), 'true' (any proxy), a hop count, or comma-separated proxy addresses/CIDRs.
+   * Rate limits key on that address, so only trust the proxies in front of the server.
+   */
+  TRUST_PROXY: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default('false')
+      .transform((v): boolean | number | string[] =>
+        v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v.split(',').map((s) => s.trim()).filter(Boolean),
+      ),
+  ),
   LOG_LEVEL: z.preprocess(emptyToUndefined, z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info')),
   SECRET_KEY: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
 

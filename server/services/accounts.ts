@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
-import { and, count, desc, eq, gt, ilike, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gt, ilike, isNull, sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { tempKeys, users } from '../db/schema/users.ts';
@@ -33,15 +34,16 @@ export async function createAccount(
   const { db } = ctx;
   const taken = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${input.email}`).limit(1);
   if (taken.length) throw new AppError(Codes.Conflict, 'emailTaken');
-  // The very first account administers the server, unless the operator named an admin.
+  const userId = randomUUID();
+  const userName = input.userName || input.email.split('@')[0].slice(0, 50);
+  const passwordHash = await hash(input.password, ARGON2);
+  // The very first account administers the server, unless the operator named an admin. Checked
+  // after the slow hash, right before the insert, to keep the window for a second "first" small.
   let effectiveRole = role ?? 'user';
   if (!role && !ctx.config.ADMIN_EMAIL) {
     const [{ n }] = await db.select({ n: count() }).from(users);
     if (n === 0) effectiveRole = 'admin';
   }
-  const userId = randomUUID();
-  const userName = input.userName || input.email.split('@')[0].slice(0, 50);
-  const passwordHash = await hash(input.password, ARGON2);
   try {
     // With its balance row or not at all: charging points relies on the row existing.
     await db.transaction(async (tx) => {
@@ -98,29 +100,54 @@ export async function updateNickName(db: Db, userId: string, userName: string): 
   await db.update(users).set({ userName, updatedAt: sql`now()` }).where(eq(users.id, userId));
 }
 
-/** What is stored may come from an older version: keep the valid fields, drop the rest. */
-export function readSettings(stored: unknown): UserSetting {
-  const doc = stored && typeof stored === 'object' ? (stored as Record<string, unknown>) : {};
+const isRecord = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** Keeps each field (nested objects field by field) that the schema accepts, and drops the rest. */
+function keepValid(shape: Record<string, z.ZodType>, value: unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(doc)) {
-    const field = UserSettingSchema.safeParse({ [key]: value });
-    if (field.success) Object.assign(out, field.data);
+  if (!isRecord(value)) return out;
+  for (const [key, field] of Object.entries(value)) {
+    const schema = shape[key];
+    if (!schema) continue;
+    const inner = schema instanceof z.ZodOptional ? schema.unwrap() : schema;
+    if (inner instanceof z.ZodObject) {
+      if (isRecord(field)) out[key] = keepValid(inner.shape, field);
+      continue;
+    }
+    const parsed = schema.safeParse(field);
+    if (parsed.success && parsed.data !== undefined) out[key] = parsed.data;
   }
-  return out as UserSetting;
+  return out;
 }
+
+/** What is stored may come from an older version: keep the valid fields, drop the rest. */
+export const readSettings = (stored: unknown): UserSetting => keepValid(UserSettingSchema.shape, stored) as UserSetting;
 
 export async function getSettings(db: Db, userId: string): Promise<UserSetting> {
   const rows = await db.select({ settings: users.settings }).from(users).where(eq(users.id, userId));
   return readSettings(rows[0]?.settings);
 }
 
-export async function saveSettings(db: Db, userId: string, patch: UserSetting): Promise<UserSetting> {
-  const current = await getSettings(db, userId);
-  const merged: UserSetting = { ...current, ...patch };
-  if (patch.personalization) merged.personalization = { ...current.personalization, ...patch.personalization };
+const jsonObject = (expr: SQL) => sql`(case when jsonb_typeof(${expr}) = 'object' then ${expr} else '{}'::jsonb end)`;
 
-  await db.update(users).set({ settings: merged, updatedAt: sql`now()` }).where(eq(users.id, userId));
-  return merged;
+/**
+ * Merges in one statement, so the extension and the web app saving at once do not lose each other's
+ * fields; personalization is merged field by field too.
+ */
+export async function saveSettings(db: Db, userId: string, patch: UserSetting): Promise<UserSetting> {
+  const { personalization, ...top } = patch;
+  const current = jsonObject(sql`${users.settings}`);
+  let merged = sql`${current} || ${JSON.stringify(top)}::jsonb`;
+  if (personalization) {
+    const currentPersonalization = jsonObject(sql`${users.settings} -> 'personalization'`);
+    merged = sql`${merged} || jsonb_build_object('personalization', ${currentPersonalization} || ${JSON.stringify(personalization)}::jsonb)`;
+  }
+  const rows = await db
+    .update(users)
+    .set({ settings: merged, updatedAt: sql`now()` })
+    .where(eq(users.id, userId))
+    .returning({ settings: users.settings });
+  return readSettings(rows[0]?.settings);
 }
 
 export async function closeAccount(db: Db, userId: string): Promise<boolean> {

@@ -11,7 +11,7 @@ import { t, type MessageKey } from '../http/i18n.ts';
 import type { AuthUser } from './auth.ts';
 import { sessionDescribeFrom, sessionTitleFrom } from './chat-sessions.ts';
 import { openModelStream, resolveModel, type ChatTurn, type ResolvedModel } from './model-stream.ts';
-import { chargePoints, refundPoints } from './points.ts';
+import { chargeCtes, refundPoints } from './points.ts';
 
 /** Streamed text reaches the database at least this often, or sooner when this much is pending. */
 const FLUSH_MS = 500;
@@ -96,25 +96,30 @@ export async function prepareChatMessage(ctx: AppContext, user: AuthUser, body: 
 
   const messageId = randomUUID();
   const cost = model.pointsCost;
-  const charged = await chargePoints(ctx.db, user.id, cost, ctx.config.FREE_DAILY_POINTS, { reason: 'chat', refId: messageId });
-  if (!charged) throw new AppError(Codes.NotEnoughPoints, 'notEnoughPoints');
-
   const sessionId = body.chatSessionId ?? randomUUID();
   const describe = sessionDescribeFrom(body.inputMessage);
   const messageValues = sql`${messageId}, s.id, ${user.id}, ${body.inputMessage}, ${JSON.stringify(body.chatMediaIds)}::jsonb,
     ${resolved.requestedId}, ${model.aiModelId}, ${model.name}, ${cost}`;
-  // One statement writes the message and creates or touches its session.
-  const inserted = await ctx.db.execute(sql`
-    with s as (${
+  const ifCharged = sql`exists (select 1 from charged)`;
+  // One statement (one round trip, one commit) takes the points, creates or touches the session and
+  // stores the message, before the upstream is called.
+  const result = await ctx.db.execute<{ charged: boolean; message_id: string | null }>(sql`
+    with ${chargeCtes(user.id, cost, ctx.config.FREE_DAILY_POINTS, { reason: 'chat', refId: messageId })},
+    s as (${
       body.chatSessionId
         ? sql`update chat_sessions set last_active_at = now(), describe = ${describe}
-              where id = ${sessionId} and user_id = ${user.id} returning id`
+              where id = ${sessionId} and user_id = ${user.id} and ${ifCharged} returning id`
         : sql`insert into chat_sessions (id, user_id, title, describe)
-              values (${sessionId}, ${user.id}, ${sessionTitleFrom(body.inputMessage)}, ${describe}) returning id`
-    })
-    insert into chat_messages (id, session_id, user_id, input_message, media_ids, requested_model_id, ai_model_id, model_name, points_cost)
-    select ${messageValues} from s returning id`);
-  if (inserted.rows.length === 0) {
+              select ${sessionId}, ${user.id}, ${sessionTitleFrom(body.inputMessage)}, ${describe} where ${ifCharged} returning id`
+    }),
+    m as (
+      insert into chat_messages (id, session_id, user_id, input_message, media_ids, requested_model_id, ai_model_id, model_name, points_cost)
+      select ${messageValues} from s returning id
+    )
+    select ${ifCharged} as charged, (select id from m) as message_id`);
+  const { charged, message_id: inserted } = result.rows[0];
+  if (!charged) throw new AppError(Codes.NotEnoughPoints, 'notEnoughPoints');
+  if (!inserted) {
     // The session was deleted since it was checked.
     await refundPoints(ctx.db, user.id, cost, { reason: 'chat-refund', refId: messageId });
     throw new AppError(Codes.NotFound, 'notFound');

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { pointBalances, pointLedger } from '../db/schema/points.ts';
 
@@ -26,22 +26,16 @@ export async function getIntegral(db: Db, userId: string, dailyAllowance: number
 }
 
 /**
- * Takes `cost` points in one statement (one round trip on the chat's hot path): today's free allowance
- * first, then the balance, and writes the ledger entry. The row lock of the UPDATE and its re-checked
- * WHERE make parallel charges exact; the total never goes below zero. Every account has its balance
- * row from sign-up. Returns false when the points do not cover the cost.
+ * The statements that take `cost` points, as CTEs named `charged` (one row when charged, none when
+ * the points do not cover the cost) and `ledger`, so a caller can charge in the same statement as
+ * its own writes. Today's free allowance goes first, then the balance. The row lock of the UPDATE and
+ * its re-checked WHERE make parallel charges exact; the total never goes below zero. Every account has
+ * its balance row from sign-up.
  */
-export async function chargePoints(
-  db: Db,
-  userId: string,
-  cost: number,
-  dailyAllowance: number,
-  ref: { reason: string; refId?: string },
-): Promise<boolean> {
-  if (cost <= 0) return true;
+export function chargeCtes(userId: string, cost: number, dailyAllowance: number, ref: { reason: string; refId?: string }): SQL {
+  if (cost <= 0) return sql`charged as (select ${userId}::text as user_id), ledger as (select 1)`;
   const daily = dailyLeftSql(dailyAllowance);
-  const result = await db.execute(sql`
-    with charged as (
+  return sql`charged as (
       update ${pointBalances} set
         balance = ${pointBalances.balance} - greatest(${cost} - ${daily}, 0),
         daily_left = greatest(${daily} - ${cost}, 0),
@@ -49,10 +43,22 @@ export async function chargePoints(
         used_total = ${pointBalances.usedTotal} + ${cost}
       where ${pointBalances.userId} = ${userId} and ${daily} + ${pointBalances.balance} >= ${cost}
       returning user_id
-    )
-    insert into ${pointLedger} (id, user_id, delta, reason, ref_id)
-    select ${randomUUID()}, user_id, ${-cost}, ${ref.reason}, ${ref.refId ?? null} from charged
-    returning user_id`);
+    ),
+    ledger as (
+      insert into ${pointLedger} (id, user_id, delta, reason, ref_id)
+      select ${randomUUID()}, user_id, ${-cost}, ${ref.reason}, ${ref.refId ?? null} from charged
+    )`;
+}
+
+/** Takes `cost` points in one statement; false when the points do not cover the cost. */
+export async function chargePoints(
+  db: Db,
+  userId: string,
+  cost: number,
+  dailyAllowance: number,
+  ref: { reason: string; refId?: string },
+): Promise<boolean> {
+  const result = await db.execute(sql`with ${chargeCtes(userId, cost, dailyAllowance, ref)} select user_id from charged`);
   return result.rows.length > 0;
 }
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { authTokens, tempKeys, users } from '../../server/db/schema/users.ts';
 import { hashSecret } from '../../server/services/auth.ts';
@@ -18,14 +18,19 @@ describe('accounts and login', () => {
     t.app.inject({ method: 'POST', url, payload: payload as object, headers: { ...JSON_PATCH, ...headers } }).then((r) => r.json());
   const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers }).then((r) => r.json());
 
-  it('makes the first account of a fresh server its administrator', async () => {
+  it('makes the first account of a fresh server its administrator, and says so in the log', async () => {
+    const warn = vi.spyOn(t.app.ctx.log, 'warn');
     const res = await post('/api/Account/AddUser', { email: 'first@example.test', password: 'first-password' });
     expect(res.Code).toBe(10000);
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(warn.mock.calls[0].join(' ')).toMatch(/administrator/);
     const [row] = await t.app.ctx.db.select({ role: users.role }).from(users).where(eq(users.id, res.Data.userId));
     expect(row.role).toBe('admin');
     const second = await post('/api/Account/AddUser', { email: 'second@example.test', password: 'second-password' });
     const [row2] = await t.app.ctx.db.select({ role: users.role }).from(users).where(eq(users.id, second.Data.userId));
     expect(row2.role).toBe('user');
+    expect(warn).toHaveBeenCalledTimes(1);
+    warn.mockRestore();
   });
 
   it('signs up with a unique, case-insensitive e-mail and a user name from the e-mail', async () => {
@@ -34,6 +39,8 @@ describe('accounts and login', () => {
     const dup = await post('/api/Account/AddUser', { email: 'ADA.LOVELACE@example.test', password: 'another-password' });
     expect(dup.Code).toBe(10409);
     expect(dup.Msg).toMatch(/already exists/);
+    const zhDup = await post('/api/Account/AddUser', { email: 'ada.lovelace@EXAMPLE.test', password: 'another-password' }, { 'accept-language': 'zh' });
+    expect(zhDup.Msg).toBe('该邮箱已注册，请直接登录。');
     const stored = await t.app.ctx.db.select({ hash: users.passwordHash }).from(users).where(sql`lower(${users.email}) = 'ada.lovelace@example.test'`);
     expect(stored[0].hash).toMatch(/^\$argon2id\$/);
   });
@@ -49,12 +56,32 @@ describe('accounts and login', () => {
     expect(bad.Msg).toContain('email');
   });
 
+  it('lets only one of two simultaneous sign-ups with one e-mail through', async () => {
+    const answers = await Promise.all([
+      post('/api/Account/AddUser', { email: 'twice@example.test', password: 'first-password' }),
+      post('/api/Account/AddUser', { email: 'TWICE@example.test', password: 'second-password' }),
+    ]);
+    expect(answers.map((a) => a.Code).sort()).toEqual([10000, 10409]);
+    const rows = await t.app.ctx.db.select().from(users).where(sql`lower(${users.email}) = 'twice@example.test'`);
+    expect(rows).toHaveLength(1);
+  });
+
+  it('bounds the user name and falls back to the e-mail when it is blank', async () => {
+    const blank = await post('/api/Account/AddUser', { email: 'blank.name@example.test', password: 'long-enough-pw', userName: '   ' });
+    expect(blank.Data.userName).toBe('blank.name');
+    const long = await post('/api/Account/AddUser', { email: 'long.name@example.test', password: 'long-enough-pw', userName: 'x'.repeat(51) });
+    expect(long.Code).toBe(10400);
+  });
+
   it('answers the same for a wrong password and an unknown e-mail', async () => {
     const u = await createUser(t.app);
     const wrong = await post('/api/Account/Login', { email: u.email, password: 'wrong-password' });
     const unknown = await post('/api/Account/Login', { email: 'nobody@example.test', password: 'wrong-password' });
     expect(wrong.Code).toBe(10401);
     expect(unknown).toEqual(wrong);
+    expect(wrong.Msg).toBe('Wrong e-mail or password.');
+    const zh = await post('/api/Account/Login', { email: u.email, password: 'wrong-password' }, { 'accept-language': 'zh-CN,zh;q=0.9' });
+    expect(zh.Msg).toBe('邮箱或密码错误。');
   });
 
   it('exchanges a temp key once only, even in parallel', async () => {
@@ -133,8 +160,10 @@ describe('token renewal (sliding expiry)', () => {
     expect(newToken).toBeTruthy();
     expect(newToken).not.toBe(u.token);
     expect((await t.app.inject({ method: 'GET', url: '/api/User/GetUserByLogin', headers: auth(newToken) })).json().Code).toBe(10000);
-    // The old token still works during the grace, then not.
+    // The old token still works during a grace of about a minute, then not.
     expect((await t.app.inject({ method: 'GET', url: '/api/User/GetUserByLogin', headers: auth(u.token) })).json().Code).toBe(10000);
+    const [old] = await t.app.ctx.db.select({ expiresAt: authTokens.expiresAt }).from(authTokens).where(eq(authTokens.tokenHash, hashSecret(u.token)));
+    expect(old.expiresAt.getTime() - Date.now()).toBeLessThanOrEqual(60_000);
     await t.app.ctx.db
       .update(authTokens)
       .set({ expiresAt: sql`now() - interval '1 second'` })
@@ -191,6 +220,54 @@ describe('rate limits on login and sign-up', () => {
       expect(answers.slice(0, 3).every((a) => a.Code === 10401)).toBe(true);
       expect(answers[3].Code).toBe(10429);
       expect(answers[3].Msg).toMatch(/Too many attempts.*\d+ seconds/);
+      // Sign-up has its own limit, answered in the caller's language.
+      const signUp = (i: number) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/Account/AddUser',
+          headers: { 'accept-language': 'zh' },
+          payload: { email: `y${i}@example.test`, password: 'long-enough-pw' },
+        });
+      for (let i = 0; i < 3; i++) expect((await signUp(i)).json().Code).toBe(10000);
+      const zh = await signUp(3);
+      expect(zh.statusCode).toBe(200);
+      expect(zh.json().Code).toBe(10429);
+      expect(zh.json().Msg).toMatch(/尝试次数过多/);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('client addresses behind proxies', () => {
+  it('does not let X-Forwarded-For dodge the rate limit unless TRUST_PROXY names the proxy', async () => {
+    const t = await createTestApp({ AUTH_RATE_LIMIT: '2' });
+    try {
+      const codes = [];
+      for (let i = 0; i < 4; i++) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/Account/Login',
+          payload: { email: 'x@example.test', password: 'wrong-password' },
+          headers: { 'x-forwarded-for': `203.0.113.${i}` },
+        });
+        codes.push(res.json().Code);
+      }
+      expect(codes).toEqual([10401, 10401, 10429, 10429]);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('keys on the forwarded address when the proxy is trusted', async () => {
+    const t = await createTestApp({ AUTH_RATE_LIMIT: '2', TRUST_PROXY: '127.0.0.1' });
+    try {
+      const attempt = (ip: string) =>
+        t.app
+          .inject({ method: 'POST', url: '/api/Account/Login', payload: { email: 'x@example.test', password: 'wrong-password' }, headers: { 'x-forwarded-for': ip } })
+          .then((r) => r.json().Code);
+      expect([await attempt('203.0.113.1'), await attempt('203.0.113.1'), await attempt('203.0.113.1')]).toEqual([10401, 10401, 10429]);
+      expect(await attempt('203.0.113.2')).toBe(10401);
     } finally {
       await t.close();
     }

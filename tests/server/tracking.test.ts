@@ -18,7 +18,8 @@ describe('request-time tracking and browser records', () => {
   const storedTimes = () => t.app.ctx.db.select().from(requestTimes).orderBy(desc(requestTimes.createdAt));
 
   beforeAll(async () => {
-    t = await createTestApp();
+    // Records keep the forwarded client address: the test speaks as a trusted proxy.
+    t = await createTestApp({ TRUST_PROXY: '127.0.0.1' });
     ({ userId, token: userToken } = await createUser(t.app));
     adminToken = (await createAdmin(t.app)).token;
   });

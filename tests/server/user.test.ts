@@ -59,7 +59,32 @@ describe('the logged-in user', () => {
     expect((await get('/api/User/GetUserSetting', u.token)).Data).toEqual(saved.Data);
 
     // A document written by an older version, with a field since removed and one now invalid.
-    await t.app.ctx.db.update(users).set({ settings: { language: 'en', theme: 'dark', sendShortcut: 42 } }).where(eq(users.id, u.userId));
-    expect((await get('/api/User/GetUserSetting', u.token)).Data).toEqual({ language: 'en' });
+    await t.app.ctx.db
+      .update(users)
+      .set({ settings: { language: 'en', theme: 'dark', sendShortcut: 42, personalization: { occupation: 'pilot', traits: 7, mood: 'x' } } })
+      .where(eq(users.id, u.userId));
+    expect((await get('/api/User/GetUserSetting', u.token)).Data).toEqual({ language: 'en', personalization: { occupation: 'pilot' } });
+    // Saving over such a document answers only valid fields.
+    const over = await post('/api/User/SaveUserSetting', u.token, { showFloatingIcon: false, personalization: { traits: 'kind' } });
+    expect(over.Data).toEqual({ language: 'en', showFloatingIcon: false, personalization: { occupation: 'pilot', traits: 'kind' } });
+  });
+
+  it('keeps every field when several saves arrive at once', async () => {
+    const u = await createUser(t.app);
+    await Promise.all([
+      post('/api/User/SaveUserSetting', u.token, { language: 'zh' }),
+      post('/api/User/SaveUserSetting', u.token, { sendShortcut: 'enter' }),
+      post('/api/User/SaveUserSetting', u.token, { defaultModelId: 'auto' }),
+      post('/api/User/SaveUserSetting', u.token, { showFloatingIcon: true }),
+      post('/api/User/SaveUserSetting', u.token, { personalization: { occupation: 'nurse' } }),
+      post('/api/User/SaveUserSetting', u.token, { personalization: { otherInfo: 'night shifts' } }),
+    ]);
+    expect((await get('/api/User/GetUserSetting', u.token)).Data).toEqual({
+      language: 'zh',
+      sendShortcut: 'enter',
+      defaultModelId: 'auto',
+      showFloatingIcon: true,
+      personalization: { occupation: 'nurse', otherInfo: 'night shifts' },
+    });
   });
 });
