@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { createPostgresDatabase } from '../tests/helpers/app.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -171,15 +172,19 @@ function report(concurrency: number, d: Sample[], p: Sample[]) {
 async function main() {
   const upstreamChild = startChild(['--import', 'tsx', 'bench/fake-upstream.ts'], {});
   const { url: upstream } = JSON.parse(await firstLine(upstreamChild));
+  // On PostgreSQL the run gets a database of its own, dropped at the end.
+  const pgDb = process.env.BENCH_DATABASE_URL ? await createPostgresDatabase(process.env.BENCH_DATABASE_URL) : undefined;
   const dataDir = mkdtempSync(join(tmpdir(), 'tandem-bench-'));
   cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const port = String(20000 + Math.floor(Math.random() * 20000));
   const server = `http://127.0.0.1:${port}`;
-  startChild(['--import', 'tsx', 'server/main.ts'], {
+  // BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the server during the run.
+  const serverArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  startChild([...serverArgs, '--import', 'tsx', 'server/main.ts'], {
     PORT: port,
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
-    DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '',
+    DATABASE_URL: pgDb?.url ?? '',
     LOG_LEVEL: 'warn',
     OPENAI_API_KEY: 'bench',
     OPENAI_BASE_URL: `${upstream}/v1`,
@@ -204,6 +209,9 @@ async function main() {
     const { d, p } = await run(c, Math.max(REQUESTS, c * 4), upstream, server, token);
     report(c, d, p);
   }
+  for (const c of children) c.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 500));
+  await pgDb?.drop();
   process.exit(0);
 }
 

@@ -21,8 +21,9 @@ export type TestApp = {
 };
 
 /** A PostgreSQL database of its own for one test app; removed by the returned drop(). */
-export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const adminUrl = process.env.TEST_DATABASE_URL!;
+export async function createPostgresDatabase(
+  adminUrl = process.env.TEST_DATABASE_URL!,
+): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `tandem_t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();

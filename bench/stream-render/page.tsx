@@ -1,0 +1,69 @@
+import i18next from 'i18next';
+import { flushSync } from 'react-dom';
+import { createRoot } from 'react-dom/client';
+import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { MarkdownView } from '../../components/ui/markdown-view.tsx';
+import { renderMarkdown } from '../../shared/markdown/render.ts';
+import { STREAM_FIXTURE } from './fixture.ts';
+
+/**
+ * Streams the fixture into MarkdownView 50 characters at a time, as AddMessage updates arrive, and
+ * times each update: React render and commit (flushSync) plus the layout it causes. 'naive' renders
+ * the whole text with the plain renderer on every update, which is what the block cache avoids.
+ */
+export type Mode = 'incremental' | 'naive';
+
+export interface RunResult {
+  updates: number[];
+  longTasks: number[];
+}
+
+const STEP = 50;
+
+function NaiveView({ text }: { text: string }) {
+  return <div className="md-view" dangerouslySetInnerHTML={{ __html: renderMarkdown(text) }} />;
+}
+
+// Button labels do not change the timing: no translations are loaded, keys show as labels.
+const i18n = i18next.createInstance();
+await i18n.use(initReactI18next).init({ lng: 'en', resources: {} });
+
+// Updates arrive from the network, not back to back: let the browser paint between them.
+const nextFrame = () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+
+async function run(mode: Mode): Promise<RunResult> {
+  const stage = document.getElementById('stage')!;
+  const container = document.createElement('div');
+  stage.replaceChildren(container);
+  const root = createRoot(container);
+  const longTasks: number[] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) longTasks.push(entry.duration);
+  });
+  observer.observe({ type: 'longtask' });
+  const updates: number[] = [];
+  const length = STREAM_FIXTURE.length;
+  for (let end = STEP; ; end += STEP) {
+    const text = STREAM_FIXTURE.slice(0, Math.min(end, length));
+    const view = mode === 'incremental' ? <MarkdownView text={text} streaming /> : <NaiveView text={text} />;
+    const started = performance.now();
+    flushSync(() => root.render(<I18nextProvider i18n={i18n}>{view}</I18nextProvider>));
+    // Reading layout makes the browser do it now, inside the measured span.
+    void container.offsetHeight;
+    updates.push(performance.now() - started);
+    await nextFrame();
+    if (end >= length) break;
+  }
+  await nextFrame();
+  observer.disconnect();
+  root.unmount();
+  return { updates, longTasks };
+}
+
+declare global {
+  interface Window {
+    __bench: { run: (mode: Mode) => Promise<RunResult> };
+  }
+}
+
+window.__bench = { run };
