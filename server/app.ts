@@ -87,6 +87,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   // Inputs are validated by the route helper (in the caller's language); Fastify only carries the
   // zod schemas for the API reference.
   app.setValidatorCompiler(() => (data) => ({ value: data }));
+  // Likewise response schemas only document Data; answers are serialized as they are.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 
   // The spec's client posts JSON as application/json-patch+json; beacons arrive as text/plain.
   app.addContentTypeParser(

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { Codes } from '../../shared/contracts/envelope.ts';
+import { Codes, envelopeSchema } from '../../shared/contracts/envelope.ts';
 import type { Language } from '../../shared/contracts/common.ts';
 import type { AppContext } from '../context.ts';
 import { authenticate, bearerOf, type AuthUser } from '../services/auth.ts';
@@ -93,6 +93,7 @@ export function addRoute<Q extends z.ZodType | undefined, B extends z.ZodType | 
       tags: [family],
       ...(spec.query ? { querystring: spec.query } : {}),
       ...(spec.body ? { body: spec.body } : {}),
+      ...(spec.data ? { response: { 200: envelopeSchema(spec.data) } } : {}),
       ...(spec.auth === 'public' ? {} : { security: [{ bearer: [] }] }),
     },
     handler: async (req, reply) => {

@@ -22,6 +22,11 @@ describe('the HTTP envelope', () => {
   it('serves the OpenAPI document', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
     expect(res.statusCode).toBe(200);
-    expect(res.json().openapi).toMatch(/^3\./);
+    const doc = res.json();
+    expect(doc.openapi).toMatch(/^3\./);
+    // Responses are documented with the envelope around the contract's Data.
+    const user = doc.paths['/api/User/GetUserByLogin'].get.responses['200'].content['application/json'].schema;
+    expect(Object.keys(user.properties)).toEqual(['Code', 'Msg', 'Data']);
+    expect(user.properties.Data.properties).toHaveProperty('vipOrder');
   });
 });
