@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['node_modules', '.output', '.wxt', 'data', 'coverage', 'server/db/migrations'] },
+  { ignores: ['node_modules', '.output', '.wxt', 'data', 'coverage', 'server/db/migrations', 'bench/stream-render/dist'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

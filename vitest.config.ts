@@ -1,10 +1,45 @@
 import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { WxtVitest } from 'wxt/testing/vitest-plugin';
 
 export default defineConfig({
   test: {
-    include: ['tests/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'server',
+          environment: 'node',
+          include: ['tests/**/*.test.ts'],
+          exclude: ['tests/shared/**', 'tests/components/**'],
+        },
+      },
+      {
+        extends: true,
+        // WxtVitest stubs the global `browser`/`chrome` with @webext-core/fake-browser and aliases
+        // `wxt/browser` to it, so extension-only modules run under jsdom against an in-memory browser.
+        plugins: [WxtVitest(), react()],
+        resolve: {
+          alias: [
+            // Importing the `wxt/testing` index under jsdom crashes (STACK-NOTES); only the fake
+            // browser is needed from it. Exact match, so `wxt/testing/fake-browser` keeps resolving.
+            {
+              find: /^wxt\/testing$/,
+              replacement: fileURLToPath(new URL('node_modules/wxt/dist/testing/fake-browser.mjs', import.meta.url)),
+            },
+          ],
+        },
+        test: {
+          name: 'client',
+          environment: 'jsdom',
+          include: ['tests/shared/**/*.test.{ts,tsx}', 'tests/components/**/*.test.{ts,tsx}'],
+          setupFiles: ['tests/setup/jsdom.ts'],
+        },
+      },
+    ],
   },
 });

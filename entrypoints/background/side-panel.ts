@@ -1,0 +1,26 @@
+import { browser } from 'wxt/browser';
+
+/** The command declared in wxt.config.ts (Alt+T). */
+export const OPEN_SIDE_PANEL_COMMAND = 'open-side-panel';
+
+/**
+ * The toolbar action and the keyboard command both open the side panel. Listeners are added
+ * synchronously in the worker's first turn, as MV3 requires for events to wake the worker.
+ */
+export function wireSidePanel(): void {
+  // Chrome keeps this behaviour across restarts, but setting it on every start also repairs a
+  // profile where an older build left it off.
+  browser.sidePanel.setPanelBehavior({ openPanelOnActionClick: true }).catch((error: unknown) => {
+    console.error('sidePanel.setPanelBehavior failed', error);
+  });
+
+  browser.commands.onCommand.addListener((command, tab) => {
+    if (command !== OPEN_SIDE_PANEL_COMMAND) return;
+    // sidePanel.open exists from Chrome 116 and must run inside the command's user gesture, so it
+    // is called directly here and not after an await.
+    if (typeof browser.sidePanel.open !== 'function' || tab === undefined) return;
+    browser.sidePanel
+      .open({ windowId: tab.windowId })
+      .catch((error: unknown) => console.error('sidePanel.open failed', error));
+  });
+}

@@ -1,0 +1,261 @@
+import i18next from 'i18next';
+import type { z } from 'zod';
+import { Codes } from '../contracts/envelope.ts';
+import { tokenPersisted } from '../atoms/auth.ts';
+import { clearPersisted, loadPersisted, writePersisted } from '../storage/active.ts';
+import { getDriverId } from './driver-id.ts';
+
+/** Spec §9. */
+export const REQUEST_TIMEOUT_MS = 150_000;
+/** Spec §7: what the server accepts POST bodies as (parsed as JSON). */
+export const JSON_PATCH_CONTENT_TYPE = 'application/json-patch+json';
+
+/** Every failure of a call: the server's Code and Msg, or a local code (10500, 10087) and message. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly code: number,
+    message: string,
+    /** The HTTP status when the failure was an HTTP error. */
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+let apiBase = '';
+
+/**
+ * Where `/api/...` paths go. Empty (same origin) suits the web app served by the server; the
+ * extension sets the server URL it was built for or the one chosen in its settings.
+ */
+export function setApiBase(url: string): void {
+  apiBase = url.replace(/\/+$/, '');
+}
+
+export function getApiBase(): string {
+  return apiBase;
+}
+
+export type QueryValue = string | number | boolean | null | undefined;
+export type Query = Record<string, QueryValue>;
+
+export function apiUrl(path: string, query?: Query): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined && value !== null) params.append(key, String(value));
+  }
+  const search = params.toString();
+  return `${apiBase}${path}${search ? `?${search}` : ''}`;
+}
+
+const unauthorizedHandlers = new Set<() => void>();
+
+/** Runs `handler` whenever a call answers 10402 (after the token has been cleared). */
+export function onUnauthorized(handler: () => void): () => void {
+  unauthorizedHandlers.add(handler);
+  return () => unauthorizedHandlers.delete(handler);
+}
+
+/** One finished call, as the request-time tracker (tracking.ts) sees it. */
+export interface RequestRecord {
+  requestId: string;
+  path: string;
+  /** Epoch milliseconds. */
+  startedAt: number;
+  endedAt: number;
+  /** The failure's message; absent on success. */
+  error?: string;
+}
+
+const requestObservers = new Set<(record: RequestRecord) => void>();
+
+export function observeRequests(observer: (record: RequestRecord) => void): () => void {
+  requestObservers.add(observer);
+  return () => requestObservers.delete(observer);
+}
+
+/**
+ * The headers of every call (spec §7): ReqTarget and DriverId always; Authorization and
+ * accept-language when logged in.
+ */
+export async function requestHeaders(): Promise<Headers> {
+  const [driverId, token] = await Promise.all([getDriverId(), loadPersisted(tokenPersisted)]);
+  const headers = new Headers({ ReqTarget: 'web', DriverId: driverId });
+  if (token) {
+    headers.set('Authorization', `Bearer ${token}`);
+    headers.set('Accept-Language', i18next.language === 'zh' ? 'zh' : 'en');
+  }
+  return headers;
+}
+
+/** The server renews a token nearing expiry by answering a new one in the Authorization header. */
+export async function adoptRenewedToken(response: Response): Promise<void> {
+  const header = response.headers.get('Authorization')?.trim();
+  if (!header) return;
+  const token = header.replace(/^Bearer\s+/i, '');
+  if (token) await writePersisted(tokenPersisted, token);
+}
+
+async function handleUnauthorized(): Promise<void> {
+  await clearPersisted(tokenPersisted);
+  for (const handler of [...unauthorizedHandlers]) {
+    try {
+      handler();
+    } catch (error) {
+      console.error('unauthorized handler failed', error);
+    }
+  }
+}
+
+const t = (key: string) => i18next.t(key);
+
+/** Spec §8: the message for an HTTP error status. */
+export function httpErrorMessage(status: number): string {
+  switch (status) {
+    case 404:
+      return t('request.notFound');
+    case 500:
+      return t('request.serverError');
+    case 502:
+      return t('request.gatewayError');
+    case 503:
+      return t('request.serviceUnavailable');
+    case 504:
+      return t('request.gatewayTimeout');
+    default:
+      return t('request.failed');
+  }
+}
+
+/** The error for a call that did not complete: aborted by the caller, timed out, or no network. */
+export function transportError(error: unknown, signal: AbortSignal | undefined, timeout?: AbortSignal): ApiError {
+  if (error instanceof ApiError) return error;
+  if (timeout?.aborted) return new ApiError(Codes.Aborted, t('request.timeout'));
+  if (signal?.aborted || (error instanceof Error && error.name === 'AbortError')) {
+    return new ApiError(Codes.Aborted, t('request.aborted'));
+  }
+  return new ApiError(Codes.ServerError, t('request.networkError'));
+}
+
+/**
+ * Reads a {Code, Msg, Data} answer: Data on 10000; otherwise throws the server's Msg (or
+ * `fallbackMessage`), clearing the token and calling the unauthorized handlers on 10402.
+ */
+export async function unwrapEnvelope(body: unknown, fallbackMessage = t('request.failed')): Promise<unknown> {
+  if (typeof body !== 'object' || body === null || typeof (body as { Code?: unknown }).Code !== 'number') {
+    throw new ApiError(Codes.ServerError, t('request.error'));
+  }
+  const { Code, Msg, Data } = body as { Code: number; Msg?: unknown; Data?: unknown };
+  if (Code === Codes.Success) return Data;
+  if (Code === Codes.NotLoggedIn) await handleUnauthorized();
+  throw new ApiError(Code, typeof Msg === 'string' && Msg ? Msg : fallbackMessage);
+}
+
+/** The caller's signal and the timeout as one signal, with the listener removed afterwards. */
+export function combineSignals(signals: (AbortSignal | undefined)[]): { signal: AbortSignal; dispose: () => void } {
+  const controller = new AbortController();
+  const present = signals.filter((s): s is AbortSignal => s !== undefined);
+  const onAbort = (event: Event) => controller.abort((event.target as AbortSignal).reason);
+  for (const s of present) {
+    if (s.aborted) {
+      controller.abort(s.reason);
+      break;
+    }
+    s.addEventListener('abort', onAbort, { once: true });
+  }
+  return { signal: controller.signal, dispose: () => present.forEach((s) => s.removeEventListener('abort', onAbort)) };
+}
+
+export interface RequestOptions<T> {
+  method?: 'GET' | 'POST';
+  /** Query parameters (GET); null and undefined values are left out. */
+  query?: Query;
+  /** POST body: sent as JSON (application/json-patch+json), or as is when FormData. */
+  body?: unknown;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  /** Validates Data; a mismatch is a 10500 'Request error'. */
+  data?: z.ZodType<T>;
+  /** False for the tracking calls themselves, which would otherwise feed on their own timings. */
+  track?: boolean;
+}
+
+function newRequestId(): string {
+  return crypto.randomUUID();
+}
+
+/** The one request helper (spec §7–§9). Resolves with Data of a 10000 answer. */
+export async function request<T = unknown>(path: string, options: RequestOptions<T> = {}): Promise<T> {
+  const method = options.method ?? (options.body === undefined ? 'GET' : 'POST');
+  const requestId = newRequestId();
+  const startedAt = Date.now();
+  const timeout = AbortSignal.timeout(options.timeoutMs ?? REQUEST_TIMEOUT_MS);
+  const { signal, dispose } = combineSignals([options.signal, timeout]);
+  const report = (error?: string) => {
+    if (options.track === false || requestObservers.size === 0) return;
+    const record: RequestRecord = { requestId, path, startedAt, endedAt: Date.now(), ...(error ? { error } : {}) };
+    for (const observer of [...requestObservers]) observer(record);
+  };
+
+  try {
+    const headers = await requestHeaders();
+    // Lets the server's logs and the request-time records be matched.
+    headers.set('X-Request-Id', requestId);
+    let body: BodyInit | undefined;
+    if (method === 'POST' && options.body !== undefined) {
+      if (options.body instanceof FormData) body = options.body;
+      else {
+        headers.set('Content-Type', JSON_PATCH_CONTENT_TYPE);
+        body = JSON.stringify(options.body);
+      }
+    }
+
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(apiUrl(path, method === 'GET' ? options.query : undefined), {
+        method,
+        headers,
+        body,
+        signal,
+      });
+      text = await response.text();
+    } catch (error) {
+      throw transportError(error, options.signal, timeout);
+    }
+
+    await adoptRenewedToken(response);
+    if (!response.ok) throw new ApiError(Codes.ServerError, httpErrorMessage(response.status), response.status);
+
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new ApiError(Codes.ServerError, t('request.error'));
+    }
+    const data = await unwrapEnvelope(json);
+    if (!options.data) {
+      report();
+      return data as T;
+    }
+    const parsed = options.data.safeParse(data);
+    if (!parsed.success) throw new ApiError(Codes.ServerError, t('request.error'));
+    report();
+    return parsed.data;
+  } catch (error) {
+    const failure = error instanceof ApiError ? error : transportError(error, options.signal, timeout);
+    report(failure.message);
+    throw failure;
+  } finally {
+    dispose();
+  }
+}
+
+export function apiGet<T = unknown>(path: string, query?: Query, options: Omit<RequestOptions<T>, 'method' | 'query' | 'body'> = {}) {
+  return request<T>(path, { ...options, method: 'GET', query });
+}
+
+export function apiPost<T = unknown>(path: string, body?: unknown, options: Omit<RequestOptions<T>, 'method' | 'query' | 'body'> = {}) {
+  return request<T>(path, { ...options, method: 'POST', body: body ?? {} });
+}

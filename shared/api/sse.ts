@@ -1,0 +1,154 @@
+import i18next from 'i18next';
+import { ChatStreamDataSchema, type ChatStreamData } from '../contracts/chat.ts';
+import { Codes } from '../contracts/envelope.ts';
+import {
+  ApiError,
+  JSON_PATCH_CONTENT_TYPE,
+  adoptRenewedToken,
+  apiUrl,
+  httpErrorMessage,
+  requestHeaders,
+  transportError,
+  unwrapEnvelope,
+} from './request.ts';
+
+/** The answer so far, after each event of the stream. */
+export interface StreamUpdate {
+  text: string;
+  ids: { chatMessageId: string; chatSessionId: string };
+  modelName: string;
+  modelId: string;
+  /** Null until the last event. */
+  finishReason: string | null;
+}
+
+export interface StreamOptions {
+  signal?: AbortSignal;
+  onUpdate?: (update: StreamUpdate) => void;
+}
+
+/** The line that ends the stream (spec §4). */
+const DONE = 'DONE';
+
+/**
+ * Splits a byte stream into SSE events (the joined `data:` lines of each), whatever the chunking:
+ * bytes of one character split across reads, CRLF, CR or LF line ends, a CRLF split across reads.
+ */
+export async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  let data: string[] = [];
+  let finished = false;
+  // Returns the event completed by this line, if any.
+  const takeLine = (line: string): string | undefined => {
+    if (line === '') {
+      const event = data.length > 0 ? data.join('\n') : undefined;
+      data = [];
+      return event;
+    }
+    // Other fields (event:, id:, retry:) and comments are not part of this protocol.
+    if (line.startsWith('data:')) data.push(line.slice(line.startsWith('data: ') ? 6 : 5));
+    return undefined;
+  };
+  try {
+    while (true) {
+      const { value, done } = await reader.read();
+      buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
+      // A CR at the end may be the first half of a CRLF: it waits for the next read to tell.
+      const usable = !done && buffer.endsWith('\r') ? buffer.length - 1 : buffer.length;
+      const lineEnd = /\r\n|\r|\n/g;
+      let start = 0;
+      let match: RegExpExecArray | null;
+      while ((match = lineEnd.exec(buffer)) !== null && match.index < usable) {
+        const event = takeLine(buffer.slice(start, match.index));
+        start = match.index + match[0].length;
+        if (event !== undefined) yield event;
+      }
+      buffer = buffer.slice(start);
+      if (done) {
+        // A stream may end without the blank line after its last event.
+        const event = takeLine(buffer) ?? takeLine('');
+        finished = true;
+        if (event !== undefined) yield event;
+        return;
+      }
+    }
+  } finally {
+    if (!finished) await reader.cancel().catch(() => {});
+    reader.releaseLock();
+  }
+}
+
+/**
+ * Sends a message to AddMessage and reads the answer as it streams (spec §7, §8): POST with the
+ * usual headers and no timeout; every event's OutputMessage is appended (or replaces the text when
+ * ReplaceMessage is set), `onUpdate` sees the answer after each event, and the promise resolves
+ * with the last update on `data: DONE`. Failures reject with an ApiError: the event's Msg (or the
+ * spec's busy message) for an error event, 10500 for an unreadable event, 10087 when aborted.
+ */
+export async function streamMessage(path: string, body: unknown, options: StreamOptions = {}): Promise<StreamUpdate> {
+  const busy = () => i18next.t('chat.modelBusy');
+  const headers = await requestHeaders();
+  headers.set('Content-Type', JSON_PATCH_CONTENT_TYPE);
+  headers.set('Accept', 'text/event-stream');
+
+  let update: StreamUpdate | undefined;
+  const apply = (data: ChatStreamData) => {
+    update = {
+      text: data.ReplaceMessage ? data.OutputMessage : (update?.text ?? '') + data.OutputMessage,
+      ids: { chatMessageId: data.ChatMessageId, chatSessionId: data.ChatSessionId },
+      modelName: data.ModelName,
+      modelId: data.ModelId,
+      finishReason: data.FinishReason,
+    };
+    options.onUpdate?.(update);
+  };
+
+  try {
+    const response = await fetch(apiUrl(path), {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+      signal: options.signal,
+    });
+    await adoptRenewedToken(response);
+    if (!response.ok) throw new ApiError(Codes.ServerError, httpErrorMessage(response.status), response.status);
+
+    // Failures found before the stream starts (not logged in, bad input, no points) come as a
+    // plain {Code, Msg, Data} answer.
+    if (!response.headers.get('Content-Type')?.includes('text/event-stream') || !response.body) {
+      let json: unknown;
+      try {
+        json = await response.json();
+      } catch (error) {
+        if (options.signal?.aborted) throw error;
+        throw new ApiError(Codes.ServerError, i18next.t('request.error'));
+      }
+      await unwrapEnvelope(json, busy());
+      // A 10000 envelope instead of a stream is not an answer either.
+      throw new ApiError(Codes.ServerError, i18next.t('request.error'));
+    }
+
+    for await (const event of sseEvents(response.body)) {
+      if (event.trim() === DONE) {
+        if (!update) throw new ApiError(Codes.ServerError, busy());
+        return update;
+      }
+      let json: unknown;
+      try {
+        json = JSON.parse(event);
+      } catch {
+        throw new ApiError(Codes.ServerError, i18next.t('request.error'));
+      }
+      await unwrapEnvelope(json, busy());
+      const data = ChatStreamDataSchema.safeParse((json as { Data?: unknown }).Data);
+      if (!data.success) throw new ApiError(Codes.ServerError, i18next.t('request.error'));
+      apply(data.data);
+    }
+    // The connection closed before DONE.
+    throw new ApiError(Codes.ServerError, i18next.t('request.networkError'));
+  } catch (error) {
+    throw transportError(error, options.signal);
+  }
+}

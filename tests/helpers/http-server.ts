@@ -1,0 +1,57 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface SeenRequest {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+export type Handler = (req: SeenRequest, res: http.ServerResponse) => void | Promise<void>;
+
+export interface TestServer {
+  url: string;
+  requests: SeenRequest[];
+  /** Replaces the handler for the next requests. */
+  handle(handler: Handler): void;
+  close(): Promise<void>;
+}
+
+/** A real HTTP server on a free port, recording what it received, for client code to talk to. */
+export async function startTestServer(initial: Handler = (_req, res) => void res.end()): Promise<TestServer> {
+  let handler = initial;
+  const requests: SeenRequest[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      requests.push(seen);
+      Promise.resolve(handler(seen, res)).catch((error: unknown) => {
+        res.statusCode = 599;
+        res.end(String(error));
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    handle(next) {
+      handler = next;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Answers a {Code, Msg, Data} envelope as JSON, with extra headers. */
+export function sendEnvelope(res: http.ServerResponse, envelope: { Code: number; Msg?: string; Data?: unknown }, headers: Record<string, string> = {}): void {
+  res.writeHead(200, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify({ Msg: '', Data: null, ...envelope }));
+}

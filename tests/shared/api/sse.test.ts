@@ -1,0 +1,199 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ServerResponse } from 'node:http';
+import { tokenPersisted } from '../../../shared/atoms/auth.ts';
+import { ApiError, onUnauthorized, setApiBase } from '../../../shared/api/request.ts';
+import { sseEvents, streamMessage, type StreamUpdate } from '../../../shared/api/sse.ts';
+import { initI18n, setLanguage } from '../../../shared/i18n/i18n.ts';
+import { installStorage, peekPersisted, writePersisted } from '../../../shared/storage/active.ts';
+import { createWebStorage } from '../../../shared/storage/web.ts';
+import { sendEnvelope, startTestServer, type TestServer } from '../../helpers/http-server.ts';
+
+const PATH = '/api/Chat/AddMessage';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  await initI18n(['en']);
+});
+afterAll(() => server.close());
+
+beforeEach(async () => {
+  localStorage.clear();
+  installStorage(createWebStorage());
+  await setLanguage('en');
+  setApiBase(server.url);
+  server.requests.length = 0;
+});
+
+function data(output: string, extra: Record<string, unknown> = {}) {
+  return {
+    ChatMessageId: 'm1',
+    ChatSessionId: 's1',
+    InputMessage: 'hi',
+    OutputMessage: output,
+    FinishReason: null,
+    ModelName: 'Basic',
+    ModelId: 'basic',
+    ReplaceMessage: false,
+    ...extra,
+  };
+}
+
+const event = (body: unknown, eol = '\n') => `data: ${JSON.stringify(body)}${eol}${eol}`;
+const ok = (output: string, extra: Record<string, unknown> = {}, eol = '\n') =>
+  event({ Code: 10000, Msg: '', Data: data(output, extra) }, eol);
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Writes the bytes in the given pieces, each in its own TCP write, so the client reads them apart. */
+async function streamPieces(res: ServerResponse, pieces: Buffer[]): Promise<void> {
+  res.socket?.setNoDelay(true);
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8' });
+  for (const piece of pieces) {
+    res.write(piece);
+    await pause(15);
+  }
+  res.end();
+}
+
+/** Splits bytes at the given offsets. */
+function splitAt(bytes: Buffer, offsets: number[]): Buffer[] {
+  const points = [0, ...offsets, bytes.length];
+  return points.slice(1).map((end, i) => bytes.subarray(points[i], end));
+}
+
+function streamOf(pieces: Uint8Array[]): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      for (const p of pieces) controller.enqueue(p);
+      controller.close();
+    },
+  });
+}
+
+async function collect(stream: ReadableStream<Uint8Array>): Promise<string[]> {
+  const events: string[] = [];
+  for await (const e of sseEvents(stream)) events.push(e);
+  return events;
+}
+
+describe('sseEvents', () => {
+  it('yields the same events whatever the split, with CRLF, CR and LF line ends', async () => {
+    const text = 'data: 你好🙂\r\n\r\n: comment\ndata: a\ndata: b\n\ndata:x\r\rdata: DONE\n\n';
+    const bytes = Buffer.from(text, 'utf8');
+    const expected = ['你好🙂', 'a\nb', 'x', 'DONE'];
+    expect(await collect(streamOf([bytes]))).toEqual(expected);
+    // Every single split point and every pair of them, including inside a character and a CRLF.
+    for (let i = 1; i < bytes.length; i++) {
+      expect(await collect(streamOf(splitAt(bytes, [i])))).toEqual(expected);
+      for (let j = i + 1; j < bytes.length; j += 3) {
+        expect(await collect(streamOf(splitAt(bytes, [i, j])))).toEqual(expected);
+      }
+    }
+    // One byte per read.
+    expect(await collect(streamOf([...bytes].map((b) => Uint8Array.of(b))))).toEqual(expected);
+  });
+
+  it('yields a last event that has no blank line after it', async () => {
+    expect(await collect(streamOf([Buffer.from('data: a\n\ndata: b')]))).toEqual(['a', 'b']);
+  });
+});
+
+describe('streamMessage', () => {
+  it('posts with the usual headers and accumulates the answer across awkward chunks', async () => {
+    await writePersisted(tokenPersisted, 'tok');
+    const wire = Buffer.from(
+      ok('') + ok('Hello, ', {}, '\r\n') + ok('世界 🙂') + ok('!', { ModelName: 'Auto → Basic' }) + ok('', { FinishReason: 'stop', ModelName: 'Auto → Basic' }) + 'data: DONE\n\n',
+      'utf8',
+    );
+    // Split inside the 3-byte 世, inside the 4-byte emoji and between a CR and its LF.
+    const world = wire.indexOf(Buffer.from('世'));
+    const emoji = wire.indexOf(Buffer.from('🙂'));
+    const crlf = wire.indexOf(Buffer.from('\r\n'));
+    server.handle((_req, res) => streamPieces(res, splitAt(wire, [crlf + 1, world + 1, world + 2, emoji + 3])));
+
+    const updates: StreamUpdate[] = [];
+    const result = await streamMessage(PATH, { aiModelId: 'basic', inputMessage: 'hi' }, { onUpdate: (u) => updates.push(u) });
+
+    expect(result).toEqual({
+      text: 'Hello, 世界 🙂!',
+      ids: { chatMessageId: 'm1', chatSessionId: 's1' },
+      modelName: 'Auto → Basic',
+      modelId: 'basic',
+      finishReason: 'stop',
+    });
+    expect(updates.map((u) => u.text)).toEqual(['', 'Hello, ', 'Hello, 世界 🙂', 'Hello, 世界 🙂!', 'Hello, 世界 🙂!']);
+    const [seen] = server.requests;
+    expect(seen.method).toBe('POST');
+    expect(seen.headers['content-type']).toBe('application/json-patch+json');
+    expect(seen.headers.reqtarget).toBe('web');
+    expect(seen.headers.authorization).toBe('Bearer tok');
+    expect(JSON.parse(seen.body)).toEqual({ aiModelId: 'basic', inputMessage: 'hi' });
+  });
+
+  it('replaces the text when ReplaceMessage is set', async () => {
+    server.handle((_req, res) =>
+      streamPieces(res, [Buffer.from(ok('draft ') + ok('answer') + ok('Final answer', { ReplaceMessage: true }) + ok(' more') + 'data: DONE\n\n')]),
+    );
+    const result = await streamMessage(PATH, {});
+    expect(result.text).toBe('Final answer more');
+  });
+
+  it("rejects with the error event's Msg, or the busy message when it has none", async () => {
+    server.handle((_req, res) =>
+      streamPieces(res, [Buffer.from(ok('partial') + event({ Code: 10470, Msg: 'Not Enough Points', Data: data('') }) + 'data: DONE\n\n')]),
+    );
+    const updates: string[] = [];
+    const error = await streamMessage(PATH, {}, { onUpdate: (u) => updates.push(u.text) }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect([(error as ApiError).code, (error as ApiError).message]).toEqual([10470, 'Not Enough Points']);
+    expect(updates).toEqual(['partial']);
+
+    server.handle((_req, res) => streamPieces(res, [Buffer.from(event({ Code: 10503, Msg: '', Data: null }))]));
+    const busy = (await streamMessage(PATH, {}).catch((e: unknown) => e)) as ApiError;
+    expect([busy.code, busy.message]).toEqual([10503, 'This modal is busy now. Please try again later']);
+  });
+
+  it('rejects with 10500 when an event is not JSON', async () => {
+    server.handle((_req, res) => streamPieces(res, [Buffer.from(ok('a') + 'data: {"Code":10000,\n\n')]));
+    const error = (await streamMessage(PATH, {}).catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.code).toBe(10500);
+  });
+
+  it('rejects with 10087 when aborted mid-stream, and closes the connection', async () => {
+    let closed = false;
+    server.handle(async (_req, res) => {
+      res.on('close', () => (closed = true));
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(ok('first'));
+    });
+    const controller = new AbortController();
+    const error = (await streamMessage(PATH, {}, {
+      signal: controller.signal,
+      onUpdate: () => controller.abort(),
+    }).catch((e: unknown) => e)) as ApiError;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error.code).toBe(10087);
+    await expect.poll(() => closed).toBe(true);
+  });
+
+  it('reads a plain envelope answered before the stream: 10402 logs out', async () => {
+    await writePersisted(tokenPersisted, 'stale');
+    let unauthorized = 0;
+    const stop = onUnauthorized(() => unauthorized++);
+    server.handle((_req, res) => sendEnvelope(res, { Code: 10402, Msg: 'Please log in again' }));
+    const error = (await streamMessage(PATH, {}).catch((e: unknown) => e)) as ApiError;
+    stop();
+    expect([error.code, error.message]).toEqual([10402, 'Please log in again']);
+    expect(unauthorized).toBe(1);
+    expect(peekPersisted(tokenPersisted)).toBeNull();
+  });
+
+  it('rejects when the connection ends before DONE', async () => {
+    server.handle((_req, res) => streamPieces(res, [Buffer.from(ok('cut off'))]));
+    const error = (await streamMessage(PATH, {}).catch((e: unknown) => e)) as ApiError;
+    expect([error.code, error.message]).toEqual([10500, 'network error']);
+  });
+});

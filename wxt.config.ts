@@ -1,0 +1,29 @@
+import { defineConfig } from 'wxt';
+
+/**
+ * The server the extension talks to out of the box. Set WXT_SERVER_URL at build time to ship a build
+ * for another self-hosted server; the client reads the same variable (shared/platform/server-url.ts).
+ */
+const serverUrl = new URL(process.env.WXT_SERVER_URL ?? 'http://localhost:3000');
+
+export default defineConfig({
+  // DESIGN.md rule 5: every name is imported explicitly, so no auto-imports.
+  imports: false,
+  modules: ['@wxt-dev/module-react'],
+  // side_panel.default_path and action.default_popup are added by WXT from the sidepanel/ and popup/
+  // entrypoints, so the manifest never points at a page the build does not contain.
+  manifest: {
+    name: 'Tandem',
+    description: 'An AI chat assistant in your browser side panel.',
+    minimum_chrome_version: '114',
+    permissions: ['sidePanel', 'storage', 'tabs', 'activeTab', 'scripting'],
+    host_permissions: [`${serverUrl.protocol}//${serverUrl.hostname}/*`],
+    action: { default_title: 'Tandem' },
+    commands: {
+      'open-side-panel': {
+        suggested_key: { default: 'Alt+T' },
+        description: 'Open the Tandem side panel',
+      },
+    },
+  },
+});
