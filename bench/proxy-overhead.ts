@@ -1,7 +1,8 @@
 /**
  * What the Tandem server adds to a model's latency: time to first token (TTFT) and per-chunk delay
- * through POST /api/Chat/AddMessage, against the same fake upstream called directly, interleaved
- * request by request, at concurrency 1 and 100. The server runs as `npm start` would run it (its own
+ * through POST /api/Chat/AddMessage, against the same fake upstream called directly and through a
+ * bare pass-through proxy (the cost of one more hop on this machine), interleaved request by
+ * request, at concurrency 1 and 100. The server runs as `npm start` would run it (its own
  * process, PGlite in a temporary folder); the fake upstream runs in a third process and stamps each
  * chunk with its send time, so the per-chunk delay is measured from upstream send to client receipt.
  *
@@ -89,6 +90,7 @@ function collect(text: string, received: number, sample: Sample, start: number) 
   }
 }
 
+/** The OpenAI protocol straight from `base`: the upstream itself, or the pass-through proxy in front of it. */
 async function direct(upstream: string): Promise<Sample> {
   const sample: Sample = { ttft: -1, chunkDelays: [] };
   const start = now();
@@ -130,48 +132,51 @@ const pct = (xs: number[], p: number) => {
 };
 const f = (x: number) => x.toFixed(3);
 
-async function run(concurrency: number, total: number, upstream: string, server: string, token: string) {
-  const d: Sample[] = [];
-  const p: Sample[] = [];
+type Sides = { direct: Sample[]; passThrough: Sample[]; tandem: Sample[] };
+
+async function run(concurrency: number, total: number, upstream: string, passThrough: string, server: string, token: string) {
+  const out: Sides = { direct: [], passThrough: [], tandem: [] };
+  const calls: [keyof Sides, () => Promise<Sample>][] = [
+    ['direct', () => direct(upstream)],
+    ['passThrough', () => direct(passThrough)],
+    ['tandem', () => proxied(server, token)],
+  ];
   let issued = 0;
   const worker = async (w: number) => {
-    // Each worker alternates which side goes first, so drift in machine load hits both alike.
+    // Each round runs the three sides in a rotating order, so drift in machine load hits all alike.
     for (let i = 0; issued < total; i++) {
-      issued += 2;
-      const pair = (i + w) % 2 === 0 ? [direct(upstream), null] : [null, proxied(server, token)];
-      if (pair[0]) {
-        d.push(await pair[0]);
-        p.push(await proxied(server, token));
-      } else {
-        p.push(await pair[1]!);
-        d.push(await direct(upstream));
+      issued += 1;
+      for (let k = 0; k < 3; k++) {
+        const [side, call] = calls[(i + w + k) % 3];
+        out[side].push(await call());
       }
     }
   };
   await Promise.all(Array.from({ length: concurrency }, (_, w) => worker(w)));
-  return { d, p };
+  return out;
 }
 
-function report(concurrency: number, d: Sample[], p: Sample[]) {
-  const dt = d.map((s) => s.ttft);
-  const pt = p.map((s) => s.ttft);
-  const dc = d.flatMap((s) => s.chunkDelays);
-  const pc = p.flatMap((s) => s.chunkDelays);
-  const row = (name: string, a: number[], b: number[]) => {
-    const [a50, a99, b50, b99] = [pct(a, 50), pct(a, 99), pct(b, 50), pct(b, 99)];
-    console.log(
-      `  ${name.padEnd(16)} direct p50 ${f(a50)} p99 ${f(a99)} | via server p50 ${f(b50)} p99 ${f(b99)} | ` +
-        `added p50 ${f(b50 - a50)} p99 ${f(b99 - a99)} ms | ratio p50 ${(b50 / a50).toFixed(2)}x p99 ${(b99 / a99).toFixed(2)}x`,
-    );
+function report(concurrency: number, s: Sides) {
+  const metric = (name: string, pick: (x: Sample[]) => number[]) => {
+    const [d, b, t] = [pick(s.direct), pick(s.passThrough), pick(s.tandem)];
+    const p = (xs: number[]) => [pct(xs, 50), pct(xs, 99)];
+    const [[d50, d99], [b50, b99], [t50, t99]] = [p(d), p(b), p(t)];
+    console.log(`  ${name}: p50 / p99 ms`);
+    console.log(`    direct to upstream     ${f(d50)} / ${f(d99)}`);
+    console.log(`    bare pass-through      ${f(b50)} / ${f(b99)}   added ${f(b50 - d50)} / ${f(b99 - d99)}   ratio ${(b50 / d50).toFixed(2)}x / ${(b99 / d99).toFixed(2)}x`);
+    console.log(`    through Tandem         ${f(t50)} / ${f(t99)}   added ${f(t50 - d50)} / ${f(t99 - d99)}   ratio ${(t50 / d50).toFixed(2)}x / ${(t99 / d99).toFixed(2)}x`);
+    console.log(`    Tandem beyond the bare hop: ${f(t50 - b50)} / ${f(t99 - b99)}`);
   };
-  console.log(`concurrency ${concurrency}: ${d.length} direct + ${p.length} proxied requests, ${pc.length} chunks`);
-  row('TTFT', dt, pt);
-  row('per-chunk delay', dc, pc);
+  console.log(`concurrency ${concurrency}: ${s.tandem.length} requests per side, ${s.tandem.flatMap((x) => x.chunkDelays).length} chunks`);
+  metric('time to first token', (x) => x.map((v) => v.ttft));
+  metric('per-chunk delay', (x) => x.flatMap((v) => v.chunkDelays));
 }
 
 async function main() {
   const upstreamChild = startChild(['--import', 'tsx', 'bench/fake-upstream.ts'], {});
   const { url: upstream } = JSON.parse(await firstLine(upstreamChild));
+  const passChild = startChild(['--import', 'tsx', 'bench/pass-through-proxy.ts'], { UPSTREAM_URL: upstream });
+  const { url: passThrough } = JSON.parse(await firstLine(passChild));
   // On PostgreSQL the run gets a database of its own, dropped at the end.
   const pgDb = process.env.BENCH_DATABASE_URL ? await createPostgresDatabase(process.env.BENCH_DATABASE_URL) : undefined;
   const dataDir = mkdtempSync(join(tmpdir(), 'tandem-bench-'));
@@ -203,12 +208,11 @@ async function main() {
   const { Data: login } = await post('/api/Account/Login', { email, password: 'bench-password' });
   const { Data: token } = await (await fetch(`${server}/api/User/GetTokenForTempKey?tempKey=${login.tempKey}`)).json();
 
-  console.log(`proxy overhead: ${REQUESTS} requests per side and level, ${WARMUP} warm-up; node ${process.version}`);
-  await run(4, WARMUP, upstream, server, token);
-  for (const c of LEVELS) {
-    const { d, p } = await run(c, Math.max(REQUESTS, c * 4), upstream, server, token);
-    report(c, d, p);
-  }
+  console.log(
+    `proxy overhead: ${REQUESTS} requests per side and level, ${WARMUP} warm-up; database ${pgDb ? 'PostgreSQL' : 'PGlite'}; node ${process.version}`,
+  );
+  await run(4, WARMUP, upstream, passThrough, server, token);
+  for (const c of LEVELS) report(c, await run(c, Math.max(REQUESTS, c * 2), upstream, passThrough, server, token));
   for (const c of children) c.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 500));
   await pgDb?.drop();

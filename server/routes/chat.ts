@@ -29,6 +29,7 @@ export function registerChatRoutes(app: FastifyInstance): void {
     method: 'POST',
     url: '/api/Chat/AddMessage',
     auth: 'user',
+    cachedAuth: true,
     summary: 'Sends a message and streams the answer (text/event-stream of {Code, Msg, Data} events, then `data: DONE`).',
     body: AddMessageBodySchema,
     handler: async ({ ctx, user, body, reply, lang }) => {

@@ -81,7 +81,7 @@ export function registerUserRoutes(app: FastifyInstance): void {
     auth: 'user',
     summary: 'Revoke the token that makes this call',
     handler: async ({ ctx, req }) => {
-      await revokeToken(ctx.db, bearerOf(req.headers.authorization)!);
+      await revokeToken(ctx, bearerOf(req.headers.authorization)!);
       return null;
     },
   });

@@ -150,9 +150,10 @@ export async function saveSettings(db: Db, userId: string, patch: UserSetting): 
   return readSettings(rows[0]?.settings);
 }
 
-export async function closeAccount(db: Db, userId: string): Promise<boolean> {
+export async function closeAccount(ctx: AppContext, userId: string): Promise<boolean> {
+  const { db } = ctx;
   const closed = await db.update(users).set({ status: 'closed', updatedAt: sql`now()` }).where(eq(users.id, userId)).returning({ id: users.id });
-  if (closed.length) await revokeAllTokens(db, userId);
+  if (closed.length) await revokeAllTokens(ctx, userId);
   return closed.length > 0;
 }
 

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { authTokens, users, vipOrders } from '../db/schema/users.ts';
 
@@ -91,15 +92,62 @@ export async function authenticate(
   return { user, renewedToken };
 }
 
-export async function revokeToken(db: Db, rawToken: string): Promise<void> {
-  await db.update(authTokens).set({ revokedAt: sql`now()` }).where(eq(authTokens.tokenHash, hashSecret(rawToken)));
+/**
+ * Tokens verified in the last few seconds, for routes on the chat's hot path (one database round
+ * trip less before the model is called). Revocation drops entries at once here and, through the bus,
+ * in every other instance; a plan change shows within CACHE_MS.
+ */
+const CACHE_MS = 5_000;
+const CACHE_MAX = 10_000;
+const REVOKE_CHANNEL = 'auth-revoke';
+type CachedUser = { user: AuthUser; until: number };
+const caches = new WeakMap<AppContext, Map<string, CachedUser>>();
+
+function forget(cache: Map<string, CachedUser>, message: string) {
+  if (message.startsWith('t:')) cache.delete(message.slice(2));
+  else for (const [hash, entry] of cache) if (entry.user.id === message.slice(2)) cache.delete(hash);
 }
 
-export async function revokeAllTokens(db: Db, userId: string): Promise<void> {
-  await db
+function cacheOf(ctx: AppContext): Map<string, CachedUser> {
+  let cache = caches.get(ctx);
+  if (!cache) {
+    const created = new Map<string, CachedUser>();
+    caches.set(ctx, (cache = created));
+    ctx.bus.subscribe(REVOKE_CHANNEL, (message) => forget(created, message));
+  }
+  return cache;
+}
+
+export async function authenticateCached(ctx: AppContext, rawToken: string, policy: TokenPolicy) {
+  const cache = cacheOf(ctx);
+  const tokenHash = hashSecret(rawToken);
+  const hit = cache.get(tokenHash);
+  if (hit && hit.until > Date.now()) return { user: hit.user };
+  const found = await authenticate(ctx.db, rawToken, policy);
+  if (found && !found.renewedToken) {
+    if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
+    cache.set(tokenHash, { user: found.user, until: Date.now() + CACHE_MS });
+  }
+  return found;
+}
+
+async function announceRevocation(ctx: AppContext, message: string) {
+  forget(cacheOf(ctx), message);
+  await ctx.bus.publish(REVOKE_CHANNEL, message);
+}
+
+export async function revokeToken(ctx: AppContext, rawToken: string): Promise<void> {
+  const tokenHash = hashSecret(rawToken);
+  await ctx.db.update(authTokens).set({ revokedAt: sql`now()` }).where(eq(authTokens.tokenHash, tokenHash));
+  await announceRevocation(ctx, `t:${tokenHash}`);
+}
+
+export async function revokeAllTokens(ctx: AppContext, userId: string): Promise<void> {
+  await ctx.db
     .update(authTokens)
     .set({ revokedAt: sql`now()` })
     .where(and(eq(authTokens.userId, userId), isNull(authTokens.revokedAt)));
+  await announceRevocation(ctx, `u:${userId}`);
 }
 
 export function bearerOf(header: string | undefined): string | null {

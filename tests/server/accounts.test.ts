@@ -112,10 +112,15 @@ describe('accounts and login', () => {
     expect(res.Msg).toMatch(/expired/);
   });
 
-  it('revokes the token on logout', async () => {
+  it('revokes the token on logout, also on the chat route that keeps recently verified tokens', async () => {
     const u = await createUser(t.app);
+    const send = () =>
+      t.app.inject({ method: 'POST', url: '/api/Chat/AddMessage', headers: auth(u.token), payload: { aiModelId: 'auto', inputMessage: 'hi' } });
+    // No model is configured here: past the login check, the call answers 10460.
+    expect((await send()).json().Code).toBe(10460);
     expect((await post('/api/User/Logout', {}, auth(u.token))).Code).toBe(10000);
     expect((await get('/api/User/GetUserByLogin', auth(u.token))).Code).toBe(10402);
+    expect((await send()).json().Code).toBe(10402);
   });
 
   it('closes an account: its tokens stop working and it cannot log in', async () => {

@@ -62,4 +62,21 @@ const buses: { name: string; env: Record<string, string> }[] = [
     const [row] = await b.database.db.select().from(chatMessages).where(eq(chatMessages.id, last.Data.ChatMessageId));
     expect(row).toMatchObject({ finishReason: 'user-stopped', outputMessage: shown });
   });
+
+  it('refuses, in instance A, a token logged out in instance B, although A had just verified it', async () => {
+    fake.script('slow-model', { chunks: ['ok'] });
+    const user = await createUser(a.app);
+    const send = () =>
+      a.app.inject({ method: 'POST', url: '/api/Chat/AddMessage', headers: auth(user.token), payload: { aiModelId: 'slow-model', inputMessage: 'hi' } });
+    expect((await send()).headers['content-type']).toContain('text/event-stream');
+    const logout = await b.app.inject({ method: 'POST', url: '/api/User/Logout', headers: auth(user.token) });
+    expect(logout.json().Code).toBe(10000);
+    // The revocation travels over the bus; A must refuse the token well before its cache would expire.
+    let code = 0;
+    for (let i = 0; i < 40 && code !== 10402; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      code = (await send()).json().Code;
+    }
+    expect(code).toBe(10402);
+  });
 });

@@ -24,7 +24,7 @@ export function registerAdminUserRoutes(app: FastifyInstance): void {
     summary: 'Close an account and revoke all its tokens',
     body: UserIdRequestSchema,
     handler: async ({ ctx, body }) => {
-      if (!(await closeAccount(ctx.db, body.userId))) throw new AppError(Codes.NotFound, 'notFound');
+      if (!(await closeAccount(ctx, body.userId))) throw new AppError(Codes.NotFound, 'notFound');
       return null;
     },
   });
