@@ -1,0 +1,110 @@
+import 'katex/dist/katex.min.css';
+import './markdown-view.css';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { MouseEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { createStreamCache, highlightBlock, renderStreaming } from '../../shared/markdown/blocks.ts';
+import type { RenderedBlock } from '../../shared/markdown/blocks.ts';
+import { COPY_BUTTON_ATTR } from '../../shared/markdown/render.ts';
+import { morphHtml } from './morph-html.ts';
+
+export interface MarkdownViewProps {
+  /** Markdown of the answer, already stripped of the product's custom tags. */
+  text: string;
+  /** The answer is still arriving: show a cursor and keep the last block open. */
+  streaming?: boolean;
+  className?: string;
+}
+
+const COPIED_MS = 1500;
+
+/**
+ * A chat answer as rendered markdown. While streaming, only the growing last block is rendered again
+ * on each update; finished blocks keep their element (React.memo on an unchanged block object).
+ */
+export function MarkdownView({ text, streaming = false, className }: MarkdownViewProps) {
+  const { t } = useTranslation();
+  const copyLabel = t('markdown.copyCode');
+  const copiedLabel = t('markdown.copied');
+  // One cache per view: it holds this answer's finished blocks between updates.
+  const cache = useMemo(() => createStreamCache(copyLabel), [copyLabel]);
+  const blocks = useMemo(() => renderStreaming(text, cache, { done: !streaming }), [text, cache, streaming]);
+  const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
+
+  useEffect(() => {
+    const pending = timers.current;
+    return () => pending.forEach(clearTimeout);
+  }, []);
+
+  // One listener for every copy button: the buttons are plain HTML from the renderer.
+  const onClick = (event: MouseEvent<HTMLDivElement>) => {
+    const button = (event.target as Element).closest(`[${COPY_BUTTON_ATTR}]`);
+    if (!button || !event.currentTarget.contains(button)) return;
+    const code = button.closest('.md-code')?.querySelector('pre code, pre')?.textContent ?? '';
+    void navigator.clipboard.writeText(code).then(() => {
+      button.setAttribute('data-copied', '');
+      button.setAttribute('aria-label', copiedLabel);
+      button.setAttribute('title', copiedLabel);
+      const timer = setTimeout(() => {
+        timers.current.delete(timer);
+        button.removeAttribute('data-copied');
+        button.setAttribute('aria-label', copyLabel);
+        button.setAttribute('title', copyLabel);
+      }, COPIED_MS);
+      timers.current.add(timer);
+    });
+  };
+
+  return (
+    <div
+      className={className ? `md-view ${className}` : 'md-view'}
+      data-streaming={streaming ? '' : undefined}
+      aria-busy={streaming}
+      onClick={onClick}
+    >
+      {blocks.map((block) => (
+        <MarkdownBlock key={block.key} block={block} copyLabel={copyLabel} />
+      ))}
+      {/* The cursor is drawn by CSS after the last block's text; before any text it is this span. */}
+      {streaming && blocks.length === 0 && <span className="md-cursor" aria-hidden="true" />}
+    </div>
+  );
+}
+
+interface MarkdownBlockProps {
+  block: RenderedBlock;
+  copyLabel: string;
+}
+
+const MarkdownBlock = memo(function MarkdownBlock({ block, copyLabel }: MarkdownBlockProps) {
+  const [highlighted, setHighlighted] = useState<{ block: RenderedBlock; html: string }>();
+
+  // Highlighting is async and only for finished blocks: a growing fence would be coloured again and
+  // again for nothing.
+  useEffect(() => {
+    if (!block.complete || !block.needsHighlight) return;
+    let live = true;
+    highlightBlock(block, copyLabel).then(
+      (html) => live && setHighlighted({ block, html }),
+      // A grammar that fails to load leaves the code readable as plain text.
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [block, copyLabel]);
+
+  const html = highlighted?.block === block ? highlighted.html : block.html;
+  const ref = useRef<HTMLDivElement>(null);
+  const shown = useRef<string | undefined>(undefined);
+  // The renderer's output is sanitized HTML (no raw HTML, checked links). The first render sets it
+  // whole; later ones (the growing block, a highlight) patch only what changed.
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element || shown.current === html) return;
+    if (shown.current === undefined) element.innerHTML = html;
+    else morphHtml(element, html);
+    shown.current = html;
+  }, [html]);
+  return <div ref={ref} className="md-block" data-complete={block.complete ? '' : undefined} />;
+});

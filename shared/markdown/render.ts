@@ -1,0 +1,117 @@
+import MarkdownIt from 'markdown-it';
+import type { Options as MarkdownItOptions, RendererRule, Token } from 'markdown-it';
+import katexPlugin from '@vscode/markdown-it-katex';
+import katex from 'katex';
+import type { KatexOptions } from 'katex';
+import { peekHighlighted, plainCodeHtml, resolveLanguage } from './highlight.ts';
+import { escapeHtml, fenceLanguage } from './html.ts';
+import { addBracketMath } from './bracket-math.ts';
+
+/** Per-render values the HTML needs that depend on the reader (language of the UI). */
+export interface RenderEnv {
+  /** Accessible name of the code copy button. */
+  copyLabel: string;
+  /** Fences met while rendering, in order: what the highlighter has to load. */
+  fences?: FenceInfo[];
+  /** Set when a fence was rendered without highlighting although its language is known. */
+  unhighlighted?: boolean;
+}
+
+export interface FenceInfo {
+  code: string;
+  lang: string;
+}
+
+/** The attribute the React layer looks for to bind copy buttons (event delegation). */
+export const COPY_BUTTON_ATTR = 'data-md-copy';
+
+// Answers repeat the same formulas while a block grows; KaTeX costs far more than markdown-it.
+const KATEX_CACHE_LIMIT = 1000;
+const katexCache = new Map<string, string>();
+
+function cachedRenderToString(latex: string, options?: KatexOptions): string {
+  const key = `${options?.displayMode ? 'D' : 'I'}${latex}`;
+  const hit = katexCache.get(key);
+  if (hit !== undefined) return hit;
+  // Throws on bad input: the plugin catches it and shows the escaped error text instead.
+  const html = katex.renderToString(latex, options);
+  if (katexCache.size >= KATEX_CACHE_LIMIT) katexCache.delete(katexCache.keys().next().value as string);
+  katexCache.set(key, html);
+  return html;
+}
+
+const KATEX_OPTIONS = {
+  // KaTeX's own safe defaults, spelled out: \href, \url and \includegraphics stay inert.
+  trust: false,
+  // Chinese text inside math is common in answers; KaTeX's strict mode would warn on every render.
+  strict: 'ignore',
+  // Bounds what a hostile formula can make KaTeX do.
+  maxSize: 20,
+  maxExpand: 1000,
+} as const;
+
+/** Only these schemes may become a link or image source; everything else stays text. */
+const SAFE_URL = /^(?:https?:|mailto:)/i;
+
+function createMarkdown(): MarkdownIt {
+  const md = new MarkdownIt({ html: false, linkify: true, typographer: false, breaks: false });
+  md.validateLink = (url: string) => SAFE_URL.test(url.trim());
+
+  md.use(katexPlugin, { ...KATEX_OPTIONS, katex: { ...katex, renderToString: cachedRenderToString } });
+  addBracketMath(md);
+
+  // The plugin renders `$$…$$` met inside a paragraph as a <p>, which would nest paragraphs; inline
+  // display math (no source map) becomes a span instead, displayed as a block by KaTeX's own CSS.
+  const blockMath = md.renderer.rules.math_block;
+  md.renderer.rules.math_block = (tokens, idx, options, env, self) => {
+    if (tokens[idx].map) return blockMath ? blockMath(tokens, idx, options, env, self) : '';
+    try {
+      return cachedRenderToString(tokens[idx].content, { ...KATEX_OPTIONS, displayMode: true });
+    } catch (error) {
+      return `<span class="katex-error" title="${escapeHtml(tokens[idx].content)}">${escapeHtml(String(error))}</span>`;
+    }
+  };
+
+  const defaultLinkOpen: RendererRule = (tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options);
+  const linkOpen = md.renderer.rules.link_open ?? defaultLinkOpen;
+  md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
+    tokens[idx].attrSet('target', '_blank');
+    tokens[idx].attrSet('rel', 'noopener noreferrer nofollow');
+    return linkOpen(tokens, idx, options, env, self);
+  };
+
+  md.renderer.rules.fence = (tokens, idx, _options: MarkdownItOptions, env: RenderEnv) => renderFence(tokens[idx], env);
+  return md;
+}
+
+function renderFence(token: Token, env: RenderEnv): string {
+  const lang = fenceLanguage(token.info);
+  const code = token.content;
+  env.fences?.push({ code, lang });
+  const highlighted = peekHighlighted(code, lang);
+  if (highlighted === undefined && resolveLanguage(lang) !== undefined) env.unhighlighted = true;
+  const label = escapeHtml(lang || 'text');
+  const copy = escapeHtml(env.copyLabel);
+  const body = highlighted ?? plainCodeHtml(code, lang);
+  return (
+    `<div class="md-code" data-lang="${label}">` +
+    `<div class="md-code-bar"><span class="md-code-lang">${label}</span>` +
+    `<button type="button" class="md-code-copy" ${COPY_BUTTON_ATTR} aria-label="${copy}" title="${copy}">${COPY_ICON}</button>` +
+    `</div>${body}</div>\n`
+  );
+}
+
+// Tabler "copy" icon, inline so the pure renderer needs no icon component.
+const COPY_ICON =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="16" height="16" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true"><path d="M7 9.667a2.667 2.667 0 0 1 2.667 -2.667h8.666a2.667 2.667 0 0 1 2.667 2.667v8.666a2.667 2.667 0 0 1 -2.667 2.667h-8.666a2.667 2.667 0 0 1 -2.667 -2.667z"/><path d="M4.012 16.737a2.005 2.005 0 0 1 -1.012 -1.737v-10c0 -1.1 .9 -2 2 -2h10c.75 0 1.158 .385 1.5 1"/></svg>';
+
+/** The one configured instance: building markdown-it and its rule chains per message would dominate. */
+export const markdown = createMarkdown();
+
+export const DEFAULT_COPY_LABEL = 'Copy code';
+
+/** Markdown source in, safe HTML out: no raw HTML, only http(s)/mailto links, math through KaTeX. */
+export function renderMarkdown(text: string, copyLabel: string = DEFAULT_COPY_LABEL): string {
+  const env: RenderEnv = { copyLabel };
+  return markdown.render(text, env);
+}

@@ -1,0 +1,49 @@
+import type { CatalogueModel } from '../contracts/model.ts';
+
+/** The fields the selection rules read; any catalogue model (listed, locked, admin) has them. */
+export type LevelledModel = Pick<CatalogueModel, 'minVipLevel' | 'minVipLevelName'>;
+
+/**
+ * Spec §4: the default model is the first model of the lowest non-zero level, else the first model.
+ * "First" is the order the server lists them in (its sort column), so the input order is kept.
+ */
+export function pickDefaultModel<T extends LevelledModel>(models: readonly T[]): T | undefined {
+  let best: T | undefined;
+  for (const model of models) {
+    if (model.minVipLevel === 0) continue;
+    if (best === undefined || model.minVipLevel < best.minVipLevel) best = model;
+  }
+  return best ?? models[0];
+}
+
+export interface ModelLevelGroup<T> {
+  level: number;
+  levelName: string;
+  models: T[];
+}
+
+export interface GroupedModels<T> {
+  /** minVipLevel 0: open to everyone, listed on their own in the input order. */
+  ungrouped: T[];
+  /** Spec §3: models with a non-zero level, grouped by level, levels ascending. */
+  groups: ModelLevelGroup<T>[];
+}
+
+export function groupModelsByLevel<T extends LevelledModel>(models: readonly T[]): GroupedModels<T> {
+  const ungrouped: T[] = [];
+  const byLevel = new Map<number, ModelLevelGroup<T>>();
+  for (const model of models) {
+    if (model.minVipLevel === 0) {
+      ungrouped.push(model);
+      continue;
+    }
+    let group = byLevel.get(model.minVipLevel);
+    if (!group) {
+      group = { level: model.minVipLevel, levelName: model.minVipLevelName, models: [] };
+      byLevel.set(model.minVipLevel, group);
+    }
+    group.models.push(model);
+  }
+  const groups = [...byLevel.values()].sort((a, b) => a.level - b.level);
+  return { ungrouped, groups };
+}
