@@ -11,7 +11,10 @@ import {
   StopMessageBodySchema,
   UpdateSessionTitleBodySchema,
 } from '../../shared/contracts/chat.ts';
+import { Codes } from '../../shared/contracts/envelope.ts';
+import { AppError } from '../http/errors.ts';
 import { addRoute, RAW } from '../http/route.ts';
+import { authenticateCached, bearerOf } from '../services/auth.ts';
 import { deleteMessage, deleteSessions, listMessages, listSessions, renameSession } from '../services/chat-sessions.ts';
 import { prepareChatMessage, startChatBackground, stopChatMessage, streamChatAnswer } from '../services/chat-stream.ts';
 
@@ -32,8 +35,15 @@ export function registerChatRoutes(app: FastifyInstance): void {
     cachedAuth: true,
     summary: 'Sends a message and streams the answer (text/event-stream of {Code, Msg, Data} events, then `data: DONE`).',
     body: AddMessageBodySchema,
-    handler: async ({ ctx, user, body, reply, lang }) => {
-      const prepared = await prepareChatMessage(ctx, user, body);
+    handler: async ({ ctx, user, body, reply, lang, req }) => {
+      const prepared = await prepareChatMessage(ctx, user, body).catch(async (err: unknown) => {
+        // The login check may be a few seconds old: a plan bought since then must count at once.
+        if (!(err instanceof AppError) || err.code !== Codes.PlanRequired) throw err;
+        const policy = { ttlDays: ctx.config.TOKEN_TTL_DAYS, renewAfterSeconds: ctx.config.TOKEN_RENEW_AFTER_SECONDS };
+        const fresh = await authenticateCached(ctx, bearerOf(req.headers.authorization)!, policy, true);
+        if (!fresh || fresh.user.vipLevel === user.vipLevel) throw err;
+        return prepareChatMessage(ctx, fresh.user, body);
+      });
       await streamChatAnswer(ctx, reply, prepared, lang);
       return RAW;
     },

@@ -95,7 +95,8 @@ export async function authenticate(
 /**
  * Tokens verified in the last few seconds, for routes on the chat's hot path (one database round
  * trip less before the model is called). Revocation drops entries at once here and, through the bus,
- * in every other instance; a plan change shows within CACHE_MS.
+ * in every other instance. A plan bought meanwhile is seen by asking again with `fresh` before
+ * refusing the user (see AddMessage); a plan that ended shows within CACHE_MS.
  */
 const CACHE_MS = 5_000;
 const CACHE_MAX = 10_000;
@@ -118,11 +119,12 @@ function cacheOf(ctx: AppContext): Map<string, CachedUser> {
   return cache;
 }
 
-export async function authenticateCached(ctx: AppContext, rawToken: string, policy: TokenPolicy) {
+/** `fresh` skips the cache (and refreshes it): for when a stale plan would refuse the user. */
+export async function authenticateCached(ctx: AppContext, rawToken: string, policy: TokenPolicy, fresh = false) {
   const cache = cacheOf(ctx);
   const tokenHash = hashSecret(rawToken);
   const hit = cache.get(tokenHash);
-  if (hit && hit.until > Date.now()) return { user: hit.user };
+  if (!fresh && hit && hit.until > Date.now()) return { user: hit.user };
   const found = await authenticate(ctx.db, rawToken, policy);
   if (found && !found.renewedToken) {
     if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
