@@ -4,6 +4,7 @@ import { and, count, desc, eq, gt, ilike, isNull, sql, type SQL } from 'drizzle-
 import { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
+import { escapeLike } from '../db/like.ts';
 import { tempKeys, users } from '../db/schema/users.ts';
 import { AppError } from '../http/errors.ts';
 import { Codes } from '../../shared/contracts/envelope.ts';
@@ -19,7 +20,6 @@ const ARGON2 = { algorithm: 2 } as const;
 /** Verified against for unknown e-mails, so a failed login takes as long whether the account exists or not. */
 let dummyHash: Promise<string> | undefined;
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; cause?: { code?: string } };

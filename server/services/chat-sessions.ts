@@ -9,6 +9,7 @@ import type {
   SessionListQuery,
 } from '../../shared/contracts/chat.ts';
 import type { Db } from '../db/client.ts';
+import { escapeLike } from '../db/like.ts';
 import { chatMessages, chatSessions } from '../db/schema/chat.ts';
 import { AppError } from '../http/errors.ts';
 
@@ -29,7 +30,6 @@ export const sessionTitleFrom = (input: string) => clip(collapse(input.split('\n
 export const sessionDescribeFrom = (input: string) => clip(collapse(input), 100);
 
 /** LIKE treats %, _ and \ specially; a search for "50%" must match them literally. */
-const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 export async function listSessions(db: Db, userId: string, q: SessionListQuery): Promise<Paged<ChatSessionItem>> {
   const filters: SQL[] = [eq(chatSessions.userId, userId)];
