@@ -1,4 +1,5 @@
 import { defineConfig } from 'wxt';
+import { EXTENSION_MANIFEST_KEY } from './shared/contracts/extension.ts';
 
 /**
  * The server the extension talks to out of the box. Set WXT_SERVER_URL at build time to ship a build
@@ -14,6 +15,7 @@ export default defineConfig({
   // entrypoints, so the manifest never points at a page the build does not contain.
   manifest: {
     name: 'Tandem',
+    key: EXTENSION_MANIFEST_KEY,
     description: 'An AI chat assistant in your browser side panel.',
     minimum_chrome_version: '114',
     permissions: ['sidePanel', 'storage', 'tabs', 'activeTab', 'scripting'],

@@ -14,6 +14,7 @@ import { languageOf, t } from './http/i18n.ts';
 import type { RouteTableEntry } from './http/route.ts';
 import { localBus, postgresBus, redisBus, type Bus } from './services/bus.ts';
 import { runStartupTasks } from './services/startup.ts';
+import { BUILT_IN_EXTENSION_ID } from '../shared/contracts/extension.ts';
 import { registerAccountRoutes } from './routes/account.ts';
 import { registerUserRoutes } from './routes/user.ts';
 import { registerChatRoutes } from './routes/chat.ts';
@@ -43,7 +44,7 @@ export type BuildOptions = {
 function allowedOrigins(config: Config): Set<string> {
   return new Set([
     new URL(config.publicUrl).origin,
-    ...config.EXTENSION_IDS.map((id) => `chrome-extension://${id}`),
+    ...[BUILT_IN_EXTENSION_ID, ...config.EXTENSION_IDS].map((id) => `chrome-extension://${id}`),
     ...config.CORS_ORIGINS,
   ]);
 }

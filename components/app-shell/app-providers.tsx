@@ -1,0 +1,40 @@
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import { MantineProvider } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import type { i18n } from 'i18next';
+import { Provider as JotaiProvider } from 'jotai';
+import type { ReactNode } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import type { Platform } from '../../shared/platform/platform.ts';
+import '../ui/theme.css';
+import { theme } from '../ui/theme.ts';
+import { PlatformContext } from './platform-context.tsx';
+import type { JotaiStore } from './start.ts';
+
+export interface AppProvidersProps {
+  store: JotaiStore;
+  queryClient: QueryClient;
+  i18n: i18n;
+  platform: Platform;
+  children: ReactNode;
+}
+
+/** The one provider stack of every page (side panel, popup, web app): what startApp prepared, made available to React. */
+export function AppProviders({ store, queryClient, i18n, platform, children }: AppProvidersProps) {
+  return (
+    <JotaiProvider store={store}>
+      <I18nextProvider i18n={i18n}>
+        <QueryClientProvider client={queryClient}>
+          <PlatformContext.Provider value={platform}>
+            <MantineProvider theme={theme}>
+              <Notifications position={platform.isH5 ? 'top-center' : 'top-right'} />
+              {children}
+            </MantineProvider>
+          </PlatformContext.Provider>
+        </QueryClientProvider>
+      </I18nextProvider>
+    </JotaiProvider>
+  );
+}

@@ -1,0 +1,73 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { i18n } from 'i18next';
+import { createStore } from 'jotai';
+import { onUnauthorized, setApiBase } from '../../shared/api/request.ts';
+import { startRequestTracking } from '../../shared/api/tracking.ts';
+import { authActionAtom, authPersisted } from '../../shared/atoms/auth.ts';
+import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
+import { initI18n } from '../../shared/i18n/i18n.ts';
+import { browserLanguages, languagePersisted } from '../../shared/i18n/language.ts';
+import { detectPlatform, type Platform, type PlatformProbe } from '../../shared/platform/platform.ts';
+import { apiBaseFor, serverUrlPersisted } from '../../shared/platform/server-url.ts';
+import type { StorageAdapter } from '../../shared/storage/adapter.ts';
+import { installStorage, loadPersisted, watchPersisted } from '../../shared/storage/active.ts';
+import type { Persisted } from '../../shared/storage/persisted.ts';
+import { storageFor } from '../../shared/storage/for-platform.ts';
+import { createQueryClient } from './query-client.ts';
+
+export type JotaiStore = ReturnType<typeof createStore>;
+
+export interface StartedApp {
+  platform: Platform;
+  store: JotaiStore;
+  queryClient: QueryClient;
+  i18n: i18n;
+  /** Undoes the subscriptions start-up made (tracking, unauthorized handler, server URL watch). */
+  stop(): void;
+}
+
+export interface StartOptions {
+  /** Defaults read the running page; tests pass their own. */
+  probe?: PlatformProbe;
+  storage?: StorageAdapter;
+  languages?: readonly string[];
+}
+
+/**
+ * The start-up sequence every entrypoint runs before rendering. The order matters: storage must be
+ * installed before anything reads a persisted value, and the persisted values must be in the cache
+ * before the first render, or a logged-in user would see a logged-out flash.
+ */
+export async function startApp(options: StartOptions = {}): Promise<StartedApp> {
+  const platform = detectPlatform(options.probe);
+  installStorage(options.storage ?? storageFor(platform));
+  const [, , chosenServer] = await Promise.all([
+    Promise.all(authPersisted.map((declaration) => loadPersisted(declaration as Persisted<unknown>))),
+    loadPersisted(languagePersisted),
+    loadPersisted(serverUrlPersisted),
+  ]);
+  const i18n = await initI18n(options.languages ?? browserLanguages());
+  setApiBase(apiBaseFor(platform.isExtension, chosenServer));
+  // The server may be changed in the settings of another extension page while this one is open.
+  const stopServerWatch = watchPersisted(serverUrlPersisted, (chosen) => setApiBase(apiBaseFor(platform.isExtension, chosen)));
+  const stopTracking = startRequestTracking();
+
+  const store = createStore();
+  const stopUnauthorized = onUnauthorized(() => {
+    // The request helper has cleared the token; the rest of the stale login goes with it.
+    void store.set(authActionAtom, { type: 'logout' });
+    store.set(openLoginDialogAtom, 'chat.notLoginTip');
+  });
+
+  return {
+    platform,
+    store,
+    queryClient: createQueryClient(),
+    i18n,
+    stop() {
+      stopUnauthorized();
+      stopTracking();
+      stopServerWatch();
+    },
+  };
+}

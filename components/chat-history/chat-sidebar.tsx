@@ -1,0 +1,167 @@
+import { ActionIcon, Box, Button, Group, Menu, Stack, Text, Tooltip } from '@mantine/core';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useAtomValue, useSetAtom } from 'jotai';
+import { useEffect, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { chatSessionsKey, clearSessionsInCache, deleteSessions, moveSessionToTop } from '../../shared/api/chat-history.ts';
+import { isLoggedInAtom, userInfoAtom } from '../../shared/atoms/auth.ts';
+import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
+import { useSystemSetting } from '../app-shell/system-settings.ts';
+import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
+import { IconCrown, IconDots, IconPlus, IconSearch, IconSidebar, IconTrash } from '../ui/icons.tsx';
+import { notifyError, notifySuccess } from '../ui/notify.ts';
+import { SearchChatDialog } from './search-chat-dialog.tsx';
+import { SessionList } from './session-list.tsx';
+import { VipCard } from './vip-card.tsx';
+
+/** Spec §9. */
+export const SIDEBAR_WIDTH = 260;
+export const SIDEBAR_COLLAPSED_WIDTH = 60;
+
+export interface ChatSidebarProps {
+  /** The chat open at /{id}, highlighted in the list; deleting it goes back to /. */
+  activeSessionId?: string;
+  /** Route changes go through the caller (the router's navigate), so the sidebar works under any router. */
+  onNavigate: (path: string) => void;
+  defaultCollapsed?: boolean;
+}
+
+/** The chat layout's sidebar: new chat, search, the history, and the user's plan. */
+export function ChatSidebar({ activeSessionId, onNavigate, defaultCollapsed = false }: ChatSidebarProps) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const loggedIn = useAtomValue(isLoggedInAtom);
+  const user = useAtomValue(userInfoAtom);
+  const openLogin = useSetAtom(openLoginDialogAtom);
+  const vipUrl = useSystemSetting('vip_url').value;
+  const [collapsed, setCollapsed] = useState(defaultCollapsed);
+  const [searching, setSearching] = useState(false);
+  const [confirmingDeleteAll, setConfirmingDeleteAll] = useState(false);
+
+  // Another account's history must not show after a logout (or be reused by the next login).
+  useEffect(() => {
+    if (!loggedIn) queryClient.removeQueries({ queryKey: chatSessionsKey });
+  }, [loggedIn, queryClient]);
+
+  const requireLogin = (action: () => void) => () => (loggedIn ? action() : openLogin('chat.notLoginTip'));
+
+  const deleteAll = useMutation({
+    mutationFn: () => deleteSessions({ ids: [], isDelAll: true }),
+    onSuccess: () => {
+      setConfirmingDeleteAll(false);
+      clearSessionsInCache(queryClient);
+      notifySuccess(t('chat.sider.deleteConversationSuccess'));
+      onNavigate('/');
+    },
+    onError: () => notifyError(t('chat.sider.deleteConversationError')),
+  });
+
+  const entry = (label: string, icon: ReactNode, onClick: () => void) =>
+    collapsed ? (
+      <Tooltip label={label} position="right">
+        <ActionIcon variant="subtle" size="lg" aria-label={label} onClick={onClick}>
+          {icon}
+        </ActionIcon>
+      </Tooltip>
+    ) : (
+      <Button variant="subtle" justify="flex-start" leftSection={icon} onClick={onClick} fullWidth>
+        {label}
+      </Button>
+    );
+
+  return (
+    <Box
+      component="nav"
+      aria-label={t('chat.sider.label')}
+      data-collapsed={collapsed || undefined}
+      style={{
+        width: collapsed ? SIDEBAR_COLLAPSED_WIDTH : SIDEBAR_WIDTH,
+        flexShrink: 0,
+        height: '100%',
+        display: 'flex',
+        flexDirection: 'column',
+        gap: 8,
+        padding: 8,
+        background: 'var(--mantine-color-secondary-0, #F7F7FF)',
+        borderRight: '1px solid var(--mantine-color-gray-3)',
+        transition: 'width 150ms ease',
+      }}
+    >
+      <Group justify={collapsed ? 'center' : 'flex-end'}>
+        <ActionIcon
+          variant="subtle"
+          color="gray"
+          aria-label={collapsed ? t('chat.sider.expand') : t('chat.sider.collapse')}
+          aria-expanded={!collapsed}
+          onClick={() => setCollapsed((c) => !c)}
+        >
+          <IconSidebar />
+        </ActionIcon>
+      </Group>
+
+      <Stack gap={4} align={collapsed ? 'center' : 'stretch'}>
+        {entry(t('chat.sider.newChat'), <IconPlus />, requireLogin(() => onNavigate('/')))}
+        {entry(t('chat.sider.searchChat'), <IconSearch />, requireLogin(() => setSearching(true)))}
+      </Stack>
+
+      {!collapsed && loggedIn && (
+        <>
+          <Group justify="space-between" wrap="nowrap" px={8}>
+            <Text size="xs" c="dimmed" fw={600}>
+              {t('chat.sider.history')}
+            </Text>
+            <Menu position="bottom-end">
+              <Menu.Target>
+                <ActionIcon variant="subtle" color="gray" size="sm" aria-label={t('chat.sider.historyActions')}>
+                  <IconDots size={16} />
+                </ActionIcon>
+              </Menu.Target>
+              <Menu.Dropdown>
+                <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={() => setConfirmingDeleteAll(true)}>
+                  {t('chat.sider.deleteAll')}
+                </Menu.Item>
+              </Menu.Dropdown>
+            </Menu>
+          </Group>
+          <SessionList activeSessionId={activeSessionId} onNavigate={onNavigate} />
+        </>
+      )}
+      {(collapsed || !loggedIn) && <div style={{ flex: 1 }} />}
+
+      {!collapsed && (
+        <Stack gap={8}>
+          {!user?.vipOrder && (
+            <Button
+              leftSection={<IconCrown size={16} />}
+              onClick={() => vipUrl && window.open(vipUrl, '_blank', 'noopener,noreferrer')}
+              disabled={!vipUrl}
+            >
+              {t('chat.sider.goPremium')}
+            </Button>
+          )}
+          {user && <VipCard user={user} />}
+        </Stack>
+      )}
+
+      <SearchChatDialog
+        opened={searching}
+        onClose={() => setSearching(false)}
+        onSelect={(session) => {
+          moveSessionToTop(queryClient, session);
+          onNavigate(`/${session.chatSessionId}`);
+        }}
+      />
+      <ConfirmDialog
+        opened={confirmingDeleteAll}
+        title={t('chat.sider.deleteAllConfirmTitle')}
+        message={t('chat.sider.deleteAllConfirm')}
+        confirmLabel={t('chat.sider.deleteAll')}
+        cancelLabel={t('common.cancel')}
+        loading={deleteAll.isPending}
+        danger
+        onConfirm={() => deleteAll.mutate()}
+        onCancel={() => setConfirmingDeleteAll(false)}
+      />
+    </Box>
+  );
+}
