@@ -4,6 +4,7 @@ import { createStore } from 'jotai';
 import { onUnauthorized, setApiBase } from '../../shared/api/request.ts';
 import { startRequestTracking } from '../../shared/api/tracking.ts';
 import { authActionAtom, authPersisted } from '../../shared/atoms/auth.ts';
+import { chatModelPersisted, webSearchPersisted } from '../../shared/atoms/chat.ts';
 import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
 import { initI18n } from '../../shared/i18n/i18n.ts';
 import { browserLanguages, languagePersisted } from '../../shared/i18n/language.ts';
@@ -42,7 +43,7 @@ export async function startApp(options: StartOptions = {}): Promise<StartedApp> 
   const platform = detectPlatform(options.probe);
   installStorage(options.storage ?? storageFor(platform));
   const [, , chosenServer] = await Promise.all([
-    Promise.all(authPersisted.map((declaration) => loadPersisted(declaration as Persisted<unknown>))),
+    Promise.all([...authPersisted, chatModelPersisted, webSearchPersisted].map((declaration) => loadPersisted(declaration as Persisted<unknown>))),
     loadPersisted(languagePersisted),
     loadPersisted(serverUrlPersisted),
   ]);

@@ -35,3 +35,17 @@ export const IconTrash = (p: IconProps) => (
 );
 export const IconSidebar = (p: IconProps) => <Icon {...p} paths={['M4 4h16v16H4z', 'M9 4v16']} />;
 export const IconCrown = (p: IconProps) => <Icon {...p} paths={['M12 6l4 6 5-4-2 10H5L3 8l5 4z']} />;
+export const IconChevronDown = (p: IconProps) => <Icon {...p} paths={['M6 9l6 6 6-6']} />;
+export const IconLock = (p: IconProps) => <Icon {...p} paths={['M6 11h12v10H6z', 'M8 11V7a4 4 0 0 1 8 0v4']} />;
+export const IconSend = (p: IconProps) => <Icon {...p} paths={['M5 12h14', 'M13 6l6 6-6 6']} />;
+export const IconStop = (p: IconProps) => <Icon {...p} paths={['M7 7h10v10H7z']} />;
+export const IconGlobe = (p: IconProps) => (
+  <Icon {...p} paths={['M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18z', 'M3 12h18', 'M12 3a14 14 0 0 1 0 18', 'M12 3a14 14 0 0 0 0 18']} />
+);
+export const IconCopy = (p: IconProps) => <Icon {...p} paths={['M9 9h11v11H9z', 'M5 15H4V4h11v1']} />;
+export const IconRefresh = (p: IconProps) => <Icon {...p} paths={['M20 11a8 8 0 1 0-2.3 5.7', 'M20 4v7h-7']} />;
+export const IconMenu = (p: IconProps) => <Icon {...p} paths={['M4 6h16', 'M4 12h16', 'M4 18h16']} />;
+export const IconSettings = (p: IconProps) => (
+  <Icon {...p} paths={['M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6z', 'M19 12a7 7 0 0 0-.1-1.2l2-1.6-2-3.4-2.4 1a7 7 0 0 0-2-1.2L14 3h-4l-.5 2.6a7 7 0 0 0-2 1.2l-2.4-1-2 3.4 2 1.6a7 7 0 0 0 0 2.4l-2 1.6 2 3.4 2.4-1a7 7 0 0 0 2 1.2L10 21h4l.5-2.6a7 7 0 0 0 2-1.2l2.4 1 2-3.4-2-1.6c.1-.4.1-.8.1-1.2z']} />
+);
+export const IconArrowDown = (p: IconProps) => <Icon {...p} paths={['M12 5v14', 'M6 13l6 6 6-6']} />;

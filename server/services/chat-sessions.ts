@@ -64,7 +64,7 @@ export async function listMessages(db: Db, userId: string, q: MessageListQuery):
       .select()
       .from(chatMessages)
       .where(where)
-      .orderBy(asc(chatMessages.createdAt), asc(chatMessages.id))
+      .orderBy(...(q.order === 'desc' ? [desc(chatMessages.createdAt), desc(chatMessages.id)] : [asc(chatMessages.createdAt), asc(chatMessages.id)]))
       .limit(q.count)
       .offset((q.page - 1) * q.count),
     db.select({ n: count() }).from(chatMessages).where(where),

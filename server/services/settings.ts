@@ -33,6 +33,12 @@ export const SETTINGS: readonly SettingDefinition[] = [
     defaultValue: (c) => `${c.publicUrl}/pricing`,
   },
   {
+    key: 'web_search_provider',
+    public: true,
+    description: 'The web search provider the server uses; empty when web search is not set up (the client then disables its toggle).',
+    defaultValue: () => '',
+  },
+  {
     key: 'chrome_download_url',
     public: true,
     description: 'Download of the Chrome extension.',

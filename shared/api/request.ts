@@ -76,16 +76,15 @@ export function observeRequests(observer: (record: RequestRecord) => void): () =
 }
 
 /**
- * The headers of every call (spec §7): ReqTarget and DriverId always; Authorization and
- * accept-language when logged in.
+ * The headers of every call (spec §7): ReqTarget and DriverId always, Authorization when logged
+ * in. accept-language is sent always (the spec names it for logged-in calls): a visitor signing up
+ * in Chinese on an English browser reads the server's errors in Chinese too.
  */
 export async function requestHeaders(): Promise<Headers> {
   const [driverId, token] = await Promise.all([getDriverId(), loadPersisted(tokenPersisted)]);
   const headers = new Headers({ ReqTarget: 'web', DriverId: driverId });
-  if (token) {
-    headers.set('Authorization', `Bearer ${token}`);
-    headers.set('Accept-Language', i18next.language === 'zh' ? 'zh' : 'en');
-  }
+  headers.set('Accept-Language', i18next.language === 'zh' ? 'zh' : 'en');
+  if (token) headers.set('Authorization', `Bearer ${token}`);
   return headers;
 }
 

@@ -66,7 +66,11 @@ export const ChatSessionItemSchema = z.object({
 export type ChatSessionItem = z.infer<typeof ChatSessionItemSchema>;
 export const ChatSessionPageSchema = pagedSchema(ChatSessionItemSchema);
 
-export const MessageListQuerySchema = PageQuerySchema.extend({ chatSessionId: IdSchema });
+export const MessageListQuerySchema = PageQuerySchema.extend({
+  chatSessionId: IdSchema,
+  /** desc pages from the newest message back, so a long chat opens at its end. */
+  order: z.enum(['asc', 'desc']).default('asc'),
+});
 export type MessageListQuery = z.infer<typeof MessageListQuerySchema>;
 
 export const ChatMessageItemSchema = z.object({

@@ -115,6 +115,9 @@ describe('chat history', () => {
     });
     const paged = await get(alice, `/api/Chat/GetChatMessageListBySelfSessionId?chatSessionId=${sessionId}&page=2&count=1`);
     expect(paged.Data.list.map((m: { chatMessageId: string }) => m.chatMessageId)).toEqual([second]);
+    const newest = await get(alice, `/api/Chat/GetChatMessageListBySelfSessionId?chatSessionId=${sessionId}&page=1&count=1&order=desc`);
+    expect(newest.Data.list.map((m: { chatMessageId: string }) => m.chatMessageId)).toEqual([second]);
+    expect((await get(alice, `/api/Chat/GetChatMessageListBySelfSessionId?chatSessionId=${sessionId}&order=up`)).Code).toBe(10400);
 
     const [empty] = await seedSessions(alice, ['empty']);
     expect((await get(alice, `/api/Chat/GetChatMessageListBySelfSessionId?chatSessionId=${empty}`)).Data).toEqual({ list: [], total: 0 });

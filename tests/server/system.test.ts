@@ -42,6 +42,7 @@ describe('system settings', () => {
         { settingKey: 'product_name', settingValue: 'Tandem' },
         { settingKey: 'login_page_url', settingValue: 'https://chat.example.com/login' },
         { settingKey: 'vip_url', settingValue: 'https://chat.example.com/pricing' },
+        { settingKey: 'web_search_provider', settingValue: '' },
         { settingKey: 'chrome_download_url', settingValue: 'https://chat.example.com/downloads/tandem-chrome.zip' },
         { settingKey: 'edge_download_url', settingValue: 'https://chat.example.com/downloads/tandem-edge.zip' },
       ],
@@ -89,7 +90,7 @@ describe('system settings', () => {
     const list = (await get('/api/admin/System/GetSettingList', auth(adminToken))).json();
     expect(list.Code).toBe(10000);
     const keys = list.Data.map((s: { settingKey: string }) => s.settingKey);
-    expect(keys).toEqual(['product_name', 'login_page_url', 'vip_url', 'chrome_download_url', 'edge_download_url', 'support_note']);
+    expect(keys).toEqual(['product_name', 'login_page_url', 'vip_url', 'web_search_provider', 'chrome_download_url', 'edge_download_url', 'support_note']);
     expect(list.Data[0]).toMatchObject({ isDefault: true, defaultValue: 'Tandem', public: true });
 
     expect((await adminPost('/api/admin/System/DeleteSetting', { settingKey: 'support_note' })).Data).toBeNull();

@@ -27,3 +27,42 @@ if (typeof window.ResizeObserver !== 'function') {
     disconnect() {}
   };
 }
+
+// jsdom has no IntersectionObserver: this one reports only when a test calls
+// `intersectAll()` (tests/helpers/intersection.ts), as if every observed element scrolled into view.
+if (typeof window.IntersectionObserver !== 'function') {
+  const observers = new Set<{ callback: IntersectionObserverCallback; targets: Set<Element>; self: IntersectionObserver }>();
+  (globalThis as { __intersectAll?: () => void }).__intersectAll = () => {
+    for (const o of [...observers]) {
+      const entries = [...o.targets].map((target) => ({ target, isIntersecting: true, intersectionRatio: 1 }) as unknown as IntersectionObserverEntry);
+      if (entries.length > 0) o.callback(entries, o.self);
+    }
+  };
+  window.IntersectionObserver = class {
+    private entry: { callback: IntersectionObserverCallback; targets: Set<Element>; self: IntersectionObserver };
+    root = null;
+    rootMargin = '';
+    thresholds = [];
+    constructor(callback: IntersectionObserverCallback) {
+      this.entry = { callback, targets: new Set(), self: this as unknown as IntersectionObserver };
+      observers.add(this.entry);
+    }
+    observe(target: Element) {
+      this.entry.targets.add(target);
+    }
+    unobserve(target: Element) {
+      this.entry.targets.delete(target);
+    }
+    disconnect() {
+      observers.delete(this.entry);
+    }
+    takeRecords() {
+      return [];
+    }
+  } as unknown as typeof IntersectionObserver;
+}
+
+// Mantine's autosize Textarea listens for web fonts loading; jsdom has no document.fonts.
+if (!('fonts' in document)) {
+  Object.defineProperty(document, 'fonts', { value: new EventTarget(), configurable: true });
+}

@@ -1,0 +1,119 @@
+import './chat.css';
+import { Alert, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useAtom, useAtomValue, useSetAtom } from 'jotai';
+import { useCallback } from 'react';
+import { useTranslation } from 'react-i18next';
+import { modelListQuery } from '../../shared/api/chat.ts';
+import { isLoggedInAtom } from '../../shared/atoms/auth.ts';
+import { chatModelAtom, webSearchAtom } from '../../shared/atoms/chat.ts';
+import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
+import type { ModelListItem } from '../../shared/contracts/model.ts';
+import { pickDefaultModel } from '../../shared/utils/default-model.ts';
+import { useSystemSetting } from '../app-shell/system-settings.ts';
+import { Composer } from './composer.tsx';
+import { MessageList } from './message-list.tsx';
+import { ModelPicker } from './model-picker.tsx';
+import { useChat, type ChatTurn } from './use-chat.ts';
+
+export interface ChatViewProps {
+  /** The chat at /{id}; undefined at / (a new chat). */
+  sessionId: string | undefined;
+  /** The first answer of a new chat names its session: the caller moves the route to /{id}. */
+  onSessionCreated: (chatSessionId: string) => void;
+}
+
+/** The model the picker shows: the user's last pick while it is usable, else the default rule's. */
+export function resolveModel(models: readonly ModelListItem[], chosen: string | null): ModelListItem | undefined {
+  const usable = models.filter((m) => !m.locked);
+  return usable.find((m) => m.aiModelId === chosen) ?? pickDefaultModel(usable) ?? undefined;
+}
+
+/** A chat: its messages, the model picker and the composer. */
+export function ChatView({ sessionId, onSessionCreated }: ChatViewProps) {
+  const { t } = useTranslation();
+  const loggedIn = useAtomValue(isLoggedInAtom);
+  const openLogin = useSetAtom(openLoginDialogAtom);
+  const [chosenModel, setChosenModel] = useAtom(chatModelAtom);
+  const [webSearch, setWebSearch] = useAtom(webSearchAtom);
+  const models = useQuery(modelListQuery(loggedIn));
+  const searchProvider = useSystemSetting('web_search_provider').value;
+  const chat = useChat({ sessionId, onSessionCreated });
+
+  const list = models.data ?? [];
+  const model = resolveModel(list, chosenModel);
+  const webSearchUnavailable = !model
+    ? t('chat.composer.webSearchNoModel')
+    : !model.webSearch
+      ? t('chat.composer.webSearchUnsupported', { model: model.name })
+      : !searchProvider
+        ? t('chat.composer.webSearchNotConfigured')
+        : null;
+  const options = { aiModelId: model?.aiModelId ?? '', webSearch: webSearch && webSearchUnavailable === null };
+
+  const send = (text: string) => {
+    if (!loggedIn) {
+      openLogin('chat.notLoginTip');
+      return;
+    }
+    if (!model) return;
+    void chat.send(text, options);
+  };
+
+  const onRetry = useCallback(
+    (turn: ChatTurn) => void chat.retry(turn, options).catch(() => undefined),
+    // options changes identity every render; retry reads the current ones.
+    [chat.retry, options.aiModelId, options.webSearch],
+  );
+  const onDelete = useCallback((turn: ChatTurn) => void chat.remove(turn).catch(() => undefined), [chat.remove]);
+
+  return (
+    <div className="chat-view">
+      <MessageList
+        turns={chat.turns}
+        streaming={chat.streaming}
+        hasEarlier={chat.hasEarlier}
+        loading={chat.loading}
+        loadError={chat.loadError}
+        onLoadEarlier={chat.loadEarlier}
+        onRetry={onRetry}
+        onDelete={onDelete}
+        empty={
+          <div className="chat-welcome">
+            <Title order={3} fw={600} mb={6}>
+              {t('chat.welcome.title')}
+            </Title>
+            <Text size="sm" c="dimmed">
+              {loggedIn ? t('chat.welcome.subtitle') : t('chat.welcome.visitor')}
+            </Text>
+          </div>
+        }
+      />
+      <div className="chat-footer">
+        {models.isError && (
+          <Alert color="red" variant="light" p={8} mb={8}>
+            {models.error instanceof Error ? models.error.message : t('request.failed')}
+          </Alert>
+        )}
+        {models.isSuccess && list.length > 0 && !model && (
+          <Alert color="yellow" variant="light" p={8} mb={8}>
+            {t('chat.model.noneUsable')}
+          </Alert>
+        )}
+        <Composer
+          streaming={chat.streaming}
+          onSend={send}
+          onStop={() => void chat.stop()}
+          webSearch={webSearch}
+          onWebSearchChange={(on) => void setWebSearch(on)}
+          webSearchUnavailable={webSearchUnavailable}
+          disabled={loggedIn && !model}
+          modelPicker={
+            <ModelPicker models={list} selected={model} onSelect={(m) => void setChosenModel(m.aiModelId)} disabled={chat.streaming} />
+          }
+        />
+      </div>
+    </div>
+  );
+}
+

@@ -1,0 +1,90 @@
+import { ActionIcon, Group, Paper, Textarea, Tooltip } from '@mantine/core';
+import { useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { MAX_INPUT_CHARS } from '../../shared/contracts/chat.ts';
+import { IconGlobe, IconSend, IconStop } from '../ui/icons.tsx';
+
+export interface ComposerProps {
+  streaming: boolean;
+  /** Sends the text; resolves once it is on its way (the composer clears at once). */
+  onSend: (text: string) => void;
+  onStop: () => void;
+  webSearch: boolean;
+  onWebSearchChange: (on: boolean) => void;
+  /** Why web search cannot be used now (the model or the server lacks it); null when it can. */
+  webSearchUnavailable: string | null;
+  /** The model picker, shown in the composer's toolbar. */
+  modelPicker: ReactNode;
+  disabled?: boolean;
+}
+
+/**
+ * The message box. Enter sends and Shift+Enter starts a new line; an Enter that confirms an IME
+ * composition (Chinese, Japanese input) picks the word and sends nothing.
+ */
+export function Composer({ streaming, onSend, onStop, webSearch, onWebSearchChange, webSearchUnavailable, modelPicker, disabled }: ComposerProps) {
+  const { t } = useTranslation();
+  const [text, setText] = useState('');
+  const canSend = !streaming && !disabled && text.trim().length > 0;
+
+  const submit = () => {
+    if (!canSend) return;
+    onSend(text.trim());
+    setText('');
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    // keyCode 229 is what some browsers report for the Enter that ends a composition.
+    if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing || event.keyCode === 229) return;
+    event.preventDefault();
+    submit();
+  };
+
+  const searchLabel = webSearchUnavailable ?? (webSearch ? t('chat.composer.webSearchOn') : t('chat.composer.webSearchOff'));
+  return (
+    <Paper withBorder radius={6} p={6} data-testid="composer">
+      <Textarea
+        variant="unstyled"
+        autosize
+        minRows={1}
+        maxRows={8}
+        px={4}
+        value={text}
+        maxLength={MAX_INPUT_CHARS}
+        placeholder={t('chat.composer.placeholder')}
+        aria-label={t('chat.composer.label')}
+        onChange={(event) => setText(event.currentTarget.value)}
+        onKeyDown={onKeyDown}
+      />
+      <Group justify="space-between" gap={6} wrap="nowrap">
+        <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }}>
+          {modelPicker}
+          <Tooltip label={searchLabel} withArrow>
+            {/* A disabled button gets no pointer events: the wrapper keeps the tooltip explaining why. */}
+            <span>
+              <ActionIcon
+                variant={webSearch && !webSearchUnavailable ? 'filled' : 'default'}
+                size={30}
+                aria-label={searchLabel}
+                aria-pressed={webSearch && !webSearchUnavailable}
+                disabled={webSearchUnavailable !== null}
+                onClick={() => onWebSearchChange(!webSearch)}
+              >
+                <IconGlobe size={16} />
+              </ActionIcon>
+            </span>
+          </Tooltip>
+        </Group>
+        {streaming ? (
+          <ActionIcon size={30} color="red" variant="light" aria-label={t('chat.composer.stop')} onClick={onStop}>
+            <IconStop size={16} />
+          </ActionIcon>
+        ) : (
+          <ActionIcon size={30} aria-label={t('chat.composer.send')} disabled={!canSend} onClick={submit}>
+            <IconSend size={16} />
+          </ActionIcon>
+        )}
+      </Group>
+    </Paper>
+  );
+}

@@ -1,0 +1,78 @@
+import { ActionIcon, Alert, Box, Group, Text, Tooltip } from '@mantine/core';
+import { memo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { stripProductTags } from '../../shared/utils/strip-tags.ts';
+import { IconCopy, IconRefresh, IconTrash } from '../ui/icons.tsx';
+import { MarkdownView } from '../ui/markdown-view.tsx';
+import type { ChatTurn } from './use-chat.ts';
+
+export interface MessageItemProps {
+  turn: ChatTurn;
+  /** Another answer is streaming: retry waits for it. */
+  busy: boolean;
+  onRetry: (turn: ChatTurn) => void;
+  onDelete: (turn: ChatTurn) => void;
+}
+
+/** One exchange: the user's bubble, then the model's answer with the model's name and its actions. */
+export const MessageItem = memo(function MessageItem({ turn, busy, onRetry, onDelete }: MessageItemProps) {
+  const { t } = useTranslation();
+  const [copied, setCopied] = useState(false);
+  const streaming = turn.status === 'streaming';
+  const answer = stripProductTags(turn.output, { streaming });
+  const input = stripProductTags(turn.input);
+
+  const copy = () => {
+    void navigator.clipboard.writeText(answer).then(() => {
+      setCopied(true);
+      setTimeout(() => setCopied(false), 1500);
+    });
+  };
+
+  return (
+    <Box className="chat-turn" data-status={turn.status} data-testid="chat-turn">
+      <Box className="chat-bubble chat-bubble-user" data-author="user">
+        <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+          {input}
+        </Text>
+      </Box>
+      <Box className="chat-bubble chat-bubble-model" data-author="model">
+        {turn.modelName && (
+          <Text size="xs" c="dimmed" mb={4} data-testid="answer-model">
+            {turn.modelName}
+          </Text>
+        )}
+        {(answer || streaming) && <MarkdownView text={answer} streaming={streaming} />}
+        {turn.status === 'stopped' && (
+          <Text size="xs" c="dimmed" mt={4}>
+            {t('chat.message.stopped')}
+          </Text>
+        )}
+        {turn.status === 'error' && (
+          <Alert color="red" variant="light" p={8} mt={answer ? 8 : 0} role="alert">
+            {turn.error ?? t('chat.modelBusy')}
+          </Alert>
+        )}
+        {!streaming && (
+          <Group gap={2} mt={4} className="chat-actions">
+            <Tooltip label={copied ? t('chat.message.copied') : t('chat.message.copy')}>
+              <ActionIcon variant="subtle" color="gray" size="sm" aria-label={t('chat.message.copy')} onClick={copy} disabled={!answer}>
+                <IconCopy size={14} />
+              </ActionIcon>
+            </Tooltip>
+            <Tooltip label={t('chat.message.retry')}>
+              <ActionIcon variant="subtle" color="gray" size="sm" aria-label={t('chat.message.retry')} onClick={() => onRetry(turn)} disabled={busy}>
+                <IconRefresh size={14} />
+              </ActionIcon>
+            </Tooltip>
+            <Tooltip label={t('chat.message.delete')}>
+              <ActionIcon variant="subtle" color="gray" size="sm" aria-label={t('chat.message.delete')} onClick={() => onDelete(turn)} disabled={busy}>
+                <IconTrash size={14} />
+              </ActionIcon>
+            </Tooltip>
+          </Group>
+        )}
+      </Box>
+    </Box>
+  );
+});

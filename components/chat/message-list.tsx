@@ -1,0 +1,138 @@
+import { ActionIcon, Button, Center, Loader, Text } from '@mantine/core';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { IconArrowDown } from '../ui/icons.tsx';
+import { MessageItem } from './message-item.tsx';
+import type { ChatTurn } from './use-chat.ts';
+
+/** Turns rendered at once; scrolling to the top reveals earlier ones a window at a time. */
+export const RENDER_WINDOW = 40;
+/** Within this distance of the bottom the view follows the stream. */
+const STICK_PX = 80;
+
+export interface MessageListProps {
+  turns: ChatTurn[];
+  streaming: boolean;
+  hasEarlier: boolean;
+  loading: boolean;
+  loadError: string | null;
+  onLoadEarlier: () => void;
+  onRetry: (turn: ChatTurn) => void;
+  onDelete: (turn: ChatTurn) => void;
+  /** Shown when there are no turns (the welcome). */
+  empty: ReactNode;
+}
+
+/**
+ * The conversation. Only the last RENDER_WINDOW turns are mounted (and off-screen ones skip layout
+ * and paint through content-visibility), so a long chat stays fast. The view follows a streaming
+ * answer unless the reader scrolled up; then a button brings them back down.
+ */
+export function MessageList({ turns, streaming, hasEarlier, loading, loadError, onLoadEarlier, onRetry, onDelete, empty }: MessageListProps) {
+  const { t } = useTranslation();
+  const viewport = useRef<HTMLDivElement>(null);
+  const content = useRef<HTMLDivElement>(null);
+  const stick = useRef(true);
+  const [atBottom, setAtBottom] = useState(true);
+  const [windowSize, setWindowSize] = useState(RENDER_WINDOW);
+  /** Height before earlier turns were added above, to keep the reader's place. */
+  const anchor = useRef<number | null>(null);
+
+  const scrollToBottom = useCallback(() => {
+    const el = viewport.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, []);
+
+  const onScroll = () => {
+    const el = viewport.current;
+    if (!el) return;
+    const near = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX;
+    stick.current = near;
+    setAtBottom(near);
+    if (el.scrollTop < 40) {
+      if (turns.length > windowSize) {
+        anchor.current = el.scrollHeight;
+        setWindowSize((n) => n + RENDER_WINDOW);
+      } else if (hasEarlier && !loading) {
+        anchor.current = el.scrollHeight;
+        setWindowSize((n) => n + RENDER_WINDOW);
+        onLoadEarlier();
+      }
+    }
+  };
+
+  // Earlier turns added above keep the reader where they were; new content at the end is followed.
+  useLayoutEffect(() => {
+    const el = viewport.current;
+    if (!el) return;
+    if (anchor.current !== null) {
+      el.scrollTop += el.scrollHeight - anchor.current;
+      anchor.current = null;
+    } else if (stick.current) {
+      el.scrollTop = el.scrollHeight;
+    }
+  }, [turns, windowSize]);
+
+  // Growth that React does not see (a highlighted code block, an image loading) is followed too.
+  useEffect(() => {
+    const el = content.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => {
+      if (stick.current && anchor.current === null) scrollToBottom();
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [scrollToBottom]);
+
+  // Sending a message brings the view down to it.
+  const lastKey = turns.at(-1)?.key;
+  useEffect(() => {
+    if (!streaming) return;
+    stick.current = true;
+    setAtBottom(true);
+    scrollToBottom();
+  }, [lastKey, streaming, scrollToBottom]);
+
+  const shown = turns.length > windowSize ? turns.slice(turns.length - windowSize) : turns;
+  return (
+    <div className="chat-scroll" ref={viewport} onScroll={onScroll} data-testid="message-list">
+      <div className="chat-content" ref={content}>
+        {loading && (
+          <Center py="sm">
+            <Loader size="sm" aria-label={t('chat.message.loading')} />
+          </Center>
+        )}
+        {loadError && (
+          <Center py="sm" style={{ flexDirection: 'column', gap: 4 }}>
+            <Text size="sm" c="red">
+              {loadError}
+            </Text>
+            <Button size="xs" variant="subtle" onClick={onLoadEarlier}>
+              {t('chat.sider.retry')}
+            </Button>
+          </Center>
+        )}
+        {!loading && turns.length === 0 && !loadError ? empty : null}
+        {shown.map((turn) => (
+          <MessageItem key={turn.key} turn={turn} busy={streaming} onRetry={onRetry} onDelete={onDelete} />
+        ))}
+      </div>
+      {!atBottom && (
+        <ActionIcon
+          className="chat-to-bottom"
+          radius="xl"
+          variant="default"
+          size="lg"
+          aria-label={t('chat.message.toBottom')}
+          onClick={() => {
+            stick.current = true;
+            setAtBottom(true);
+            scrollToBottom();
+          }}
+        >
+          <IconArrowDown size={16} />
+        </ActionIcon>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+import { Button, Menu, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { ModelListItem } from '../../shared/contracts/model.ts';
+import { groupModelsByLevel } from '../../shared/utils/default-model.ts';
+import { IconChevronDown, IconLock } from '../ui/icons.tsx';
+
+export interface ModelPickerProps {
+  models: readonly ModelListItem[];
+  selected: ModelListItem | undefined;
+  onSelect: (model: ModelListItem) => void;
+  disabled?: boolean;
+}
+
+/**
+ * Spec §3/§4: models open to everyone first, then the rest grouped by plan level, ascending. Models
+ * above the user's plan stay listed, locked, saying which plan unlocks them.
+ */
+export function ModelPicker({ models, selected, onSelect, disabled }: ModelPickerProps) {
+  const { t } = useTranslation();
+  const { ungrouped, groups } = groupModelsByLevel(models);
+
+  const item = (model: ModelListItem) => (
+    <Menu.Item
+      key={model.aiModelId}
+      disabled={model.locked}
+      onClick={() => onSelect(model)}
+      data-model-id={model.aiModelId}
+      rightSection={model.locked ? <IconLock size={14} /> : undefined}
+      aria-current={model.aiModelId === selected?.aiModelId ? 'true' : undefined}
+    >
+      <Text size="sm" fw={model.aiModelId === selected?.aiModelId ? 600 : 400}>
+        {model.name}
+      </Text>
+      {model.locked ? (
+        <Text size="xs" c="dimmed">
+          {t('chat.model.lockedHint', { plan: model.minVipLevelName })}
+        </Text>
+      ) : (
+        model.description && (
+          <Text size="xs" c="dimmed" lineClamp={1}>
+            {model.description}
+          </Text>
+        )
+      )}
+    </Menu.Item>
+  );
+
+  return (
+    <Menu position="top-start" width={280} withinPortal shadow="md">
+      <Menu.Target>
+        <Button
+          variant="default"
+          size="xs"
+          disabled={disabled || models.length === 0}
+          rightSection={<IconChevronDown size={14} />}
+          aria-label={t('chat.model.pick')}
+          data-testid="model-picker"
+        >
+          {selected?.name ?? t('chat.model.none')}
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown mah={360} style={{ overflowY: 'auto' }}>
+        {ungrouped.map(item)}
+        {groups.map((group) => [
+          <Menu.Label key={`label-${group.level}`}>{group.levelName}</Menu.Label>,
+          ...group.models.map(item),
+        ])}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

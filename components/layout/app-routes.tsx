@@ -1,0 +1,79 @@
+import { Button, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useAtomValue, useStore } from 'jotai';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useLocation, useNavigate, type RouteObject } from 'react-router';
+import { getSettingListAll } from '../../shared/api/system.ts';
+import { recordPageView } from '../../shared/api/tracking.ts';
+import { getUserByLogin } from '../../shared/api/user.ts';
+import { authActionAtom, isLoggedInAtom } from '../../shared/atoms/auth.ts';
+import { LoginDialog } from '../login/login-dialog.tsx';
+import { loginFromUrl } from '../login/url-login.ts';
+import { SettingsPage } from '../settings/settings-page.tsx';
+import { ChatLayout } from './chat-layout.tsx';
+
+/** What every screen has: the login dialog, page views, URL logins and a fresh copy of the user. */
+function Root() {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const store = useStore();
+  const loggedIn = useAtomValue(isLoggedInAtom);
+
+  useEffect(() => {
+    void recordPageView(location.pathname);
+  }, [location.pathname]);
+
+  // Spec §4: ?token= or ?tempKey= log in and keep the path.
+  useEffect(() => {
+    void loginFromUrl(store);
+  }, [store]);
+
+  // The plan may have changed since the user info was stored (bought elsewhere, expired).
+  const user = useQuery({ queryKey: ['user-info', loggedIn], queryFn: () => getUserByLogin(), enabled: loggedIn, staleTime: 60_000 });
+  useEffect(() => {
+    if (user.data && store.get(isLoggedInAtom)) void store.set(authActionAtom, { type: 'userInfo', userInfo: user.data });
+  }, [user.data, store]);
+
+  // The Auth store keeps the public settings (spec §3 systemConfig) for pages that start offline.
+  const settings = useQuery({ queryKey: ['system-settings'], queryFn: () => getSettingListAll() });
+  useEffect(() => {
+    if (settings.data) void store.set(authActionAtom, { type: 'systemConfig', settings: settings.data });
+  }, [settings.data, store]);
+
+  return (
+    <>
+      <Outlet />
+      <LoginDialog onLoggedIn={() => void navigate('/')} />
+    </>
+  );
+}
+
+function SettingsRoute() {
+  const navigate = useNavigate();
+  return <SettingsPage onBack={() => void navigate('/')} />;
+}
+
+function NotFound() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <Stack align="center" justify="center" h="100dvh" gap="sm" p="md">
+      <Title order={2}>404</Title>
+      <Text c="dimmed">{t('notFound.message')}</Text>
+      <Button onClick={() => void navigate('/')}>{t('notFound.home')}</Button>
+    </Stack>
+  );
+}
+
+/** Spec §2 routes of this release: the chat layout at / and /{id}, settings, and the not-found page. */
+export const appRoutes: RouteObject[] = [
+  {
+    element: <Root />,
+    children: [
+      { path: '/setting', element: <SettingsRoute /> },
+      { path: '/:id?', element: <ChatLayout /> },
+      { path: '*', element: <NotFound /> },
+    ],
+  },
+];

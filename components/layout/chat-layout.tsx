@@ -1,0 +1,88 @@
+import { ActionIcon, Drawer, Group, Text, Tooltip } from '@mantine/core';
+import { useAtomValue, useSetAtom } from 'jotai';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router';
+import { isLoggedInAtom } from '../../shared/atoms/auth.ts';
+import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
+import { usePlatform } from '../app-shell/platform-context.tsx';
+import { ChatView } from '../chat/chat-view.tsx';
+import { ChatSidebar, SIDEBAR_WIDTH } from '../chat-history/chat-sidebar.tsx';
+import { IconMenu, IconPlus, IconSettings } from '../ui/icons.tsx';
+
+/**
+ * Spec §2 chat layout at / and /{id}: the sidebar beside the chat on a wide screen; on a narrow one
+ * (mobile web, the extension's side panel) a bar on top and the sidebar in a drawer.
+ */
+export function ChatLayout() {
+  const { t } = useTranslation();
+  const { id } = useParams();
+  const navigate = useNavigate();
+  const { isH5 } = usePlatform();
+  const loggedIn = useAtomValue(isLoggedInAtom);
+  const openLogin = useSetAtom(openLoginDialogAtom);
+  const [drawer, setDrawer] = useState(false);
+
+  const go = (path: string) => {
+    setDrawer(false);
+    void navigate(path);
+  };
+  const chat = <ChatView sessionId={id} onSessionCreated={(sessionId) => void navigate(`/${sessionId}`, { replace: true })} />;
+
+  if (!isH5) {
+    return (
+      <div style={{ display: 'flex', height: '100dvh' }}>
+        <ChatSidebar activeSessionId={id} onNavigate={go} />
+        <main style={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
+          <Group justify="flex-end" px="md" py={6}>
+            <Tooltip label={t('settings.title')}>
+              <ActionIcon variant="subtle" color="gray" aria-label={t('settings.title')} onClick={() => go('/setting')}>
+                <IconSettings />
+              </ActionIcon>
+            </Tooltip>
+          </Group>
+          <div style={{ flex: 1, minHeight: 0 }}>{chat}</div>
+        </main>
+      </div>
+    );
+  }
+
+  return (
+    <div style={{ display: 'flex', flexDirection: 'column', height: '100dvh' }}>
+      <Group justify="space-between" px={8} py={6} wrap="nowrap" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
+        <ActionIcon variant="subtle" color="gray" aria-label={t('chat.sider.label')} onClick={() => setDrawer(true)}>
+          <IconMenu />
+        </ActionIcon>
+        <Text fw={600} size="sm">
+          Tandem
+        </Text>
+        <Group gap={4} wrap="nowrap">
+          <ActionIcon
+            variant="subtle"
+            color="gray"
+            aria-label={t('chat.sider.newChat')}
+            onClick={() => (loggedIn ? go('/') : openLogin('chat.notLoginTip'))}
+          >
+            <IconPlus />
+          </ActionIcon>
+          <ActionIcon variant="subtle" color="gray" aria-label={t('settings.title')} onClick={() => go('/setting')}>
+            <IconSettings />
+          </ActionIcon>
+        </Group>
+      </Group>
+      <div style={{ flex: 1, minHeight: 0 }}>{chat}</div>
+      <Drawer
+        opened={drawer}
+        onClose={() => setDrawer(false)}
+        size={SIDEBAR_WIDTH}
+        padding={0}
+        withCloseButton={false}
+        aria-label={t('chat.sider.label')}
+      >
+        <div style={{ height: '100dvh', display: 'flex' }}>
+          <ChatSidebar activeSessionId={id} onNavigate={go} />
+        </div>
+      </Drawer>
+    </div>
+  );
+}

@@ -1,0 +1,138 @@
+import { Alert, Center, Drawer, Loader, Modal } from '@mantine/core';
+import { useAtomValue, useSetAtom, useStore } from 'jotai';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { authActionAtom, tokenAtom, tokenPersisted } from '../../shared/atoms/auth.ts';
+import { closeLoginDialogAtom, loginDialogAtom } from '../../shared/atoms/login-dialog.ts';
+import { LoginFrameMessageSchema } from '../../shared/contracts/login-frame.ts';
+import { peekPersisted } from '../../shared/storage/active.ts';
+import { usePlatform } from '../app-shell/platform-context.tsx';
+import { useSystemSetting } from '../app-shell/system-settings.ts';
+import { notifyError, notifySuccess } from '../ui/notify.ts';
+import { loginFailureMessage, loginWithTempKey } from './login-actions.ts';
+
+/** Spec §9: the token is looked for every second while the dialog is open. */
+export const LOGIN_POLL_MS = 1000;
+/** Spec §9: the mobile login drawer's height. */
+export const LOGIN_DRAWER_HEIGHT = 560;
+
+export interface LoginDialogProps {
+  /** After a login: spec §4 sends the app to /. */
+  onLoggedIn: () => void;
+}
+
+/**
+ * The login dialog (a bottom drawer on mobile) around the central login page in a sandboxed frame.
+ * Only messages from the login page's origin and from that frame are read. A login made elsewhere
+ * (another tab, the extension) is noticed by polling the token.
+ */
+export function LoginDialog({ onLoggedIn }: LoginDialogProps) {
+  const { t } = useTranslation();
+  const { isH5 } = usePlatform();
+  const state = useAtomValue(loginDialogAtom);
+  const close = useSetAtom(closeLoginDialogAtom);
+  const store = useStore();
+  const token = useAtomValue(tokenAtom);
+  const loginUrl = useSystemSetting('login_page_url');
+  const frame = useRef<HTMLIFrameElement>(null);
+  const [opens, setOpens] = useState(0);
+  const [busy, setBusy] = useState(false);
+  const tokenAtOpen = useRef<string | null>(null);
+
+  // Every opening reloads the frame (spec §4), so the page starts fresh.
+  useEffect(() => {
+    if (!state.open) return;
+    setOpens((n) => n + 1);
+    tokenAtOpen.current = peekPersisted(tokenPersisted);
+  }, [state.open]);
+
+  const finish = () => {
+    close();
+    onLoggedIn();
+  };
+
+  useEffect(() => {
+    if (!state.open || !loginUrl.value) return;
+    let origin: string;
+    try {
+      origin = new URL(loginUrl.value, window.location.href).origin;
+    } catch {
+      return;
+    }
+    const onMessage = (event: MessageEvent) => {
+      if (event.origin !== origin || event.source !== frame.current?.contentWindow) return;
+      const message = LoginFrameMessageSchema.safeParse(event.data);
+      if (!message.success) return;
+      if (message.data.type === 'not-logged-in') {
+        if (peekPersisted(tokenPersisted) !== null) void store.set(authActionAtom, { type: 'logout' });
+        return;
+      }
+      setBusy(true);
+      loginWithTempKey(store, message.data.tempKey).then(
+        () => {
+          notifySuccess(t('login.succeeded'));
+          finish();
+        },
+        (error: unknown) => notifyError(loginFailureMessage(error)),
+      ).finally(() => setBusy(false));
+    };
+    window.addEventListener('message', onMessage);
+    return () => window.removeEventListener('message', onMessage);
+    // finish only closes and navigates; re-subscribing on each render is not needed.
+  }, [state.open, loginUrl.value, store, t]);
+
+  // A token that appears while the dialog is open (logged in from the extension or another tab).
+  useEffect(() => {
+    if (!state.open) return;
+    const timer = setInterval(() => {
+      const current = peekPersisted(tokenPersisted);
+      if (current !== null && current !== tokenAtOpen.current) finish();
+    }, LOGIN_POLL_MS);
+    return () => clearInterval(timer);
+  }, [state.open, token]);
+
+  const body = (
+    <>
+      {state.notice && (
+        <Alert variant="light" color="primary" p={8} mb={8} data-testid="login-notice">
+          {t(state.notice)}
+        </Alert>
+      )}
+      {loginUrl.isError && <Alert color="red">{t('request.networkError')}</Alert>}
+      {loginUrl.value ? (
+        <div style={{ position: 'relative' }}>
+          <iframe
+            key={opens}
+            ref={frame}
+            src={loginUrl.value}
+            title={t('login.frameTitle')}
+            // Scripts and forms for the page itself; same-origin so it keeps its own storage.
+            sandbox="allow-scripts allow-forms allow-same-origin allow-popups"
+            style={{ width: '100%', height: isH5 ? LOGIN_DRAWER_HEIGHT - 120 : 480, border: 0, display: 'block' }}
+          />
+          {busy && (
+            <Center style={{ position: 'absolute', inset: 0, background: 'rgba(255,255,255,0.7)' }}>
+              <Loader size="sm" />
+            </Center>
+          )}
+        </div>
+      ) : (
+        !loginUrl.isError && (
+          <Center h={200}>
+            <Loader size="sm" />
+          </Center>
+        )
+      )}
+    </>
+  );
+
+  return isH5 ? (
+    <Drawer opened={state.open} onClose={close} position="bottom" size={LOGIN_DRAWER_HEIGHT} title={t('login.title')}>
+      {body}
+    </Drawer>
+  ) : (
+    <Modal opened={state.open} onClose={close} title={t('login.title')} size={440} centered>
+      {body}
+    </Modal>
+  );
+}

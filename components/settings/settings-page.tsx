@@ -1,0 +1,208 @@
+import { Anchor, Button, Group, Paper, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useMutation } from '@tanstack/react-query';
+import { useAtomValue, useSetAtom } from 'jotai';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { getUserByLogin } from '../../shared/api/user.ts';
+import { logoutOnServer, saveUserSetting, updateNickName } from '../../shared/api/user-setting.ts';
+import { authActionAtom, isLoggedInAtom, userInfoAtom } from '../../shared/atoms/auth.ts';
+import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
+import type { Language } from '../../shared/contracts/common.ts';
+import { currentLanguage, setLanguage } from '../../shared/i18n/i18n.ts';
+import { DEFAULT_SERVER_URL, serverUrlPersisted } from '../../shared/platform/server-url.ts';
+import { peekPersisted, writePersisted } from '../../shared/storage/active.ts';
+import { usePlatform } from '../app-shell/platform-context.tsx';
+import { notifyError, notifySuccess } from '../ui/notify.ts';
+
+export interface SettingsPageProps {
+  onBack: () => void;
+}
+
+/** Spec §2 settings layout, general section: language, the server (extension only) and the account. */
+export function SettingsPage({ onBack }: SettingsPageProps) {
+  const { t } = useTranslation();
+  const { isExtension } = usePlatform();
+  return (
+    <Stack maw={640} mx="auto" p="md" gap="md">
+      <Group justify="space-between">
+        <Title order={3}>{t('settings.title')}</Title>
+        <Anchor component="button" type="button" size="sm" onClick={onBack}>
+          {t('settings.back')}
+        </Anchor>
+      </Group>
+      <LanguageSection />
+      {isExtension && <ServerSection />}
+      <AccountSection />
+    </Stack>
+  );
+}
+
+function Section({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <Paper withBorder p="md" radius={6}>
+      <Text fw={600} mb="sm">
+        {title}
+      </Text>
+      {children}
+    </Paper>
+  );
+}
+
+function LanguageSection() {
+  const { t } = useTranslation();
+  const loggedIn = useAtomValue(isLoggedInAtom);
+  const [language, setShown] = useState<Language>(currentLanguage());
+  const change = async (next: Language) => {
+    setShown(next);
+    await setLanguage(next);
+    // The account keeps the choice too, so the web app and the extension start in it.
+    if (loggedIn) await saveUserSetting({ language: next }).catch(() => notifyError(t('settings.updateFailed')));
+  };
+  return (
+    <Section title={t('settings.language')}>
+      <SegmentedControl
+        value={language}
+        onChange={(value) => void change(value as Language)}
+        data={[
+          { value: 'en', label: 'English' },
+          { value: 'zh', label: '中文' },
+        ]}
+        aria-label={t('settings.language')}
+      />
+    </Section>
+  );
+}
+
+/** A server address: http(s) only, kept without a trailing slash or path. */
+export function normalizeServerUrl(input: string): string | null {
+  try {
+    const url = new URL(input.trim());
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    return url.origin;
+  } catch {
+    return null;
+  }
+}
+
+function ServerSection() {
+  const { t } = useTranslation();
+  const [value, setValue] = useState(peekPersisted(serverUrlPersisted) ?? DEFAULT_SERVER_URL);
+  const [error, setError] = useState<string | null>(null);
+  const logout = useSetAtom(authActionAtom);
+
+  const save = async (next: string | null) => {
+    const current = peekPersisted(serverUrlPersisted) ?? DEFAULT_SERVER_URL;
+    if ((next ?? DEFAULT_SERVER_URL) === current) return;
+    // A token belongs to the server that issued it.
+    await logout({ type: 'logout' });
+    await writePersisted(serverUrlPersisted, next);
+    setValue(next ?? DEFAULT_SERVER_URL);
+    notifySuccess(t('settings.serverSaved'));
+  };
+
+  return (
+    <Section title={t('settings.server')}>
+      <Stack gap="xs">
+        <Text size="xs" c="dimmed">
+          {t('settings.serverHint')}
+        </Text>
+        <TextInput
+          aria-label={t('settings.server')}
+          value={value}
+          error={error}
+          onChange={(event) => {
+            setValue(event.currentTarget.value);
+            setError(null);
+          }}
+        />
+        <Group gap="xs">
+          <Button
+            onClick={() => {
+              const url = normalizeServerUrl(value);
+              if (!url) return setError(t('settings.serverInvalid'));
+              void save(url === DEFAULT_SERVER_URL ? null : url);
+            }}
+          >
+            {t('settings.save')}
+          </Button>
+          <Button variant="default" onClick={() => void save(null)}>
+            {t('settings.serverReset')}
+          </Button>
+        </Group>
+      </Stack>
+    </Section>
+  );
+}
+
+function AccountSection() {
+  const { t } = useTranslation();
+  const user = useAtomValue(userInfoAtom);
+  const loggedIn = useAtomValue(isLoggedInAtom);
+  const auth = useSetAtom(authActionAtom);
+  const openLogin = useSetAtom(openLoginDialogAtom);
+  const [name, setName] = useState(user?.userName ?? '');
+  const [nameError, setNameError] = useState<string | null>(null);
+
+  const rename = useMutation({
+    mutationFn: async (userName: string) => {
+      await updateNickName(userName);
+      return getUserByLogin();
+    },
+    onSuccess: async (userInfo) => {
+      await auth({ type: 'userInfo', userInfo });
+      notifySuccess(t('settings.nicknameSaved'));
+    },
+    onError: (error) => notifyError(error instanceof Error ? error.message : t('settings.updateFailed')),
+  });
+
+  const logout = useMutation({
+    // The token is forgotten here even when the server cannot be reached.
+    mutationFn: () => logoutOnServer().catch(() => undefined),
+    onSettled: () => auth({ type: 'logout' }),
+  });
+
+  if (!loggedIn) {
+    return (
+      <Section title={t('settings.account')}>
+        <Button onClick={() => openLogin()}>{t('settings.login')}</Button>
+      </Section>
+    );
+  }
+  return (
+    <Section title={t('settings.account')}>
+      <Stack gap="xs">
+        <Text size="sm">
+          {t('settings.email')}: {user?.email}
+        </Text>
+        <Text size="sm">
+          {t('settings.plan')}: {user?.vipOrder?.vipPackageName ?? t('chat.sider.freeVersion')}
+        </Text>
+        <Group align="flex-start" gap="xs">
+          <TextInput
+            style={{ flex: 1 }}
+            label={t('settings.nickname')}
+            value={name}
+            maxLength={50}
+            error={nameError}
+            onChange={(event) => {
+              setName(event.currentTarget.value);
+              setNameError(null);
+            }}
+          />
+          <Button
+            mt={24}
+            loading={rename.isPending}
+            onClick={() => (name.trim() ? rename.mutate(name.trim()) : setNameError(t('settings.nicknameRequired')))}
+          >
+            {t('settings.save')}
+          </Button>
+        </Group>
+        <Group>
+          <Button color="red" variant="light" loading={logout.isPending} onClick={() => logout.mutate()}>
+            {t('settings.logout')}
+          </Button>
+        </Group>
+      </Stack>
+    </Section>
+  );
+}

@@ -1,0 +1,167 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ChatSidebar } from '../../../components/chat-history/chat-sidebar.tsx';
+import { loginDialogAtom } from '../../../shared/atoms/login-dialog.ts';
+import type { ChatSessionItem } from '../../../shared/contracts/chat.ts';
+import { sendEnvelope, startTestServer, type SeenRequest, type TestServer } from '../../helpers/http-server.ts';
+import { intersectAll, renderInApp, testUser } from '../../helpers/render-app.tsx';
+
+let server: TestServer;
+let sessions: ChatSessionItem[];
+
+const session = (i: number): ChatSessionItem => ({
+  chatSessionId: `s${i}`,
+  sessionTitle: `Chat number ${i}`,
+  sessionDescribe: '',
+  createTime: '2026-11-20T10:00:00.000Z',
+});
+
+/** The server side of the sidebar: sessions in memory, answered as the real API does. */
+function api(req: SeenRequest, res: Parameters<Parameters<TestServer['handle']>[0]>[1]) {
+  const url = new URL(req.url, 'http://x');
+  switch (url.pathname) {
+    case '/api/System/GetSettingListAll':
+      return sendEnvelope(res, { Code: 10000, Data: [{ settingKey: 'vip_url', settingValue: 'https://example.com/pricing' }] });
+    case '/api/Chat/GetChatSessionListBySelf': {
+      const page = Number(url.searchParams.get('page'));
+      const count = Number(url.searchParams.get('count'));
+      const title = url.searchParams.get('sessionTitle') ?? '';
+      const matching = sessions.filter((s) => s.sessionTitle.includes(title));
+      return sendEnvelope(res, { Code: 10000, Data: { list: matching.slice((page - 1) * count, page * count), total: matching.length } });
+    }
+    case '/api/Chat/UpdateSessionTitle': {
+      const body = JSON.parse(req.body) as { chatSessionId: string; sessionTitle: string };
+      sessions = sessions.map((s) => (s.chatSessionId === body.chatSessionId ? { ...s, sessionTitle: body.sessionTitle } : s));
+      return sendEnvelope(res, { Code: 10000 });
+    }
+    case '/api/Chat/DeleteSessions': {
+      const body = JSON.parse(req.body) as { ids: string[]; isDelAll: boolean };
+      const before = sessions.length;
+      sessions = body.isDelAll ? [] : sessions.filter((s) => !body.ids.includes(s.chatSessionId));
+      return sendEnvelope(res, { Code: 10000, Data: { deleted: before - sessions.length } });
+    }
+    default:
+      return sendEnvelope(res, { Code: 10404, Msg: 'not found' });
+  }
+}
+
+beforeAll(async () => {
+  server = await startTestServer(api);
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  sessions = Array.from({ length: 25 }, (_, i) => session(i + 1));
+  server.requests.length = 0;
+});
+
+const calls = (path: string) => server.requests.filter((r) => r.url.startsWith(path));
+
+describe('ChatSidebar', () => {
+  it('asks a visitor to log in for new chat and search chat, with chat.notLoginTip', async () => {
+    const onNavigate = vi.fn();
+    const { store } = await renderInApp(<ChatSidebar onNavigate={onNavigate} />, { apiBase: server.url, user: null });
+    await userEvent.click(screen.getByRole('button', { name: 'New chat' }));
+    expect(store.get(loginDialogAtom)).toEqual({ open: true, notice: 'chat.notLoginTip' });
+    await userEvent.click(screen.getByRole('button', { name: 'Search chat' }));
+    expect(store.get(loginDialogAtom).open).toBe(true);
+    expect(onNavigate).not.toHaveBeenCalled();
+    expect(calls('/api/Chat/GetChatSessionListBySelf')).toHaveLength(0);
+  });
+
+  it('loads the history 20 at a time, the next page when the end scrolls into view', async () => {
+    await renderInApp(<ChatSidebar onNavigate={vi.fn()} />, { apiBase: server.url, user: testUser });
+    await screen.findByText('Chat number 20');
+    expect(screen.queryByText('Chat number 21')).toBeNull();
+    expect(new URL(calls('/api/Chat/GetChatSessionListBySelf')[0].url, 'http://x').searchParams.get('count')).toBe('20');
+    intersectAll();
+    await screen.findByText('Chat number 25');
+    const pages = calls('/api/Chat/GetChatSessionListBySelf').map((r) => new URL(r.url, 'http://x').searchParams.get('page'));
+    expect(pages).toEqual(['1', '2']);
+    // Everything is loaded: scrolling to the end again asks for nothing.
+    intersectAll();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(calls('/api/Chat/GetChatSessionListBySelf')).toHaveLength(2);
+  });
+
+  it('refuses an empty rename with chat.sider.conversationNameRequire and renames otherwise', async () => {
+    await renderInApp(<ChatSidebar onNavigate={vi.fn()} />, { apiBase: server.url, user: testUser });
+    await screen.findByText('Chat number 1');
+    await userEvent.click(screen.getByRole('button', { name: 'Actions for Chat number 1' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Rename' }));
+    const input = screen.getByRole('textbox', { name: 'Chat name' });
+    await userEvent.clear(input);
+    await userEvent.type(input, '   {Enter}');
+    expect(await screen.findByText('Chat name is required')).toBeInTheDocument();
+    expect(calls('/api/Chat/UpdateSessionTitle')).toHaveLength(0);
+
+    await userEvent.clear(input);
+    await userEvent.type(input, 'Trip plans{Enter}');
+    await screen.findByText('Trip plans');
+    expect(JSON.parse(calls('/api/Chat/UpdateSessionTitle')[0].body)).toEqual({ chatSessionId: 's1', sessionTitle: 'Trip plans' });
+    expect(calls('/api/Chat/UpdateSessionTitle')[0].headers['content-type']).toBe('application/json-patch+json');
+    expect(await screen.findByText('Chat renamed')).toBeInTheDocument();
+  });
+
+  it('deleting the open chat removes it and goes to /', async () => {
+    const onNavigate = vi.fn();
+    await renderInApp(<ChatSidebar activeSessionId="s2" onNavigate={onNavigate} />, { apiBase: server.url, user: testUser });
+    await screen.findByText('Chat number 2');
+    await userEvent.click(screen.getByRole('button', { name: 'Actions for Chat number 2' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Delete' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete this chat?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.queryByText('Chat number 2')).toBeNull());
+    expect(JSON.parse(calls('/api/Chat/DeleteSessions')[0].body)).toEqual({ ids: ['s2'], isDelAll: false });
+    expect(onNavigate).toHaveBeenCalledWith('/');
+    expect(await screen.findByText('Chat deleted')).toBeInTheDocument();
+  });
+
+  it('delete all asks first, then clears the list and goes to /', async () => {
+    const onNavigate = vi.fn();
+    await renderInApp(<ChatSidebar onNavigate={onNavigate} />, { apiBase: server.url, user: testUser });
+    await screen.findByText('Chat number 1');
+    await userEvent.click(screen.getByRole('button', { name: 'History actions' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Delete all chats' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete all chats?' });
+    expect(calls('/api/Chat/DeleteSessions')).toHaveLength(0);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete all chats' }));
+    await screen.findByText('No chats yet');
+    expect(JSON.parse(calls('/api/Chat/DeleteSessions')[0].body)).toEqual({ ids: [], isDelAll: true });
+    expect(onNavigate).toHaveBeenCalledWith('/');
+  });
+
+  it('search queries sessionTitle with page 1 and count 10 on Enter; a result opens and moves to the top', async () => {
+    const onNavigate = vi.fn();
+    await renderInApp(<ChatSidebar onNavigate={onNavigate} />, { apiBase: server.url, user: testUser });
+    await screen.findByText('Chat number 1');
+    await userEvent.click(screen.getByRole('button', { name: 'Search chat' }));
+    const box = await screen.findByRole('textbox', { name: 'Search chats by title' });
+    await userEvent.type(box, 'number 2');
+    expect(calls('/api/Chat/GetChatSessionListBySelf').filter((r) => r.url.includes('sessionTitle'))).toHaveLength(0);
+    fireEvent.keyDown(box, { key: 'Enter' });
+    const dialog = await screen.findByRole('dialog', { name: 'Search chat' });
+    await within(dialog).findByText('Chat number 25');
+    const query = new URL(calls('/api/Chat/GetChatSessionListBySelf').find((r) => r.url.includes('sessionTitle'))!.url, 'http://x').searchParams;
+    expect(Object.fromEntries(query)).toEqual({ page: '1', count: '10', sessionTitle: 'number 2' });
+    await userEvent.click(within(dialog).getByText('Chat number 25'));
+    expect(onNavigate).toHaveBeenCalledWith('/s25');
+    const history = screen.getByRole('list', { name: 'History' });
+    expect(within(history).getAllByRole('listitem')[0]).toHaveTextContent('Chat number 25');
+  });
+
+  it('shows go-premium and the free plan card without a VIP order; the tier colour and expiry with one', async () => {
+    const first = await renderInApp(<ChatSidebar onNavigate={vi.fn()} />, { apiBase: server.url, user: testUser });
+    expect(screen.getByRole('button', { name: 'Go premium' })).toBeInTheDocument();
+    expect(screen.getByTestId('vip-card')).toHaveTextContent('free version');
+    first.unmount();
+
+    const vipOrder = { vipOrderId: 'o1', vipPackageLevel: 2, vipPackageName: 'Advanced', endTime: '2027-01-31T12:00:00.000Z' };
+    await renderInApp(<ChatSidebar onNavigate={vi.fn()} />, { apiBase: server.url, user: { ...testUser, vipOrder } });
+    expect(screen.queryByRole('button', { name: 'Go premium' })).toBeNull();
+    const card = screen.getByTestId('vip-card');
+    expect(card).toHaveAttribute('data-tier', '2');
+    expect(card).toHaveTextContent('Advanced');
+    expect(card).toHaveTextContent('Expires 2027-01-31');
+  });
+});

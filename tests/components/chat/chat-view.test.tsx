@@ -1,0 +1,163 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ServerResponse } from 'node:http';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ChatView, resolveModel } from '../../../components/chat/chat-view.tsx';
+import { Composer } from '../../../components/chat/composer.tsx';
+import { loginDialogAtom } from '../../../shared/atoms/login-dialog.ts';
+import type { ModelListItem } from '../../../shared/contracts/model.ts';
+import { sendEnvelope, startTestServer, type SeenRequest, type TestServer } from '../../helpers/http-server.ts';
+import { renderInApp, testUser } from '../../helpers/render-app.tsx';
+
+const model = (aiModelId: string, minVipLevel: number, extra: Partial<ModelListItem> = {}): ModelListItem => ({
+  aiModelId,
+  name: aiModelId,
+  description: '',
+  minVipLevel,
+  minVipLevelName: ['Free', 'Standard', 'Advanced', 'Super'][minVipLevel],
+  modelMap: { isImage: false, fileTypes: [] },
+  webSearch: false,
+  pointsCost: 1,
+  contextWindow: 8000,
+  sort: 0,
+  locked: false,
+  ...extra,
+});
+
+const MODELS = [model('auto', 0), model('basic', 1), model('fast', 1), model('pro', 2, { locked: true }), model('super', 3, { locked: true })];
+
+let server: TestServer;
+/** Held answers of the current test: the stream waits for the test to release it. */
+let hold: Promise<void> = Promise.resolve();
+
+function event(res: ServerResponse, data: Record<string, unknown>) {
+  res.write(`data: ${JSON.stringify({ Code: 10000, Msg: '', Data: data })}\n\n`);
+}
+
+async function api(req: SeenRequest, res: ServerResponse) {
+  const url = new URL(req.url, 'http://x');
+  switch (url.pathname) {
+    case '/api/System/GetSettingListAll':
+      return sendEnvelope(res, { Code: 10000, Data: [] });
+    case '/api/Chat/GetModelListAll':
+      return sendEnvelope(res, { Code: 10000, Data: MODELS });
+    case '/api/Chat/StopMessage':
+      return sendEnvelope(res, { Code: 10000 });
+    case '/api/Chat/AddMessage': {
+      const body = JSON.parse(req.body) as { inputMessage: string; aiModelId: string };
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const base = { ChatMessageId: 'm1', ChatSessionId: 'new-session', InputMessage: body.inputMessage, FinishReason: null, ModelName: 'Fake GPT', ModelId: 'basic', ReplaceMessage: false };
+      event(res, { ...base, OutputMessage: 'Here is **bold** <tandem>secret</tandem>' });
+      await hold;
+      event(res, { ...base, OutputMessage: ' and `code`.', FinishReason: 'stop' });
+      res.end('data: DONE\n\n');
+      return;
+    }
+    default:
+      return sendEnvelope(res, { Code: 10404, Msg: 'not found' });
+  }
+}
+
+beforeAll(async () => {
+  server = await startTestServer(api);
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  server.requests.length = 0;
+  hold = Promise.resolve();
+});
+
+describe('resolveModel', () => {
+  it('keeps a usable pick, else applies the default rule to the models the plan allows', () => {
+    expect(resolveModel(MODELS, 'fast')?.aiModelId).toBe('fast');
+    expect(resolveModel(MODELS, 'pro')?.aiModelId).toBe('basic');
+    expect(resolveModel(MODELS, null)?.aiModelId).toBe('basic');
+    expect(resolveModel([model('auto', 0), model('x', 2, { locked: true })], null)?.aiModelId).toBe('auto');
+  });
+});
+
+describe('Composer', () => {
+  const setup = () => {
+    const onSend = vi.fn();
+    void renderInApp(
+      <Composer streaming={false} onSend={onSend} onStop={vi.fn()} webSearch={false} onWebSearchChange={vi.fn()} webSearchUnavailable="No search here" modelPicker={null} />,
+      { apiBase: server.url },
+    );
+    return onSend;
+  };
+
+  it('sends on Enter, not on Shift+Enter nor on the Enter that ends an IME composition', async () => {
+    const onSend = setup();
+    const box = await screen.findByRole('textbox', { name: 'Message' });
+    await userEvent.type(box, '你好');
+    fireEvent.keyDown(box, { key: 'Enter', isComposing: true });
+    fireEvent.keyDown(box, { key: 'Enter', keyCode: 229 });
+    fireEvent.keyDown(box, { key: 'Enter', shiftKey: true });
+    expect(onSend).not.toHaveBeenCalled();
+    fireEvent.keyDown(box, { key: 'Enter' });
+    expect(onSend).toHaveBeenCalledWith('你好');
+    expect(box).toHaveValue('');
+  });
+
+  it('disables web search with the reason', async () => {
+    setup();
+    const toggle = await screen.findByRole('button', { name: 'No search here' });
+    expect(toggle).toBeDisabled();
+  });
+});
+
+describe('ChatView', () => {
+  it('lists models by level with the locked ones explained', async () => {
+    await renderInApp(<ChatView sessionId={undefined} onSessionCreated={vi.fn()} />, { apiBase: server.url, user: testUser });
+    const picker = await screen.findByTestId('model-picker');
+    await waitFor(() => expect(picker).toHaveTextContent('basic'));
+    await userEvent.click(picker);
+    const menu = await screen.findByRole('menu');
+    const labels = within(menu).getAllByText(/^(Standard|Advanced|Super)$/).map((e) => e.textContent);
+    expect(labels).toEqual(['Standard', 'Advanced', 'Super']);
+    const pro = await within(menu).findByRole('menuitem', { name: /pro/, hidden: true });
+    expect(pro).toBeDisabled();
+    expect(pro).toHaveTextContent('Needs the Advanced plan');
+  });
+
+  it('opens the login dialog when a visitor sends', async () => {
+    const { store } = await renderInApp(<ChatView sessionId={undefined} onSessionCreated={vi.fn()} />, { apiBase: server.url, user: null });
+    const box = await screen.findByRole('textbox', { name: 'Message' });
+    await userEvent.type(box, 'hello{Enter}');
+    expect(store.get(loginDialogAtom)).toEqual({ open: true, notice: 'chat.notLoginTip' });
+    expect(server.requests.some((r) => r.url.includes('AddMessage'))).toBe(false);
+  });
+
+  it('streams an answer as markdown without the product tags, names the model and the new session, and stops', async () => {
+    let release!: () => void;
+    hold = new Promise((r) => (release = r));
+    const onSessionCreated = vi.fn();
+    const { container } = await renderInApp(<ChatView sessionId={undefined} onSessionCreated={onSessionCreated} />, { apiBase: server.url, user: testUser });
+    await waitFor(() => expect(screen.getByTestId('model-picker')).toHaveTextContent('basic'));
+    await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'Hi there{Enter}');
+
+    await waitFor(() => expect(container.querySelector('.md-view strong')?.textContent).toBe('bold'));
+    expect(container.querySelector('.md-view')).not.toHaveTextContent('secret');
+    expect(onSessionCreated).toHaveBeenCalledWith('new-session');
+    const body = JSON.parse(server.requests.find((r) => r.url.includes('AddMessage'))!.body);
+    expect(body).toMatchObject({ aiModelId: 'basic', inputMessage: 'Hi there', webSearch: false });
+
+    // While streaming the stop button calls StopMessage with the message id.
+    await userEvent.click(screen.getByRole('button', { name: 'Stop' }));
+    await waitFor(() => expect(server.requests.some((r) => r.url.includes('StopMessage'))).toBe(true));
+    expect(JSON.parse(server.requests.find((r) => r.url.includes('StopMessage'))!.body)).toEqual({ chatMessageId: 'm1' });
+    release();
+    await screen.findByText('Stopped');
+    expect(screen.getByTestId('answer-model')).toHaveTextContent('Fake GPT');
+  });
+
+  it('shows a finished answer with its copy, retry and delete actions', async () => {
+    const { container } = await renderInApp(<ChatView sessionId={undefined} onSessionCreated={vi.fn()} />, { apiBase: server.url, user: testUser });
+    await waitFor(() => expect(screen.getByTestId('model-picker')).toHaveTextContent('basic'));
+    await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'Hi{Enter}');
+    await waitFor(() => expect(container.querySelector('.md-view code')?.textContent).toBe('code'));
+    expect(await screen.findByRole('button', { name: 'Copy' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Ask again' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Delete' })).toBeEnabled();
+  });
+});

@@ -1,0 +1,46 @@
+import { render, type RenderResult } from '@testing-library/react';
+import { createStore } from 'jotai';
+import type { ReactElement } from 'react';
+import { AppProviders } from '../../components/app-shell/app-providers.tsx';
+import { createQueryClient } from '../../components/app-shell/query-client.ts';
+import { setApiBase } from '../../shared/api/request.ts';
+import { authActionAtom } from '../../shared/atoms/auth.ts';
+import type { UserInfo } from '../../shared/contracts/user.ts';
+import { initI18n, setLanguage } from '../../shared/i18n/i18n.ts';
+import type { Platform } from '../../shared/platform/platform.ts';
+import { installStorage } from '../../shared/storage/active.ts';
+import { createWebStorage } from '../../shared/storage/web.ts';
+
+export const testUser: UserInfo = { userId: 'u1', userName: 'Alice', email: 'alice@example.com', role: 'user', vipOrder: null };
+
+export interface RenderAppOptions {
+  apiBase: string;
+  user?: UserInfo | null;
+  platform?: Partial<Platform>;
+}
+
+/**
+ * Renders `ui` inside the app's real provider stack, on fresh web storage, in English, talking to
+ * `apiBase` (a real local HTTP server of the test).
+ */
+export async function renderInApp(ui: ReactElement, options: RenderAppOptions): Promise<RenderResult & { store: ReturnType<typeof createStore> }> {
+  localStorage.clear();
+  installStorage(createWebStorage());
+  const i18n = await initI18n(['en']);
+  await setLanguage('en');
+  setApiBase(options.apiBase);
+  const store = createStore();
+  if (options.user) await store.set(authActionAtom, { type: 'login', token: 'test-token', userInfo: options.user });
+  const platform: Platform = { isExtension: false, scene: 'web', isH5: false, standalone: false, ...options.platform };
+  const result = render(
+    <AppProviders store={store} queryClient={createQueryClient()} i18n={i18n} platform={platform}>
+      {ui}
+    </AppProviders>,
+  );
+  return { ...result, store };
+}
+
+/** Fires the jsdom IntersectionObserver stand-in of tests/setup/jsdom.ts. */
+export function intersectAll(): void {
+  (globalThis as { __intersectAll?: () => void }).__intersectAll?.();
+}
