@@ -1,3 +1,5 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
@@ -11,6 +13,7 @@ import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
 import { AppError } from './http/errors.ts';
 import { languageOf, t } from './http/i18n.ts';
+import { registerWebRoutes } from './http/web.ts';
 import type { RouteTableEntry } from './http/route.ts';
 import { localBus, postgresBus, redisBus, type Bus } from './services/bus.ts';
 import { runStartupTasks } from './services/startup.ts';
@@ -38,7 +41,11 @@ export type BuildOptions = {
   /** Pino options; tests pass false. */
   logger?: boolean | object;
   bus?: Bus;
+  /** The WXT build served as the web app; default WEB_DIR, else <repo>/.output/chrome-mv3. */
+  webDir?: string;
 };
+
+const DEFAULT_WEB_DIR = fileURLToPath(new URL('../.output/chrome-mv3', import.meta.url));
 
 /** Origins allowed to call the API with a bearer token: the web app and the configured extensions. */
 function allowedOrigins(config: Config): Set<string> {
@@ -155,6 +162,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerAdminModelRoutes(app);
   registerAdminSystemRoutes(app);
   registerAdminUserRoutes(app);
+  // The web app's catch-all GET /* only answers what no other route claims.
+  await registerWebRoutes(app, { webDir: path.resolve(opts.webDir ?? config.WEB_DIR ?? DEFAULT_WEB_DIR), config });
 
   await runStartupTasks(ctx);
   await app.ready();

@@ -19,6 +19,8 @@ export const EnvSchema = z.object({
   HOST: z.preprocess(emptyToUndefined, z.string().default('127.0.0.1')),
   PUBLIC_URL: optionalUrl,
   DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
+  /** The WXT build folder served as the web app (default: <repo>/.output/chrome-mv3, see server/app.ts). */
+  WEB_DIR: optionalString,
   DATABASE_URL: z.preprocess(
     emptyToUndefined,
     z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://').optional(),

@@ -102,7 +102,7 @@ export function LoginPage({ navigate = (url) => window.location.assign(url) }: L
           <Group justify="space-between" align="flex-start" wrap="nowrap">
             <div>
               <Title order={1} size="h2" c="primary.4">
-                {t('loginPage.productName')}
+                Tandem
               </Title>
               <Text size="sm" c="dimmed">
                 {t('loginPage.tagline')}
@@ -117,8 +117,8 @@ export function LoginPage({ navigate = (url) => window.location.assign(url) }: L
                 if (parsed.success) void setLanguage(parsed.data);
               }}
               data={[
-                { value: 'en', label: t('loginPage.languageEn') },
-                { value: 'zh', label: t('loginPage.languageZh') },
+                { value: 'en', label: 'English' },
+                { value: 'zh', label: '中文' },
               ]}
             />
           </Group>

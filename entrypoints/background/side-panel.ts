@@ -4,13 +4,14 @@ import { browser } from 'wxt/browser';
 export const OPEN_SIDE_PANEL_COMMAND = 'open-side-panel';
 
 /**
- * The toolbar action and the keyboard command both open the side panel. Listeners are added
- * synchronously in the worker's first turn, as MV3 requires for events to wake the worker.
+ * The toolbar action opens the popup (action.default_popup, from the popup/ entrypoint); the
+ * keyboard command opens the side panel. Listeners are added synchronously in the worker's first
+ * turn, as MV3 requires for events to wake the worker.
  */
 export function wireSidePanel(): void {
-  // Chrome keeps this behaviour across restarts, but setting it on every start also repairs a
-  // profile where an older build left it off.
-  browser.sidePanel.setPanelBehavior({ openPanelOnActionClick: true }).catch((error: unknown) => {
+  // Chrome keeps this behaviour across restarts, and older builds turned it on (the action then
+  // opened the panel instead of the popup): setting it on every start repairs those profiles.
+  browser.sidePanel.setPanelBehavior({ openPanelOnActionClick: false }).catch((error: unknown) => {
     console.error('sidePanel.setPanelBehavior failed', error);
   });
 

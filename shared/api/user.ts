@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { UserInfoSchema, type UserInfo } from '../contracts/user.ts';
-import { apiGet } from './request.ts';
+import { IntegralEntrySchema, UserInfoSchema, type IntegralEntry, type UserInfo } from '../contracts/user.ts';
+import { apiGet, apiPost } from './request.ts';
 
 /** Spec §7: a temp key from the login page is exchanged for a token (Data is the token). */
 export function getTokenForTempKey(tempKey: string): Promise<string> {
@@ -10,4 +10,19 @@ export function getTokenForTempKey(tempKey: string): Promise<string> {
 /** The logged-in user, with the plan in force (vipOrder null for free users). */
 export function getUserByLogin(): Promise<UserInfo> {
   return apiGet('/api/User/GetUserByLogin', undefined, { data: UserInfoSchema });
+}
+
+/** The user's points entries; integralType 1 is the main balance (spec §3). */
+export function getUserIntegralByLogin(signal?: AbortSignal): Promise<IntegralEntry[]> {
+  return apiGet('/api/User/GetUserIntegralByLogin', undefined, { data: z.array(IntegralEntrySchema), signal });
+}
+
+/** Spec §3/§9: the main (integralType 1) points balance among the entries, 0 when absent. */
+export function mainIntegralValue(entries: readonly IntegralEntry[]): number {
+  return entries.find((entry) => entry.integralType === 1)?.integralValue ?? 0;
+}
+
+/** Revokes the token this call carries (the stored one) on the server. */
+export async function logoutOnServer(options: { timeoutMs?: number } = {}): Promise<void> {
+  await apiPost('/api/User/Logout', {}, { timeoutMs: options.timeoutMs });
 }

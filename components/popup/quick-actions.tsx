@@ -1,0 +1,104 @@
+import { Button, Divider, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useAtomValue, useSetAtom } from 'jotai';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { getUserByLogin, getUserIntegralByLogin, logoutOnServer, mainIntegralValue } from '../../shared/api/user.ts';
+import { authActionAtom, isLoggedInAtom, userInfoAtom } from '../../shared/atoms/auth.ts';
+import { IconCrown, IconGlobe, IconSidebar } from '../ui/icons.tsx';
+import { notifyError } from '../ui/notify.ts';
+
+/** The popup's width: a toolbar popup sizes itself to its content. */
+export const POPUP_WIDTH = 320;
+
+export interface QuickActionsProps {
+  /** Opens the side panel; must be called within the click (Chrome needs the user gesture). */
+  onOpenSidePanel: () => Promise<void>;
+  onOpenWebApp: () => void;
+  onSignIn: () => void;
+}
+
+/**
+ * The toolbar popup: who is signed in, their plan and points, and the ways on (side panel, web app,
+ * sign in or out). Browser APIs come in as callbacks from the popup entrypoint.
+ */
+export function QuickActions({ onOpenSidePanel, onOpenWebApp, onSignIn }: QuickActionsProps) {
+  const { t } = useTranslation();
+  const isLoggedIn = useAtomValue(isLoggedInAtom);
+  const userInfo = useAtomValue(userInfoAtom);
+  const dispatchAuth = useSetAtom(authActionAtom);
+  const [signingOut, setSigningOut] = useState(false);
+
+  const points = useQuery({
+    queryKey: ['user-integral'],
+    queryFn: ({ signal }) => getUserIntegralByLogin(signal),
+    select: mainIntegralValue,
+    enabled: isLoggedIn,
+  });
+  // A login stored without its user (the web app sends the user a moment after the token).
+  const user = useQuery({ queryKey: ['user-by-login'], queryFn: () => getUserByLogin(), enabled: isLoggedIn && userInfo === null });
+  useEffect(() => {
+    if (user.data) void dispatchAuth({ type: 'userInfo', userInfo: user.data });
+  }, [user.data, dispatchAuth]);
+
+  const openSidePanel = () => {
+    onOpenSidePanel().catch((error: unknown) => {
+      console.warn('sidePanel.open failed', error);
+      notifyError(t('popup.sidePanelFailed'));
+    });
+  };
+
+  const signOut = async () => {
+    setSigningOut(true);
+    try {
+      // Revoke the token first, while it is still stored to authenticate the call; a failure
+      // (offline, already expired) must not keep the user signed in.
+      await logoutOnServer().catch((error: unknown) => console.warn('Logout call failed', error));
+      await dispatchAuth({ type: 'logout' });
+    } finally {
+      setSigningOut(false);
+    }
+  };
+
+  return (
+    <Stack gap="sm" p="md" w={POPUP_WIDTH} data-testid="popup-quick-actions">
+      <Title order={5}>{t('popup.title')}</Title>
+      {isLoggedIn ? (
+        <Stack gap={4}>
+          <Text fw={600} truncate data-testid="popup-user-name">
+            {userInfo?.userName ?? <Loader size="xs" />}
+          </Text>
+          <Group gap={6} wrap="nowrap">
+            <IconCrown size={16} />
+            <Text size="sm" data-testid="popup-plan">
+              {userInfo?.vipOrder?.vipPackageName || t('popup.freeVersion')}
+            </Text>
+          </Group>
+          <Text size="sm" c="dimmed" data-testid="popup-points">
+            {points.isSuccess ? t('popup.points', { points: points.data }) : points.isError ? t('popup.pointsUnavailable') : t('popup.pointsLoading')}
+          </Text>
+        </Stack>
+      ) : (
+        <Text size="sm" c="dimmed">
+          {t('popup.signedOut')}
+        </Text>
+      )}
+      <Divider />
+      <Button leftSection={<IconSidebar size={16} />} onClick={openSidePanel}>
+        {t('popup.openSidePanel')}
+      </Button>
+      <Button variant="light" leftSection={<IconGlobe size={16} />} onClick={onOpenWebApp}>
+        {t('popup.openWebApp')}
+      </Button>
+      {isLoggedIn ? (
+        <Button variant="subtle" color="gray" loading={signingOut} onClick={() => void signOut()}>
+          {t('popup.signOut')}
+        </Button>
+      ) : (
+        <Button variant="outline" onClick={onSignIn}>
+          {t('popup.signIn')}
+        </Button>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,52 @@
+import { browser } from 'wxt/browser';
+import { setApiBase } from '../../shared/api/request.ts';
+import { DEFAULT_SERVER_URL, serverUrlPersisted } from '../../shared/platform/server-url.ts';
+import { loadPersisted, watchPersisted } from '../../shared/storage/active.ts';
+
+/** The server URL without a trailing slash: the one chosen in the settings, else the build's default. */
+export function serverUrlFor(chosen: string | null): string {
+  return (chosen ?? DEFAULT_SERVER_URL).replace(/\/+$/, '');
+}
+
+let known: string | undefined;
+
+/**
+ * The server URL once read. Message handlers that must stay synchronous (sidePanel.open needs the
+ * sender's user gesture, which an await would lose) use it; undefined only on a cold start.
+ */
+export function knownServerUrl(): string | undefined {
+  return known;
+}
+
+export async function loadServerUrl(): Promise<string> {
+  return known ?? serverUrlFor(await loadPersisted(serverUrlPersisted));
+}
+
+function setUninstallUrl(server: string): void {
+  // Spec §2: uninstalling opens the uninstall feedback page of the server the user used.
+  try {
+    browser.runtime.setUninstallURL(`${server}/feedback`).catch((error: unknown) => console.error('setUninstallURL failed', error));
+  } catch (error) {
+    console.error('setUninstallURL failed', error);
+  }
+}
+
+/**
+ * Follows the chosen server: the API base of the background's own calls (the logout message
+ * revokes the token there) and the uninstall URL.
+ */
+export function wireServer(): () => void {
+  const apply = (chosen: string | null) => {
+    const url = serverUrlFor(chosen);
+    if (url === known) return;
+    known = url;
+    setApiBase(url);
+    setUninstallUrl(url);
+  };
+  const stopWatch = watchPersisted(serverUrlPersisted, apply);
+  void loadPersisted(serverUrlPersisted).then(apply);
+  return () => {
+    stopWatch();
+    known = undefined;
+  };
+}

@@ -1,0 +1,226 @@
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+// For `schema.hide` (keeps these routes out of the API reference).
+import type {} from '@fastify/swagger';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { BUILT_IN_EXTENSION_ID } from '../../shared/contracts/extension.ts';
+import type { Config } from '../config.ts';
+
+/**
+ * The hosted web app: the WXT build folder (`.output/chrome-mv3`) served as the web root, so the web
+ * page runs the very bundle the extension ships. `/login` is the central login page, every other
+ * page route answers app.html (the client router decides what to show), and `/downloads/*` serves
+ * the zips `wxt zip` writes next to the build folder.
+ */
+
+export type WebOptions = { webDir: string; config: Config };
+
+export type ExtensionBrowser = 'chrome' | 'edge';
+
+const NOT_BUILT = 'web app not built: run npm start';
+const ZIP_NOT_BUILT = 'extension package not built: run npm start';
+const NOT_FOUND = 'Not found';
+
+/** Folders whose file names carry a content hash (Vite's output): safe to cache forever. */
+const HASHED_DIRS = ['chunks', 'assets'];
+/** Folders of build files: a missing file there is a 404, never the app page. */
+const FILE_DIRS = [...HASHED_DIRS, 'content-scripts', 'downloads', '_locales'];
+
+// The bundle has no inline scripts (Vite emits <script type="module" src=...>), so scripts are
+// 'self' only. Styles: Mantine and KaTeX set style attributes. Images: chat answers embed remote
+// and data: images; blob: is for previews of files being attached. frame-src: the login frame.
+// The login frame is PUBLIC_URL/login: also allowed when the page was reached by another name.
+const baseCsp = (config: Config) => [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob: https: http:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  `frame-src 'self' ${new URL(config.publicUrl).origin}`,
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+];
+
+const appCsp = (config: Config) => [...baseCsp(config), "frame-ancestors 'self'"].join('; ');
+
+/** Chromium extension ids are 32 letters a-p; anything else must not reach a CSP header. */
+const EXTENSION_ID = /^[a-p]{32}$/;
+
+/**
+ * The login page is framed by the web app (same origin) and by the extension's pages, whose origin
+ * is chrome-extension://<id> (Edge too), so those may frame it; nobody else.
+ */
+function loginCsp(config: Config): string {
+  const ids = [...new Set([BUILT_IN_EXTENSION_ID, ...config.EXTENSION_IDS])].filter((id) => EXTENSION_ID.test(id));
+  return [...baseCsp(config), `frame-ancestors 'self' ${ids.map((id) => `chrome-extension://${id}`).join(' ')}`].join('; ');
+}
+
+/**
+ * The request path as safe relative segments, or null when it could reach outside the web root or
+ * is not in canonical form: `.`/`..` or empty segments, encoded slashes or backslashes, NUL, bad
+ * percent-encoding. A trailing slash is allowed (it yields a last empty segment).
+ */
+export function pathSegments(rawUrl: string): string[] | null {
+  const pathname = rawUrl.split('?')[0]!;
+  if (!pathname.startsWith('/') || /%(2f|5c|00)/i.test(pathname) || pathname.includes('\\')) return null;
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return null;
+  }
+  if (decoded.includes('\0') || decoded.includes('\\')) return null;
+  const segments = decoded.slice(1).split('/');
+  for (let i = 0; i < segments.length; i++) {
+    const s = segments[i]!;
+    if (s === '.' || s === '..') return null;
+    if (s === '' && i !== segments.length - 1) return null;
+  }
+  return segments;
+}
+
+async function isFile(p: string): Promise<boolean> {
+  try {
+    return (await stat(p)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Accept says HTML is welcome (a browser navigating, or a client that takes anything). */
+function acceptsHtml(req: FastifyRequest): boolean {
+  const accept = req.headers.accept;
+  return !accept || /text\/html|\*\/\*/i.test(accept);
+}
+
+function sendText(reply: FastifyReply, status: number, text: string) {
+  return reply
+    .code(status)
+    .header('content-type', 'text/plain; charset=utf-8')
+    .header('cache-control', 'no-cache')
+    .header('x-content-type-options', 'nosniff')
+    .send(text);
+}
+
+function compareVersions(a: number[], b: number[]): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const d = (a[i] ?? 0) - (b[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/**
+ * The newest `<name>-<version>-<browser>.zip` in dir (as `wxt zip` names them), by version, then by
+ * modification time; null when there is none.
+ */
+export async function findExtensionZip(dir: string, browser: ExtensionBrowser): Promise<{ file: string; name: string } | null> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return null;
+  }
+  const pattern = new RegExp(`^[\\w.]+(?:-[\\w.]+)*-${browser}\\.zip$`);
+  const candidates: { name: string; version: number[]; mtime: number }[] = [];
+  for (const name of names) {
+    if (!pattern.test(name)) continue;
+    const file = path.join(dir, name);
+    let s;
+    try {
+      s = await stat(file);
+    } catch {
+      continue;
+    }
+    if (!s.isFile()) continue;
+    const version = /-(\d+(?:\.\d+)*)-[a-z]+\.zip$/.exec(name)?.[1]?.split('.').map(Number) ?? [];
+    candidates.push({ name, version, mtime: s.mtimeMs });
+  }
+  candidates.sort((a, b) => compareVersions(b.version, a.version) || b.mtime - a.mtime);
+  const best = candidates[0];
+  return best ? { file: path.join(dir, best.name), name: best.name } : null;
+}
+
+export async function registerWebRoutes(app: FastifyInstance, opts: WebOptions): Promise<void> {
+  const webDir = path.resolve(opts.webDir);
+  // `wxt zip` writes the zips into the output folder that holds the build folder.
+  const zipDir = path.dirname(webDir);
+  const csp = { app: appCsp(opts.config), login: loginCsp(opts.config) };
+
+  const htmlHeaders = (reply: FastifyReply, page: 'app' | 'login') => {
+    reply
+      .header('content-security-policy', csp[page])
+      .header('cache-control', 'no-cache')
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'strict-origin-when-cross-origin');
+    // The login page is framed by extension pages: X-Frame-Options cannot name those, and
+    // frame-ancestors above is what browsers apply.
+    if (page === 'app') reply.header('x-frame-options', 'SAMEORIGIN');
+  };
+
+  // Sends webDir/<rel> (rel: safe segments joined with '/'), with headers by kind of file.
+  const sendWebFile = (reply: FastifyReply, rel: string) => {
+    const top = rel.split('/')[0]!;
+    if (rel.endsWith('.html')) htmlHeaders(reply, rel === 'login.html' ? 'login' : 'app');
+    else {
+      reply
+        .header('x-content-type-options', 'nosniff')
+        // Hashed names change with their content; other files (icons, manifest, content scripts)
+        // keep their names across builds, so they are revalidated (ETag / Last-Modified).
+        .header('cache-control', HASHED_DIRS.includes(top) && rel.includes('/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+    }
+    return reply.sendFile(`/${rel}`, webDir, { cacheControl: false, dotfiles: 'deny' });
+  };
+
+  const sendPage = async (reply: FastifyReply, page: 'app' | 'login') => {
+    const file = `${page}.html`;
+    if (!(await isFile(path.join(webDir, file)))) return sendText(reply, 404, NOT_BUILT);
+    return sendWebFile(reply, file);
+  };
+
+  // Encapsulated: the sendFile decorator stays in this scope (swagger-ui registers its own).
+  await app.register(async (web) => {
+    await web.register(fastifyStatic, { root: webDir, serve: false, suppressWarning: true });
+    const hide = { schema: { hide: true } };
+
+    web.get('/login', hide, (_req, reply) => sendPage(reply, 'login'));
+
+    for (const browser of ['chrome', 'edge'] as const) {
+      web.get(`/downloads/tandem-${browser}.zip`, hide, async (_req, reply) => {
+        const zip = await findExtensionZip(zipDir, browser);
+        if (!zip) return sendText(reply, 404, ZIP_NOT_BUILT);
+        reply
+          .header('content-type', 'application/zip')
+          .header('content-disposition', `attachment; filename="${zip.name}"`)
+          .header('cache-control', 'no-cache')
+          .header('x-content-type-options', 'nosniff');
+        return reply.sendFile(`/${zip.name}`, zipDir, { cacheControl: false });
+      });
+    }
+
+    web.get('/*', hide, async (req, reply) => {
+      const segments = pathSegments(req.url);
+      if (segments === null) return sendText(reply, 404, NOT_FOUND);
+      // The API keeps its own JSON not-found answer.
+      if (segments[0] === 'api') return reply.callNotFound();
+
+      const last = segments[segments.length - 1]!;
+      // Dotfiles are never served; a trailing slash names a folder, not a file.
+      if (last !== '' && !segments.some((s) => s.startsWith('.'))) {
+        const rel = segments.join('/');
+        const abs = path.resolve(webDir, rel);
+        if (abs.startsWith(webDir + path.sep) && (await isFile(abs))) return sendWebFile(reply, rel);
+      }
+
+      // Anything that looks like a file (an extension, or under a build folder) is a plain 404, so a
+      // missing script or image never receives the app page.
+      const looksLikeFile = last.includes('.') || (segments.length > 1 && FILE_DIRS.includes(segments[0]!));
+      if (!(await isFile(path.join(webDir, 'app.html')))) return sendText(reply, 404, NOT_BUILT);
+      if (looksLikeFile || !acceptsHtml(req)) return sendText(reply, 404, NOT_FOUND);
+      return sendWebFile(reply, 'app.html');
+    });
+  });
+}
