@@ -11,7 +11,7 @@ import {
   type LoginState,
 } from '../shared/contracts/extension.ts';
 import { relayExtensionMessage, replyError } from '../shared/messaging/protocol.ts';
-import { DEFAULT_SERVER_URL, serverUrlPersisted } from '../shared/platform/server-url.ts';
+import { DEFAULT_SERVER_URL, originOf, serverUrlPersisted } from '../shared/platform/server-url.ts';
 import { createExtensionStorage } from '../shared/storage/extension.ts';
 import { decodePersisted } from '../shared/storage/persisted.ts';
 
@@ -20,14 +20,6 @@ import { decodePersisted } from '../shared/storage/persisted.ts';
  * patterns carry no port: the origin, port included, is checked at run time.
  */
 const buildServer = new URL(DEFAULT_SERVER_URL);
-
-function originOf(url: string): string | null {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * The bridge between the web app's page and the extension (DESIGN.md "The extension and the web

@@ -1,6 +1,7 @@
 import './chat.css';
 import { Alert, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import i18next from 'i18next';
 import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +12,7 @@ import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
 import type { ModelListItem } from '../../shared/contracts/model.ts';
 import { pickDefaultModel } from '../../shared/utils/default-model.ts';
 import { useSystemSetting } from '../app-shell/system-settings.ts';
+import { notifyError } from '../ui/notify.ts';
 import { Composer } from './composer.tsx';
 import { MessageList } from './message-list.tsx';
 import { ModelPicker } from './model-picker.tsx';
@@ -27,6 +29,11 @@ export interface ChatViewProps {
 export function resolveModel(models: readonly ModelListItem[], chosen: string | null): ModelListItem | undefined {
   const usable = models.filter((m) => !m.locked);
   return usable.find((m) => m.aiModelId === chosen) ?? pickDefaultModel(usable) ?? undefined;
+}
+
+/** A retry or delete that the server refused: its message (localized by the server) is shown. */
+function reportFailure(error: unknown): void {
+  notifyError(error instanceof Error && error.message ? error.message : i18next.t('chat.message.actionFailed'));
 }
 
 /** A chat: its messages, the model picker and the composer. */
@@ -61,11 +68,11 @@ export function ChatView({ sessionId, onSessionCreated }: ChatViewProps) {
   };
 
   const onRetry = useCallback(
-    (turn: ChatTurn) => void chat.retry(turn, options).catch(() => undefined),
+    (turn: ChatTurn) => void chat.retry(turn, options).catch(reportFailure),
     // options changes identity every render; retry reads the current ones.
     [chat.retry, options.aiModelId, options.webSearch],
   );
-  const onDelete = useCallback((turn: ChatTurn) => void chat.remove(turn).catch(() => undefined), [chat.remove]);
+  const onDelete = useCallback((turn: ChatTurn) => void chat.remove(turn).catch(reportFailure), [chat.remove]);
 
   return (
     <div className="chat-view">

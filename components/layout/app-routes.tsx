@@ -1,13 +1,13 @@
 import { Button, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useAtomValue, useStore } from 'jotai';
+import { useStore } from 'jotai';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate, type RouteObject } from 'react-router';
 import { getSettingListAll } from '../../shared/api/system.ts';
 import { recordPageView } from '../../shared/api/tracking.ts';
-import { getUserByLogin } from '../../shared/api/user.ts';
-import { authActionAtom, isLoggedInAtom } from '../../shared/atoms/auth.ts';
+import { authActionAtom } from '../../shared/atoms/auth.ts';
+import { useFreshUserInfo } from '../app-shell/account.ts';
 import { LoginDialog } from '../login/login-dialog.tsx';
 import { loginFromUrl } from '../login/url-login.ts';
 import { SettingsPage } from '../settings/settings-page.tsx';
@@ -18,7 +18,6 @@ function Root() {
   const navigate = useNavigate();
   const location = useLocation();
   const store = useStore();
-  const loggedIn = useAtomValue(isLoggedInAtom);
 
   useEffect(() => {
     void recordPageView(location.pathname);
@@ -29,11 +28,7 @@ function Root() {
     void loginFromUrl(store);
   }, [store]);
 
-  // The plan may have changed since the user info was stored (bought elsewhere, expired).
-  const user = useQuery({ queryKey: ['user-info', loggedIn], queryFn: () => getUserByLogin(), enabled: loggedIn, staleTime: 60_000 });
-  useEffect(() => {
-    if (user.data && store.get(isLoggedInAtom)) void store.set(authActionAtom, { type: 'userInfo', userInfo: user.data });
-  }, [user.data, store]);
+  useFreshUserInfo();
 
   // The Auth store keeps the public settings (spec §3 systemConfig) for pages that start offline.
   const settings = useQuery({ queryKey: ['system-settings'], queryFn: () => getSettingListAll() });

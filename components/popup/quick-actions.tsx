@@ -1,10 +1,11 @@
 import { Button, Divider, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useAtomValue, useSetAtom } from 'jotai';
-import { useEffect, useState } from 'react';
+import { useAtomValue, useStore } from 'jotai';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { getUserByLogin, getUserIntegralByLogin, logoutOnServer, mainIntegralValue } from '../../shared/api/user.ts';
-import { authActionAtom, isLoggedInAtom, userInfoAtom } from '../../shared/atoms/auth.ts';
+import { getUserIntegralByLogin, mainIntegralValue } from '../../shared/api/user.ts';
+import { isLoggedInAtom, userInfoAtom } from '../../shared/atoms/auth.ts';
+import { signOut as signOutOf, useFreshUserInfo } from '../app-shell/account.ts';
 import { IconCrown, IconGlobe, IconSidebar } from '../ui/icons.tsx';
 import { notifyError } from '../ui/notify.ts';
 
@@ -26,7 +27,7 @@ export function QuickActions({ onOpenSidePanel, onOpenWebApp, onSignIn }: QuickA
   const { t } = useTranslation();
   const isLoggedIn = useAtomValue(isLoggedInAtom);
   const userInfo = useAtomValue(userInfoAtom);
-  const dispatchAuth = useSetAtom(authActionAtom);
+  const store = useStore();
   const [signingOut, setSigningOut] = useState(false);
 
   const points = useQuery({
@@ -35,11 +36,7 @@ export function QuickActions({ onOpenSidePanel, onOpenWebApp, onSignIn }: QuickA
     select: mainIntegralValue,
     enabled: isLoggedIn,
   });
-  // A login stored without its user (the web app sends the user a moment after the token).
-  const user = useQuery({ queryKey: ['user-by-login'], queryFn: () => getUserByLogin(), enabled: isLoggedIn && userInfo === null });
-  useEffect(() => {
-    if (user.data) void dispatchAuth({ type: 'userInfo', userInfo: user.data });
-  }, [user.data, dispatchAuth]);
+  useFreshUserInfo();
 
   const openSidePanel = () => {
     onOpenSidePanel().catch((error: unknown) => {
@@ -51,10 +48,7 @@ export function QuickActions({ onOpenSidePanel, onOpenWebApp, onSignIn }: QuickA
   const signOut = async () => {
     setSigningOut(true);
     try {
-      // Revoke the token first, while it is still stored to authenticate the call; a failure
-      // (offline, already expired) must not keep the user signed in.
-      await logoutOnServer().catch((error: unknown) => console.warn('Logout call failed', error));
-      await dispatchAuth({ type: 'logout' });
+      await signOutOf(store);
     } finally {
       setSigningOut(false);
     }

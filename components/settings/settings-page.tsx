@@ -1,16 +1,16 @@
 import { Anchor, Button, Group, Paper, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
-import { useAtomValue, useSetAtom } from 'jotai';
+import { useAtomValue, useSetAtom, useStore } from 'jotai';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { getUserByLogin } from '../../shared/api/user.ts';
-import { logoutOnServer, saveUserSetting, updateNickName } from '../../shared/api/user-setting.ts';
+import { getUserByLogin, saveUserSetting, updateNickName } from '../../shared/api/user.ts';
 import { authActionAtom, isLoggedInAtom, userInfoAtom } from '../../shared/atoms/auth.ts';
 import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
 import type { Language } from '../../shared/contracts/common.ts';
 import { currentLanguage, setLanguage } from '../../shared/i18n/i18n.ts';
 import { DEFAULT_SERVER_URL, serverUrlPersisted } from '../../shared/platform/server-url.ts';
 import { peekPersisted, writePersisted } from '../../shared/storage/active.ts';
+import { signOut } from '../app-shell/account.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
 import { notifyError, notifySuccess } from '../ui/notify.ts';
 
@@ -88,13 +88,13 @@ function ServerSection() {
   const { t } = useTranslation();
   const [value, setValue] = useState(peekPersisted(serverUrlPersisted) ?? DEFAULT_SERVER_URL);
   const [error, setError] = useState<string | null>(null);
-  const logout = useSetAtom(authActionAtom);
+  const store = useStore();
 
   const save = async (next: string | null) => {
     const current = peekPersisted(serverUrlPersisted) ?? DEFAULT_SERVER_URL;
     if ((next ?? DEFAULT_SERVER_URL) === current) return;
-    // A token belongs to the server that issued it.
-    await logout({ type: 'logout' });
+    // A token belongs to the server that issued it: revoked there before the switch.
+    await signOut(store);
     await writePersisted(serverUrlPersisted, next);
     setValue(next ?? DEFAULT_SERVER_URL);
     notifySuccess(t('settings.serverSaved'));
@@ -155,11 +155,8 @@ function AccountSection() {
     onError: (error) => notifyError(error instanceof Error ? error.message : t('settings.updateFailed')),
   });
 
-  const logout = useMutation({
-    // The token is forgotten here even when the server cannot be reached.
-    mutationFn: () => logoutOnServer().catch(() => undefined),
-    onSettled: () => auth({ type: 'logout' }),
-  });
+  const store = useStore();
+  const logout = useMutation({ mutationFn: () => signOut(store) });
 
   if (!loggedIn) {
     return (

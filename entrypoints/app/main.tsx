@@ -1,4 +1,4 @@
-import { startAuthSync } from '../../components/app-shell/auth-sync.ts';
+import { startAuthSync } from '../../components/login/auth-sync.ts';
 import { startApp } from '../../components/app-shell/start.ts';
 import { renderApp } from '../../components/layout/render-app.tsx';
 import { createPageBridge } from '../../shared/messaging/page-bridge.ts';

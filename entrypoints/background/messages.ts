@@ -16,21 +16,13 @@ import {
 import { extensionMessaging, replyError, replyOk } from '../../shared/messaging/protocol.ts';
 import { clearPersisted, loadPersisted, watchPersisted, writePersisted } from '../../shared/storage/active.ts';
 import type { Persisted } from '../../shared/storage/persisted.ts';
+import { originOf } from '../../shared/platform/server-url.ts';
 import { knownServerUrl, loadServerUrl } from './server.ts';
 
 export type MessageSender = chrome.runtime.MessageSender;
 
 /** How long the logout message waits for the server to revoke the token before clearing anyway. */
 export const LOGOUT_REVOKE_TIMEOUT_MS = 5_000;
-
-function originOf(url: string | undefined): string | null {
-  if (!url) return null;
-  try {
-    return new URL(url).origin;
-  } catch {
-    return null;
-  }
-}
 
 /**
  * Messages reach the background from any content script of this extension, including on pages we

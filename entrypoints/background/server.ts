@@ -1,12 +1,7 @@
 import { browser } from 'wxt/browser';
 import { setApiBase } from '../../shared/api/request.ts';
-import { DEFAULT_SERVER_URL, serverUrlPersisted } from '../../shared/platform/server-url.ts';
+import { serverUrlFor, serverUrlPersisted } from '../../shared/platform/server-url.ts';
 import { loadPersisted, watchPersisted } from '../../shared/storage/active.ts';
-
-/** The server URL without a trailing slash: the one chosen in the settings, else the build's default. */
-export function serverUrlFor(chosen: string | null): string {
-  return (chosen ?? DEFAULT_SERVER_URL).replace(/\/+$/, '');
-}
 
 let known: string | undefined;
 

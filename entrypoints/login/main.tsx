@@ -3,16 +3,13 @@ import { createRoot } from 'react-dom/client';
 import { AppProviders } from '../../components/app-shell/app-providers.tsx';
 import { startApp } from '../../components/app-shell/start.ts';
 import { LoginPage } from '../../components/login/login-page.tsx';
-import { setApiBase } from '../../shared/api/request.ts';
 
 /**
  * The central login page: an unlisted page of the build that the server serves at /login. It is
- * only ever a web page on the server's origin (never opened inside the extension), so the API is
- * on this same origin whatever start-up chose.
+ * only ever a web page on the server's origin, so start-up points the API at this same origin.
  */
 async function main(): Promise<void> {
   const app = await startApp();
-  setApiBase('');
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <AppProviders store={app.store} queryClient={app.queryClient} i18n={app.i18n} platform={app.platform}>

@@ -4,7 +4,7 @@ import { browser } from 'wxt/browser';
 import { AppProviders } from '../../components/app-shell/app-providers.tsx';
 import { startApp } from '../../components/app-shell/start.ts';
 import { QuickActions } from '../../components/popup/quick-actions.tsx';
-import { DEFAULT_SERVER_URL, serverUrlPersisted } from '../../shared/platform/server-url.ts';
+import { serverUrlFor, serverUrlPersisted } from '../../shared/platform/server-url.ts';
 import { peekPersisted } from '../../shared/storage/active.ts';
 
 /** The popup's composition root: the shared start-up, and the browser APIs its buttons need. */
@@ -12,7 +12,7 @@ async function main(): Promise<void> {
   const app = await startApp();
   // Read before any click: sidePanel.open must be called in the click's own turn (user gesture).
   const { id: windowId } = await browser.windows.getCurrent();
-  const serverUrl = () => (peekPersisted(serverUrlPersisted) ?? DEFAULT_SERVER_URL).replace(/\/+$/, '');
+  const serverUrl = () => serverUrlFor(peekPersisted(serverUrlPersisted));
   const openTab = (url: string) => {
     void browser.tabs.create({ url }).then(() => window.close());
   };

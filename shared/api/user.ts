@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { IntegralEntrySchema, UserInfoSchema, type IntegralEntry, type UserInfo } from '../contracts/user.ts';
+import { IntegralEntrySchema, UserInfoSchema, type IntegralEntry, type UserInfo, type UserSetting } from '../contracts/user.ts';
 import { apiGet, apiPost } from './request.ts';
 
 /** Spec §7: a temp key from the login page is exchanged for a token (Data is the token). */
@@ -25,4 +25,13 @@ export function mainIntegralValue(entries: readonly IntegralEntry[]): number {
 /** Revokes the token this call carries (the stored one) on the server. */
 export async function logoutOnServer(options: { timeoutMs?: number } = {}): Promise<void> {
   await apiPost('/api/User/Logout', {}, { timeoutMs: options.timeoutMs });
+}
+
+/** Saves the fields given; the server merges them into the stored document. */
+export function saveUserSetting(setting: UserSetting): Promise<unknown> {
+  return apiPost('/api/User/SaveUserSetting', setting);
+}
+
+export function updateNickName(userName: string): Promise<unknown> {
+  return apiPost('/api/User/UpdateNickName', { userName });
 }

@@ -15,11 +15,25 @@ export const serverUrlPersisted = definePersisted<string | null>({
   fallback: null,
 });
 
+/** The server URL without a trailing slash: the one chosen in the settings, else the build's default. */
+export function serverUrlFor(chosen: string | null): string {
+  return (chosen ?? DEFAULT_SERVER_URL).replace(/\/+$/, '');
+}
+
 /**
  * Where the API lives: the web app is served by the server itself (same origin); the extension
  * uses the chosen server or the build's default.
  */
 export function apiBaseFor(isExtension: boolean, chosen: string | null): string {
-  if (!isExtension) return '';
-  return chosen ?? DEFAULT_SERVER_URL;
+  return isExtension ? serverUrlFor(chosen) : '';
+}
+
+/** The origin of a URL, or null when it is absent or not a URL. */
+export function originOf(url: string | undefined | null): string | null {
+  if (!url) return null;
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
 }

@@ -1,8 +1,8 @@
 import { authActionAtom, tokenAtom, userInfoAtom } from '../../shared/atoms/auth.ts';
 import type { LoginState } from '../../shared/contracts/extension.ts';
 import type { PageBridge } from '../../shared/messaging/page-bridge.ts';
-import { completeLogin } from '../login/login-actions.ts';
-import type { JotaiStore } from './start.ts';
+import { completeLogin } from './login-actions.ts';
+import type { JotaiStore } from '../app-shell/start.ts';
 
 /** How long the web app waits for the bridge content script (it runs at document start when installed). */
 export const AUTH_SYNC_READY_TIMEOUT_MS = 3_000;

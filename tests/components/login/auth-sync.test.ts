@@ -1,6 +1,6 @@
 import { createStore } from 'jotai';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startAuthSync } from '../../../components/app-shell/auth-sync.ts';
+import { startAuthSync } from '../../../components/login/auth-sync.ts';
 import { setApiBase } from '../../../shared/api/request.ts';
 import { authActionAtom, tokenAtom, userInfoAtom } from '../../../shared/atoms/auth.ts';
 import type { ExtensionMessageType, LoginState } from '../../../shared/contracts/extension.ts';
