@@ -1,12 +1,9 @@
 import { Button, Stack, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
 import { useStore } from 'jotai';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate, type RouteObject } from 'react-router';
-import { getSettingListAll } from '../../shared/api/system.ts';
 import { recordPageView } from '../../shared/api/tracking.ts';
-import { authActionAtom } from '../../shared/atoms/auth.ts';
 import { useFreshUserInfo } from '../app-shell/account.ts';
 import { LoginDialog } from '../login/login-dialog.tsx';
 import { loginFromUrl } from '../login/url-login.ts';
@@ -29,12 +26,6 @@ function Root() {
   }, [store]);
 
   useFreshUserInfo();
-
-  // The Auth store keeps the public settings (spec §3 systemConfig) for pages that start offline.
-  const settings = useQuery({ queryKey: ['system-settings'], queryFn: () => getSettingListAll() });
-  useEffect(() => {
-    if (settings.data) void store.set(authActionAtom, { type: 'systemConfig', settings: settings.data });
-  }, [settings.data, store]);
 
   return (
     <>

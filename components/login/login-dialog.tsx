@@ -2,7 +2,7 @@ import { Alert, Center, Drawer, Loader, Modal } from '@mantine/core';
 import { useAtomValue, useSetAtom, useStore } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { authActionAtom, tokenAtom, tokenPersisted } from '../../shared/atoms/auth.ts';
+import { authActionAtom, tokenPersisted } from '../../shared/atoms/auth.ts';
 import { closeLoginDialogAtom, loginDialogAtom } from '../../shared/atoms/login-dialog.ts';
 import { LoginFrameMessageSchema } from '../../shared/contracts/login-frame.ts';
 import { peekPersisted } from '../../shared/storage/active.ts';
@@ -32,7 +32,6 @@ export function LoginDialog({ onLoggedIn }: LoginDialogProps) {
   const state = useAtomValue(loginDialogAtom);
   const close = useSetAtom(closeLoginDialogAtom);
   const store = useStore();
-  const token = useAtomValue(tokenAtom);
   const loginUrl = useSystemSetting('login_page_url');
   const frame = useRef<HTMLIFrameElement>(null);
   const [opens, setOpens] = useState(0);
@@ -89,7 +88,7 @@ export function LoginDialog({ onLoggedIn }: LoginDialogProps) {
       if (current !== null && current !== tokenAtOpen.current) finish();
     }, LOGIN_POLL_MS);
     return () => clearInterval(timer);
-  }, [state.open, token]);
+  }, [state.open]);
 
   const body = (
     <>
