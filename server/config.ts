@@ -55,6 +55,9 @@ export const EnvSchema = z.object({
 
   FREE_DAILY_POINTS: int(100, 0),
 
+  /** `host:port` pairs the page reader may fetch although private (an intranet wiki); nothing else private is ever fetched. */
+  READER_ALLOWLIST: csv,
+
   OPENAI_API_KEY: optionalString,
   OPENAI_BASE_URL: optionalUrl,
   OPENAI_MODELS: csv,

@@ -3,6 +3,7 @@ import * as points from './schema/points.ts';
 import * as models from './schema/models.ts';
 import * as chat from './schema/chat.ts';
 import * as system from './schema/system.ts';
+import * as media from './schema/media.ts';
 
 /** The whole schema, for Drizzle's relational queries. Tables are imported from their own files. */
-export const schema = { ...users, ...points, ...models, ...chat, ...system };
+export const schema = { ...users, ...points, ...models, ...chat, ...system, ...media };

@@ -37,6 +37,18 @@ const en = {
   modelBusy: 'This modal is busy now. Please try again later',
   messageRequired: 'Edited message required.',
   inputMessageRequired: 'Please enter a message.',
+  urlRequired: 'Enter the address of a web page.',
+  urlInvalid: 'Enter a web address starting with http:// or https://.',
+  pageAddressBlocked: 'This address cannot be read: only public web pages can be read.',
+  pagePortBlocked: 'Only web pages on the standard ports (80 and 443) can be read.',
+  pageTooManyRedirects: 'The page redirects too many times to be read.',
+  pageTimeout: 'The page took too long to answer. Try again later.',
+  pageTooLarge: 'The page is too large to be read.',
+  pageUnsupported: 'Only web pages (HTML) can be read from an address.',
+  pageHttpStatus: 'The site answered with an error, so the page could not be read.',
+  pageFetchFailed: 'The page could not be reached. Check the address and try again.',
+  pageEmpty: 'No readable text was found on this page.',
+  pageUnreadable: 'This page is built in a way that cannot be read (its markup is too large or too deeply nested).',
 } as const;
 
 type Key = keyof typeof en;
@@ -75,6 +87,18 @@ const zh: Record<Key, string> = {
   modelBusy: '模型繁忙，请稍后再试',
   messageRequired: '消息不能为空。',
   inputMessageRequired: '请输入消息。',
+  urlRequired: '请输入网页地址。',
+  urlInvalid: '请输入以 http:// 或 https:// 开头的网址。',
+  pageAddressBlocked: '无法读取此地址：只能读取公开的网页。',
+  pagePortBlocked: '只能读取标准端口（80 和 443）上的网页。',
+  pageTooManyRedirects: '该网页重定向次数过多，无法读取。',
+  pageTimeout: '网页响应超时，请稍后再试。',
+  pageTooLarge: '网页过大，无法读取。',
+  pageUnsupported: '只能通过地址读取网页（HTML）。',
+  pageHttpStatus: '网站返回了错误，无法读取该网页。',
+  pageFetchFailed: '无法访问该网页，请检查地址后重试。',
+  pageEmpty: '该网页上没有找到可读的文字。',
+  pageUnreadable: '该网页的结构无法读取（标记过大或嵌套过深）。',
 };
 
 const catalogues: Record<Language, Record<string, string>> = { en, zh };

@@ -12,11 +12,13 @@ import {
   UpdateSessionTitleBodySchema,
 } from '../../shared/contracts/chat.ts';
 import { Codes } from '../../shared/contracts/envelope.ts';
+import { UploadMediaBodySchema, UploadResponseSchema } from '../../shared/contracts/media.ts';
 import { AppError } from '../http/errors.ts';
 import { addRoute, RAW } from '../http/route.ts';
 import { authenticateCached, bearerOf } from '../services/auth.ts';
 import { deleteMessage, deleteSessions, listMessages, listSessions, renameSession } from '../services/chat-sessions.ts';
 import { prepareChatMessage, startChatBackground, stopChatMessage, streamChatAnswer } from '../services/chat-stream.ts';
+import { readWebPage } from '../services/media.ts';
 
 export function registerChatRoutes(app: FastifyInstance): void {
   let stopBackground: (() => Promise<void>) | undefined;
@@ -47,6 +49,19 @@ export function registerChatRoutes(app: FastifyInstance): void {
       await streamChatAnswer(ctx, reply, prepared, lang);
       return RAW;
     },
+  });
+
+  addRoute(app, {
+    method: 'POST',
+    url: '/api/Chat/UploadMedia',
+    auth: 'user',
+    summary:
+      'Reads the public web page at `url` on the server and keeps its readable content as an html media item for AddMessage (chatMediaIds).',
+    body: UploadMediaBodySchema,
+    data: UploadResponseSchema,
+    // Each call makes the server fetch a page: bounded per address like the login calls.
+    rateLimit: { max: 30, timeWindow: 60_000 },
+    handler: ({ ctx, user, body }) => readWebPage(ctx, user.id, body.url),
   });
 
   addRoute(app, {

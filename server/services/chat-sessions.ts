@@ -11,6 +11,7 @@ import type {
 import type { Db } from '../db/client.ts';
 import { escapeLike } from '../db/like.ts';
 import { chatMessages, chatSessions } from '../db/schema/chat.ts';
+import { chatMedia } from '../db/schema/media.ts';
 import { AppError } from '../http/errors.ts';
 
 const notFound = () => new AppError(Codes.NotFound, 'notFound');
@@ -79,6 +80,17 @@ export async function listMessages(db: Db, userId: string, q: MessageListQuery):
       .where(and(eq(chatSessions.id, q.chatSessionId), eq(chatSessions.userId, userId)));
     if (own.length === 0) throw notFound();
   }
+  // The attached media of this page of messages, in one query; the caller's own only.
+  const mediaIds = [...new Set(rows.flatMap((m) => m.mediaIds))];
+  const media = new Map(
+    (mediaIds.length === 0
+      ? []
+      : await db
+          .select({ chatMediaId: chatMedia.id, mediaType: chatMedia.mediaType, title: chatMedia.title, url: chatMedia.url, icon: chatMedia.icon })
+          .from(chatMedia)
+          .where(and(eq(chatMedia.userId, userId), inArray(chatMedia.id, mediaIds)))
+    ).map((item) => [item.chatMediaId, item]),
+  );
   return {
     list: rows.map((m) => ({
       chatMessageId: m.id,
@@ -88,6 +100,7 @@ export async function listMessages(db: Db, userId: string, q: MessageListQuery):
       aiModelId: m.aiModelId,
       modelName: m.modelName,
       chatMediaIds: m.mediaIds,
+      chatMedias: m.mediaIds.flatMap((id) => media.get(id) ?? []),
       finishReason: m.finishReason,
       createTime: m.createdAt.toISOString(),
       finishTime: m.finishedAt?.toISOString() ?? null,

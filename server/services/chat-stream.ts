@@ -11,6 +11,7 @@ import { t, type MessageKey } from '../http/i18n.ts';
 import type { AuthUser } from './auth.ts';
 import { sessionDescribeFrom, sessionTitleFrom } from './chat-sessions.ts';
 import { openModelStream, resolveModel, type ChatTurn, type ResolvedModel } from './model-stream.ts';
+import { loadOwnMedia, withAttachedPages, type AttachedMedia } from './media.ts';
 import { chargeCtes, refundPoints } from './points.ts';
 
 /** Streamed text reaches the database at least this often, or sooner when this much is pending. */
@@ -47,7 +48,7 @@ function runningIn(ctx: AppContext): Map<string, RunningStream> {
   return map;
 }
 
-type HistoryRow = { input: string; output: string };
+type HistoryRow = { input: string; output: string; mediaIds: string[] };
 
 /**
  * The caller's session (null when it is not theirs) with its latest finished exchanges, newest first,
@@ -56,9 +57,9 @@ type HistoryRow = { input: string; output: string };
 async function loadSession(ctx: AppContext, userId: string, sessionId: string): Promise<HistoryRow[] | null> {
   const result = await ctx.db.execute<{ history: HistoryRow[] | string }>(sql`
     select coalesce((
-      select json_agg(json_build_object('input', h.input_message, 'output', h.output_message) order by h.created_at desc, h.id desc)
+      select json_agg(json_build_object('input', h.input_message, 'output', h.output_message, 'mediaIds', h.media_ids) order by h.created_at desc, h.id desc)
       from (
-        select m.id, m.created_at, m.input_message, m.output_message,
+        select m.id, m.created_at, m.input_message, m.output_message, m.media_ids,
           sum(length(m.input_message) + length(m.output_message)) over (order by m.created_at desc, m.id desc) as running
         from chat_messages m
         where m.session_id = s.id and m.finish_reason is not null and m.output_message <> ''
@@ -71,14 +72,35 @@ async function loadSession(ctx: AppContext, userId: string, sessionId: string): 
   return typeof row.history === 'string' ? (JSON.parse(row.history) as HistoryRow[]) : row.history;
 }
 
-/** The newest exchanges that fit the model's context (roughly), oldest first, then the new input. */
-function buildTurns(history: HistoryRow[], input: string, contextWindow: number): ChatTurn[] {
-  let budget = contextWindow * CHARS_PER_TOKEN - input.length;
-  const turns: ChatTurn[] = [{ role: 'user', content: input }];
+/** Of the model's context, the share attached pages may take in one message. */
+const PAGE_SHARE_OF_CONTEXT = 0.6;
+
+/**
+ * The newest exchanges that fit the model's context (roughly), oldest first, then the new input; each
+ * user message with the pages attached to it (the caller's own, from `media`).
+ */
+function buildTurns(
+  history: HistoryRow[],
+  input: { text: string; mediaIds: string[] },
+  media: Map<string, AttachedMedia>,
+  contextWindow: number,
+): ChatTurn[] {
+  const contextChars = contextWindow * CHARS_PER_TOKEN;
+  const pageBudget = Math.floor(contextChars * PAGE_SHARE_OF_CONTEXT);
+  const userContent = (text: string, ids: string[]) =>
+    withAttachedPages(
+      text,
+      ids.flatMap((id) => media.get(id) ?? []),
+      pageBudget,
+    );
+  const content = userContent(input.text, input.mediaIds);
+  let budget = contextChars - content.length;
+  const turns: ChatTurn[] = [{ role: 'user', content }];
   for (const h of history) {
-    budget -= h.input.length + h.output.length;
+    const asked = userContent(h.input, h.mediaIds ?? []);
+    budget -= asked.length + h.output.length;
     if (budget < 0) break;
-    turns.unshift({ role: 'user', content: h.input }, { role: 'assistant', content: h.output });
+    turns.unshift({ role: 'user', content: asked }, { role: 'assistant', content: h.output });
   }
   return turns;
 }
@@ -90,7 +112,11 @@ function buildTurns(history: HistoryRow[], input: string, contextWindow: number)
 export async function prepareChatMessage(ctx: AppContext, user: AuthUser, body: AddMessageBody): Promise<PreparedMessage> {
   const history = body.chatSessionId ? await loadSession(ctx, user.id, body.chatSessionId) : [];
   if (!history) throw new AppError(Codes.NotFound, 'notFound');
-  const conversationChars = history.reduce((n, h) => n + h.input.length + h.output.length, body.inputMessage.length);
+  // Attached media must be the caller's own; the history's are looked up in the same query.
+  const media = await loadOwnMedia(ctx, user.id, [...body.chatMediaIds, ...history.flatMap((h) => h.mediaIds ?? [])]);
+  if (body.chatMediaIds.some((id) => !media.has(id))) throw new AppError(Codes.NotFound, 'notFound');
+  const attachedChars = body.chatMediaIds.reduce((n, id) => n + (media.get(id)?.contentText.length ?? 0), 0);
+  const conversationChars = history.reduce((n, h) => n + h.input.length + h.output.length, body.inputMessage.length + attachedChars);
   const resolved = await resolveModel(ctx, { user, aiModelId: body.aiModelId, hasImages: false, conversationChars });
   const { model } = resolved;
 
@@ -130,7 +156,7 @@ export async function prepareChatMessage(ctx: AppContext, user: AuthUser, body: 
     userId: user.id,
     input: body.inputMessage,
     resolved,
-    turns: buildTurns(history, body.inputMessage, model.contextWindow),
+    turns: buildTurns(history, { text: body.inputMessage, mediaIds: body.chatMediaIds }, media, model.contextWindow),
   };
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IdSchema, PageQuerySchema, pagedSchema } from './common.ts';
+import { MediaTypeSchema } from './media.ts';
 
 /** The client sends an absent session as undefined, null or '' alike. */
 const optionalId = z.preprocess((v) => (v === null || v === '' ? undefined : v), IdSchema.optional());
@@ -12,12 +13,12 @@ export const AddMessageBodySchema = z.object({
   chatSessionId: optionalId,
   aiModelId: IdSchema,
   inputMessage: z.string().trim().min(1, 'inputMessageRequired').max(MAX_INPUT_CHARS),
-  /** Uploaded media (AddChatMedia) attached to this message. */
+  /** Uploaded media (AddChatMedia) attached to this message; an id repeated counts once. */
   chatMediaIds: z
     .array(IdSchema)
     .max(MAX_MEDIA_PER_MESSAGE)
     .nullish()
-    .transform((v) => v ?? []),
+    .transform((v) => [...new Set(v ?? [])]),
   webSearch: z.boolean().nullish(),
   pluginIds: z.array(z.union([IdSchema, z.number().int()])).max(20).nullish(),
 });
@@ -73,6 +74,16 @@ export const MessageListQuerySchema = PageQuerySchema.extend({
 });
 export type MessageListQuery = z.infer<typeof MessageListQuerySchema>;
 
+/** What a sent message shows of a media item attached to it (its chip in the user's bubble). */
+export const MessageMediaSchema = z.object({
+  chatMediaId: z.string(),
+  mediaType: MediaTypeSchema,
+  title: z.string(),
+  url: z.string(),
+  icon: z.string(),
+});
+export type MessageMedia = z.infer<typeof MessageMediaSchema>;
+
 export const ChatMessageItemSchema = z.object({
   chatMessageId: z.string(),
   chatSessionId: z.string(),
@@ -81,6 +92,8 @@ export const ChatMessageItemSchema = z.object({
   aiModelId: z.string().nullable(),
   modelName: z.string().nullable(),
   chatMediaIds: z.array(z.string()),
+  /** The media items of chatMediaIds that still exist, in the same order (absent from older servers: none). */
+  chatMedias: z.array(MessageMediaSchema).default([]),
   /** null while the answer is still streaming. */
   finishReason: z.string().nullable(),
   createTime: z.string(),

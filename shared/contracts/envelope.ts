@@ -20,6 +20,8 @@ export const Codes = {
   Conflict: 10409,
   /** The request body is larger than this call accepts. */
   PayloadTooLarge: 10413,
+  /** A page or file that cannot be used: address not allowed, unsupported content, too large, unreachable. The Msg says which. */
+  UploadRefused: 10422,
   /** Too many attempts; the Msg says when to retry. */
   RateLimited: 10429,
   /** The model needs a higher plan than the caller's. */

@@ -109,6 +109,7 @@ describe('chat history', () => {
       aiModelId: 'basic-model',
       modelName: 'basic-model',
       chatMediaIds: [],
+      chatMedias: [],
       finishReason: 'stop',
       createTime: new Date(t0).toISOString(),
       finishTime: new Date(t0).toISOString(),

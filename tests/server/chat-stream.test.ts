@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { chatMessages, chatSessions } from '../../server/db/schema/chat.ts';
+import { chatMedia } from '../../server/db/schema/media.ts';
 import { pointLedger } from '../../server/db/schema/points.ts';
 import { adminSaveDeployment } from '../../server/services/catalogue.ts';
 import { getIntegral } from '../../server/services/points.ts';
@@ -282,11 +283,17 @@ describe('AddMessage streaming', () => {
     expect((await add(user.token, { aiModelId: 'no-such-model', inputMessage: 'hi' })).json().Code).toBe(10404);
     expect(fake.requests).toHaveLength(0);
 
+    // Media ids must name the caller's own media items (tests/server/media.test.ts reads real pages).
+    expect((await add(user.token, { aiModelId: 'basic-model', inputMessage: 'hi', chatMediaIds: ['m1'] })).json().Code).toBe(10404);
+    await t.database.db.insert(chatMedia).values(['m1', 'm2'].map((id) => ({ id, userId: user.userId, mediaType: 'html' as const, contentText: id })));
     const events = parseChatStream(
       (await add(user.token, { chatSessionId: '', aiModelId: 'basic-model', inputMessage: 'with media', chatMediaIds: ['m1', 'm2'], webSearch: true, pluginIds: [3] }))
         .body,
     );
     expect((await messageRow(events[0].Data.ChatMessageId)).mediaIds).toEqual(['m1', 'm2']);
+    // An id repeated counts once: the page reaches the model (and the context count) once.
+    const repeated = parseChatStream((await add(user.token, { aiModelId: 'basic-model', inputMessage: 'again', chatMediaIds: ['m1', 'm1', 'm2'] })).body);
+    expect((await messageRow(repeated[0].Data.ChatMessageId)).mediaIds).toEqual(['m1', 'm2']);
   });
 
   it('needs a login', async () => {

@@ -1,0 +1,17 @@
+import type { ModelListItem } from '../../shared/contracts/model.ts';
+
+/** A model-list entry as GetModelListAll answers it, for client tests; extra overrides any field. */
+export const testModel = (aiModelId: string, minVipLevel: number, extra: Partial<ModelListItem> = {}): ModelListItem => ({
+  aiModelId,
+  name: aiModelId,
+  description: '',
+  minVipLevel,
+  minVipLevelName: ['Free', 'Standard', 'Advanced', 'Super'][minVipLevel],
+  modelMap: { isImage: false, fileTypes: [] },
+  webSearch: false,
+  pointsCost: 1,
+  contextWindow: 8000,
+  sort: 0,
+  locked: false,
+  ...extra,
+});
