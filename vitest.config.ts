@@ -15,7 +15,21 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['tests/**/*.test.ts'],
-          exclude: ['tests/shared/**', 'tests/components/**'],
+          exclude: ['tests/shared/**', 'tests/components/**', 'tests/e2e/**'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Chromium with the unpacked extension against a real server: one file at a time, as
+          // the browser and the build are shared.
+          name: 'e2e',
+          environment: 'node',
+          include: ['tests/e2e/**/*.e2e.test.ts'],
+          globalSetup: ['tests/e2e/global-setup.ts'],
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
         },
       },
       {

@@ -22,8 +22,27 @@ function katexWoff2Only() {
   };
 }
 
+/**
+ * KaTeX is loaded on first use (shared/markdown/math.ts), but the markdown-it plugin requires it at
+ * load time for a default it never needs here (render.ts always passes its own KaTeX). That require
+ * gets an empty module, so KaTeX stays out of the pages' first JavaScript.
+ */
+const LAZY_KATEX_STUB = '\0tandem-katex-stub';
+function katexOutOfMarkdownPlugin() {
+  return {
+    name: 'tandem-katex-out-of-markdown-plugin',
+    enforce: 'pre' as const,
+    resolveId(source: string, importer: string | undefined) {
+      return source === 'katex' && importer?.includes('@vscode/markdown-it-katex') ? LAZY_KATEX_STUB : null;
+    },
+    load(id: string) {
+      return id === LAZY_KATEX_STUB ? 'export default {};' : null;
+    },
+  };
+}
+
 export default defineConfig({
-  vite: () => ({ plugins: [katexWoff2Only()] }),
+  vite: () => ({ plugins: [katexWoff2Only(), katexOutOfMarkdownPlugin()] }),
   // DESIGN.md rule 5: every name is imported explicitly, so no auto-imports.
   imports: false,
   modules: ['@wxt-dev/module-react'],

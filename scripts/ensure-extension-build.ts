@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findExtensionZip } from '../server/http/web.ts';
+import { findExtensionZip } from '../server/services/extension-zip.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outDir = path.join(root, '.output');
@@ -38,7 +38,13 @@ const mtime = (p: string | undefined) => (p && existsSync(p) ? statSync(p).mtime
 
 function wxt(args: string[]) {
   console.log(`> wxt ${args.join(' ')}`);
-  const result = spawnSync(process.execPath, [wxtBin, ...args], { cwd: root, stdio: 'inherit' });
+  // A production build whoever calls this: under Vitest (the e2e setup) NODE_ENV is 'test', which
+  // would otherwise give React's development build.
+  const result = spawnSync(process.execPath, [wxtBin, ...args], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   if (result.status !== 0) {
     console.error(`The extension build failed (wxt ${args.join(' ')}). Fix the error above, then run npm start again.`);
     process.exit(result.status ?? 1);

@@ -3,6 +3,7 @@ import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { MarkdownView } from '../../components/ui/markdown-view.tsx';
+import { loadKatex } from '../../shared/markdown/math.ts';
 import { renderMarkdown } from '../../shared/markdown/render.ts';
 import { STREAM_FIXTURE, buildFixture } from './fixture.ts';
 
@@ -14,7 +15,10 @@ import { STREAM_FIXTURE, buildFixture } from './fixture.ts';
 export type Mode = 'incremental' | 'naive';
 
 export interface RunResult {
+  /** Each update: the render plus the layout that scrolling to the bottom forces. */
   updates: number[];
+  /** The render part of each update alone (React and the markdown renderer). */
+  renders: number[];
   longTasks: number[];
 }
 
@@ -35,6 +39,8 @@ const nextFrame = () => new Promise<void>((resolve) => requestAnimationFrame(() 
 const WARMUP_FIXTURE = buildFixture(15_000, 100);
 
 async function run(mode: Mode | 'warmup'): Promise<RunResult> {
+  // Both sides measure typesetting, not the one-off fetch of KaTeX.
+  await loadKatex();
   const fixture = mode === 'warmup' ? WARMUP_FIXTURE : STREAM_FIXTURE;
   const stage = document.getElementById('stage')!;
   const container = document.createElement('div');
@@ -46,12 +52,14 @@ async function run(mode: Mode | 'warmup'): Promise<RunResult> {
   });
   observer.observe({ type: 'longtask' });
   const updates: number[] = [];
+  const renders: number[] = [];
   const length = fixture.length;
   for (let end = STEP; ; end += STEP) {
     const text = fixture.slice(0, Math.min(end, length));
     const view = mode === 'naive' ? <NaiveView text={text} /> : <MarkdownView text={text} streaming />;
     const started = performance.now();
     flushSync(() => root.render(<I18nextProvider i18n={i18n}>{view}</I18nextProvider>));
+    renders.push(performance.now() - started);
     // Follow the stream as the chat does; reading scrollHeight makes the browser lay out now, inside
     // the measured span.
     stage.scrollTop = stage.scrollHeight;
@@ -62,7 +70,7 @@ async function run(mode: Mode | 'warmup'): Promise<RunResult> {
   await nextFrame();
   observer.disconnect();
   root.unmount();
-  return { updates, longTasks };
+  return { updates, renders, longTasks };
 }
 
 declare global {

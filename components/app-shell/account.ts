@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useAtomValue, useStore } from 'jotai';
 import { useEffect } from 'react';
 import { getUserByLogin, logoutOnServer } from '../../shared/api/user.ts';
-import { authActionAtom, isLoggedInAtom } from '../../shared/atoms/auth.ts';
+import { authActionAtom, isLoggedInAtom, tokenAtom } from '../../shared/atoms/auth.ts';
 import type { JotaiStore } from './start.ts';
 
 /**
@@ -11,8 +11,9 @@ import type { JotaiStore } from './start.ts';
  */
 export function useFreshUserInfo(): void {
   const store = useStore();
-  const loggedIn = useAtomValue(isLoggedInAtom);
-  const user = useQuery({ queryKey: ['user-info', loggedIn], queryFn: () => getUserByLogin(), enabled: loggedIn, staleTime: 60_000 });
+  // Keyed by the token: after another account logs in, the cached user of the last one is not reused.
+  const token = useAtomValue(tokenAtom);
+  const user = useQuery({ queryKey: ['user-info', token], queryFn: () => getUserByLogin(), enabled: token !== null, staleTime: 60_000 });
   useEffect(() => {
     if (user.data && store.get(isLoggedInAtom)) void store.set(authActionAtom, { type: 'userInfo', userInfo: user.data });
   }, [user.data, store]);

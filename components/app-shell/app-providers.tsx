@@ -29,7 +29,11 @@ export function AppProviders({ store, queryClient, i18n, platform, children }: A
         <QueryClientProvider client={queryClient}>
           <PlatformContext.Provider value={platform}>
             <MantineProvider theme={theme}>
-              <Notifications position={platform.isH5 ? 'top-center' : 'top-right'} />
+              {/* On a narrow screen below the top bar, so its buttons stay usable while a notice shows. */}
+              <Notifications
+                position={platform.isH5 ? 'top-center' : 'top-right'}
+                classNames={platform.isH5 ? { root: 'tandem-notifications-narrow' } : undefined}
+              />
               {children}
             </MantineProvider>
           </PlatformContext.Provider>

@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { useAtomValue, useSetAtom } from 'jotai';
+import { useSetAtom } from 'jotai';
 import { getSettingListAll, settingValue } from '../../shared/api/system.ts';
-import { authActionAtom, systemConfigAtom } from '../../shared/atoms/auth.ts';
+import { authActionAtom, systemConfigPersisted } from '../../shared/atoms/auth.ts';
+import { peekPersisted } from '../../shared/storage/active.ts';
 
 /**
  * The public system settings (login_page_url, vip_url, ...); getSettingListAll keeps them 5 minutes.
@@ -9,7 +10,6 @@ import { authActionAtom, systemConfigAtom } from '../../shared/atoms/auth.ts';
  * before the server answers already knows where the login page is.
  */
 export function useSystemSetting(key: string): { value: string | undefined; isPending: boolean; isError: boolean } {
-  const stored = useAtomValue(systemConfigAtom);
   const auth = useSetAtom(authActionAtom);
   const query = useQuery({
     queryKey: ['system-settings'],
@@ -18,7 +18,11 @@ export function useSystemSetting(key: string): { value: string | undefined; isPe
       void auth({ type: 'systemConfig', settings });
       return settings;
     },
-    placeholderData: stored.length > 0 ? stored : undefined,
+    // Read when the query starts, not subscribed: storing the answer must not render every caller again.
+    placeholderData: () => {
+      const stored = peekPersisted(systemConfigPersisted);
+      return stored.length > 0 ? stored : undefined;
+    },
   });
   return { value: query.data ? settingValue(query.data, key) : undefined, isPending: query.isPending, isError: query.isError };
 }

@@ -24,10 +24,12 @@ export interface ChatSidebarProps {
   /** Route changes go through the caller (the router's navigate), so the sidebar works under any router. */
   onNavigate: (path: string) => void;
   defaultCollapsed?: boolean;
+  /** In a drawer (narrow layout) the collapse button closes the drawer instead. */
+  onClose?: () => void;
 }
 
 /** The chat layout's sidebar: new chat, search, the history, and the user's plan. */
-export function ChatSidebar({ activeSessionId, onNavigate, defaultCollapsed = false }: ChatSidebarProps) {
+export function ChatSidebar({ activeSessionId, onNavigate, defaultCollapsed = false, onClose }: ChatSidebarProps) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const loggedIn = useAtomValue(isLoggedInAtom);
@@ -91,9 +93,9 @@ export function ChatSidebar({ activeSessionId, onNavigate, defaultCollapsed = fa
         <ActionIcon
           variant="subtle"
           color="gray"
-          aria-label={collapsed ? t('chat.sider.expand') : t('chat.sider.collapse')}
-          aria-expanded={!collapsed}
-          onClick={() => setCollapsed((c) => !c)}
+          aria-label={onClose ? t('chat.sider.close') : collapsed ? t('chat.sider.expand') : t('chat.sider.collapse')}
+          aria-expanded={onClose ? undefined : !collapsed}
+          onClick={() => (onClose ? onClose() : setCollapsed((c) => !c))}
         >
           <IconSidebar />
         </ActionIcon>

@@ -1,9 +1,9 @@
 import './chat.css';
-import { Alert, Text, Title } from '@mantine/core';
+import { Alert, Button, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import i18next from 'i18next';
 import { useAtom, useAtomValue, useSetAtom } from 'jotai';
-import { useCallback } from 'react';
+import { useCallback, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { modelListQuery } from '../../shared/api/chat.ts';
 import { isLoggedInAtom } from '../../shared/atoms/auth.ts';
@@ -11,11 +11,16 @@ import { chatModelAtom, webSearchAtom } from '../../shared/atoms/chat.ts';
 import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
 import type { ModelListItem } from '../../shared/contracts/model.ts';
 import { pickDefaultModel } from '../../shared/utils/default-model.ts';
+import { usePlatform } from '../app-shell/platform-context.tsx';
 import { useSystemSetting } from '../app-shell/system-settings.ts';
 import { notifyError } from '../ui/notify.ts';
+import { AttachmentChips, AttachPageButton, ReadThisPageButton, type AddPage } from './attachments.tsx';
 import { Composer } from './composer.tsx';
+import { LinkDropOverlay, useLinkDrop } from './link-drop.tsx';
+import { preloadMarkdownView } from './message-item.tsx';
 import { MessageList } from './message-list.tsx';
 import { ModelPicker } from './model-picker.tsx';
+import { useAttachments } from './use-attachments.ts';
 import { useChat, type ChatTurn } from './use-chat.ts';
 
 export interface ChatViewProps {
@@ -46,6 +51,9 @@ export function ChatView({ sessionId, onSessionCreated }: ChatViewProps) {
   const models = useQuery(modelListQuery(loggedIn));
   const searchProvider = useSystemSetting('web_search_provider').value;
   const chat = useChat({ sessionId, onSessionCreated });
+  const attachments = useAttachments();
+  const { isExtension } = usePlatform();
+  useEffect(preloadMarkdownView, []);
 
   const list = models.data ?? [];
   const model = resolveModel(list, chosenModel);
@@ -63,9 +71,31 @@ export function ChatView({ sessionId, onSessionCreated }: ChatViewProps) {
       openLogin('chat.notLoginTip');
       return;
     }
-    if (!model) return;
-    void chat.send(text, options);
+    if (!model || attachments.busy) return;
+    // Pages that failed are not sent; the message carries the ones read, and the chips go with it.
+    void chat.send(text, { ...options, media: attachments.completed });
+    attachments.clear();
   };
+
+  // Pages are read for the signed-in user (UploadMedia needs a login): a visitor is asked to sign in first.
+  // Stable between streamed frames, so the memoized attachment controls skip them.
+  const addAttachedPage = attachments.addPage;
+  const addPage = useCallback<AddPage>(
+    (url) => {
+      if (!loggedIn) {
+        openLogin('chat.notLoginTip');
+        return null;
+      }
+      return addAttachedPage(url);
+    },
+    [loggedIn, openLogin, addAttachedPage],
+  );
+
+  // A dropped link is read like a typed one; a refusal (duplicate, too many) is told, as nothing else shows it.
+  const drop = useLinkDrop((url) => {
+    const refused = addPage(url);
+    if (refused) notifyError(refused);
+  });
 
   const onRetry = useCallback(
     (turn: ChatTurn) => void chat.retry(turn, options).catch(reportFailure),
@@ -75,7 +105,8 @@ export function ChatView({ sessionId, onSessionCreated }: ChatViewProps) {
   const onDelete = useCallback((turn: ChatTurn) => void chat.remove(turn).catch(reportFailure), [chat.remove]);
 
   return (
-    <div className="chat-view">
+    <div className="chat-view" {...drop.handlers}>
+      {drop.dragging && <LinkDropOverlay />}
       <MessageList
         turns={chat.turns}
         streaming={chat.streaming}
@@ -93,6 +124,11 @@ export function ChatView({ sessionId, onSessionCreated }: ChatViewProps) {
             <Text size="sm" c="dimmed">
               {loggedIn ? t('chat.welcome.subtitle') : t('chat.welcome.visitor')}
             </Text>
+            {!loggedIn && (
+              <Button mt="md" onClick={() => openLogin()}>
+                {t('chat.welcome.signIn')}
+              </Button>
+            )}
           </div>
         }
       />
@@ -107,6 +143,7 @@ export function ChatView({ sessionId, onSessionCreated }: ChatViewProps) {
             {t('chat.model.noneUsable')}
           </Alert>
         )}
+        {isExtension && <ReadThisPageButton has={attachments.has} onAdd={addPage} />}
         <Composer
           streaming={chat.streaming}
           onSend={send}
@@ -115,6 +152,9 @@ export function ChatView({ sessionId, onSessionCreated }: ChatViewProps) {
           onWebSearchChange={(on) => void setWebSearch(on)}
           webSearchUnavailable={webSearchUnavailable}
           disabled={loggedIn && !model}
+          sendBlocked={attachments.busy ? t('chat.content.attachmentsLoading') : null}
+          attachments={<AttachmentChips items={attachments.items} onRetry={attachments.retry} onRemove={attachments.remove} />}
+          tools={<AttachPageButton onAdd={addPage} />}
           modelPicker={
             <ModelPicker models={list} selected={model} onSelect={(m) => void setChosenModel(m.aiModelId)} disabled={chat.streaming} />
           }

@@ -15,6 +15,12 @@ export interface ComposerProps {
   webSearchUnavailable: string | null;
   /** The model picker, shown in the composer's toolbar. */
   modelPicker: ReactNode;
+  /** More toolbar actions after web search (attach a web page). */
+  tools?: ReactNode;
+  /** What is attached to the message, shown above its text. */
+  attachments?: ReactNode;
+  /** Why the message cannot be sent yet (attachments still loading); the text stays. */
+  sendBlocked?: string | null;
   disabled?: boolean;
 }
 
@@ -22,10 +28,22 @@ export interface ComposerProps {
  * The message box. Enter sends and Shift+Enter starts a new line; an Enter that confirms an IME
  * composition (Chinese, Japanese input) picks the word and sends nothing.
  */
-export function Composer({ streaming, onSend, onStop, webSearch, onWebSearchChange, webSearchUnavailable, modelPicker, disabled }: ComposerProps) {
+export function Composer({
+  streaming,
+  onSend,
+  onStop,
+  webSearch,
+  onWebSearchChange,
+  webSearchUnavailable,
+  modelPicker,
+  tools,
+  attachments,
+  sendBlocked,
+  disabled,
+}: ComposerProps) {
   const { t } = useTranslation();
   const [text, setText] = useState('');
-  const canSend = !streaming && !disabled && text.trim().length > 0;
+  const canSend = !streaming && !disabled && !sendBlocked && text.trim().length > 0;
 
   const submit = () => {
     if (!canSend) return;
@@ -43,6 +61,7 @@ export function Composer({ streaming, onSend, onStop, webSearch, onWebSearchChan
   const searchLabel = webSearchUnavailable ?? (webSearch ? t('chat.composer.webSearchOn') : t('chat.composer.webSearchOff'));
   return (
     <Paper withBorder radius={6} p={6} data-testid="composer">
+      {attachments}
       <Textarea
         variant="unstyled"
         autosize
@@ -74,15 +93,20 @@ export function Composer({ streaming, onSend, onStop, webSearch, onWebSearchChan
               </ActionIcon>
             </span>
           </Tooltip>
+          {tools}
         </Group>
         {streaming ? (
           <ActionIcon size={30} color="red" variant="light" aria-label={t('chat.composer.stop')} onClick={onStop}>
             <IconStop size={16} />
           </ActionIcon>
         ) : (
-          <ActionIcon size={30} aria-label={t('chat.composer.send')} disabled={!canSend} onClick={submit}>
-            <IconSend size={16} />
-          </ActionIcon>
+          <Tooltip label={sendBlocked} withArrow disabled={!sendBlocked}>
+            <span>
+              <ActionIcon size={30} aria-label={t('chat.composer.send')} aria-description={sendBlocked ?? undefined} disabled={!canSend} onClick={submit}>
+                <IconSend size={16} />
+              </ActionIcon>
+            </span>
+          </Tooltip>
         )}
       </Group>
     </Paper>

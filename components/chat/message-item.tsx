@@ -1,10 +1,22 @@
 import { ActionIcon, Alert, Box, Group, Text, Tooltip } from '@mantine/core';
-import { memo, useState } from 'react';
+import { lazy, memo, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { stripProductTags } from '../../shared/utils/strip-tags.ts';
 import { IconCopy, IconRefresh, IconTrash } from '../ui/icons.tsx';
-import { MarkdownView } from '../ui/markdown-view.tsx';
+import { SentMedia } from './attachments.tsx';
 import type { ChatTurn } from './use-chat.ts';
+
+/**
+ * The markdown renderer (markdown-it and the view) is a chunk of its own: a page that shows no answer
+ * yet (the welcome screen) does not wait for it. It is fetched when the chat view mounts
+ * (preloadMarkdownView); an answer met before it arrives shows as plain text meanwhile.
+ */
+const loadMarkdownView = () => import('../ui/markdown-view.tsx');
+const MarkdownView = lazy(() => loadMarkdownView().then((module) => ({ default: module.MarkdownView })));
+
+export function preloadMarkdownView(): void {
+  void loadMarkdownView().catch(() => undefined);
+}
 
 export interface MessageItemProps {
   turn: ChatTurn;
@@ -32,6 +44,7 @@ export const MessageItem = memo(function MessageItem({ turn, busy, onRetry, onDe
   return (
     <Box className="chat-turn" data-status={turn.status} data-testid="chat-turn">
       <Box className="chat-bubble chat-bubble-user" data-author="user">
+        <SentMedia media={turn.media ?? []} />
         <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
           {input}
         </Text>
@@ -42,7 +55,11 @@ export const MessageItem = memo(function MessageItem({ turn, busy, onRetry, onDe
             {turn.modelName}
           </Text>
         )}
-        {(answer || streaming) && <MarkdownView text={answer} streaming={streaming} />}
+        {(answer || streaming) && (
+          <Suspense fallback={<div style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{answer}</div>}>
+            <MarkdownView text={answer} streaming={streaming} />
+          </Suspense>
+        )}
         {turn.status === 'stopped' && (
           <Text size="xs" c="dimmed" mt={4}>
             {t('chat.message.stopped')}

@@ -4,7 +4,7 @@ import { chatSessionsKey, moveSessionToTop } from '../../shared/api/chat-history
 import { deleteChatMessage, getMessagesNewestFirst, MESSAGE_PAGE_SIZE, sendChatMessage, stopChatMessage } from '../../shared/api/chat.ts';
 import { ApiError } from '../../shared/api/request.ts';
 import type { StreamUpdate } from '../../shared/api/sse.ts';
-import { ChatFinishReasons, type ChatMessageItem } from '../../shared/contracts/chat.ts';
+import { ChatFinishReasons, type ChatMessageItem, type MessageMedia } from '../../shared/contracts/chat.ts';
 import { Codes } from '../../shared/contracts/envelope.ts';
 
 /** One exchange: the user's message and the model's answer to it. */
@@ -17,11 +17,15 @@ export interface ChatTurn {
   modelName?: string;
   status: 'streaming' | 'done' | 'stopped' | 'error';
   error?: string;
+  /** The media sent with the message (shown in its bubble); asking again sends them again. */
+  media?: MessageMedia[];
 }
 
 export interface SendOptions {
   aiModelId: string;
   webSearch: boolean;
+  /** Completed attachments (spec §3 media items) given to the model with the message. */
+  media?: MessageMedia[];
 }
 
 export interface UseChatOptions {
@@ -41,6 +45,7 @@ function turnOf(message: ChatMessageItem): ChatTurn {
     input: message.inputMessage,
     output: message.outputMessage,
     modelName: message.modelName ?? undefined,
+    media: message.chatMedias,
     status: message.finishReason === ChatFinishReasons.error ? 'error' : stopped ? 'stopped' : 'done',
   };
 }
@@ -128,7 +133,9 @@ export function useChat({ sessionId, onSessionCreated }: UseChatOptions) {
       const run: { controller: AbortController; key: string; chatMessageId?: string; stopped: boolean } = { controller, key, stopped: false };
       active.current = run;
       setStreaming(true);
-      setTurns((current) => [...current, { key, input, output: '', status: 'streaming' }]);
+      const media = options.media ?? [];
+      const chatMediaIds = media.map((m) => m.chatMediaId);
+      setTurns((current) => [...current, { key, input, output: '', status: 'streaming', media }]);
 
       let frame: number | undefined;
       let latest: StreamUpdate | undefined;
@@ -155,7 +162,7 @@ export function useChat({ sessionId, onSessionCreated }: UseChatOptions) {
 
       try {
         const final = await sendChatMessage(
-          { chatSessionId: sessionRef.current, aiModelId: options.aiModelId, inputMessage: input, chatMediaIds: [], webSearch: options.webSearch },
+          { chatSessionId: sessionRef.current, aiModelId: options.aiModelId, inputMessage: input, chatMediaIds, webSearch: options.webSearch },
           { signal: controller.signal, onUpdate },
         );
         if (frame !== undefined) cancelAnimationFrame(frame);
@@ -209,12 +216,12 @@ export function useChat({ sessionId, onSessionCreated }: UseChatOptions) {
     [],
   );
 
-  /** Asks again: the failed or unwanted answer goes, the same message is sent anew. */
+  /** Asks again: the failed or unwanted answer goes, the same message (and its attachments) is sent anew. */
   const retry = useCallback(
     async (turn: ChatTurn, options: SendOptions) => {
       if (active.current) return;
       await remove(turn);
-      await send(turn.input, options);
+      await send(turn.input, { ...options, media: turn.media ?? [] });
     },
     [remove, send],
   );

@@ -1,24 +1,26 @@
-import { Button, Stack, Text, Title } from '@mantine/core';
+import { Button, Center, Loader, Stack, Text, Title } from '@mantine/core';
 import { useStore } from 'jotai';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Outlet, useLocation, useNavigate, type RouteObject } from 'react-router';
+import { Route, Switch, useLocation } from 'wouter';
 import { recordPageView } from '../../shared/api/tracking.ts';
 import { useFreshUserInfo } from '../app-shell/account.ts';
 import { LoginDialog } from '../login/login-dialog.tsx';
 import { loginFromUrl } from '../login/url-login.ts';
-import { SettingsPage } from '../settings/settings-page.tsx';
 import { ChatLayout } from './chat-layout.tsx';
 
-/** What every screen has: the login dialog, page views, URL logins and a fresh copy of the user. */
-function Root() {
-  const navigate = useNavigate();
-  const location = useLocation();
+/**
+ * Spec §2 routes of this release: the chat layout at / and /{id}, settings and the not-found page;
+ * around them what every screen has: the login dialog, page views, URL logins and a fresh copy of
+ * the user.
+ */
+export function AppRoutes() {
+  const [path, navigate] = useLocation();
   const store = useStore();
 
   useEffect(() => {
-    void recordPageView(location.pathname);
-  }, [location.pathname]);
+    void recordPageView(path);
+  }, [path]);
 
   // Spec §4: ?token= or ?tempKey= log in and keep the path.
   useEffect(() => {
@@ -29,37 +31,48 @@ function Root() {
 
   return (
     <>
-      <Outlet />
-      <LoginDialog onLoggedIn={() => void navigate('/')} />
+      <Switch>
+        <Route path="/setting">
+          <SettingsRoute />
+        </Route>
+        <Route path="/:id?">
+          <ChatLayout />
+        </Route>
+        <Route>
+          <NotFound />
+        </Route>
+      </Switch>
+      <LoginDialog onLoggedIn={() => navigate('/')} />
     </>
   );
 }
 
+/** Not needed to open the app: fetched when first visited. */
+const SettingsPage = lazy(() => import('../settings/settings-page.tsx').then((module) => ({ default: module.SettingsPage })));
+
 function SettingsRoute() {
-  const navigate = useNavigate();
-  return <SettingsPage onBack={() => void navigate('/')} />;
+  const [, navigate] = useLocation();
+  return (
+    <Suspense
+      fallback={
+        <Center h="100dvh">
+          <Loader size="sm" />
+        </Center>
+      }
+    >
+      <SettingsPage onBack={() => navigate('/')} />
+    </Suspense>
+  );
 }
 
 function NotFound() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
+  const [, navigate] = useLocation();
   return (
     <Stack align="center" justify="center" h="100dvh" gap="sm" p="md">
       <Title order={2}>404</Title>
       <Text c="dimmed">{t('notFound.message')}</Text>
-      <Button onClick={() => void navigate('/')}>{t('notFound.home')}</Button>
+      <Button onClick={() => navigate('/')}>{t('notFound.home')}</Button>
     </Stack>
   );
 }
-
-/** Spec §2 routes of this release: the chat layout at / and /{id}, settings, and the not-found page. */
-export const appRoutes: RouteObject[] = [
-  {
-    element: <Root />,
-    children: [
-      { path: '/setting', element: <SettingsRoute /> },
-      { path: '/:id?', element: <ChatLayout /> },
-      { path: '*', element: <NotFound /> },
-    ],
-  },
-];

@@ -1,8 +1,8 @@
 import { ActionIcon, Drawer, Group, Text, Tooltip } from '@mantine/core';
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router';
+import { useLocation, useParams } from 'wouter';
 import { isLoggedInAtom } from '../../shared/atoms/auth.ts';
 import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
@@ -16,18 +16,26 @@ import { IconMenu, IconPlus, IconSettings } from '../ui/icons.tsx';
  */
 export function ChatLayout() {
   const { t } = useTranslation();
-  const { id } = useParams();
-  const navigate = useNavigate();
+  const { id } = useParams<{ id?: string }>();
+  const [, navigate] = useLocation();
   const { isH5 } = usePlatform();
   const loggedIn = useAtomValue(isLoggedInAtom);
   const openLogin = useSetAtom(openLoginDialogAtom);
   const [drawer, setDrawer] = useState(false);
 
+  // Signed out (here or on another surface): the account's chat must not stay on screen. Only on
+  // the change itself, so a visitor's link to a chat still waits for a URL login (spec §4 keeps the path).
+  const wasLoggedIn = useRef(loggedIn);
+  useEffect(() => {
+    if (wasLoggedIn.current && !loggedIn && id) navigate('/', { replace: true });
+    wasLoggedIn.current = loggedIn;
+  }, [loggedIn, id, navigate]);
+
   const go = (path: string) => {
     setDrawer(false);
-    void navigate(path);
+    navigate(path);
   };
-  const chat = <ChatView sessionId={id} onSessionCreated={(sessionId) => void navigate(`/${sessionId}`, { replace: true })} />;
+  const chat = <ChatView sessionId={id} onSessionCreated={(sessionId) => navigate(`/${sessionId}`, { replace: true })} />;
 
   if (!isH5) {
     return (
@@ -80,7 +88,7 @@ export function ChatLayout() {
         aria-label={t('chat.sider.label')}
       >
         <div style={{ height: '100dvh', display: 'flex' }}>
-          <ChatSidebar activeSessionId={id} onNavigate={go} />
+          <ChatSidebar activeSessionId={id} onNavigate={go} onClose={() => setDrawer(false)} />
         </div>
       </Drawer>
     </div>

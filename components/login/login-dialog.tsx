@@ -34,15 +34,13 @@ export function LoginDialog({ onLoggedIn }: LoginDialogProps) {
   const store = useStore();
   const loginUrl = useSystemSetting('login_page_url');
   const frame = useRef<HTMLIFrameElement>(null);
-  const [opens, setOpens] = useState(0);
   const [busy, setBusy] = useState(false);
   const tokenAtOpen = useRef<string | null>(null);
 
-  // Every opening reloads the frame (spec §4), so the page starts fresh.
+  // Every opening loads the frame afresh (spec §4): the Modal and Drawer unmount their content
+  // when closed, so each opening mounts a new frame.
   useEffect(() => {
-    if (!state.open) return;
-    setOpens((n) => n + 1);
-    tokenAtOpen.current = peekPersisted(tokenPersisted);
+    if (state.open) tokenAtOpen.current = peekPersisted(tokenPersisted);
   }, [state.open]);
 
   const finish = () => {
@@ -101,7 +99,6 @@ export function LoginDialog({ onLoggedIn }: LoginDialogProps) {
       {loginUrl.value ? (
         <div style={{ position: 'relative' }}>
           <iframe
-            key={opens}
             ref={frame}
             src={loginUrl.value}
             title={t('login.frameTitle')}

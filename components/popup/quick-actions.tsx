@@ -4,7 +4,7 @@ import { useAtomValue, useStore } from 'jotai';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getUserIntegralByLogin, mainIntegralValue } from '../../shared/api/user.ts';
-import { isLoggedInAtom, userInfoAtom } from '../../shared/atoms/auth.ts';
+import { isLoggedInAtom, tokenAtom, userInfoAtom } from '../../shared/atoms/auth.ts';
 import { signOut as signOutOf, useFreshUserInfo } from '../app-shell/account.ts';
 import { IconCrown, IconGlobe, IconSidebar } from '../ui/icons.tsx';
 import { notifyError } from '../ui/notify.ts';
@@ -30,8 +30,10 @@ export function QuickActions({ onOpenSidePanel, onOpenWebApp, onSignIn }: QuickA
   const store = useStore();
   const [signingOut, setSigningOut] = useState(false);
 
+  // Keyed by the token, so another account never sees the last one's points.
+  const token = useAtomValue(tokenAtom);
   const points = useQuery({
-    queryKey: ['user-integral'],
+    queryKey: ['user-integral', token],
     queryFn: ({ signal }) => getUserIntegralByLogin(signal),
     select: mainIntegralValue,
     enabled: isLoggedIn,

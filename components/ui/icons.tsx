@@ -49,3 +49,16 @@ export const IconSettings = (p: IconProps) => (
   <Icon {...p} paths={['M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6z', 'M19 12a7 7 0 0 0-.1-1.2l2-1.6-2-3.4-2.4 1a7 7 0 0 0-2-1.2L14 3h-4l-.5 2.6a7 7 0 0 0-2 1.2l-2.4-1-2 3.4 2 1.6a7 7 0 0 0 0 2.4l-2 1.6 2 3.4 2.4-1a7 7 0 0 0 2 1.2L10 21h4l.5-2.6a7 7 0 0 0 2-1.2l2.4 1 2-3.4-2-1.6c.1-.4.1-.8.1-1.2z']} />
 );
 export const IconArrowDown = (p: IconProps) => <Icon {...p} paths={['M12 5v14', 'M6 13l6 6 6-6']} />;
+export const IconLink = (p: IconProps) => (
+  <Icon {...p} paths={['M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1', 'M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1']} />
+);
+export const IconX = (p: IconProps) => <Icon {...p} paths={['M6 6l12 12', 'M18 6L6 18']} />;
+export const IconPaperclip = (p: IconProps) => (
+  <Icon {...p} paths={['M20 11.5l-8 8a5 5 0 0 1-7-7l8.5-8.5a3.3 3.3 0 0 1 4.7 4.7L9.7 17.2a1.7 1.7 0 0 1-2.4-2.4L15 7.1']} />
+);
+export const IconAlert = (p: IconProps) => (
+  <Icon {...p} paths={['M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18z', 'M12 8v4', 'M12 16h.01']} />
+);
+export const IconFileText = (p: IconProps) => (
+  <Icon {...p} paths={['M14 3H6v18h12V7z', 'M14 3v4h4', 'M9 13h6', 'M9 17h6']} />
+);

@@ -3,7 +3,7 @@ import './markdown-view.css';
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { createStreamCache, highlightBlock, renderStreaming } from '../../shared/markdown/blocks.ts';
+import { createStreamCache, finishBlock, renderStreaming } from '../../shared/markdown/blocks.ts';
 import type { RenderedBlock } from '../../shared/markdown/blocks.ts';
 import { COPY_BUTTON_ATTR } from '../../shared/markdown/render.ts';
 import { morphHtml } from './morph-html.ts';
@@ -62,13 +62,27 @@ export function MarkdownView({ text, streaming = false, className }: MarkdownVie
       aria-busy={streaming}
       onClick={onClick}
     >
-      {blocks.map((block) => (
-        <MarkdownBlock key={block.key} block={block} copyLabel={copyLabel} />
+      {sectionsOf(blocks).map((section, n) => (
+        // A block always stays in the same section (by its index), so no block is ever re-mounted.
+        <div className="md-section" key={n}>
+          {section.map((block) => (
+            <MarkdownBlock key={block.key} block={block} copyLabel={copyLabel} />
+          ))}
+        </div>
       ))}
       {/* The cursor is drawn by CSS after the last block's text; before any text it is this span. */}
       {streaming && blocks.length === 0 && <span className="md-cursor" aria-hidden="true" />}
     </div>
   );
+}
+
+/** Blocks per section (see .md-section in markdown-view.css). */
+const SECTION_BLOCKS = 16;
+
+function sectionsOf(blocks: readonly RenderedBlock[]): RenderedBlock[][] {
+  const sections: RenderedBlock[][] = [];
+  for (let i = 0; i < blocks.length; i += SECTION_BLOCKS) sections.push(blocks.slice(i, i + SECTION_BLOCKS));
+  return sections;
 }
 
 interface MarkdownBlockProps {
@@ -77,16 +91,16 @@ interface MarkdownBlockProps {
 }
 
 const MarkdownBlock = memo(function MarkdownBlock({ block, copyLabel }: MarkdownBlockProps) {
-  const [highlighted, setHighlighted] = useState<{ block: RenderedBlock; html: string }>();
+  const [finished, setFinished] = useState<{ block: RenderedBlock; html: string }>();
 
-  // Highlighting is async and only for finished blocks: a growing fence would be coloured again and
-  // again for nothing.
+  // Highlighting and math typesetting load code, so they are async, and only for finished blocks: a
+  // growing block is rendered again on the next update anyway (with KaTeX, once it has arrived).
   useEffect(() => {
-    if (!block.complete || !block.needsHighlight) return;
+    if (!block.complete || !(block.needsHighlight || block.needsMath)) return;
     let live = true;
-    highlightBlock(block, copyLabel).then(
-      (html) => live && setHighlighted({ block, html }),
-      // A grammar that fails to load leaves the code readable as plain text.
+    finishBlock(block, copyLabel).then(
+      (html) => live && setFinished({ block, html }),
+      // A grammar or KaTeX that fails to load leaves the source readable as plain text.
       () => undefined,
     );
     return () => {
@@ -94,7 +108,7 @@ const MarkdownBlock = memo(function MarkdownBlock({ block, copyLabel }: Markdown
     };
   }, [block, copyLabel]);
 
-  const html = highlighted?.block === block ? highlighted.html : block.html;
+  const html = finished?.block === block ? finished.html : block.html;
   const ref = useRef<HTMLDivElement>(null);
   const shown = useRef<string | undefined>(undefined);
   // The renderer's output is sanitized HTML (no raw HTML, checked links). The first render sets it

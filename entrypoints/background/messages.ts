@@ -80,7 +80,7 @@ async function logoutExtension(): Promise<null> {
   const token = await loadPersisted(tokenPersisted);
   if (token !== null) {
     try {
-      await loadServerUrl();
+      // The API base is the configured server's (wireServer in server.ts sets it).
       await logoutOnServer({ timeoutMs: LOGOUT_REVOKE_TIMEOUT_MS });
     } catch (error) {
       console.warn('logout: revoking the token failed; clearing the login anyway', error);

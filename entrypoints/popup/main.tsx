@@ -4,14 +4,15 @@ import { browser } from 'wxt/browser';
 import { AppProviders } from '../../components/app-shell/app-providers.tsx';
 import { startApp } from '../../components/app-shell/start.ts';
 import { QuickActions } from '../../components/popup/quick-actions.tsx';
+import { settingValue } from '../../shared/api/system.ts';
+import { systemConfigPersisted } from '../../shared/atoms/auth.ts';
 import { serverUrlFor, serverUrlPersisted } from '../../shared/platform/server-url.ts';
 import { peekPersisted } from '../../shared/storage/active.ts';
 
 /** The popup's composition root: the shared start-up, and the browser APIs its buttons need. */
 async function main(): Promise<void> {
-  const app = await startApp();
-  // Read before any click: sidePanel.open must be called in the click's own turn (user gesture).
-  const { id: windowId } = await browser.windows.getCurrent();
+  // The window is read before any click: sidePanel.open must be called in the click's own turn (user gesture).
+  const [app, { id: windowId }] = await Promise.all([startApp(), browser.windows.getCurrent()]);
   const serverUrl = () => serverUrlFor(peekPersisted(serverUrlPersisted));
   const openTab = (url: string) => {
     void browser.tabs.create({ url }).then(() => window.close());
@@ -27,7 +28,8 @@ async function main(): Promise<void> {
             window.close();
           }}
           onOpenWebApp={() => openTab(`${serverUrl()}/`)}
-          onSignIn={() => openTab(`${serverUrl()}/login`)}
+          // The login page the server names (as the login dialog uses), from the last stored settings.
+          onSignIn={() => openTab(settingValue(peekPersisted(systemConfigPersisted), 'login_page_url') || `${serverUrl()}/login`)}
         />
       </AppProviders>
     </StrictMode>,

@@ -1,4 +1,4 @@
-import { readdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 // For `schema.hide` (keeps these routes out of the API reference).
@@ -6,6 +6,7 @@ import type {} from '@fastify/swagger';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BUILT_IN_EXTENSION_ID } from '../../shared/contracts/extension.ts';
 import type { Config } from '../config.ts';
+import { findExtensionZip } from '../services/extension-zip.ts';
 
 /**
  * The hosted web app: the WXT build folder (`.output/chrome-mv3`) served as the web root, so the web
@@ -14,9 +15,8 @@ import type { Config } from '../config.ts';
  * the zips `wxt zip` writes next to the build folder.
  */
 
-export type WebOptions = { webDir: string; config: Config };
+type WebOptions = { webDir: string; config: Config };
 
-export type ExtensionBrowser = 'chrome' | 'edge';
 
 const NOT_BUILT = 'web app not built: run npm start';
 const ZIP_NOT_BUILT = 'extension package not built: run npm start';
@@ -63,7 +63,7 @@ function loginCsp(config: Config): string {
  * is not in canonical form: `.`/`..` or empty segments, encoded slashes or backslashes, NUL, bad
  * percent-encoding. A trailing slash is allowed (it yields a last empty segment).
  */
-export function pathSegments(rawUrl: string): string[] | null {
+function pathSegments(rawUrl: string): string[] | null {
   const pathname = rawUrl.split('?')[0]!;
   if (!pathname.startsWith('/') || /%(2f|5c|00)/i.test(pathname) || pathname.includes('\\')) return null;
   let decoded: string;
@@ -105,44 +105,6 @@ function sendText(reply: FastifyReply, status: number, text: string) {
     .send(text);
 }
 
-function compareVersions(a: number[], b: number[]): number {
-  for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    const d = (a[i] ?? 0) - (b[i] ?? 0);
-    if (d !== 0) return d;
-  }
-  return 0;
-}
-
-/**
- * The newest `<name>-<version>-<browser>.zip` in dir (as `wxt zip` names them), by version, then by
- * modification time; null when there is none.
- */
-export async function findExtensionZip(dir: string, browser: ExtensionBrowser): Promise<{ file: string; name: string } | null> {
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return null;
-  }
-  const pattern = new RegExp(`^[\\w.]+(?:-[\\w.]+)*-${browser}\\.zip$`);
-  const candidates: { name: string; version: number[]; mtime: number }[] = [];
-  for (const name of names) {
-    if (!pattern.test(name)) continue;
-    const file = path.join(dir, name);
-    let s;
-    try {
-      s = await stat(file);
-    } catch {
-      continue;
-    }
-    if (!s.isFile()) continue;
-    const version = /-(\d+(?:\.\d+)*)-[a-z]+\.zip$/.exec(name)?.[1]?.split('.').map(Number) ?? [];
-    candidates.push({ name, version, mtime: s.mtimeMs });
-  }
-  candidates.sort((a, b) => compareVersions(b.version, a.version) || b.mtime - a.mtime);
-  const best = candidates[0];
-  return best ? { file: path.join(dir, best.name), name: best.name } : null;
-}
 
 export async function registerWebRoutes(app: FastifyInstance, opts: WebOptions): Promise<void> {
   const webDir = path.resolve(opts.webDir);

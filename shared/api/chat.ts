@@ -31,7 +31,10 @@ export async function getMessagesNewestFirst(chatSessionId: string, page: number
   return { list: [...result.list].reverse(), total: result.total };
 }
 
-/** Spec §7: AddMessage streams; no timeout, the caller's signal aborts it. */
+/**
+ * Spec §7: AddMessage streams; no timeout, the caller's signal aborts it. chatMediaIds are the
+ * completed attachments (UploadMedia) the model reads with the message, MAX_MEDIA_PER_MESSAGE at most.
+ */
 export function sendChatMessage(body: AddMessageBody, options: StreamOptions): Promise<StreamUpdate> {
   return streamMessage('/api/Chat/AddMessage', body, options);
 }

@@ -2,8 +2,10 @@ import { atom } from 'jotai';
 import { z } from 'zod';
 import { SettingListSchema, type Setting } from '../contracts/system.ts';
 import { UserInfoSchema, type UserInfo } from '../contracts/user.ts';
+import { clearPersisted } from '../storage/active.ts';
 import { definePersisted } from '../storage/persisted.ts';
 import { atomWithPersisted } from './persisted.ts';
+import { userConfigPersisted } from './user-config.ts';
 
 /** The spec's Auth store (§3), one declaration per field. */
 export const tokenPersisted = definePersisted<string | null>({
@@ -67,7 +69,13 @@ export const authActionAtom = atom(null, async (_get, set, action: AuthAction): 
       ]);
       return;
     case 'logout':
-      await Promise.all([set(tokenStoreAtom, null), set(userInfoStoreAtom, null), set(integralValueStoreAtom, 0)]);
+      // The user's settings cache goes too, as the background's logout clears it (entrypoints/background/messages.ts).
+      await Promise.all([
+        set(tokenStoreAtom, null),
+        set(userInfoStoreAtom, null),
+        set(integralValueStoreAtom, 0),
+        clearPersisted(userConfigPersisted),
+      ]);
       return;
     case 'userInfo':
       return set(userInfoStoreAtom, action.userInfo);

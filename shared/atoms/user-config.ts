@@ -1,8 +1,6 @@
-import { atom } from 'jotai';
 import { z } from 'zod';
 import { UserSettingSchema, type UserSetting } from '../contracts/user.ts';
 import { definePersisted } from '../storage/persisted.ts';
-import { atomWithPersisted } from './persisted.ts';
 
 /**
  * The user's settings as the web app last reported them (message webUpdatesUserSetting), so the
@@ -28,10 +26,3 @@ export const promptPluginVersionPersisted = definePersisted<number>({
 
 /** The TanStack Query key prefix of every prompt and plugin list. */
 export const PROMPT_PLUGIN_QUERY_KEY = ['prompt-plugin'] as const;
-
-const userConfigStoreAtom = atomWithPersisted(userConfigPersisted);
-const promptPluginVersionStoreAtom = atomWithPersisted(promptPluginVersionPersisted);
-
-// Read-only views: the background writes these (shared/messaging handlers), pages follow them.
-export const userConfigAtom = atom((get) => get(userConfigStoreAtom));
-export const promptPluginVersionAtom = atom((get) => get(promptPluginVersionStoreAtom));

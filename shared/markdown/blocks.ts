@@ -1,5 +1,6 @@
 import type { Token } from 'markdown-it';
 import { highlightCode } from './highlight.ts';
+import { loadKatex } from './math.ts';
 import { DEFAULT_COPY_LABEL, markdown } from './render.ts';
 import type { FenceInfo, RenderEnv } from './render.ts';
 
@@ -22,6 +23,8 @@ export interface RenderedBlock {
   fences: FenceInfo[];
   /** Some fence of a known language is still shown without colours. */
   needsHighlight: boolean;
+  /** Some math is still shown as source: KaTeX had not been loaded yet. */
+  needsMath: boolean;
 }
 
 export interface StreamRenderCache {
@@ -42,11 +45,7 @@ export interface StreamRenderOptions {
   done?: boolean;
 }
 
-interface RenderedHtml {
-  html: string;
-  fences: FenceInfo[];
-  needsHighlight: boolean;
-}
+type RenderedHtml = Pick<RenderedBlock, 'html' | 'fences' | 'needsHighlight' | 'needsMath'>;
 
 // Finished blocks by source across messages and mounts: a long chat scrolled back into view, or a
 // message re-mounted, shows its blocks without parsing them again.
@@ -63,7 +62,7 @@ function rememberBlock(key: string, value: RenderedHtml): void {
 function renderTokens(tokens: Token[], copyLabel: string): RenderedHtml {
   const env: RenderEnv = { copyLabel, fences: [] };
   const html = markdown.renderer.render(tokens, markdown.options, env);
-  return { html, fences: env.fences ?? [], needsHighlight: env.unhighlighted === true };
+  return { html, fences: env.fences ?? [], needsHighlight: env.unhighlighted === true, needsMath: env.mathPending === true };
 }
 
 /** Offsets where each line of `text` starts, lines counted as markdown-it counts them. */
@@ -138,8 +137,8 @@ export function renderStreaming(text: string, cache: StreamRenderCache, options:
       } else {
         rendered.push({ ...before, complete });
         if (complete) {
-          const { html, fences, needsHighlight } = before;
-          rememberBlock(blockCacheKey(before.source, cache.copyLabel), { html, fences, needsHighlight });
+          const { html, fences, needsHighlight, needsMath } = before;
+          rememberBlock(blockCacheKey(before.source, cache.copyLabel), { html, fences, needsHighlight, needsMath });
         }
       }
       return;
@@ -181,12 +180,15 @@ function renderBlock(block: TailBlock, copyLabel: string, complete: boolean): Re
 }
 
 /**
- * The block's HTML with its fences highlighted: waits for the grammars, then renders the block again
- * (the renderer picks the highlighted code from the highlighter's cache). Later renders of the same
- * source get the coloured HTML straight away.
+ * The block's HTML with its fences highlighted and its math typeset: waits for the grammars and
+ * KaTeX, then renders the block again (the renderer picks the highlighted code from the highlighter's
+ * cache). Later renders of the same source get the finished HTML straight away.
  */
-export async function highlightBlock(block: RenderedBlock, copyLabel: string = DEFAULT_COPY_LABEL): Promise<string> {
-  await Promise.all(block.fences.map((fence) => highlightCode(fence.code, fence.lang)));
+export async function finishBlock(block: RenderedBlock, copyLabel: string = DEFAULT_COPY_LABEL): Promise<string> {
+  await Promise.all([
+    ...(block.needsHighlight ? block.fences.map((fence) => highlightCode(fence.code, fence.lang)) : []),
+    block.needsMath ? loadKatex() : undefined,
+  ]);
   const value = renderTokens(markdown.parse(block.source, { copyLabel }), copyLabel);
   if (block.complete) rememberBlock(blockCacheKey(block.source, copyLabel), value);
   return value.html;

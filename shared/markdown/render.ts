@@ -1,11 +1,11 @@
 import MarkdownIt from 'markdown-it';
 import type { Options as MarkdownItOptions, RendererRule, Token } from 'markdown-it';
 import katexPlugin from '@vscode/markdown-it-katex';
-import katex from 'katex';
 import type { KatexOptions } from 'katex';
 import { peekHighlighted, plainCodeHtml, resolveLanguage } from './highlight.ts';
 import { escapeHtml, fenceLanguage } from './html.ts';
 import { addBracketMath } from './bracket-math.ts';
+import { peekKatex, requestKatex } from './math.ts';
 
 /** Per-render values the HTML needs that depend on the reader (language of the UI). */
 export interface RenderEnv {
@@ -15,6 +15,8 @@ export interface RenderEnv {
   fences?: FenceInfo[];
   /** Set when a fence was rendered without highlighting although its language is known. */
   unhighlighted?: boolean;
+  /** Set when math was shown as its source because KaTeX had not been loaded yet. */
+  mathPending?: boolean;
 }
 
 export interface FenceInfo {
@@ -33,8 +35,9 @@ function cachedRenderToString(latex: string, options?: KatexOptions): string {
   const key = `${options?.displayMode ? 'D' : 'I'}${latex}`;
   const hit = katexCache.get(key);
   if (hit !== undefined) return hit;
-  // Throws on bad input: the plugin catches it and shows the escaped error text instead.
-  const html = katex.renderToString(latex, options);
+  // Only called once KaTeX is loaded (see withPendingMath). Throws on bad input: the plugin catches
+  // it and shows the escaped error text instead.
+  const html = peekKatex()!.renderToString(latex, options);
   if (katexCache.size >= KATEX_CACHE_LIMIT) katexCache.delete(katexCache.keys().next().value as string);
   katexCache.set(key, html);
   return html;
@@ -57,7 +60,7 @@ function createMarkdown(): MarkdownIt {
   const md = new MarkdownIt({ html: false, linkify: true, typographer: false, breaks: false });
   md.validateLink = (url: string) => SAFE_URL.test(url.trim());
 
-  md.use(katexPlugin, { ...KATEX_OPTIONS, katex: { ...katex, renderToString: cachedRenderToString } });
+  md.use(katexPlugin, { ...KATEX_OPTIONS, katex: { renderToString: cachedRenderToString } });
   addBracketMath(md);
 
   // The plugin renders `$$…$$` met inside a paragraph as a <p>, which would nest paragraphs; inline
@@ -72,6 +75,8 @@ function createMarkdown(): MarkdownIt {
     }
   };
 
+  withPendingMath(md);
+
   const defaultLinkOpen: RendererRule = (tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options);
   const linkOpen = md.renderer.rules.link_open ?? defaultLinkOpen;
   md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
@@ -82,6 +87,27 @@ function createMarkdown(): MarkdownIt {
 
   md.renderer.rules.fence = (tokens, idx, _options: MarkdownItOptions, env: RenderEnv) => renderFence(tokens[idx], env);
   return md;
+}
+
+/** The math token types of the KaTeX plugin; the inline one is the only one that is not a block. */
+const MATH_RULES = ['math_inline', 'math_inline_block', 'math_inline_bare_block', 'math_block'] as const;
+
+/**
+ * Before KaTeX has been loaded, math shows as its source (and starts the load); env.mathPending
+ * tells the caller to render again once loadKatex() resolves.
+ */
+function withPendingMath(md: MarkdownIt): void {
+  for (const name of MATH_RULES) {
+    const rule = md.renderer.rules[name];
+    if (!rule) continue;
+    md.renderer.rules[name] = (tokens, idx, options, env: RenderEnv, self) => {
+      if (peekKatex()) return rule(tokens, idx, options, env, self);
+      env.mathPending = true;
+      requestKatex();
+      const source = escapeHtml(tokens[idx].content);
+      return name === 'math_inline' ? `<code class="math-pending">${source}</code>` : `<pre class="math-pending">${source}</pre>\n`;
+    };
+  }
 }
 
 function renderFence(token: Token, env: RenderEnv): string {
@@ -110,7 +136,10 @@ export const markdown = createMarkdown();
 
 export const DEFAULT_COPY_LABEL = 'Copy code';
 
-/** Markdown source in, safe HTML out: no raw HTML, only http(s)/mailto links, math through KaTeX. */
+/**
+ * Markdown source in, safe HTML out: no raw HTML, only http(s)/mailto links, math through KaTeX
+ * (as source until loadKatex() has resolved).
+ */
 export function renderMarkdown(text: string, copyLabel: string = DEFAULT_COPY_LABEL): string {
   const env: RenderEnv = { copyLabel };
   return markdown.render(text, env);

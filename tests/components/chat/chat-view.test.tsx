@@ -5,26 +5,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { ChatView, resolveModel } from '../../../components/chat/chat-view.tsx';
 import { Composer } from '../../../components/chat/composer.tsx';
 import { loginDialogAtom } from '../../../shared/atoms/login-dialog.ts';
-import type { ModelListItem } from '../../../shared/contracts/model.ts';
 import { sendEnvelope, startTestServer, type SeenRequest, type TestServer } from '../../helpers/http-server.ts';
+import { testModel } from '../../helpers/models.ts';
 import { renderInApp, testUser } from '../../helpers/render-app.tsx';
 
-const model = (aiModelId: string, minVipLevel: number, extra: Partial<ModelListItem> = {}): ModelListItem => ({
-  aiModelId,
-  name: aiModelId,
-  description: '',
-  minVipLevel,
-  minVipLevelName: ['Free', 'Standard', 'Advanced', 'Super'][minVipLevel],
-  modelMap: { isImage: false, fileTypes: [] },
-  webSearch: false,
-  pointsCost: 1,
-  contextWindow: 8000,
-  sort: 0,
-  locked: false,
-  ...extra,
-});
 
-const MODELS = [model('auto', 0), model('basic', 1), model('fast', 1), model('pro', 2, { locked: true }), model('super', 3, { locked: true })];
+
+const MODELS = [testModel('auto', 0), testModel('basic', 1), testModel('fast', 1), testModel('pro', 2, { locked: true }), testModel('super', 3, { locked: true })];
 
 let server: TestServer;
 /** Held answers of the current test: the stream waits for the test to release it. */
@@ -72,7 +59,7 @@ describe('resolveModel', () => {
     expect(resolveModel(MODELS, 'fast')?.aiModelId).toBe('fast');
     expect(resolveModel(MODELS, 'pro')?.aiModelId).toBe('basic');
     expect(resolveModel(MODELS, null)?.aiModelId).toBe('basic');
-    expect(resolveModel([model('auto', 0), model('x', 2, { locked: true })], null)?.aiModelId).toBe('auto');
+    expect(resolveModel([testModel('auto', 0), testModel('x', 2, { locked: true })], null)?.aiModelId).toBe('auto');
   });
 });
 

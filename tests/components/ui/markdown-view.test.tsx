@@ -5,6 +5,12 @@ import type { ReactNode } from 'react';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MarkdownView } from '../../../components/ui/markdown-view.tsx';
+import { loadKatex } from '../../../shared/markdown/math.ts';
+
+// KaTeX loads on first use (math.ts); these tests are about the typeset result.
+beforeAll(async () => {
+  await loadKatex();
+});
 
 const i18n = i18next.createInstance();
 
@@ -57,6 +63,20 @@ describe('MarkdownView', () => {
     expect(view.hasAttribute('data-streaming')).toBe(false);
     expect(view.getAttribute('aria-busy')).toBe('false');
     expect(container.querySelectorAll('.md-block[data-complete]')).toHaveLength(3);
+  });
+
+  it('groups blocks in sections of 16 that a block never leaves while the answer grows', () => {
+    const paragraphs = (n: number) => Array.from({ length: n }, (_, i) => `Paragraph ${i + 1}.`).join('\n\n');
+    const { container, rerender } = render(wrap(<MarkdownView text={paragraphs(15)} streaming />));
+    expect(container.querySelectorAll('.md-section')).toHaveLength(1);
+    const first = container.querySelector('.md-block')!;
+
+    rerender(wrap(<MarkdownView text={paragraphs(20)} streaming />));
+    const sections = container.querySelectorAll('.md-view > .md-section');
+    expect(sections).toHaveLength(2);
+    expect(sections[0].querySelectorAll('.md-block')).toHaveLength(16);
+    expect(sections[1].querySelectorAll('.md-block')).toHaveLength(4);
+    expect(container.querySelector('.md-block')).toBe(first);
   });
 
   it('starts over when the answer is replaced', () => {

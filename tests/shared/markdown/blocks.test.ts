@@ -1,8 +1,14 @@
-import { describe, expect, it } from 'vitest';
-import { createStreamCache, highlightBlock, renderStreaming } from '../../../shared/markdown/blocks.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createStreamCache, finishBlock, renderStreaming } from '../../../shared/markdown/blocks.ts';
 import type { RenderedBlock } from '../../../shared/markdown/blocks.ts';
 import { renderMarkdown } from '../../../shared/markdown/render.ts';
+import { loadKatex } from '../../../shared/markdown/math.ts';
 import { STREAM_FIXTURE } from '../../../bench/stream-render/fixture.ts';
+
+// KaTeX loads on first use (math.ts); these tests are about the typeset result.
+beforeAll(async () => {
+  await loadKatex();
+});
 
 const joined = (blocks: RenderedBlock[]) => blocks.map((b) => b.html).join('');
 
@@ -127,7 +133,7 @@ describe('renderStreaming', () => {
     const source = '```python\nprint("hi")\n```';
     const [block] = renderStreaming(source, createStreamCache(), { done: true });
     expect(block.needsHighlight).toBe(true);
-    const html = await highlightBlock(block);
+    const html = await finishBlock(block);
     expect(html).toContain('class="md-code"');
     expect(html).toMatch(/<span style="color:#[0-9A-Fa-f]{6}">print<\/span>/);
     const [again] = renderStreaming(source, createStreamCache(), { done: true });

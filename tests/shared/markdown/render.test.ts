@@ -1,5 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { renderMarkdown } from '../../../shared/markdown/render.ts';
+import { loadKatex } from '../../../shared/markdown/math.ts';
+
+// KaTeX loads on first use (math.ts); these tests are about the typeset result.
+beforeAll(async () => {
+  await loadKatex();
+});
 
 /** The renderer's HTML as a DOM, the way the view will see it. */
 function dom(markdown: string): HTMLElement {

@@ -1,3 +1,4 @@
+import { userConfigPersisted } from '../../../shared/atoms/user-config.ts';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createStore } from 'jotai';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
@@ -114,8 +115,11 @@ describe('persisted auth state', () => {
     expect(store.get(isLoggedInAtom)).toBe(true);
     expect(store.get(userInfoAtom)).toEqual(user);
     expect(JSON.parse(localStorage.getItem(tokenPersisted.key)!)).toEqual({ v: 1, value: 'tok-1' });
+    localStorage.setItem(userConfigPersisted.key, JSON.stringify({ v: 1, value: { language: 'zh' } }));
 
     await store.set(authActionAtom, { type: 'logout' });
+    // The user's settings cache is the logged-out user's too.
+    expect(localStorage.getItem(userConfigPersisted.key)).toBeNull();
     expect(store.get(tokenAtom)).toBeNull();
     expect(store.get(userInfoAtom)).toBeNull();
     expect(store.get(integralValueAtom)).toBe(0);

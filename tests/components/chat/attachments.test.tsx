@@ -1,0 +1,402 @@
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ServerResponse } from 'node:http';
+import { fakeBrowser } from 'wxt/testing';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Browser } from 'wxt/browser';
+import { ChatView } from '../../../components/chat/chat-view.tsx';
+import { useCurrentTab } from '../../../components/chat/current-tab.ts';
+import { parsePageUrl } from '../../../components/chat/use-attachments.ts';
+import { loginDialogAtom } from '../../../shared/atoms/login-dialog.ts';
+import { sendEnvelope, startTestServer, type SeenRequest, type TestServer } from '../../helpers/http-server.ts';
+import { testModel } from '../../helpers/models.ts';
+import { renderInApp, testUser } from '../../helpers/render-app.tsx';
+
+const MODEL = testModel('basic', 0);
+
+const REFUSAL = 'This address cannot be read: only public web pages can be read.';
+
+type Envelope = { Code: number; Msg?: string; Data?: unknown };
+
+let server: TestServer;
+/** While set, UploadMedia answers only once the test resolves it. */
+let gate: Promise<void> | null = null;
+/** Addresses UploadMedia refuses (10422) the next time they are asked for. */
+let refuseOnce = new Set<string>();
+let mediaIds = 0;
+/** The chatMediaId answered for each address read. */
+const issued = new Map<string, string>();
+
+function readPage(url: string): Envelope {
+  if (refuseOnce.delete(url)) return { Code: 10422, Msg: REFUSAL };
+  const { hostname, pathname } = new URL(url);
+  const chatMediaId = `media-${++mediaIds}`;
+  issued.set(url, chatMediaId);
+  return {
+    Code: 10000,
+    Data: {
+      chatMediaId,
+      image: { imgSrcAll: '' },
+      pageFilePath: '',
+      iconStr: hostname === 'example.com' ? 'https://example.com/favicon.ico' : '',
+      pageUrl: url,
+      pageTitle: `Page ${hostname}${pathname}`,
+    },
+  };
+}
+
+async function api(req: SeenRequest, res: ServerResponse) {
+  const url = new URL(req.url, 'http://x');
+  switch (url.pathname) {
+    case '/api/System/GetSettingListAll':
+      return sendEnvelope(res, { Code: 10000, Data: [] });
+    case '/api/Chat/GetModelListAll':
+      return sendEnvelope(res, { Code: 10000, Data: [MODEL] });
+    case '/api/Chat/UploadMedia': {
+      const { url: page } = JSON.parse(req.body) as { url: string };
+      if (gate) await gate;
+      return sendEnvelope(res, readPage(page));
+    }
+    case '/api/Chat/AddMessage': {
+      const body = JSON.parse(req.body) as { inputMessage: string };
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const data = { ChatMessageId: 'm1', ChatSessionId: 's1', InputMessage: body.inputMessage, OutputMessage: 'Read it.', FinishReason: 'stop', ModelName: 'Fake', ModelId: 'basic', ReplaceMessage: false };
+      res.write(`data: ${JSON.stringify({ Code: 10000, Msg: '', Data: data })}\n\n`);
+      res.end('data: DONE\n\n');
+      return;
+    }
+    default:
+      return sendEnvelope(res, { Code: 10404, Msg: 'not found' });
+  }
+}
+
+/** Holds every UploadMedia answer until the returned function is called. */
+function holdUploads(): () => void {
+  let release!: () => void;
+  gate = new Promise((resolve) => (release = resolve));
+  return () => {
+    gate = null;
+    release();
+  };
+}
+
+const uploads = () => server.requests.filter((r) => r.url.includes('UploadMedia')).map((r) => (JSON.parse(r.body) as { url: string }).url);
+
+beforeAll(async () => {
+  server = await startTestServer(api);
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  server.requests.length = 0;
+  gate = null;
+  refuseOnce = new Set();
+  fakeBrowser.reset();
+});
+
+async function renderChat(platform: { isExtension?: boolean; isH5?: boolean } = {}) {
+  const result = await renderInApp(<ChatView sessionId={undefined} onSessionCreated={vi.fn()} />, {
+    apiBase: server.url,
+    user: testUser,
+    platform: platform.isExtension ? { isExtension: true, scene: 'extension', ...platform } : platform,
+  });
+  await waitFor(() => expect(screen.getByTestId('model-picker')).toHaveTextContent('basic'));
+  return result;
+}
+
+/** Types `url` in the attach popover and submits it with Enter; answers the field (still shown on a refusal). */
+async function attach(url: string): Promise<HTMLElement> {
+  const button = screen.getByRole('button', { name: 'Attach a web page' });
+  if (button.getAttribute('aria-expanded') !== 'true') await userEvent.click(button);
+  const field = await screen.findByRole('textbox', { name: 'Web page address' });
+  await userEvent.clear(field);
+  await userEvent.type(field, url ? `${url}{Enter}` : '{Enter}');
+  return field;
+}
+
+const chips = () => screen.queryAllByRole('listitem').filter((e) => e.classList.contains('attachment-chip'));
+const chipOf = (text: string | RegExp) => {
+  const chip = chips().find((c) => (typeof text === 'string' ? c.textContent?.includes(text) : text.test(c.textContent ?? '')));
+  if (!chip) throw new Error(`no chip with ${String(text)}`);
+  return chip;
+};
+
+describe('parsePageUrl', () => {
+  it('accepts http(s) pages (a bare host is read as https), drops the fragment and refuses the rest', () => {
+    expect(parsePageUrl(' https://example.com/a#part ')).toBe('https://example.com/a');
+    expect(parsePageUrl('example.com/a?b=1')).toBe('https://example.com/a?b=1');
+    expect(parsePageUrl('http://localhost:3000/x')).toBe('http://localhost:3000/x');
+    for (const bad of ['', 'hello', 'not a url', 'ftp://example.com/f', 'javascript:alert(1)', 'mailto:a@example.com', 'chrome://extensions', `https://e.com/${'a'.repeat(2100)}`]) {
+      expect(parsePageUrl(bad), bad).toBeNull();
+    }
+  });
+});
+
+describe('web page attachments', () => {
+  it('shows a loading chip (Send disabled, saying why), then the page title and icon', async () => {
+    const release = holdUploads();
+    const { container } = await renderChat();
+    await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'Summarise this');
+
+    await attach('https://example.com/article');
+    // The popover closes on success.
+    await waitFor(() => expect(screen.queryByRole('textbox', { name: 'Web page address' })).toBeNull());
+    const chip = chipOf('https://example.com/article');
+    expect(chip).toHaveAttribute('data-status', 'loading');
+    expect(within(chip).getByLabelText('Reading the page…')).toBeInTheDocument();
+    expect(within(chip).getByRole('button', { name: 'Remove https://example.com/article' })).toBeEnabled();
+    expect(screen.getByRole('list', { name: 'Attachments' })).toBeInTheDocument();
+
+    const sendButton = screen.getByRole('button', { name: 'Send' });
+    expect(sendButton).toBeDisabled();
+    expect(sendButton).toHaveAttribute('aria-description', 'Wait until the attachments have finished loading');
+    await userEvent.hover(sendButton.parentElement!);
+    expect(await screen.findByText('Wait until the attachments have finished loading')).toBeInTheDocument();
+    await userEvent.keyboard('{Enter}');
+    expect(server.requests.some((r) => r.url.includes('AddMessage'))).toBe(false);
+
+    release();
+    await waitFor(() => expect(chipOf('Page example.com/article')).toHaveAttribute('data-status', 'completed'));
+    expect(container.querySelector('.attachment-chip img')).toHaveAttribute('src', 'https://example.com/favicon.ico');
+    expect(screen.getByRole('button', { name: 'Remove Page example.com/article' })).toBeEnabled();
+    expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled();
+    expect(uploads()).toEqual(['https://example.com/article']);
+  });
+
+  it('validates the address: required, valid, not already added (unless it failed), at most five', async () => {
+    const release = holdUploads();
+    await renderChat();
+
+    let field = await attach('');
+    expect(field).toBeInvalid();
+    expect(field).toHaveAccessibleDescription('Enter the address of a web page');
+    expect(screen.getByText('Enter the address of a web page')).toBeInTheDocument();
+    field = await attach('not a url');
+    expect(await screen.findByText('Enter a valid web address starting with http:// or https://')).toBeInTheDocument();
+    await attach('ftp://example.com/file');
+    expect(await screen.findByText('Enter a valid web address starting with http:// or https://')).toBeInTheDocument();
+    // Typing clears the message.
+    await userEvent.type(field, 'x');
+    expect(screen.queryByText('Enter a valid web address starting with http:// or https://')).toBeNull();
+
+    await attach('https://example.com/one');
+    // Loading: the same page (the fragment aside) is refused.
+    await attach('https://example.com/one#intro');
+    expect(await screen.findByText('This web page has already been added')).toBeInTheDocument();
+    release();
+    await waitFor(() => expect(chipOf('Page example.com/one')).toHaveAttribute('data-status', 'completed'));
+    // Completed: still refused.
+    await attach('https://example.com/one');
+    expect(await screen.findByText('This web page has already been added')).toBeInTheDocument();
+
+    for (const path of ['two', 'three', 'four', 'five']) await attach(`https://example.org/${path}`);
+    await waitFor(() => expect(chips()).toHaveLength(5));
+    await attach('https://example.org/six');
+    expect(await screen.findByText('A message can carry at most 5 attachments')).toBeInTheDocument();
+    expect(chips()).toHaveLength(5);
+    expect(uploads()).toHaveLength(5);
+  });
+
+  it("shows the server's refusal with Retry and Remove; Retry reads the page again", async () => {
+    refuseOnce.add('https://intranet.example.com/');
+    await renderChat();
+    await attach('https://intranet.example.com/');
+
+    const chip = await waitFor(() => {
+      const c = chipOf('https://intranet.example.com/');
+      expect(c).toHaveAttribute('data-status', 'error');
+      return c;
+    });
+    expect(within(chip).getByText(REFUSAL)).toBeInTheDocument();
+    expect(within(chip).getByRole('button', { name: 'Remove https://intranet.example.com/' })).toBeEnabled();
+    // An item in error does not hold the message back.
+    await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'hi');
+    expect(screen.getByRole('button', { name: 'Send' })).toBeEnabled();
+
+    await userEvent.click(within(chip).getByRole('button', { name: 'Read https://intranet.example.com/ again' }));
+    await waitFor(() => expect(chipOf('Page intranet.example.com/')).toHaveAttribute('data-status', 'completed'));
+    expect(screen.queryByText(REFUSAL)).toBeNull();
+    expect(chips()).toHaveLength(1);
+    expect(uploads()).toEqual(['https://intranet.example.com/', 'https://intranet.example.com/']);
+  });
+
+  it('lets a page that failed be added again: it is read again in its own chip', async () => {
+    refuseOnce.add('https://example.net/');
+    await renderChat();
+    await attach('https://example.net/');
+    await waitFor(() => expect(chipOf('https://example.net/')).toHaveAttribute('data-status', 'error'));
+
+    await attach('example.net');
+    await waitFor(() => expect(chipOf('Page example.net/')).toHaveAttribute('data-status', 'completed'));
+    expect(screen.queryByText('This web page has already been added')).toBeNull();
+    expect(chips()).toHaveLength(1);
+  });
+
+  it('removes a chip, also while its page is being read', async () => {
+    const release = holdUploads();
+    await renderChat();
+    await attach('https://example.com/slow');
+    await userEvent.click(screen.getByRole('button', { name: 'Remove https://example.com/slow' }));
+    expect(chips()).toHaveLength(0);
+    release();
+    // The answer of the aborted read brings nothing back.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(chips()).toHaveLength(0);
+
+    await attach('https://example.com/fast');
+    await waitFor(() => expect(chipOf('Page example.com/fast')).toHaveAttribute('data-status', 'completed'));
+    await userEvent.click(screen.getByRole('button', { name: 'Remove Page example.com/fast' }));
+    expect(screen.queryByRole('list', { name: 'Attachments' })).toBeNull();
+  });
+
+  it('sends the ids of the completed pages only and clears the chips', async () => {
+    refuseOnce.add('https://example.com/refused');
+    await renderChat();
+    await attach('https://example.com/a');
+    await attach('https://example.com/refused');
+    await attach('https://example.org/b');
+    await waitFor(() => expect(chips().map((c) => c.getAttribute('data-status')).sort()).toEqual(['completed', 'completed', 'error']));
+
+    await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'Compare them{Enter}');
+    await screen.findByText('Read it.');
+    const body = JSON.parse(server.requests.find((r) => r.url.includes('AddMessage'))!.body) as { chatMediaIds: string[]; inputMessage: string };
+    expect(body.inputMessage).toBe('Compare them');
+    expect(body.chatMediaIds).toEqual([issued.get('https://example.com/a'), issued.get('https://example.org/b')]);
+    expect(issued.has('https://example.com/refused')).toBe(false);
+    expect(chips()).toHaveLength(0);
+    // The sent message shows what it carried, each page a link to itself.
+    const sent = screen.getByRole('list', { name: 'Pages attached to this message' });
+    expect(within(sent).getAllByRole('link').map((a) => a.getAttribute('href'))).toEqual(['https://example.com/a', 'https://example.org/b']);
+  });
+
+  it('reads a link dropped on the chat, saying so while it is dragged over', async () => {
+    await renderChat();
+    const view = document.querySelector('.chat-view')!;
+    const link = (url: string) => ({
+      types: ['text/uri-list', 'text/plain'],
+      getData: (type: string) => (type === 'text/uri-list' ? `# dragged\r\n${url}` : url),
+      dropEffect: 'none',
+    });
+    fireEvent.dragEnter(view, { dataTransfer: link('https://example.com/dropped') });
+    expect(screen.getByRole('status')).toHaveTextContent('drag and drop to read webpage');
+    fireEvent.drop(view, { dataTransfer: link('https://example.com/dropped') });
+    expect(screen.queryByText('drag and drop to read webpage')).toBeNull();
+    await waitFor(() => expect(chipOf('Page example.com/dropped')).toHaveAttribute('data-status', 'completed'));
+
+    // The same page dropped again is refused, and told.
+    fireEvent.drop(view, { dataTransfer: link('https://example.com/dropped') });
+    expect(await screen.findByText('This web page has already been added')).toBeTruthy();
+    expect(chips()).toHaveLength(1);
+
+    // Files and plain text are not links: no overlay, left to the browser.
+    fireEvent.dragEnter(view, { dataTransfer: { types: ['Files'], getData: () => '' } });
+    expect(screen.queryByText('drag and drop to read webpage')).toBeNull();
+  });
+
+  it('asks a visitor to sign in instead of reading the page', async () => {
+    const { store } = await renderInApp(<ChatView sessionId={undefined} onSessionCreated={vi.fn()} />, { apiBase: server.url, user: null });
+    await attach('https://example.com/a');
+    expect(store.get(loginDialogAtom)).toEqual({ open: true, notice: 'chat.notLoginTip' });
+    expect(uploads()).toEqual([]);
+    expect(chips()).toHaveLength(0);
+  });
+
+  it('uses a modal on mobile web', async () => {
+    await renderChat({ isH5: true });
+    await userEvent.click(screen.getByRole('button', { name: 'Attach a web page' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Attach a web page' });
+    await userEvent.type(within(dialog).getByRole('textbox', { name: 'Web page address' }), 'https://example.com/m');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
+    await waitFor(() => expect(chipOf('Page example.com/m')).toHaveAttribute('data-status', 'completed'));
+  });
+
+});
+
+/**
+ * The browser's active tab. The fake browser keeps tabs but cannot make one of them active (it
+ * activates only a duplicate it never lists), so its tabs.query answers this tab, and the tests
+ * fire its tab events as Chrome would.
+ */
+let activeTab: Browser.tabs.Tab | undefined;
+let tabIds = 10;
+
+function tabOf(url: string, title: string): Browser.tabs.Tab {
+  return { id: ++tabIds, windowId: 1, index: 0, url, title, active: true, status: 'complete' } as Browser.tabs.Tab;
+}
+
+/** The user switches to a tab showing `url`. */
+async function activateTab(url: string, title: string): Promise<void> {
+  activeTab = tabOf(url, title);
+  await fakeBrowser.tabs.onActivated.trigger({ tabId: activeTab.id!, windowId: activeTab.windowId });
+}
+
+/** The active tab's page changes its title. */
+async function retitleActiveTab(title: string): Promise<void> {
+  activeTab = { ...activeTab!, title };
+  await fakeBrowser.tabs.onUpdated.trigger(activeTab.id!, { title }, activeTab);
+}
+
+describe('side panel: Read this page', () => {
+  beforeEach(() => {
+    activeTab = undefined;
+    vi.spyOn(fakeBrowser.tabs, 'query').mockImplementation(async (info: Browser.tabs.QueryInfo) => {
+      expect(info).toEqual({ active: true, lastFocusedWindow: true });
+      return activeTab ? [activeTab] : [];
+    });
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  it('offers the active http(s) tab by its title and attaches its address', async () => {
+    await activateTab('https://example.com/news/today', 'Today’s news — Example');
+    await renderChat({ isExtension: true });
+    const button = await screen.findByRole('button', { name: 'Read this page: Today’s news — Example' });
+    expect(button).toHaveTextContent('Today’s news — Example');
+    await userEvent.hover(button);
+    expect(await screen.findByText(/The server reads this page's public address/)).toBeInTheDocument();
+
+    await userEvent.click(button);
+    await waitFor(() => expect(chipOf('Page example.com/news/today')).toHaveAttribute('data-status', 'completed'));
+    expect(uploads()).toEqual(['https://example.com/news/today']);
+    // Attached: no second offer of the same page.
+    expect(screen.queryByRole('button', { name: /Read this page/ })).toBeNull();
+  });
+
+  it('offers no "Read this page" outside the extension, even beside an http(s) tab', async () => {
+    await activateTab('https://example.com/news/today', 'Today’s news — Example');
+    await renderChat();
+    await act(() => new Promise((r) => setTimeout(r, 50)));
+    expect(screen.queryByRole('button', { name: /Read this page/ })).toBeNull();
+  });
+
+  it('follows tab switches and title changes, and offers nothing for a chrome:// tab', async () => {
+    await activateTab('chrome://extensions/', 'Extensions');
+    await renderChat({ isExtension: true });
+    // Give the first tab query time to answer: a chrome:// page is not offered.
+    await act(() => new Promise((r) => setTimeout(r, 50)));
+    expect(screen.queryByRole('button', { name: /Read this page/ })).toBeNull();
+
+    await act(() => activateTab('https://example.org/', 'Example Org'));
+    expect(await screen.findByRole('button', { name: 'Read this page: Example Org' })).toBeInTheDocument();
+
+    await act(() => retitleActiveTab('Example Org — renamed'));
+    expect(await screen.findByRole('button', { name: 'Read this page: Example Org — renamed' })).toBeInTheDocument();
+
+    await act(() => activateTab('chrome://settings/', 'Settings'));
+    await waitFor(() => expect(screen.queryByRole('button', { name: /Read this page/ })).toBeNull());
+  });
+
+  it('useCurrentTab stops listening when unmounted', async () => {
+    await activateTab('https://example.com/', 'Example');
+    function Probe() {
+      const tab = useCurrentTab();
+      return <span data-testid="tab">{tab ? `${tab.title} ${tab.url}` : 'none'}</span>;
+    }
+    const { unmount } = render(<Probe />);
+    await waitFor(() => expect(screen.getByTestId('tab')).toHaveTextContent('Example https://example.com/'));
+    const events = fakeBrowser.tabs as unknown as Record<'onActivated' | 'onUpdated', { hasListeners(): boolean }>;
+    expect(events.onActivated.hasListeners()).toBe(true);
+    expect(events.onUpdated.hasListeners()).toBe(true);
+    unmount();
+    expect(events.onActivated.hasListeners()).toBe(false);
+    expect(events.onUpdated.hasListeners()).toBe(false);
+  });
+});

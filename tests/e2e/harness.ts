@@ -1,0 +1,213 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import puppeteer, { type Browser, type Frame, type Page } from 'puppeteer-core';
+import { BUILT_IN_EXTENSION_ID } from '../../shared/contracts/extension.ts';
+import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+/** The unpacked extension, built by the global setup; the server serves the same folder as the web app. */
+const EXTENSION_DIR = path.join(root, '.output', 'chrome-mv3');
+/** Where every run leaves its screenshots (named in the README). */
+const SCREENSHOT_DIR = path.join(root, 'tests', 'e2e', 'screenshots');
+export const CHROMIUM = process.env.PUPPETEER_EXECUTABLE_PATH || '/usr/bin/chromium';
+
+export type Stack = {
+  /** The server's origin, as the browser reaches it (the build's host, so the bridge matches). */
+  origin: string;
+  /** A small website on loopback (an article at /otters) the server's page reader is allowed to read. */
+  siteOrigin: string;
+  upstream: FakeOpenAI;
+  server: TestApp;
+  close(): Promise<void>;
+};
+
+/**
+ * The server on PGlite (in memory) with a fake OpenAI-compatible upstream, serving the extension's
+ * build as the web app. It listens on loopback at a free port of `localhost`, the host the build's
+ * permissions and bridge content script cover.
+ */
+export async function startStack(): Promise<Stack> {
+  const upstream = await startFakeOpenAI();
+  const site = await startSite();
+  // The port is only known after listening, and PUBLIC_URL (CORS, login page URL) needs it:
+  // reserve one first, then start on it.
+  const port = await freePort();
+  const origin = `http://localhost:${port}`;
+  const server = await createTestApp(
+    {
+      PUBLIC_URL: origin,
+      OPENAI_API_KEY: 'test-key',
+      OPENAI_BASE_URL: upstream.baseUrl,
+      OPENAI_MODELS: 'basic-model:0,standard-model:1,pro-model:2',
+      READER_ALLOWLIST: new URL(site.origin).host,
+    },
+    { webDir: EXTENSION_DIR },
+  );
+  await server.app.listen({ port, host: '127.0.0.1' });
+  return {
+    origin,
+    siteOrigin: site.origin,
+    upstream,
+    server,
+    async close() {
+      await server.close();
+      await upstream.close();
+      await new Promise((resolve) => site.server.close(resolve));
+    },
+  };
+}
+
+const SITE_ARTICLE = `<!doctype html><html><head><meta charset="utf-8"><title>Sea otters | Field Notes</title></head>
+<body><nav><a href="/">Home</a></nav><article><h1>Sea otters</h1>
+<p>Sea otters hold hands while they sleep, so that they do not drift apart. This is called rafting.</p>
+<p>${'They eat sea urchins, crabs and clams, and use stones as tools to open the shells. '.repeat(8)}</p>
+</article><footer>Field Notes</footer></body></html>`;
+
+function startSite(): Promise<{ server: Server; origin: string }> {
+  const server = createServer((req, res) => {
+    if (req.url === '/otters') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(SITE_ARTICLE);
+    else res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not here</h1>');
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })),
+  );
+}
+
+async function freePort(): Promise<number> {
+  const { createServer } = await import('node:net');
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export type ExtensionBrowser = {
+  browser: Browser;
+  extensionId: string;
+  /** A page of the extension's origin, to read and write its storage. */
+  control: Page;
+  close(): Promise<void>;
+};
+
+/** Headless Chromium with the unpacked extension loaded (STACK-NOTES "Chromium for end-to-end tests"). */
+export async function launchWithExtension(): Promise<ExtensionBrowser> {
+  const profile = mkdtempSync(path.join(os.tmpdir(), 'tandem-e2e-'));
+  const browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    userDataDir: profile,
+    ignoreDefaultArgs: ['--disable-extensions'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--lang=en-US',
+      `--disable-extensions-except=${EXTENSION_DIR}`,
+      `--load-extension=${EXTENSION_DIR}`,
+    ],
+  });
+  const target = await browser.waitForTarget(
+    (t) => t.type() === 'service_worker' && /^chrome-extension:\/\/\w+\/background\.js$/.test(t.url()),
+    { timeout: 20_000 },
+  );
+  const extensionId = new URL(target.url()).host;
+  // Storage is read and written from a page of the extension's origin: the worker's target can be
+  // attached before its globals exist.
+  const control = await browser.newPage();
+  await control.goto(`chrome-extension://${extensionId}/manifest.json`);
+  return {
+    browser,
+    extensionId,
+    control,
+    async close() {
+      await browser.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+export { BUILT_IN_EXTENSION_ID };
+
+/** Reads a key of the extension's local storage (the persisted envelope `{ v, value }`). */
+export async function readExtensionStorage(control: Page, key: string): Promise<unknown> {
+  return control.evaluate(async (k) => (await chrome.storage.local.get(k))[k], key);
+}
+
+/** Points the extension at the test server, as the settings page would. */
+export async function useServer(control: Page, origin: string): Promise<void> {
+  await control.evaluate((url) => chrome.storage.local.set({ 'tandem.serverUrl': { v: 1, value: url } }), origin);
+}
+
+/** Saves a picture of the page once its transitions (drawers, dialogs) have ended. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await settled(page);
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
+}
+
+/** Waits until no CSS transition or animation is running (Mantine's drawers and dialogs slide in). */
+export async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), { timeout: 5_000 });
+}
+
+/** Waits for the login frame (the server's /login inside the dialog or drawer) to be ready. */
+export async function loginFrame(page: Page, origin: string): Promise<Frame> {
+  const handle = await page.waitForSelector(`iframe[src^="${origin}/login"]`, { timeout: 15_000 });
+  const frame = await handle!.contentFrame();
+  await frame.waitForSelector('form input[type="email"]', { timeout: 15_000 });
+  return frame;
+}
+
+/** Fills and submits the central login page's form (sign in, or sign up first). */
+export async function submitLoginForm(
+  frame: Frame,
+  account: { email: string; password: string; userName?: string },
+  mode: 'signIn' | 'signUp',
+): Promise<void> {
+  if (mode === 'signUp') {
+    await frame.locator('[role="tab"]:nth-child(2)').click();
+    await frame.waitForSelector('input[autocomplete="nickname"]');
+  }
+  await frame.type('input[type="email"]', account.email);
+  await frame.type('input[type="password"]', account.password);
+  if (mode === 'signUp' && account.userName) await frame.type('input[autocomplete="nickname"]', account.userName);
+  await frame.click('form button[type="submit"]');
+}
+
+/** Waits until the page's visible text matches. */
+export async function waitForText(scope: Page | Frame, text: RegExp, timeout = 15_000): Promise<void> {
+  await scope.waitForFunction(
+    (source, flags) => new RegExp(source, flags).test(document.body?.innerText ?? ''),
+    { timeout },
+    text.source,
+    text.flags,
+  );
+}
+
+/** Waits until a key of the extension's storage holds a value that passes check. */
+export async function waitForExtensionStorage(
+  control: Page,
+  key: string,
+  check: (value: unknown) => boolean,
+  timeout = 15_000,
+): Promise<unknown> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const value = await readExtensionStorage(control, key);
+    if (check(value)) return value;
+    if (Date.now() > deadline) throw new Error(`extension storage ${key} stayed ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
