@@ -4,6 +4,7 @@ import * as models from './schema/models.ts';
 import * as chat from './schema/chat.ts';
 import * as system from './schema/system.ts';
 import * as media from './schema/media.ts';
+import * as plugins from './schema/plugins.ts';
 
 /** The whole schema, for Drizzle's relational queries. Tables are imported from their own files. */
-export const schema = { ...users, ...points, ...models, ...chat, ...system, ...media };
+export const schema = { ...users, ...points, ...models, ...chat, ...system, ...media, ...plugins };

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { Codes } from '../../shared/contracts/envelope.ts';
+import { ChatToolCallSchema } from '../../shared/contracts/chat.ts';
 import type { Paged } from '../../shared/contracts/common.ts';
 import type {
   ChatMessageItem,
@@ -101,6 +102,8 @@ export async function listMessages(db: Db, userId: string, q: MessageListQuery):
       modelName: m.modelName,
       chatMediaIds: m.mediaIds,
       chatMedias: m.mediaIds.flatMap((id) => media.get(id) ?? []),
+      citations: m.citations,
+      toolCalls: ChatToolCallSchema.array().catch([]).parse(m.toolCalls),
       finishReason: m.finishReason,
       createTime: m.createdAt.toISOString(),
       finishTime: m.finishedAt?.toISOString() ?? null,

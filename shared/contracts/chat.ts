@@ -40,6 +40,38 @@ export const ChatStreamDataSchema = z.object({
 });
 export type ChatStreamData = z.infer<typeof ChatStreamDataSchema>;
 
+/** A source the answer cites as [index] (web search results), numbered from 1. */
+export const ChatCitationSchema = z.object({ index: z.number().int().min(1), title: z.string(), url: z.string() });
+export type ChatCitation = z.infer<typeof ChatCitationSchema>;
+
+/**
+ * A function-plugin call the model made while answering (web_search, read_url, generate_image): what
+ * it asked, and what it got back (a short text for people; `images` for generated pictures).
+ */
+export const ChatToolCallSchema = z.object({
+  toolCallId: z.string(),
+  toolName: z.string(),
+  /** The arguments as the model sent them (JSON text). */
+  input: z.string(),
+  status: z.enum(['running', 'completed', 'error']),
+  /** What the tool answered, for the collapsible view (truncated for long results). */
+  output: z.string(),
+  /** Addresses of images the tool produced (generate_image), served by the server. */
+  images: z.array(z.string()).default([]),
+});
+export type ChatToolCall = z.infer<typeof ChatToolCallSchema>;
+
+/**
+ * Extra fields an AddMessage event may carry besides the spec's (clients that do not know them ignore
+ * them): the sources of a web-searched answer (sent once they are known), and the tool calls so far
+ * (the whole list each time it changes).
+ */
+export const ChatStreamExtrasSchema = z.object({
+  Citations: z.array(ChatCitationSchema).optional(),
+  ToolCalls: z.array(ChatToolCallSchema).optional(),
+});
+export type ChatStreamExtras = z.infer<typeof ChatStreamExtrasSchema>;
+
 /** Why an answer ended: the upstream's own reasons plus ours. */
 export const ChatFinishReasons = {
   stop: 'stop',
@@ -94,6 +126,10 @@ export const ChatMessageItemSchema = z.object({
   chatMediaIds: z.array(z.string()),
   /** The media items of chatMediaIds that still exist, in the same order (absent from older servers: none). */
   chatMedias: z.array(MessageMediaSchema).default([]),
+  /** Sources cited as [n] in outputMessage (absent from older servers: none). */
+  citations: z.array(ChatCitationSchema).default([]),
+  /** Function-plugin calls made while answering (absent from older servers: none). */
+  toolCalls: z.array(ChatToolCallSchema).default([]),
   /** null while the answer is still streaming. */
   finishReason: z.string().nullable(),
   createTime: z.string(),

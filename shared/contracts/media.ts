@@ -28,3 +28,37 @@ export const UploadResponseSchema = z.object({
   pageTitle: z.string(),
 });
 export type UploadResponse = z.infer<typeof UploadResponseSchema>;
+
+/** Spec §5/§9 limits: the chat's drag/attach upload, and the generic uploader (AddChatFileToAi). */
+export const MEDIA_LIMITS = {
+  chat: { maxBytes: 10 * 1024 * 1024, maxCount: 5 },
+  generic: { maxBytes: 5 * 1024 * 1024, maxCount: 1 },
+} as const;
+
+/** Spec §5: image extensions a model with isImage accepts (case-insensitive, after the last dot). */
+export const IMAGE_EXTENSIONS = ['png', 'jpeg', 'jpg', 'webp'] as const;
+
+/** The extension of a file name: what follows its last dot, lower case; '' when there is none. */
+export function extensionOf(name: string): string {
+  const dot = name.lastIndexOf('.');
+  return dot < 0 ? '' : name.slice(dot + 1).toLowerCase();
+}
+
+/** Spec §5: the extensions a model accepts: the image extensions when it reads images, plus its fileTypes. */
+export function acceptedExtensions(modelMap: { isImage: boolean; fileTypes: readonly string[] }): string[] {
+  return [...new Set([...(modelMap.isImage ? IMAGE_EXTENSIONS : []), ...modelMap.fileTypes.map((t) => t.toLowerCase())])];
+}
+
+/**
+ * Form fields of POST /api/Chat/AddChatMedia, UploadMediaByFile and AddChatFileToAi (multipart):
+ * mediaType, pageTitle and pageUrl as text fields; the bytes as `imageFile` (an image) or `pageFile`
+ * (a document, or an `html` page the extension read from the live tab, as Markdown or HTML).
+ * `aiModelId` (optional) lets the server check the file against that model's accepted types.
+ */
+export const MediaFormFieldsSchema = z.object({
+  mediaType: MediaTypeSchema,
+  pageTitle: z.string().trim().max(500).default(''),
+  pageUrl: z.string().trim().max(MAX_PAGE_URL_CHARS).default(''),
+  aiModelId: z.string().trim().max(100).optional(),
+});
+export type MediaFormFields = z.infer<typeof MediaFormFieldsSchema>;

@@ -33,6 +33,10 @@ export const chatMessages = pgTable(
     /** Media attached with the input (AddChatMedia ids). */
     mediaIds: jsonb('media_ids').$type<string[]>().notNull().default([]),
     outputMessage: text('output_message').notNull().default(''),
+    /** Sources the answer cites as [n] (web search), in their numbered order. */
+    citations: jsonb('citations').$type<{ index: number; title: string; url: string }[]>().notNull().default([]),
+    /** Function-plugin calls the model made while answering, with their results (ChatToolCall). */
+    toolCalls: jsonb('tool_calls').$type<unknown[]>().notNull().default([]),
     requestedModelId: text('requested_model_id').notNull(),
     aiModelId: text('ai_model_id'),
     modelName: text('model_name'),

@@ -20,6 +20,16 @@ export const chatMedia = pgTable(
     contentText: text('content_text').notNull().default(''),
     /** Characters of the content before it was cut to the stored maximum. */
     contentChars: integer('content_chars').notNull().default(0),
+    /** An uploaded file's or image's name as the user gave it; '' for pages read from an address. */
+    fileName: text('file_name').notNull().default(''),
+    /** The stored bytes' MIME type, sniffed from the content (image, file); '' when nothing is stored. */
+    mimeType: text('mime_type').notNull().default(''),
+    /** Size of the stored bytes. */
+    byteSize: integer('byte_size').notNull().default(0),
+    /** Where the bytes are in the file store (local folder or S3); '' when nothing is stored. */
+    storageKey: text('storage_key').notNull().default(''),
+    /** 'chat' (AddChatMedia, UploadMediaByFile), 'ai' (AddChatFileToAi), 'page' (UploadMedia), 'draw' (AddDraw). */
+    purpose: text('purpose').notNull().default('chat'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('chat_media_user_idx').on(t.userId, t.createdAt)],

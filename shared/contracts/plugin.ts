@@ -1,0 +1,32 @@
+import { z } from 'zod';
+
+/** Spec §3 Plugin types: page plugin 1, function plugin 2 (the only kind the client keeps). */
+export const PluginTypes = { page: 1, function: 2 } as const;
+
+/** GET /api/Plugin/GetPluginListAll?scene= : web, extension or h5; absent lists every scene's. */
+export const PluginListQuerySchema = z.object({ scene: z.enum(['web', 'extension', 'h5']).optional() });
+export type PluginListQuery = z.infer<typeof PluginListQuerySchema>;
+
+export const PluginSchema = z.object({
+  pluginId: z.string(),
+  pluginName: z.string(),
+  description: z.string(),
+  pluginType: z.number().int(),
+  /** The tool the model calls: web_search, read_url, generate_image. */
+  toolName: z.string(),
+  icon: z.string(),
+  pointsCost: z.number().int(),
+  /** False when the server lacks what it needs (no search provider, no images endpoint): shown disabled. */
+  available: z.boolean(),
+});
+export type Plugin = z.infer<typeof PluginSchema>;
+export const PluginListSchema = z.array(PluginSchema);
+
+/** POST /api/Chat/AddDraw: generate an image from a prompt (through the configured images endpoint). */
+export const AddDrawBodySchema = z.object({
+  prompt: z.string().trim().min(1, 'inputMessageRequired').max(4000),
+  size: z.enum(['256x256', '512x512', '1024x1024']).default('1024x1024'),
+});
+export type AddDrawBody = z.infer<typeof AddDrawBodySchema>;
+export const AddDrawResultSchema = z.object({ chatMediaId: z.string(), imgSrcAll: z.string() });
+export type AddDrawResult = z.infer<typeof AddDrawResultSchema>;
