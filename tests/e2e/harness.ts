@@ -162,12 +162,23 @@ export async function settled(page: Page): Promise<void> {
   await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'), { timeout: 5_000 });
 }
 
-/** Waits for the login frame (the server's /login inside the dialog or drawer) to be ready. */
-export async function loginFrame(page: Page, origin: string): Promise<Frame> {
-  const handle = await page.waitForSelector(`iframe[src^="${origin}/login"]`, { timeout: 15_000 });
-  const frame = await handle!.contentFrame();
-  await frame.waitForSelector('form input[type="email"]', { timeout: 15_000 });
-  return frame;
+/**
+ * Waits for the login frame (the server's /login inside the dialog or drawer) to be ready. The
+ * dialog may replace its frame while it opens (it reloads the frame, and the login page address
+ * can change once the system settings arrive), which detaches a frame found earlier: look again.
+ */
+export async function loginFrame(page: Page, origin: string, timeout = 30_000): Promise<Frame> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const handle = await page.waitForSelector(`iframe[src^="${origin}/login"]`, { timeout });
+    const frame = await handle!.contentFrame();
+    try {
+      await frame.waitForSelector('form input[type="email"]', { timeout: 3_000 });
+      return frame;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+    }
+  }
 }
 
 /** Fills and submits the central login page's form (sign in, or sign up first). */
