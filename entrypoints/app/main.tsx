@@ -1,9 +1,14 @@
 import { startAuthSync } from '../../components/login/auth-sync.ts';
 import { startApp } from '../../components/app-shell/start.ts';
 import { renderApp } from '../../components/layout/render-app.tsx';
+import { startLanguageSync } from '../../shared/i18n/language-sync.ts';
 import { createPageBridge } from '../../shared/messaging/page-bridge.ts';
 
 const started = await startApp();
-// On the web, the login follows the extension's (and the other way round) through the bridge.
-if (!started.platform.isExtension) startAuthSync(started.store, createPageBridge());
+// On the web, the login and the language follow the extension's (and the other way round) through the bridge.
+if (!started.platform.isExtension) {
+  const bridge = createPageBridge();
+  startAuthSync(started.store, bridge);
+  startLanguageSync(bridge);
+}
 renderApp(document.getElementById('root')!, started);

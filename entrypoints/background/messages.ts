@@ -13,6 +13,7 @@ import {
   type ExtensionReply,
   type LoginState,
 } from '../../shared/contracts/extension.ts';
+import { languagePersisted } from '../../shared/i18n/language.ts';
 import { extensionMessaging, replyError, replyOk } from '../../shared/messaging/protocol.ts';
 import { clearPersisted, loadPersisted, watchPersisted, writePersisted } from '../../shared/storage/active.ts';
 import type { Persisted } from '../../shared/storage/persisted.ts';
@@ -126,10 +127,17 @@ const handlers: { [K in ExtensionMessageType]: Handler<K> } = {
   openSidePanel: (_data, sender) => openSidePanelFor(sender),
   logout: () => logoutExtension(),
   webUpdatesUserSetting: async ({ setting }) => {
-    await writePersisted(userConfigPersisted, setting);
+    const cached = await loadPersisted(userConfigPersisted);
+    await writePersisted(userConfigPersisted, { ...cached, ...setting });
+    // One language for the web app and the extension: its pages follow the stored choice at once.
+    if (setting.language) await writePersisted(languagePersisted, setting.language);
     return null;
   },
-  getCachedUserConfig: () => loadPersisted(userConfigPersisted),
+  // The language is the extension's own choice when it made one (in its settings, or taken from the web).
+  getCachedUserConfig: async () => {
+    const [cached, language] = await Promise.all([loadPersisted(userConfigPersisted), loadPersisted(languagePersisted)]);
+    return language ? { ...cached, language } : cached;
+  },
   updatePromptPlugin: async () => {
     const version = await loadPersisted(promptPluginVersionPersisted);
     await writePersisted(promptPluginVersionPersisted, version + 1);
@@ -165,7 +173,7 @@ export function handleExtensionMessage(type: string, data: unknown, sender: Mess
 }
 
 /** What the handlers (and the request helper, for the token) read. */
-const readDeclarations = [tokenPersisted, userInfoPersisted, userConfigPersisted, promptPluginVersionPersisted] as const;
+const readDeclarations = [tokenPersisted, userInfoPersisted, userConfigPersisted, promptPluginVersionPersisted, languagePersisted] as const;
 
 /** Registers the background's one listener per message type. Returns the unregister. */
 export function wireMessages(): () => void {

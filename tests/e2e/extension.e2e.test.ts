@@ -271,12 +271,9 @@ describe('Tandem in Chromium, extension and web app', () => {
     await screenshot(popup, 'popup-zh');
     await popup.close();
 
-    // The web app keeps its own choice (its own storage): switched on its settings page.
+    // The web app takes the extension's choice through the bridge: it opens in Chinese.
     const web = await ext.browser.newPage();
     await web.setViewport({ width: 1280, height: 800 });
-    await web.goto(`${stack.origin}/setting`);
-    await web.locator('::-p-text(中文)').click();
-    await waitForText(web, /语言/);
     await web.goto(stack.origin);
     await waitForText(web, /提出问题/);
     await screenshot(web, 'web-desktop-zh');
@@ -289,6 +286,13 @@ describe('Tandem in Chromium, extension and web app', () => {
     await web.setViewport({ width: 1280, height: 800 });
     await waitForText(web, /登录/);
     await screenshot(web, 'login-page-zh');
+
+    // And the other way round: English chosen on the web app's settings page, the side panel follows.
+    await web.goto(`${stack.origin}/setting`);
+    await web.locator('::-p-text(English)').click();
+    await waitForText(web, /Language/);
+    await panel.bringToFront();
+    await waitForText(panel, /Ask a question, paste some text/);
     await web.close();
   });
 });

@@ -9,10 +9,11 @@ import bridgeScript from '../../../entrypoints/bridge.content.ts';
 import { integralValuePersisted, tokenPersisted, userInfoPersisted } from '../../../shared/atoms/auth.ts';
 import { promptPluginVersionPersisted, userConfigPersisted } from '../../../shared/atoms/user-config.ts';
 import type { LoginState } from '../../../shared/contracts/extension.ts';
+import { languagePersisted } from '../../../shared/i18n/language.ts';
 import type { UserInfo } from '../../../shared/contracts/user.ts';
 import { createPageBridge, type PageBridge } from '../../../shared/messaging/page-bridge.ts';
 import { serverUrlPersisted } from '../../../shared/platform/server-url.ts';
-import { installStorage } from '../../../shared/storage/active.ts';
+import { installStorage, writePersisted } from '../../../shared/storage/active.ts';
 import { createExtensionStorage } from '../../../shared/storage/extension.ts';
 import { sendEnvelope, startTestServer, type TestServer } from '../../helpers/http-server.ts';
 import { deliverSameWindowMessages, recordWindowMessages } from './window-messages.ts';
@@ -206,6 +207,20 @@ describe('background message handlers', () => {
     expect(await handleExtensionMessage('webUpdatesUserSetting', { setting }, bridgeSender())).toEqual({ ok: true, result: null });
     expect(await stored(userConfigPersisted.key)).toEqual(envelope(setting));
     expect(await handleExtensionMessage('getCachedUserConfig', undefined, bridgeSender())).toEqual({ ok: true, result: setting });
+  });
+
+  it("takes the web app's language as the extension's, merges partial settings, and answers its own later choice", async () => {
+    await handleExtensionMessage('webUpdatesUserSetting', { setting: { sendShortcut: 'ctrlEnter' } }, bridgeSender());
+    expect(await stored(languagePersisted.key)).toBeUndefined();
+    await handleExtensionMessage('webUpdatesUserSetting', { setting: { language: 'zh' } }, bridgeSender());
+    expect(await stored(languagePersisted.key)).toEqual(envelope('zh'));
+    expect(await stored(userConfigPersisted.key)).toEqual(envelope({ sendShortcut: 'ctrlEnter', language: 'zh' }));
+    // The user switches the extension to English in its own settings: the web app is told so.
+    await writePersisted(languagePersisted, 'en');
+    expect(await handleExtensionMessage('getCachedUserConfig', undefined, bridgeSender())).toEqual({
+      ok: true,
+      result: { sendShortcut: 'ctrlEnter', language: 'en' },
+    });
   });
 
   it('updatePromptPlugin bumps the version that pages refetch prompt and plugin lists on', async () => {
