@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import cors from '@fastify/cors';
+import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -15,6 +16,7 @@ import { AppError } from './http/errors.ts';
 import { languageOf, t } from './http/i18n.ts';
 import { registerWebRoutes } from './http/web.ts';
 import type { RouteTableEntry } from './http/route.ts';
+import { createFileStore, type FileStore } from './providers/file-store.ts';
 import { localBus, postgresBus, redisBus, type Bus } from './services/bus.ts';
 import { runStartupTasks } from './services/startup.ts';
 import { BUILT_IN_EXTENSION_ID } from '../shared/contracts/extension.ts';
@@ -27,6 +29,8 @@ import { registerBrowserRoutes } from './routes/browser.ts';
 import { registerAdminModelRoutes } from './routes/admin/ai-model.ts';
 import { registerAdminSystemRoutes } from './routes/admin/system.ts';
 import { registerAdminUserRoutes } from './routes/admin/user.ts';
+import { registerPluginRoutes } from './routes/plugin.ts';
+import { registerAdminPluginRoutes } from './routes/admin/plugin.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -41,6 +45,8 @@ export type BuildOptions = {
   /** Pino options; tests pass false. */
   logger?: boolean | object;
   bus?: Bus;
+  /** Where uploads are kept; default from the configuration (S3_BUCKET, else DATA_DIR/media). */
+  files?: FileStore;
   /** The WXT build served as the web app; default WEB_DIR, else <repo>/.output/chrome-mv3. */
   webDir?: string;
 };
@@ -85,11 +91,13 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       : database.kind === 'postgres' && database.url
         ? await postgresBus(database.url, onBusError)
         : localBus());
-  const ctx: AppContext = { config, database, db: database.db, bus, log: app.log };
+  const files = opts.files ?? createFileStore(config);
+  const ctx: AppContext = { config, database, db: database.db, bus, files, log: app.log };
   app.decorate('ctx', ctx);
   app.decorate('routeTable', [] as RouteTableEntry[]);
   app.addHook('onClose', async () => {
     if (!opts.bus) await bus.close();
+    if (!opts.files) await files.close();
   });
 
   // Inputs are validated by the route helper (in the caller's language); Fastify only carries the
@@ -104,6 +112,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     { parseAs: 'string' },
     (app.getDefaultJsonParser('error', 'error') as (req: unknown, body: string, done: (e: Error | null, v?: unknown) => void) => void),
   );
+
+  // Uploads (multipart/form-data): each upload route reads its form as a stream with its own file size
+  // limit (server/http/upload-form.ts); these bound the rest of any form.
+  await app.register(multipart, { limits: { fields: 10, fieldSize: 8 * 1024, files: 2, parts: 16, headerPairs: 100 } });
 
   const origins = allowedOrigins(config);
   await app.register(cors, {
@@ -162,6 +174,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerAdminModelRoutes(app);
   registerAdminSystemRoutes(app);
   registerAdminUserRoutes(app);
+  registerPluginRoutes(app);
+  registerAdminPluginRoutes(app);
   // The web app's catch-all GET /* only answers what no other route claims.
   await registerWebRoutes(app, { webDir: path.resolve(opts.webDir ?? config.WEB_DIR ?? DEFAULT_WEB_DIR), config });
 

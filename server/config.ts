@@ -68,6 +68,39 @@ export const EnvSchema = z.object({
   ANTHROPIC_MODELS: csv,
   GOOGLE_GENERATIVE_AI_API_KEY: optionalString,
   GOOGLE_MODELS: csv,
+
+  /**
+   * Uploaded files and images: a folder under DATA_DIR (media/) by default; S3-compatible storage
+   * (AWS S3, MinIO, R2, ...) when S3_BUCKET is set, with its keys. See docs/deployment.md.
+   */
+  S3_BUCKET: optionalString,
+  /** The service's address, e.g. http://127.0.0.1:9000 for MinIO; default AWS (https://s3.<region>.amazonaws.com). */
+  S3_ENDPOINT: optionalUrl,
+  S3_REGION: z.preprocess(emptyToUndefined, z.string().default('us-east-1')),
+  S3_ACCESS_KEY_ID: optionalString,
+  S3_SECRET_ACCESS_KEY: optionalString,
+  /** Address the bucket as <endpoint>/<bucket>/key (MinIO and most self-hosted services) instead of <bucket>.<endpoint>/key. */
+  S3_FORCE_PATH_STYLE: z.preprocess(
+    emptyToUndefined,
+    z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
+  ),
+
+  /** Web search (AddMessage webSearch, the web_search plugin): a self-hosted SearXNG, Tavily or Brave. */
+  SEARXNG_URL: optionalUrl,
+  TAVILY_API_KEY: optionalString,
+  TAVILY_BASE_URL: z.preprocess(emptyToUndefined, z.url().default('https://api.tavily.com')),
+  BRAVE_SEARCH_API_KEY: optionalString,
+  BRAVE_BASE_URL: z.preprocess(emptyToUndefined, z.url().default('https://api.search.brave.com/res/v1')),
+  /** Which configured provider to use when several are; default the first of searxng, tavily, brave. */
+  WEB_SEARCH_PROVIDER: z.preprocess(emptyToUndefined, z.enum(['searxng', 'tavily', 'brave']).optional()),
+  /** Results a search asks for (and pages read for a webSearch message). */
+  WEB_SEARCH_RESULTS: int(5, 1, 20),
+
+  /** Image generation (AddDraw, the generate_image plugin): an OpenAI-compatible images API, e.g. https://api.openai.com/v1. */
+  IMAGES_BASE_URL: optionalUrl,
+  IMAGES_API_KEY: optionalString,
+  /** Sent as `model`; unset lets the service choose its default. */
+  IMAGES_MODEL: optionalString,
 });
 export type Env = z.infer<typeof EnvSchema>;
 
@@ -85,6 +118,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const e = parsed.data;
   if ((e.ADMIN_EMAIL && !e.ADMIN_PASSWORD) || (!e.ADMIN_EMAIL && e.ADMIN_PASSWORD)) {
     throw new ConfigError('Invalid environment:\n  ADMIN_EMAIL and ADMIN_PASSWORD must be set together');
+  }
+  if (e.S3_BUCKET && (!e.S3_ACCESS_KEY_ID || !e.S3_SECRET_ACCESS_KEY)) {
+    throw new ConfigError('Invalid environment:\n  S3_BUCKET is set but S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are not');
+  }
+  const searchKeys = { searxng: e.SEARXNG_URL, tavily: e.TAVILY_API_KEY, brave: e.BRAVE_SEARCH_API_KEY } as const;
+  if (e.WEB_SEARCH_PROVIDER && !searchKeys[e.WEB_SEARCH_PROVIDER]) {
+    const needs = { searxng: 'SEARXNG_URL', tavily: 'TAVILY_API_KEY', brave: 'BRAVE_SEARCH_API_KEY' }[e.WEB_SEARCH_PROVIDER];
+    throw new ConfigError(`Invalid environment:\n  WEB_SEARCH_PROVIDER is ${e.WEB_SEARCH_PROVIDER} but ${needs} is not set`);
   }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return { ...e, publicUrl };

@@ -49,6 +49,27 @@ const en = {
   pageFetchFailed: 'The page could not be reached. Check the address and try again.',
   pageEmpty: 'No readable text was found on this page.',
   pageUnreadable: 'This page is built in a way that cannot be read (its markup is too large or too deeply nested).',
+  webSearchNotConfigured:
+    'Web search is not set up on this server. An operator must set SEARXNG_URL, TAVILY_API_KEY or BRAVE_SEARCH_API_KEY. Turn web search off to send this message.',
+  modelNoWebSearch: '{{model}} cannot search the web. Pick a model that supports web search, or turn web search off.',
+  webSearchFailed: 'The web search failed. Please try again later, or turn web search off.',
+  imagesNotConfigured: 'Image generation is not set up on this server. An operator must set IMAGES_BASE_URL and IMAGES_API_KEY.',
+  imageFailed: 'The image could not be generated. Please try again later, or change the description.',
+  pluginNotFound: 'A plugin you switched on does not exist or was switched off. Turn it off and send again.',
+  pluginNotConfigured: 'The {{plugin}} plugin is not set up on this server. Turn it off and send again.',
+  uploadFileMissing: 'No file was sent. Choose a file to upload.',
+  uploadFileTypeError: 'The file {{name}} cannot be attached: its type is not accepted. Choose a file of one of these types: {{types}}.',
+  fileSizeExceed: 'The file is larger than {{max}} MB. Choose a smaller file.',
+  attachmentCountExceed: 'Too many attachments: at most {{max}} at once. Remove some and try again.',
+  uploadMediaFail: 'The file could not be saved. Please try again later.',
+  fileContentMismatch: 'The content of {{name}} is not a valid {{type}} file. Save it in the right format and try again.',
+  fileTextInvalid: 'The file {{name}} is not plain text in UTF-8. Save it as UTF-8 text and try again.',
+  fileUnreadable: 'The file {{name}} could not be read. It may be damaged or protected by a password.',
+  fileNoText:
+    'No text was found in {{name}}. A scanned PDF holds only pictures of text: save it with recognised text (OCR), or attach the pages as images.',
+  fileTooComplex: 'The file {{name}} holds too much to be read (too many pages, or too large once unpacked). Split it into smaller files.',
+  imageTooLarge: 'The image {{name}} has too many pixels to be read. Use a smaller image.',
+  mediaGone: 'An attachment of this message is no longer stored. Remove it, attach it again and send.',
 } as const;
 
 type Key = keyof typeof en;
@@ -99,6 +120,26 @@ const zh: Record<Key, string> = {
   pageFetchFailed: '无法访问该网页，请检查地址后重试。',
   pageEmpty: '该网页上没有找到可读的文字。',
   pageUnreadable: '该网页的结构无法读取（标记过大或嵌套过深）。',
+  webSearchNotConfigured:
+    '此服务器尚未设置联网搜索。管理员需设置 SEARXNG_URL、TAVILY_API_KEY 或 BRAVE_SEARCH_API_KEY。关闭联网搜索即可发送此消息。',
+  modelNoWebSearch: '{{model}} 不支持联网搜索。请选择支持联网搜索的模型，或关闭联网搜索。',
+  webSearchFailed: '联网搜索失败，请稍后再试，或关闭联网搜索。',
+  imagesNotConfigured: '此服务器尚未设置图片生成。管理员需设置 IMAGES_BASE_URL 和 IMAGES_API_KEY。',
+  imageFailed: '图片生成失败，请稍后再试，或修改描述。',
+  pluginNotFound: '你开启的某个插件不存在或已被关闭。请关闭它后重新发送。',
+  pluginNotConfigured: '此服务器尚未设置 {{plugin}} 插件。请关闭它后重新发送。',
+  uploadFileMissing: '没有收到文件，请选择要上传的文件。',
+  uploadFileTypeError: '无法添加文件 {{name}}：不支持该文件类型。请选择以下类型的文件：{{types}}。',
+  fileSizeExceed: '文件超过 {{max}} MB，请选择更小的文件。',
+  attachmentCountExceed: '附件过多：一次最多 {{max}} 个。请移除一些后重试。',
+  uploadMediaFail: '文件保存失败，请稍后再试。',
+  fileContentMismatch: '{{name}} 的内容不是有效的 {{type}} 文件，请以正确的格式保存后重试。',
+  fileTextInvalid: '文件 {{name}} 不是 UTF-8 编码的纯文本，请另存为 UTF-8 文本后重试。',
+  fileUnreadable: '无法读取文件 {{name}}，它可能已损坏或受密码保护。',
+  fileNoText: '{{name}} 中没有找到文字。扫描版 PDF 只包含文字的图片：请保存为带识别文字（OCR）的版本，或将页面作为图片添加。',
+  fileTooComplex: '文件 {{name}} 内容过多，无法读取（页数过多或解压后过大）。请拆分成较小的文件。',
+  imageTooLarge: '图片 {{name}} 的像素过多，无法读取。请使用较小的图片。',
+  mediaGone: '此消息的某个附件已不再保存。请移除后重新添加再发送。',
 };
 
 const catalogues: Record<Language, Record<string, string>> = { en, zh };

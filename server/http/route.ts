@@ -53,7 +53,8 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, lang:
   const detail = result.error.issues
     .slice(0, 3)
     .map((i) => {
-      const msg = isMessageKey(i.message) ? t(lang, i.message) : i.message;
+      // A limit's own message may name it ({{max}}: attachmentCountExceed).
+      const msg = isMessageKey(i.message) ? t(lang, i.message, 'maximum' in i ? { max: Number(i.maximum) } : undefined) : i.message;
       return i.path.length ? `${i.path.join('.')}: ${msg}` : msg;
     })
     .join('; ');

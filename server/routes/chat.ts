@@ -12,13 +12,26 @@ import {
   UpdateSessionTitleBodySchema,
 } from '../../shared/contracts/chat.ts';
 import { Codes } from '../../shared/contracts/envelope.ts';
-import { UploadMediaBodySchema, UploadResponseSchema } from '../../shared/contracts/media.ts';
+import {
+  MEDIA_LIMITS,
+  MediaFileQuerySchema,
+  MediaFormFieldsSchema,
+  UploadMediaBodySchema,
+  UploadResponseSchema,
+} from '../../shared/contracts/media.ts';
+import { AddDrawBodySchema, AddDrawResultSchema } from '../../shared/contracts/plugin.ts';
 import { AppError } from '../http/errors.ts';
-import { addRoute, RAW } from '../http/route.ts';
+import { t } from '../http/i18n.ts';
+import { addRoute, parseInput, RAW } from '../http/route.ts';
+import { readUploadForm } from '../http/upload-form.ts';
 import { authenticateCached, bearerOf } from '../services/auth.ts';
 import { deleteMessage, deleteSessions, listMessages, listSessions, renameSession } from '../services/chat-sessions.ts';
 import { prepareChatMessage, startChatBackground, stopChatMessage, streamChatAnswer } from '../services/chat-stream.ts';
-import { readWebPage } from '../services/media.ts';
+import { addDraw, withFreshImageLinks } from '../services/draw.ts';
+import { readMediaFile, readWebPage, saveUploadedMedia, signedMediaPath, type UploadPurpose } from '../services/media.ts';
+
+/** A header parameter value in RFC 5987 form (filename*=UTF-8''...). */
+const rfc5987 = (value: string) => encodeURIComponent(value).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 export function registerChatRoutes(app: FastifyInstance): void {
   let stopBackground: (() => Promise<void>) | undefined;
@@ -64,6 +77,64 @@ export function registerChatRoutes(app: FastifyInstance): void {
     handler: ({ ctx, user, body }) => readWebPage(ctx, user.id, body.url),
   });
 
+  const uploadRoute = (url: string, purpose: UploadPurpose, maxBytes: number, summary: string) =>
+    addRoute(app, {
+      method: 'POST',
+      url,
+      auth: 'user',
+      summary: `${summary} multipart/form-data: mediaType (image, file or html), pageTitle, pageUrl, optional aiModelId, and the file as imageFile or pageFile; at most ${maxBytes / 1024 / 1024} MB. See docs/api.md.`,
+      data: UploadResponseSchema,
+      // Each call reads and keeps up to a few megabytes: bounded per address.
+      rateLimit: { max: 60, timeWindow: 60_000 },
+      handler: async ({ ctx, user, req, reply, lang }) => {
+        const form = await readUploadForm(req, reply, maxBytes);
+        const fields = parseInput(MediaFormFieldsSchema, form.fields, lang);
+        return saveUploadedMedia(ctx, user.id, fields, form.file, purpose);
+      },
+    });
+  uploadRoute('/api/Chat/AddChatMedia', 'chat', MEDIA_LIMITS.chat.maxBytes, 'Attaches an image, a document or a page read by the extension to the chat.');
+  uploadRoute('/api/Chat/UploadMediaByFile', 'chat', MEDIA_LIMITS.chat.maxBytes, 'Same as AddChatMedia.');
+  uploadRoute('/api/Chat/AddChatFileToAi', 'ai', MEDIA_LIMITS.generic.maxBytes, 'The generic uploader: one file for the model.');
+
+  addRoute(app, {
+    method: 'GET',
+    url: '/api/Chat/GetChatMedia',
+    auth: 'optional',
+    summary:
+      "The stored bytes of an image or file: to its owner (bearer token) or with the signed link (exp, sig) the server handed out (imgSrcAll, pageFilePath). Anyone else gets HTTP 404 with Code 10404.",
+    query: MediaFileQuerySchema,
+    handler: async ({ ctx, user, query, reply, lang }) => {
+      const found = await readMediaFile(ctx, user?.id ?? null, query);
+      if (!found) {
+        reply.code(404).send({ Code: Codes.NotFound, Msg: t(lang, 'notFound'), Data: null });
+        return RAW;
+      }
+      const ascii = found.fileName.replace(/[^\x20-\x7e]|["\\]/g, '_') || 'file';
+      reply
+        .header('content-type', found.mimeType)
+        .header('x-content-type-options', 'nosniff')
+        // Only images show in the page; anything else is a download, never a document of this origin.
+        .header('content-disposition', `${found.isImage ? 'inline' : 'attachment'}; filename="${ascii}"; filename*=UTF-8''${rfc5987(found.fileName)}`)
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        .header('cache-control', 'private, max-age=3600');
+      reply.send(found.bytes);
+      return RAW;
+    },
+  });
+
+  addRoute(app, {
+    method: 'POST',
+    url: '/api/Chat/AddDraw',
+    auth: 'user',
+    summary:
+      "Draws an image from `prompt` through the configured images endpoint and keeps it as the caller's media item; charged the generate_image plugin's points.",
+    body: AddDrawBodySchema,
+    data: AddDrawResultSchema,
+    // Each call costs the operator an image: bounded per address.
+    rateLimit: { max: 10, timeWindow: 60_000 },
+    handler: ({ ctx, user, body }) => addDraw(ctx, user.id, body),
+  });
+
   addRoute(app, {
     method: 'POST',
     url: '/api/Chat/StopMessage',
@@ -93,7 +164,8 @@ export function registerChatRoutes(app: FastifyInstance): void {
     summary: "The messages of one of the caller's sessions, oldest first.",
     query: MessageListQuerySchema,
     data: ChatMessagePageSchema,
-    handler: ({ ctx, user, query }) => listMessages(ctx.db, user.id, query),
+    handler: async ({ ctx, user, query }) =>
+      withFreshImageLinks(ctx, await listMessages(ctx.db, user.id, query, (id) => signedMediaPath(ctx, id))),
   });
 
   addRoute(app, {

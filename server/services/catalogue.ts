@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, asc, count, eq, ilike, inArray, notInArray, or, sql } from 'drizzle-orm';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import type { Paged } from '../../shared/contracts/common.ts';
+import { DOCUMENT_EXTENSIONS } from '../../shared/contracts/media.ts';
 import {
   AUTO_MODEL_ID,
   VIP_LEVEL_NAMES,
@@ -299,6 +300,8 @@ async function seedAccount(ctx: AppContext, account: SeedAccount, keep: Set<stri
       description: '',
       minVipLevel: level,
       isImage: looksLikeVision(upstreamId),
+      // Every model reads text, and the server turns these files into text (an operator may narrow it).
+      fileTypes: [...DOCUMENT_EXTENSIONS],
       webSearch: true,
       pointsCost: POINTS_BY_LEVEL[level],
       contextWindow: contextWindowOf(upstreamId),

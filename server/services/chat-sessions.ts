@@ -59,7 +59,16 @@ export async function listSessions(db: Db, userId: string, q: SessionListQuery):
   };
 }
 
-export async function listMessages(db: Db, userId: string, q: MessageListQuery): Promise<Paged<ChatMessageItem>> {
+/**
+ * `mediaLink` gives the address of an attached image's or file's bytes (a signed link, see
+ * signedMediaPath in media.ts): their chips show it as `url`.
+ */
+export async function listMessages(
+  db: Db,
+  userId: string,
+  q: MessageListQuery,
+  mediaLink: (chatMediaId: string) => string = () => '',
+): Promise<Paged<ChatMessageItem>> {
   const where = and(eq(chatMessages.sessionId, q.chatSessionId), eq(chatMessages.userId, userId));
   const [rows, totals] = await Promise.all([
     db
@@ -87,10 +96,17 @@ export async function listMessages(db: Db, userId: string, q: MessageListQuery):
     (mediaIds.length === 0
       ? []
       : await db
-          .select({ chatMediaId: chatMedia.id, mediaType: chatMedia.mediaType, title: chatMedia.title, url: chatMedia.url, icon: chatMedia.icon })
+          .select({
+            chatMediaId: chatMedia.id,
+            mediaType: chatMedia.mediaType,
+            title: chatMedia.title,
+            url: chatMedia.url,
+            icon: chatMedia.icon,
+            storageKey: chatMedia.storageKey,
+          })
           .from(chatMedia)
           .where(and(eq(chatMedia.userId, userId), inArray(chatMedia.id, mediaIds)))
-    ).map((item) => [item.chatMediaId, item]),
+    ).map(({ storageKey, ...item }) => [item.chatMediaId, storageKey ? { ...item, url: mediaLink(item.chatMediaId) } : item]),
   );
   return {
     list: rows.map((m) => ({

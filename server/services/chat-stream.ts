@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import { and, eq, isNull, lt, sql } from 'drizzle-orm';
-import { ChatFinishReasons, type AddMessageBody, type ChatStreamData } from '../../shared/contracts/chat.ts';
+import {
+  ChatFinishReasons,
+  type AddMessageBody,
+  type ChatCitation,
+  type ChatStreamData,
+  type ChatStreamExtras,
+  type ChatToolCall,
+} from '../../shared/contracts/chat.ts';
 import type { Language } from '../../shared/contracts/common.ts';
 import { Codes, type Code } from '../../shared/contracts/envelope.ts';
 import type { AppContext } from '../context.ts';
@@ -10,9 +17,12 @@ import { AppError } from '../http/errors.ts';
 import { t, type MessageKey } from '../http/i18n.ts';
 import type { AuthUser } from './auth.ts';
 import { sessionDescribeFrom, sessionTitleFrom } from './chat-sessions.ts';
-import { openModelStream, resolveModel, type ChatTurn, type ResolvedModel } from './model-stream.ts';
-import { loadOwnMedia, withAttachedPages, type AttachedMedia } from './media.ts';
+import { runToolCall, toolsOf, type ToolScope } from './chat-tools.ts';
+import { openModelStream, resolveModel, type ChatTurn, type ResolvedModel, type StreamPart, type ToolRound } from './model-stream.ts';
+import { imageOfMedia, loadOwnMedia, withAttachments, type AttachedMedia } from './media.ts';
+import { loadMessagePlugins, type MessagePlugin } from './plugins.ts';
 import { chargeCtes, refundPoints } from './points.ts';
+import { citationsOf, readSources, requireSearchProvider, searchWeb, sourcesPreamble } from './web-search.ts';
 
 /** Streamed text reaches the database at least this often, or sooner when this much is pending. */
 const FLUSH_MS = 500;
@@ -26,6 +36,10 @@ const RECOVERY_INTERVAL_MS = 60_000;
 const HISTORY_MAX_CHARS = 2_000_000;
 /** Characters per token, roughly, to fit history into a context window given in tokens. */
 const CHARS_PER_TOKEN = 3;
+/** Of the model's context, the share the pages of a web-searched message may take. */
+const SOURCES_SHARE_OF_CONTEXT = 0.3;
+/** Rounds of tool calls one answer may make; the round after the last must answer in text. */
+const MAX_TOOL_ROUNDS = 4;
 
 const STOP_CHANNEL = 'chat-stop';
 
@@ -36,6 +50,10 @@ export type PreparedMessage = {
   input: string;
   resolved: ResolvedModel;
   turns: ChatTurn[];
+  /** Search the web for the input first and give the model the pages as numbered sources. */
+  webSearch: boolean;
+  /** Function plugins the model may call while answering. */
+  plugins: MessagePlugin[];
 };
 
 type RunningStream = { stop(reason: string): void; done: Promise<void> };
@@ -72,32 +90,34 @@ async function loadSession(ctx: AppContext, userId: string, sessionId: string): 
   return typeof row.history === 'string' ? (JSON.parse(row.history) as HistoryRow[]) : row.history;
 }
 
-/** Of the model's context, the share attached pages may take in one message. */
+/** Of the model's context, the share attached pages and files may take in one message. */
 const PAGE_SHARE_OF_CONTEXT = 0.6;
 
 /**
  * The newest exchanges that fit the model's context (roughly), oldest first, then the new input; each
- * user message with the pages attached to it (the caller's own, from `media`).
+ * user message with the pages and files attached to it (the caller's own, from `media`). The new
+ * input carries its images; earlier messages name theirs in a note (they are not sent again).
  */
 function buildTurns(
   history: HistoryRow[],
-  input: { text: string; mediaIds: string[] },
+  input: { text: string; mediaIds: string[]; images: NonNullable<ChatTurn['images']> },
   media: Map<string, AttachedMedia>,
   contextWindow: number,
 ): ChatTurn[] {
   const contextChars = contextWindow * CHARS_PER_TOKEN;
   const pageBudget = Math.floor(contextChars * PAGE_SHARE_OF_CONTEXT);
-  const userContent = (text: string, ids: string[]) =>
-    withAttachedPages(
+  const userContent = (text: string, ids: string[], imageNotes: boolean) =>
+    withAttachments(
       text,
       ids.flatMap((id) => media.get(id) ?? []),
       pageBudget,
+      { imageNotes },
     );
-  const content = userContent(input.text, input.mediaIds);
+  const content = userContent(input.text, input.mediaIds, false);
   let budget = contextChars - content.length;
-  const turns: ChatTurn[] = [{ role: 'user', content }];
+  const turns: ChatTurn[] = [{ role: 'user', content, ...(input.images.length ? { images: input.images } : {}) }];
   for (const h of history) {
-    const asked = userContent(h.input, h.mediaIds ?? []);
+    const asked = userContent(h.input, h.mediaIds ?? [], true);
     budget -= asked.length + h.output.length;
     if (budget < 0) break;
     turns.unshift({ role: 'user', content: asked }, { role: 'assistant', content: h.output });
@@ -110,6 +130,9 @@ function buildTurns(
  * Failures here are ordinary envelopes, not streams.
  */
 export async function prepareChatMessage(ctx: AppContext, user: AuthUser, body: AddMessageBody): Promise<PreparedMessage> {
+  // Web search that is not set up, and plugins that are off, are refused before anything is charged.
+  if (body.webSearch) requireSearchProvider(ctx);
+  const plugins = body.pluginIds?.length ? await loadMessagePlugins(ctx, body.pluginIds) : [];
   const history = body.chatSessionId ? await loadSession(ctx, user.id, body.chatSessionId) : [];
   if (!history) throw new AppError(Codes.NotFound, 'notFound');
   // Attached media must be the caller's own; the history's are looked up in the same query.
@@ -117,8 +140,13 @@ export async function prepareChatMessage(ctx: AppContext, user: AuthUser, body: 
   if (body.chatMediaIds.some((id) => !media.has(id))) throw new AppError(Codes.NotFound, 'notFound');
   const attachedChars = body.chatMediaIds.reduce((n, id) => n + (media.get(id)?.contentText.length ?? 0), 0);
   const conversationChars = history.reduce((n, h) => n + h.input.length + h.output.length, body.inputMessage.length + attachedChars);
-  const resolved = await resolveModel(ctx, { user, aiModelId: body.aiModelId, hasImages: false, conversationChars });
+  // Attached images need a vision model: 'auto' picks one, and a model that cannot see refuses (modelNoImages).
+  const attachedImages = body.chatMediaIds.flatMap((id) => (media.get(id)?.mediaType === 'image' ? [media.get(id)!] : []));
+  const hasImages = attachedImages.length > 0;
+  const resolved = await resolveModel(ctx, { user, aiModelId: body.aiModelId, hasImages, conversationChars, webSearch: !!body.webSearch });
   const { model } = resolved;
+  // Read (and scaled down) before anything is charged: a missing image is an ordinary refusal.
+  const images = await Promise.all(attachedImages.map((m) => imageOfMedia(ctx, m)));
 
   const messageId = randomUUID();
   const cost = model.pointsCost;
@@ -156,11 +184,14 @@ export async function prepareChatMessage(ctx: AppContext, user: AuthUser, body: 
     userId: user.id,
     input: body.inputMessage,
     resolved,
-    turns: buildTurns(history, { text: body.inputMessage, mediaIds: body.chatMediaIds }, media, model.contextWindow),
+    turns: buildTurns(history, { text: body.inputMessage, mediaIds: body.chatMediaIds, images }, media, model.contextWindow),
+    webSearch: !!body.webSearch,
+    plugins,
   };
 }
 
-const event = (code: number, msg: string, data: ChatStreamData) => `data: ${JSON.stringify({ Code: code, Msg: msg, Data: data })}\n\n`;
+const event = (code: number, msg: string, data: ChatStreamData & ChatStreamExtras) =>
+  `data: ${JSON.stringify({ Code: code, Msg: msg, Data: data })}\n\n`;
 
 /**
  * The event of one piece of text. Everything but the text is the same for a whole stream (and the
@@ -252,27 +283,103 @@ export async function streamChatAnswer(ctx: AppContext, reply: FastifyReply, p: 
     if (pending || Date.now() - lastWrite >= HEARTBEAT_MS) flush();
   }, FLUSH_MS);
 
+  // Sources (web search) and tool calls: sent whole each time they change, and stored as they do.
+  const citations: ChatCitation[] = [];
+  const toolCalls: ChatToolCall[] = [];
+  let toolPoints = 0;
+  const sendExtras = () => {
+    // A web-searched answer always says what it found, even nothing.
+    const extras = { ...(p.webSearch || citations.length ? { Citations: citations } : {}), ...(toolCalls.length ? { ToolCalls: toolCalls } : {}) };
+    send(event(Codes.Success, '', { ...data, ...extras }));
+    const values = { citations: [...citations], toolCalls: [...toolCalls] };
+    writes = writes
+      .then(() => db.update(chatMessages).set(values).where(rowOf))
+      .then(
+        () => {},
+        (err: unknown) => ctx.log.error({ err, messageId: p.messageId }, 'storing citations or tool calls failed'),
+      );
+  };
+  const toolScope: ToolScope = {
+    ctx,
+    userId: p.userId,
+    messageId: p.messageId,
+    lang,
+    signal: controller.signal,
+    contextWindow: p.resolved.model.contextWindow,
+    citations,
+  };
+  /** Runs one round's calls in parallel; waits for all of them, so none outlives a stop. */
+  const runCalls = async (calls: Extract<StreamPart, { type: 'tool-call' }>[]): Promise<ToolRound['results']> => {
+    const settled = await Promise.allSettled(
+      calls.map(async (call) => {
+        const { toolCallId, toolName, input } = call;
+        const slot = toolCalls.push({ toolCallId, toolName, input, status: 'running', output: '', images: [] }) - 1;
+        sendExtras();
+        const outcome = await runToolCall(toolScope, p.plugins.find((x) => x.toolName === call.toolName), call);
+        toolCalls[slot] = outcome.call;
+        toolPoints += outcome.charged;
+        sendExtras();
+        return { toolCallId: call.toolCallId, toolName: call.toolName, output: outcome.modelOutput, isError: outcome.isError };
+      }),
+    );
+    const failed = settled.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    return settled.map((r) => (r as PromiseFulfilledResult<ToolRound['results'][number]>).value);
+  };
+
   let finishReason: string = ChatFinishReasons.stop;
   let failure: { code: Code; key: MessageKey; detail: string } | null = null;
   try {
     send(event(Codes.Success, '', data));
-    const opened = await openModelStream(ctx, p.resolved, { messages: p.turns, signal: controller.signal });
-    data.ModelId = opened.modelId;
-    data.ModelName = opened.modelName;
-    const textEvent = textEvents(data);
-    let upstreamFinish: string | null = null;
-    for await (const part of opened.parts) {
-      if (part.type === 'finish') {
-        upstreamFinish = part.reason;
-        continue;
-      }
-      if (!part.text) continue;
-      output += part.text;
-      pending += part.text;
-      send(textEvent(part.text));
-      if (pending.length >= FLUSH_BYTES) flush();
+    let turns = p.turns;
+    if (p.webSearch) {
+      const results = await searchWeb(ctx, p.input, controller.signal);
+      const budgetChars = Math.floor(p.resolved.model.contextWindow * CHARS_PER_TOKEN * SOURCES_SHARE_OF_CONTEXT);
+      const sources = await readSources(ctx, results, { signal: controller.signal, budgetChars });
+      citations.push(...citationsOf(sources));
+      sendExtras();
+      turns = [{ role: 'system', content: sourcesPreamble(sources) }, ...turns];
     }
-    finishReason = stopReason ?? upstreamFinish ?? ChatFinishReasons.stop;
+    const tools = p.plugins.length ? toolsOf(p.plugins) : undefined;
+    const rounds: ToolRound[] = [];
+    for (let round = 0; ; round++) {
+      const lastRound = round === MAX_TOOL_ROUNDS;
+      const opened = await openModelStream(ctx, p.resolved, {
+        messages: turns,
+        signal: controller.signal,
+        ...(tools ? { tools, toolRounds: rounds, toolChoice: lastRound ? 'none' : 'auto' } : {}),
+      });
+      data.ModelId = opened.modelId;
+      data.ModelName = opened.modelName;
+      const textEvent = textEvents(data);
+      let upstreamFinish: string | null = null;
+      const calls: Extract<StreamPart, { type: 'tool-call' }>[] = [];
+      let said = '';
+      for await (const part of opened.parts) {
+        if (part.type === 'finish') {
+          upstreamFinish = part.reason;
+          continue;
+        }
+        if (part.type === 'tool-call') {
+          calls.push(part);
+          continue;
+        }
+        if (!part.text) continue;
+        // Text after a round of tool calls starts a paragraph of its own.
+        const text = round > 0 && !said && output && !/\s$/.test(output) ? `\n\n${part.text}` : part.text;
+        output += text;
+        pending += text;
+        if (tools) said += text;
+        send(textEvent(text));
+        if (pending.length >= FLUSH_BYTES) flush();
+      }
+      if (!calls.length || lastRound) {
+        // A model that still asks for tools after the last round has answered what it could.
+        finishReason = stopReason ?? (upstreamFinish === 'tool-calls' ? null : upstreamFinish) ?? ChatFinishReasons.stop;
+        break;
+      }
+      rounds.push({ text: said, calls, results: await runCalls(calls) });
+    }
   } catch (err) {
     if (stopReason) finishReason = stopReason;
     else {
@@ -299,6 +406,14 @@ export async function streamChatAnswer(ctx: AppContext, reply: FastifyReply, p: 
         modelName: data.ModelName,
         updatedAt: sql`now()`,
         finishedAt: sql`now()`,
+        ...(citations.length ? { citations } : {}),
+        ...(toolCalls.length
+          ? {
+              // A call cut short by a stop did not finish.
+              toolCalls: toolCalls.map((c) => (c.status === 'running' ? { ...c, status: 'error' as const, output: finishReason } : c)),
+              pointsCost: p.resolved.model.pointsCost + toolPoints,
+            }
+          : {}),
       })
       .where(rowOf);
     if (failure && !output) {

@@ -1,5 +1,5 @@
 import { APICallError } from 'ai';
-import type { LanguageModelV3Prompt, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import type { JSONSchema7, LanguageModelV3Prompt, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import { AUTO_MODEL_ID, type CatalogueModel } from '../../shared/contracts/model.ts';
 import type { AppContext } from '../context.ts';
@@ -16,10 +16,25 @@ import {
   type CatalogueEntry,
 } from './catalogue.ts';
 
-export type ChatTurn = { role: 'system' | 'user' | 'assistant'; content: string };
+/** An image a user turn shows a vision model: its bytes (already downscaled) and sniffed type. */
+export type TurnImage = { mediaType: string; data: Uint8Array };
+/** `images` only on user turns, and only for models whose modelMap.isImage (others never receive them). */
+export type ChatTurn = { role: 'system' | 'user' | 'assistant'; content: string; images?: TurnImage[] };
 /** model is the concrete model ('auto' already resolved); requestedId is what the user picked. */
 export type ResolvedModel = { model: CatalogueModel; requestedId: string };
-export type StreamPart = { type: 'text'; text: string } | { type: 'finish'; reason: string };
+export type StreamPart =
+  | { type: 'text'; text: string }
+  | { type: 'finish'; reason: string }
+  /** The model asks to run a tool; `input` is its arguments as JSON text. */
+  | { type: 'tool-call'; toolCallId: string; toolName: string; input: string };
+/** A function the model may call (a function plugin); inputSchema is a JSON schema of its arguments. */
+export type ModelTool = { name: string; description: string; inputSchema: JSONSchema7 };
+/** One round of tool use, fed back to the model after the conversation: what it said and called, then what each call returned. */
+export type ToolRound = {
+  text: string;
+  calls: { toolCallId: string; toolName: string; input: string }[];
+  results: { toolCallId: string; toolName: string; output: string; isError: boolean }[];
+};
 export type OpenedStream = { modelId: string; modelName: string; deploymentId: string; parts: AsyncIterable<StreamPart> };
 
 /** Conversations shorter than this take auto's cheapest model; longer ones its largest context. */
@@ -52,28 +67,69 @@ function pickAuto(ctx: AppContext, entries: CatalogueEntry[], vipLevel: number, 
 
 /**
  * Resolves the user's choice (a catalogue id or 'auto') to a concrete model the user may use now:
- * online, with an enabled deployment, allowed by the plan, able to read attached images.
+ * online, with an enabled deployment, allowed by the plan, able to read attached images and (with
+ * `webSearch`) allowed to answer from web search results (its webSearch flag).
  */
 export async function resolveModel(
   ctx: AppContext,
-  req: { user: AuthUser; aiModelId: string; hasImages: boolean; conversationChars: number },
+  req: { user: AuthUser; aiModelId: string; hasImages: boolean; conversationChars: number; webSearch?: boolean },
 ): Promise<ResolvedModel> {
   const entries = await getCatalogue(ctx);
   if (!entries.length) throw new AppError(Codes.NoModelConfigured, 'noModelConfigured');
   if (req.aiModelId === AUTO_MODEL_ID) {
-    return { model: pickAuto(ctx, entries, req.user.vipLevel, req.hasImages, req.conversationChars), requestedId: AUTO_MODEL_ID };
+    // Auto picks among the models that may search, when the message asks for it.
+    const searching = req.webSearch ? entries.filter((e) => e.model.webSearch) : entries;
+    if (!searching.length) throw new AppError(Codes.BadRequest, 'modelNoWebSearch', { model: 'Auto' });
+    return { model: pickAuto(ctx, searching, req.user.vipLevel, req.hasImages, req.conversationChars), requestedId: AUTO_MODEL_ID };
   }
   const entry = entryOf(entries, req.aiModelId);
   if (!entry) throw new AppError(Codes.NotFound, 'modelNotFound');
   if (entry.model.minVipLevel > req.user.vipLevel) throw planRequired(entry.model);
   if (req.hasImages && !entry.model.modelMap.isImage) throw new AppError(Codes.BadRequest, 'modelNoImages', { model: entry.model.name });
+  if (req.webSearch && !entry.model.webSearch) throw new AppError(Codes.BadRequest, 'modelNoWebSearch', { model: entry.model.name });
   return { model: entry.model, requestedId: req.aiModelId };
 }
 
-function toPrompt(messages: ChatTurn[]): LanguageModelV3Prompt {
-  return messages.map((m) =>
-    m.role === 'system' ? { role: 'system', content: m.content } : { role: m.role, content: [{ type: 'text', text: m.content }] },
-  );
+function toPrompt(messages: ChatTurn[], canSeeImages: boolean): LanguageModelV3Prompt {
+  return messages.map((m) => {
+    if (m.role === 'system') return { role: 'system', content: m.content };
+    if (m.role === 'assistant') return { role: 'assistant', content: [{ type: 'text', text: m.content }] };
+    // A model that cannot take images never receives them, whatever the caller passed.
+    const images = canSeeImages ? (m.images ?? []) : [];
+    return {
+      role: 'user',
+      content: [...images.map((i) => ({ type: 'file' as const, mediaType: i.mediaType, data: i.data })), { type: 'text', text: m.content }],
+    };
+  });
+}
+
+const parseInput = (input: string): unknown => {
+  try {
+    return JSON.parse(input);
+  } catch {
+    return {};
+  }
+};
+
+function roundsToPrompt(rounds: readonly ToolRound[]): LanguageModelV3Prompt {
+  return rounds.flatMap((r): LanguageModelV3Prompt => [
+    {
+      role: 'assistant',
+      content: [
+        ...(r.text ? [{ type: 'text' as const, text: r.text }] : []),
+        ...r.calls.map((c) => ({ type: 'tool-call' as const, toolCallId: c.toolCallId, toolName: c.toolName, input: parseInput(c.input) })),
+      ],
+    },
+    {
+      role: 'tool',
+      content: r.results.map((x) => ({
+        type: 'tool-result' as const,
+        toolCallId: x.toolCallId,
+        toolName: x.toolName,
+        output: x.isError ? { type: 'error-text' as const, value: x.output } : { type: 'text' as const, value: x.output },
+      })),
+    },
+  ]);
 }
 
 /** Healthy deployments first, each group by priority; cooling ones stay as a last resort. */
@@ -100,6 +156,8 @@ function mapPart(part: LanguageModelV3StreamPart): StreamPart | undefined {
       return part.delta ? { type: 'text', text: part.delta } : undefined;
     case 'finish':
       return { type: 'finish', reason: part.finishReason.unified };
+    case 'tool-call':
+      return part.providerExecuted ? undefined : { type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName, input: part.input };
     case 'error':
       throw part.error instanceof Error ? part.error : new UpstreamError(describe(part.error).message);
     default:
@@ -144,10 +202,25 @@ async function* rest(first: StreamPart, reader: Reader): AsyncGenerator<StreamPa
 export async function openModelStream(
   ctx: AppContext,
   resolved: ResolvedModel,
-  req: { messages: ChatTurn[]; signal: AbortSignal; firstTextTimeoutMs?: number },
+  req: {
+    messages: ChatTurn[];
+    signal: AbortSignal;
+    firstTextTimeoutMs?: number;
+    /** Functions the model may call; 'none' (the last round of a tool loop) makes it answer in text. */
+    tools?: ModelTool[];
+    toolChoice?: 'auto' | 'none';
+    toolRounds?: readonly ToolRound[];
+  },
 ): Promise<OpenedStream> {
   const entry = entryOf(await getCatalogue(ctx), resolved.model.aiModelId);
-  const prompt = toPrompt(req.messages);
+  const turns = toPrompt(req.messages, resolved.model.modelMap.isImage);
+  const prompt = req.toolRounds?.length ? [...turns, ...roundsToPrompt(req.toolRounds)] : turns;
+  const tools = req.tools?.length
+    ? {
+        tools: req.tools.map((t) => ({ type: 'function' as const, name: t.name, description: t.description, inputSchema: t.inputSchema })),
+        toolChoice: { type: req.toolChoice ?? 'auto' },
+      }
+    : {};
   for (const deployment of entry ? attemptOrder(ctx, entry.deployments) : []) {
     req.signal.throwIfAborted();
     const attempt = new AbortController();
@@ -159,6 +232,7 @@ export async function openModelStream(
     try {
       const { stream } = await upstreamOf(ctx, deployment).doStream({
         prompt,
+        ...tools,
         abortSignal: AbortSignal.any([req.signal, attempt.signal]),
       });
       reader = stream.getReader();

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppContext } from '../context.ts';
@@ -29,6 +29,8 @@ function fileKey(ctx: AppContext): Buffer {
 
 function keyOf(ctx: AppContext): Buffer {
   if (ctx.config.SECRET_KEY) return createHash('sha256').update(ctx.config.SECRET_KEY).digest();
+  // Nothing on disk (tests): a key for this process only.
+  if (ctx.config.DATA_DIR.startsWith('memory://')) return randomBytes(32);
   ctx.log.warn(
     `SECRET_KEY is not set: provider keys are encrypted with ${join(ctx.config.DATA_DIR, 'secret.key')}. ` +
       'Several instances on one database must all set the same SECRET_KEY.',
@@ -36,11 +38,28 @@ function keyOf(ctx: AppContext): Buffer {
   return fileKey(ctx);
 }
 
+const masterKeys = new WeakMap<object, Buffer>();
+
+/** The server's secret, read (or created) on first use only. */
+function masterKey(ctx: AppContext): Buffer {
+  let key = masterKeys.get(ctx.config);
+  if (!key) masterKeys.set(ctx.config, (key = keyOf(ctx)));
+  return key;
+}
+
+/**
+ * A key of its own for one use (signing media links, ...), derived from the server's secret: it
+ * reveals neither the secret nor the other keys, and every instance sharing SECRET_KEY derives the same.
+ */
+export function derivedKey(ctx: AppContext, purpose: string): Buffer {
+  return createHmac('sha256', masterKey(ctx)).update(`tandem/${purpose}`).digest();
+}
+
 /** The box of this server; the key is read (or created) on first use only. */
 export function secretBox(ctx: AppContext): SecretBox {
   let box = boxes.get(ctx.config);
   if (box) return box;
-  const key = keyOf(ctx);
+  const key = masterKey(ctx);
   box = {
     encrypt(plain) {
       const iv = randomBytes(12);

@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { systemSettings } from '../db/schema/system.ts';
 import { AppError } from '../http/errors.ts';
+import { searchProviderName } from '../providers/web-search.ts';
 
 type SettingDefinition = {
   key: string;
@@ -35,8 +36,9 @@ export const SETTINGS: readonly SettingDefinition[] = [
   {
     key: 'web_search_provider',
     public: true,
-    description: 'The web search provider the server uses; empty when web search is not set up (the client then disables its toggle).',
-    defaultValue: () => '',
+    description:
+      'The web search provider the server uses (searxng, tavily, brave), from its environment; empty when web search is not set up (the client then disables its toggle).',
+    defaultValue: (c) => searchProviderName(c) ?? '',
   },
   {
     key: 'chrome_download_url',

@@ -16,7 +16,7 @@ export const AddMessageBodySchema = z.object({
   /** Uploaded media (AddChatMedia) attached to this message; an id repeated counts once. */
   chatMediaIds: z
     .array(IdSchema)
-    .max(MAX_MEDIA_PER_MESSAGE)
+    .max(MAX_MEDIA_PER_MESSAGE, 'attachmentCountExceed')
     .nullish()
     .transform((v) => [...new Set(v ?? [])]),
   webSearch: z.boolean().nullish(),

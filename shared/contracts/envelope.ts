@@ -28,10 +28,14 @@ export const Codes = {
   PlanRequired: 10450,
   /** No model is configured on this server (or none is online). */
   NoModelConfigured: 10460,
+  /** A feature the call needs is not set up on this server (web search, image generation); the Msg says which. */
+  NotConfigured: 10461,
   /** The balance does not cover the model's cost. */
   NotEnoughPoints: 10470,
   /** The upstream model failed or is busy. */
   ModelBusy: 10503,
+  /** The web search or image service failed or was too slow. */
+  ServiceFailed: 10502,
   /** Used locally by the client for parse failures and unspecified failures; the server's own fault. */
   ServerError: 10500,
   /** Used locally by the client for an aborted request. */

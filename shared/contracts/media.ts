@@ -62,3 +62,29 @@ export const MediaFormFieldsSchema = z.object({
   aiModelId: z.string().trim().max(100).optional(),
 });
 export type MediaFormFields = z.infer<typeof MediaFormFieldsSchema>;
+
+/**
+ * Extensions of files the server reads text from for the model (besides images): PDF, Word (docx),
+ * plain text, Markdown, CSV, JSON, web pages and source code. A model's fileTypes beyond these
+ * cannot be uploaded, since nothing could be read from them.
+ */
+export const DOCUMENT_EXTENSIONS = [
+  'pdf', 'docx', 'txt', 'md', 'markdown', 'csv', 'tsv', 'json', 'jsonl', 'html', 'htm', 'xml', 'yaml', 'yml', 'toml', 'ini',
+  'log', 'js', 'mjs', 'cjs', 'jsx', 'ts', 'tsx', 'vue', 'svelte', 'py', 'ipynb', 'java', 'kt', 'scala', 'c', 'h', 'cc', 'cpp',
+  'hpp', 'cs', 'go', 'rs', 'rb', 'php', 'swift', 'dart', 'lua', 'r', 'sql', 'sh', 'css', 'scss',
+] as const;
+
+/** Form field names of the uploaded bytes: an image, or a document (or an extracted page for `html`). */
+export const MEDIA_FILE_FIELDS = ['imageFile', 'pageFile', 'file'] as const;
+
+/**
+ * GET /api/Chat/GetChatMedia: the stored bytes of a media item (image or file). Its owner may send
+ * the bearer token; anyone else needs the signed link (`exp`, `sig`) the server handed out.
+ */
+export const MediaFileQuerySchema = z.object({
+  chatMediaId: z.string().trim().min(1).max(100),
+  /** Expiry of a signed link, Unix seconds. Checked with the signature: a bad one is "not found", like any other. */
+  exp: z.string().trim().max(20).optional(),
+  sig: z.string().trim().max(200).optional(),
+});
+export type MediaFileQuery = z.infer<typeof MediaFileQuerySchema>;

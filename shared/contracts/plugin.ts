@@ -30,3 +30,24 @@ export const AddDrawBodySchema = z.object({
 export type AddDrawBody = z.infer<typeof AddDrawBodySchema>;
 export const AddDrawResultSchema = z.object({ chatMediaId: z.string(), imgSrcAll: z.string() });
 export type AddDrawResult = z.infer<typeof AddDrawResultSchema>;
+
+// ---- admin ----
+
+/** A plugin as operators see it: offline ones included, with the scenes it is offered in. */
+export const AdminPluginSchema = PluginSchema.extend({
+  online: z.boolean(),
+  /** Comma-separated scenes (web, extension, h5); '' offers it in every scene. */
+  scenes: z.string(),
+  sort: z.number().int(),
+  updateTime: z.string(),
+});
+export type AdminPlugin = z.infer<typeof AdminPluginSchema>;
+export const AdminPluginListSchema = z.array(AdminPluginSchema);
+
+/** POST /api/admin/Plugin/Save: switch a plugin on or off, or change what each call costs. */
+export const SavePluginSchema = z.object({
+  pluginId: z.string().trim().min(1).max(64),
+  online: z.boolean().optional(),
+  pointsCost: z.number().int().min(0).max(1_000_000).optional(),
+});
+export type SavePlugin = z.infer<typeof SavePluginSchema>;

@@ -110,6 +110,8 @@ describe('chat history', () => {
       modelName: 'basic-model',
       chatMediaIds: [],
       chatMedias: [],
+      citations: [],
+      toolCalls: [],
       finishReason: 'stop',
       createTime: new Date(t0).toISOString(),
       finishTime: new Date(t0).toISOString(),

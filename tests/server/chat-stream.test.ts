@@ -287,7 +287,7 @@ describe('AddMessage streaming', () => {
     expect((await add(user.token, { aiModelId: 'basic-model', inputMessage: 'hi', chatMediaIds: ['m1'] })).json().Code).toBe(10404);
     await t.database.db.insert(chatMedia).values(['m1', 'm2'].map((id) => ({ id, userId: user.userId, mediaType: 'html' as const, contentText: id })));
     const events = parseChatStream(
-      (await add(user.token, { chatSessionId: '', aiModelId: 'basic-model', inputMessage: 'with media', chatMediaIds: ['m1', 'm2'], webSearch: true, pluginIds: [3] }))
+      (await add(user.token, { chatSessionId: '', aiModelId: 'basic-model', inputMessage: 'with media', chatMediaIds: ['m1', 'm2'], webSearch: false, pluginIds: [] }))
         .body,
     );
     expect((await messageRow(events[0].Data.ChatMessageId)).mediaIds).toEqual(['m1', 'm2']);

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { chatMedia } from '../../server/db/schema/media.ts';
 import { t as translate } from '../../server/http/i18n.ts';
-import { withAttachedPages } from '../../server/services/media.ts';
+import { withAttachments } from '../../server/services/media.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { parseChatStream } from '../helpers/chat.ts';
@@ -181,15 +181,25 @@ describe('reading web pages for the model (UploadMedia, AddMessage chatMediaIds)
   });
 });
 
-describe('withAttachedPages', () => {
-  const page = (contentText: string, cut = false) => ({ id: 'p', mediaType: 'html', title: 'T', url: 'https://example.com/', contentText, cut });
+describe('withAttachments (pages)', () => {
+  const page = (contentText: string, cut = false) => ({
+    id: 'p',
+    mediaType: 'html',
+    title: 'T',
+    url: 'https://example.com/',
+    contentText,
+    cut,
+    fileName: '',
+    mimeType: '',
+    storageKey: '',
+  });
 
   it('leaves a message without pages as it is', () => {
-    expect(withAttachedPages('Hi', [], 1000)).toBe('Hi');
+    expect(withAttachments('Hi', [], 1000)).toBe('Hi');
   });
 
   it('cuts a long page to the budget and tells the model it was cut', () => {
-    const text = withAttachedPages('Question?', [page('x'.repeat(5000))], 1000);
+    const text = withAttachments('Question?', [page('x'.repeat(5000))], 1000);
     expect(text).toContain('x'.repeat(1000));
     expect(text).not.toContain('x'.repeat(1001));
     expect(text).toContain('it was cut to fit');
@@ -197,7 +207,7 @@ describe('withAttachedPages', () => {
   });
 
   it('says so too when the stored page was already cut at reading time', () => {
-    expect(withAttachedPages('Q', [page('short', true)], 1000)).toContain('it was cut to fit');
-    expect(withAttachedPages('Q', [page('short')], 1000)).not.toContain('it was cut to fit');
+    expect(withAttachments('Q', [page('short', true)], 1000)).toContain('it was cut to fit');
+    expect(withAttachments('Q', [page('short')], 1000)).not.toContain('it was cut to fit');
   });
 });

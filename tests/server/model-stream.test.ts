@@ -33,7 +33,7 @@ async function collect(stream: OpenedStream): Promise<{ text: string; finish?: s
   let finish: string | undefined;
   for await (const part of stream.parts) {
     if (part.type === 'text') text += part.text;
-    else finish = part.reason;
+    else if (part.type === 'finish') finish = part.reason;
   }
   return { text, finish };
 }
