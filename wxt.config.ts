@@ -54,7 +54,14 @@ export default defineConfig({
     description: 'An AI chat assistant in your browser side panel.',
     minimum_chrome_version: '114',
     permissions: ['sidePanel', 'storage', 'tabs', 'activeTab', 'scripting'],
-    host_permissions: [`${serverUrl.protocol}//${serverUrl.hostname}/*`],
+    // The server's host: the API calls. <all_urls>: "Read this page" and "Attach a screenshot" act on
+    // whatever tab the side panel sits beside (chrome.scripting.executeScript of the tab reader,
+    // chrome.tabs.captureVisibleTab), as Sider and Monica do. activeTab is not enough: it is granted
+    // only by a click on the extension's own action, shortcut or menu, never by a click inside the
+    // side panel, and the panel stays open while the user moves between tabs. Reading in the tab,
+    // rather than having the server fetch the address, is what makes signed-in and script-built
+    // pages readable. Nothing is injected until the user asks (no content script runs on every page).
+    host_permissions: [`${serverUrl.protocol}//${serverUrl.hostname}/*`, '<all_urls>'],
     action: { default_title: 'Tandem' },
     commands: {
       'open-side-panel': {

@@ -6,6 +6,7 @@ import { startRequestTracking } from '../../shared/api/tracking.ts';
 import { authActionAtom, authPersisted } from '../../shared/atoms/auth.ts';
 import { chatModelPersisted, webSearchPersisted } from '../../shared/atoms/chat.ts';
 import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
+import { chatPluginsPersisted } from '../../shared/atoms/plugin.ts';
 import { initI18n } from '../../shared/i18n/i18n.ts';
 import { browserLanguages, languagePersisted } from '../../shared/i18n/language.ts';
 import { detectPlatform, type Platform, type PlatformProbe } from '../../shared/platform/platform.ts';
@@ -43,7 +44,7 @@ export async function startApp(options: StartOptions = {}): Promise<StartedApp> 
   const platform = detectPlatform(options.probe);
   installStorage(options.storage ?? storageFor(platform));
   const [, , chosenServer] = await Promise.all([
-    Promise.all([...authPersisted, chatModelPersisted, webSearchPersisted].map((declaration) => loadPersisted(declaration as Persisted<unknown>))),
+    Promise.all([...authPersisted, chatModelPersisted, webSearchPersisted, chatPluginsPersisted].map((declaration) => loadPersisted(declaration as Persisted<unknown>))),
     loadPersisted(languagePersisted),
     loadPersisted(serverUrlPersisted),
   ]);

@@ -1,45 +1,80 @@
 import { ActionIcon, Button, Group, Loader, Modal, Popover, Stack, Text, TextInput, Tooltip } from '@mantine/core';
-import { memo, useState, type FormEvent } from 'react';
+import { memo, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { mediaLink } from '../../shared/api/media.ts';
 import type { MessageMedia } from '../../shared/contracts/chat.ts';
-import { MAX_PAGE_URL_CHARS } from '../../shared/contracts/media.ts';
+import { MAX_PAGE_URL_CHARS, MEDIA_LIMITS } from '../../shared/contracts/media.ts';
+import { captureVisibleTab, type ActiveTab } from '../../shared/platform/extension.ts';
+import { screenshotFile } from '../../shared/utils/screenshot.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
-import { IconAlert, IconFileText, IconLink, IconPaperclip, IconRefresh, IconX } from '../ui/icons.tsx';
+import { IconAlert, IconCamera, IconFileText, IconLink, IconPaperclip, IconPhoto, IconRefresh, IconX } from '../ui/icons.tsx';
 import { notifyError } from '../ui/notify.ts';
-import { useCurrentTab } from './current-tab.ts';
+import { unreadableReason, useCurrentTab } from './current-tab.ts';
 import { parsePageUrl, type MediaItem } from './use-attachments.ts';
 
 /** Adds a page: answers the validation message when it is refused, null when it was added. */
 export type AddPage = (url: string) => string | null;
+/** Adds a file: answers why it was refused, null when it was added. */
+export type AddFile = (file: File) => string | null;
 
-/** Only icons a page can point at without running anything: web addresses and inline images. */
-function safeIconSrc(icon: string): string | null {
-  return /^(https?:\/\/|data:image\/)/i.test(icon) ? icon : null;
+/** Only sources that load without running anything: web addresses, inline images, local object URLs. */
+function safeImageSrc(src: string): string | null {
+  return /^(https?:\/\/|data:image\/|blob:)/i.test(src) ? src : null;
 }
 
 /** The page's favicon when it has one that loads, else a link icon. */
 function PageIcon({ icon }: { icon: string }) {
   const [broken, setBroken] = useState(false);
-  const src = safeIconSrc(icon);
+  const src = /^blob:/i.test(icon) ? null : safeImageSrc(icon);
   if (!src || broken) return <IconLink size={14} className="attachment-icon" />;
   return (
     <img src={src} alt="" width={14} height={14} className="attachment-icon" referrerPolicy="no-referrer" onError={() => setBroken(true)} />
   );
 }
 
+/** An image's thumbnail, or a picture icon while it has none (or it does not load). */
+function Thumbnail({ src, size }: { src: string; size: number }) {
+  const [broken, setBroken] = useState<string | null>(null);
+  const safe = safeImageSrc(src);
+  if (!safe || broken === safe) return <IconPhoto size={14} className="attachment-icon" />;
+  return (
+    <img
+      src={safe}
+      alt=""
+      width={size}
+      height={size}
+      className="attachment-thumb"
+      referrerPolicy="no-referrer"
+      onError={() => setBroken(safe)}
+    />
+  );
+}
+
+/** What a chip is called: a page's title (its address until read), a file's name. */
+const nameOf = (item: MediaItem) => item.title || (item.type === 'html' ? item.link : item.name);
+
+function KindIcon({ item }: { item: MediaItem }) {
+  if (item.type === 'html') return <PageIcon icon={item.icon} />;
+  if (item.type === 'image') return <IconPhoto size={14} className="attachment-icon" />;
+  return <IconFileText size={14} className="attachment-icon" />;
+}
+
 function AttachmentChip({ item, onRetry, onRemove }: { item: MediaItem; onRetry: (uid: string) => void; onRemove: (uid: string) => void }) {
   const { t } = useTranslation();
-  const name = item.title || item.link;
+  const name = nameOf(item);
+  const isPage = item.type === 'html';
+  const thumbnail = item.type === 'image' ? item.preview || mediaLink(item.link) : '';
   return (
-    <div className="attachment-chip" role="listitem" data-status={item.status} aria-busy={item.status === 'loading'}>
-      <Tooltip label={item.status === 'error' ? item.error : item.link} withArrow multiline maw={320} openDelay={300}>
+    <div className="attachment-chip" role="listitem" data-status={item.status} data-type={item.type} aria-busy={item.status === 'loading'}>
+      <Tooltip label={item.status === 'error' ? item.error : isPage ? item.link : item.name} withArrow multiline maw={320} openDelay={300}>
         <Group gap={6} wrap="nowrap" className="attachment-main">
+          {thumbnail && <Thumbnail src={thumbnail} size={28} />}
           {item.status === 'loading' ? (
-            <Loader size={12} aria-label={t('chat.content.readingPage')} />
+            <Loader size={12} aria-label={isPage ? t('chat.content.readingPage') : t('chat.content.uploading')} />
           ) : item.status === 'error' ? (
             <IconAlert size={14} className="attachment-icon" color="var(--mantine-color-red-6)" />
           ) : (
-            <PageIcon icon={item.icon} />
+            !thumbnail && <KindIcon item={item} />
           )}
           <div className="attachment-text">
             <Text size="xs" truncate="end" c={item.status === 'loading' ? 'dimmed' : undefined}>
@@ -54,7 +89,13 @@ function AttachmentChip({ item, onRetry, onRemove }: { item: MediaItem; onRetry:
         </Group>
       </Tooltip>
       {item.status === 'error' && (
-        <ActionIcon variant="subtle" size={20} color="gray" aria-label={t('chat.content.retryAttachment', { name })} onClick={() => onRetry(item.uid)}>
+        <ActionIcon
+          variant="subtle"
+          size={20}
+          color="gray"
+          aria-label={isPage ? t('chat.content.retryAttachment', { name }) : t('chat.content.retryUpload', { name })}
+          onClick={() => onRetry(item.uid)}
+        >
           <IconRefresh size={12} />
         </ActionIcon>
       )}
@@ -65,28 +106,71 @@ function AttachmentChip({ item, onRetry, onRemove }: { item: MediaItem; onRetry:
   );
 }
 
-/** The pages a sent message carried, in its bubble: each opens its page in a new tab. */
+/** Only web addresses become links. */
+const safeLink = (url: string) => (/^https?:\/\//i.test(url) ? url : undefined);
+
+/** One attachment of a sent message: a page links to itself, an image shows (and opens) itself, a file is named. */
+function SentItem({ item }: { item: MessageMedia }) {
+  if (item.mediaType === 'image') {
+    const src = mediaLink(item.url);
+    return (
+      <div className="attachment-sent-item attachment-sent-image" role="listitem">
+        <a className="attachment-image" href={safeLink(src)} target="_blank" rel="noopener noreferrer nofollow" title={item.title}>
+          <Thumbnail src={src} size={56} />
+          <span className="attachment-sr-only">{item.title}</span>
+        </a>
+      </div>
+    );
+  }
+  if (item.mediaType === 'file') {
+    // The server answers the bytes as a download (never as a page of its origin).
+    const href = safeLink(mediaLink(item.url));
+    const name = (
+      <>
+        <IconFileText size={14} className="attachment-icon" />
+        <Text size="xs" truncate="end">
+          {item.title}
+        </Text>
+      </>
+    );
+    return (
+      <div className="attachment-sent-item" role="listitem" title={item.title}>
+        {href ? (
+          <a className="attachment-link" href={href} target="_blank" rel="noopener noreferrer nofollow" download={item.title}>
+            {name}
+          </a>
+        ) : (
+          <Group gap={6} wrap="nowrap" className="attachment-main">
+            {name}
+          </Group>
+        )}
+      </div>
+    );
+  }
+  return (
+    <div className="attachment-sent-item" role="listitem">
+      <a className="attachment-link" href={safeLink(item.url)} target="_blank" rel="noopener noreferrer nofollow" title={item.url}>
+        <PageIcon icon={item.icon} />
+        <Text size="xs" truncate="end">
+          {item.title || item.url}
+        </Text>
+      </a>
+    </div>
+  );
+}
+
+/** What a sent message carried, in its bubble. */
 export function SentMedia({ media }: { media: readonly MessageMedia[] }) {
   const { t } = useTranslation();
   if (media.length === 0) return null;
   return (
     <div className="attachment-list attachment-list-sent" role="list" aria-label={t('chat.content.sentAttachments')}>
       {media.map((item) => (
-        <div key={item.chatMediaId} className="attachment-sent-item" role="listitem">
-          <a className="attachment-link" href={safeLink(item.url)} target="_blank" rel="noopener noreferrer nofollow" title={item.url}>
-            <PageIcon icon={item.icon} />
-            <Text size="xs" truncate="end">
-              {item.title || item.url}
-            </Text>
-          </a>
-        </div>
+        <SentItem key={item.chatMediaId} item={item} />
       ))}
     </div>
   );
 }
-
-/** Only web addresses become links. */
-const safeLink = (url: string) => (/^https?:\/\//i.test(url) ? url : undefined);
 
 interface AttachmentChipsProps {
   items: readonly MediaItem[];
@@ -94,7 +178,7 @@ interface AttachmentChipsProps {
   onRemove: (uid: string) => void;
 }
 
-/** The pages attached to the message being written, above its text. */
+/** What is attached to the message being written, above its text. */
 export const AttachmentChips = memo(function AttachmentChips({ items, onRetry, onRemove }: AttachmentChipsProps) {
   const { t } = useTranslation();
   if (items.length === 0) return null;
@@ -163,7 +247,7 @@ export const AttachPageButton = memo(function AttachPageButton({ onAdd }: { onAd
 
   const trigger = (
     <ActionIcon variant="default" size={30} aria-label={label} aria-expanded={opened} onClick={() => setOpened((o) => !o)}>
-      <IconPaperclip size={16} />
+      <IconLink size={16} />
     </ActionIcon>
   );
 
@@ -195,36 +279,155 @@ export const AttachPageButton = memo(function AttachPageButton({ onAdd }: { onAd
   );
 });
 
+const MAX_MB = MEDIA_LIMITS.chat.maxBytes / (1024 * 1024);
+
+interface AttachFileButtonProps {
+  /** The extensions the current model accepts (spec §5), lower case without the dot. */
+  accepted: readonly string[];
+  /** Why files cannot be attached now (the model takes none); null when they can. */
+  unavailable: string | null;
+  /** Called on click before the file chooser opens; false keeps it closed (a visitor is asked to sign in). */
+  canOpen: () => boolean;
+  onFile: AddFile;
+}
+
 /**
- * Side panel only: offers the page open beside the panel. The server reads its public address (it
- * never sees the user's cookies), so a page behind a login reads as a signed-out visitor sees it;
- * the tooltip says so.
+ * The composer's "Attach a file" action: the browser's file chooser, offering the current model's
+ * accepted types. Several files may be picked; each is checked and uploaded on its own, and each
+ * refusal is told.
  */
-export const ReadThisPageButton = memo(function ReadThisPageButton({ has, onAdd }: { has: (url: string) => boolean; onAdd: AddPage }) {
+export const AttachFileButton = memo(function AttachFileButton({ accepted, unavailable, canOpen, onFile }: AttachFileButtonProps) {
   const { t } = useTranslation();
-  const tab = useCurrentTab();
-  // Only an http(s) page that is not attached yet (the composer's own duplicate rule).
-  const url = tab && parsePageUrl(tab.url);
-  if (!tab || !url || has(url)) return null;
+  const input = useRef<HTMLInputElement>(null);
+  const label = t('chat.content.attachFile');
+  const hint = unavailable ?? t('chat.content.attachFileHint', { types: accepted.join(', '), max: MAX_MB });
+
+  const onChange = (event: ChangeEvent<HTMLInputElement>) => {
+    const files = Array.from(event.currentTarget.files ?? []);
+    // Picking the same file again must fire a change again.
+    event.currentTarget.value = '';
+    for (const file of files) {
+      const refused = onFile(file);
+      if (refused) notifyError(refused);
+    }
+  };
 
   return (
-    <Tooltip label={t('chat.content.readThisPageHint')} withArrow multiline maw={280}>
-      <Button
-        variant="light"
-        size="compact-sm"
-        radius="xl"
-        mb={6}
-        className="read-this-page"
-        aria-label={t('chat.content.readThisPageLabel', { title: tab.title })}
-        leftSection={tab.favIconUrl ? <PageIcon icon={tab.favIconUrl} /> : <IconFileText size={14} />}
-        onClick={() => {
-          const refused = onAdd(url);
-          if (refused) notifyError(refused);
-        }}
-      >
-        <span className="read-this-page-label">{t('chat.content.readThisPage')}</span>
-        <span className="read-this-page-title">{tab.title}</span>
-      </Button>
+    <>
+      <Tooltip label={hint} withArrow multiline maw={280}>
+        {/* A disabled button gets no pointer events: the wrapper keeps the tooltip explaining why. */}
+        <span>
+          <ActionIcon
+            variant="default"
+            size={30}
+            aria-label={label}
+            aria-description={unavailable ?? undefined}
+            disabled={unavailable !== null}
+            onClick={() => {
+              if (canOpen()) input.current?.click();
+            }}
+          >
+            <IconPaperclip size={16} />
+          </ActionIcon>
+        </span>
+      </Tooltip>
+      <input
+        ref={input}
+        type="file"
+        multiple
+        hidden
+        tabIndex={-1}
+        data-testid="attach-file-input"
+        accept={accepted.map((extension) => `.${extension}`).join(',')}
+        onChange={onChange}
+      />
+    </>
+  );
+});
+
+/**
+ * Side panel only: offers the page open beside the panel, by its title. The extension reads it in
+ * the tab itself, as the user sees it (signed in, after its scripts ran). A page the browser keeps
+ * extensions out of (its own pages, its extension store) is shown greyed out, saying why.
+ */
+export const ReadThisPageButton = memo(function ReadThisPageButton({ has, onRead }: { has: (url: string) => boolean; onRead: (tab: ActiveTab) => void }) {
+  const { t } = useTranslation();
+  const tab = useCurrentTab();
+  if (!tab) return null;
+  const reason = unreadableReason(tab.url);
+  // An http(s) page that is attached already is not offered twice (the composer's own duplicate rule).
+  const url = parsePageUrl(tab.url);
+  if (!reason && (!url || has(url))) return null;
+  const why = reason ? t(`chat.content.unreadable.${reason}`) : null;
+
+  return (
+    <Tooltip label={why ?? t('chat.content.readThisPageHint')} withArrow multiline maw={280}>
+      <span className="read-this-page-wrap">
+        <Button
+          variant="light"
+          size="compact-sm"
+          radius="xl"
+          mb={6}
+          className="read-this-page"
+          disabled={why !== null}
+          aria-label={t('chat.content.readThisPageLabel', { title: tab.title })}
+          aria-description={why ?? undefined}
+          leftSection={tab.favIconUrl ? <PageIcon icon={tab.favIconUrl} /> : <IconFileText size={14} />}
+          onClick={() => onRead(tab)}
+        >
+          <span className="read-this-page-label">{t('chat.content.readThisPage')}</span>
+          <span className="read-this-page-title">{tab.title}</span>
+        </Button>
+      </span>
+    </Tooltip>
+  );
+});
+
+/**
+ * Side panel only, for models that read images: attaches a screenshot of the visible part of the
+ * active tab (spec §5 screenshot naming). A very large screen's PNG may pass the upload limit; a
+ * JPEG of it, a fraction of the size, is taken instead.
+ */
+export const ScreenshotButton = memo(function ScreenshotButton({ canCapture, onFile }: { canCapture: () => boolean; onFile: AddFile }) {
+  const { t } = useTranslation();
+  const tab = useCurrentTab();
+  const [capturing, setCapturing] = useState(false);
+  if (!tab) return null;
+  const reason = unreadableReason(tab.url);
+  const why = reason ? t(`chat.content.unreadable.${reason}`) : null;
+  const label = t('chat.content.screenshot');
+
+  const capture = async () => {
+    if (!canCapture()) return;
+    setCapturing(true);
+    try {
+      let file = screenshotFile(await captureVisibleTab(tab.windowId));
+      if (file.size >= MEDIA_LIMITS.chat.maxBytes) file = screenshotFile(await captureVisibleTab(tab.windowId, 'jpeg'));
+      const refused = onFile(file);
+      if (refused) notifyError(refused);
+    } catch (error) {
+      console.warn('capturing the tab failed', error);
+      notifyError(t('chat.content.screenshotFailed'));
+    } finally {
+      setCapturing(false);
+    }
+  };
+
+  return (
+    <Tooltip label={why ?? label} withArrow multiline maw={280}>
+      <span>
+        <ActionIcon
+          variant="default"
+          size={30}
+          aria-label={label}
+          aria-description={why ?? undefined}
+          disabled={why !== null}
+          loading={capturing}
+          onClick={() => void capture()}
+        >
+          <IconCamera size={16} />
+        </ActionIcon>
+      </span>
     </Tooltip>
   );
 });

@@ -14,14 +14,18 @@ import { pickDefaultModel } from '../../shared/utils/default-model.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
 import { useSystemSetting } from '../app-shell/system-settings.ts';
 import { notifyError } from '../ui/notify.ts';
-import { AttachmentChips, AttachPageButton, ReadThisPageButton, type AddPage } from './attachments.tsx';
+import { useAttachActions } from './attach-actions.ts';
+import { AttachFileButton, AttachmentChips, AttachPageButton, ReadThisPageButton, ScreenshotButton } from './attachments.tsx';
 import { Composer } from './composer.tsx';
-import { LinkDropOverlay, useLinkDrop } from './link-drop.tsx';
+import { ChatDropOverlay } from './link-drop.tsx';
 import { preloadMarkdownView } from './message-item.tsx';
 import { MessageList } from './message-list.tsx';
 import { ModelPicker } from './model-picker.tsx';
+import { useModelSwitch } from './model-switch.tsx';
 import { useAttachments } from './use-attachments.ts';
 import { useChat, type ChatTurn } from './use-chat.ts';
+import { PluginPicker } from './plugin-picker.tsx';
+import { useChatPlugins } from './use-plugins.ts';
 
 export interface ChatViewProps {
   /** The chat at /{id}; undefined at / (a new chat). */
@@ -51,12 +55,15 @@ export function ChatView({ sessionId, onSessionCreated }: ChatViewProps) {
   const models = useQuery(modelListQuery(loggedIn));
   const searchProvider = useSystemSetting('web_search_provider').value;
   const chat = useChat({ sessionId, onSessionCreated });
-  const attachments = useAttachments();
+  const plugins = useChatPlugins();
   const { isExtension } = usePlatform();
   useEffect(preloadMarkdownView, []);
 
   const list = models.data ?? [];
   const model = resolveModel(list, chosenModel);
+  const attachments = useAttachments(model);
+  const attach = useAttachActions(attachments, model);
+  const modelSwitch = useModelSwitch(attachments, (m) => void setChosenModel(m.aiModelId));
   const webSearchUnavailable = !model
     ? t('chat.composer.webSearchNoModel')
     : !model.webSearch
@@ -64,7 +71,7 @@ export function ChatView({ sessionId, onSessionCreated }: ChatViewProps) {
       : !searchProvider
         ? t('chat.composer.webSearchNotConfigured')
         : null;
-  const options = { aiModelId: model?.aiModelId ?? '', webSearch: webSearch && webSearchUnavailable === null };
+  const options = { aiModelId: model?.aiModelId ?? '', webSearch: webSearch && webSearchUnavailable === null, pluginIds: plugins.enabledIds };
 
   const send = (text: string) => {
     if (!loggedIn) {
@@ -72,41 +79,21 @@ export function ChatView({ sessionId, onSessionCreated }: ChatViewProps) {
       return;
     }
     if (!model || attachments.busy) return;
-    // Pages that failed are not sent; the message carries the ones read, and the chips go with it.
+    // Attachments that failed are not sent; the message carries the ones uploaded, and the chips go with it.
     void chat.send(text, { ...options, media: attachments.completed });
     attachments.clear();
   };
 
-  // Pages are read for the signed-in user (UploadMedia needs a login): a visitor is asked to sign in first.
-  // Stable between streamed frames, so the memoized attachment controls skip them.
-  const addAttachedPage = attachments.addPage;
-  const addPage = useCallback<AddPage>(
-    (url) => {
-      if (!loggedIn) {
-        openLogin('chat.notLoginTip');
-        return null;
-      }
-      return addAttachedPage(url);
-    },
-    [loggedIn, openLogin, addAttachedPage],
-  );
-
-  // A dropped link is read like a typed one; a refusal (duplicate, too many) is told, as nothing else shows it.
-  const drop = useLinkDrop((url) => {
-    const refused = addPage(url);
-    if (refused) notifyError(refused);
-  });
-
   const onRetry = useCallback(
     (turn: ChatTurn) => void chat.retry(turn, options).catch(reportFailure),
     // options changes identity every render; retry reads the current ones.
-    [chat.retry, options.aiModelId, options.webSearch],
+    [chat.retry, options.aiModelId, options.webSearch, options.pluginIds],
   );
   const onDelete = useCallback((turn: ChatTurn) => void chat.remove(turn).catch(reportFailure), [chat.remove]);
 
   return (
-    <div className="chat-view" {...drop.handlers}>
-      {drop.dragging && <LinkDropOverlay />}
+    <div className="chat-view" {...attach.drop.handlers}>
+      {attach.drop.dragging && <ChatDropOverlay kind={attach.drop.dragging} />}
       <MessageList
         turns={chat.turns}
         streaming={chat.streaming}
@@ -143,7 +130,7 @@ export function ChatView({ sessionId, onSessionCreated }: ChatViewProps) {
             {t('chat.model.noneUsable')}
           </Alert>
         )}
-        {isExtension && <ReadThisPageButton has={attachments.has} onAdd={addPage} />}
+        {isExtension && <ReadThisPageButton has={attachments.has} onRead={attach.readTab} />}
         <Composer
           streaming={chat.streaming}
           onSend={send}
@@ -154,12 +141,32 @@ export function ChatView({ sessionId, onSessionCreated }: ChatViewProps) {
           disabled={loggedIn && !model}
           sendBlocked={attachments.busy ? t('chat.content.attachmentsLoading') : null}
           attachments={<AttachmentChips items={attachments.items} onRetry={attachments.retry} onRemove={attachments.remove} />}
-          tools={<AttachPageButton onAdd={addPage} />}
+          onPasteFiles={attach.pasteFiles}
+          tools={
+            <>
+              <AttachFileButton accepted={attach.accepted} unavailable={attach.fileUnavailable} canOpen={attach.canUpload} onFile={attach.addFile} />
+              <AttachPageButton onAdd={attach.addPage} />
+              {isExtension && model?.modelMap.isImage && <ScreenshotButton canCapture={attach.canUpload} onFile={attach.addFile} />}
+            </>
+          }
+          plugins={
+            plugins.visible && (
+              <PluginPicker
+                plugins={plugins.plugins}
+                enabledIds={plugins.enabledIds}
+                onToggle={plugins.toggle}
+                loading={plugins.loading}
+                failed={plugins.failed}
+                onRetry={plugins.retry}
+              />
+            )
+          }
           modelPicker={
-            <ModelPicker models={list} selected={model} onSelect={(m) => void setChosenModel(m.aiModelId)} disabled={chat.streaming} />
+            <ModelPicker models={list} selected={model} onSelect={modelSwitch.request} disabled={chat.streaming} />
           }
         />
       </div>
+      {modelSwitch.dialog}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { ActionIcon, Group, Paper, Textarea, Tooltip } from '@mantine/core';
-import { useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useState, type ClipboardEvent, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MAX_INPUT_CHARS } from '../../shared/contracts/chat.ts';
 import { IconGlobe, IconSend, IconStop } from '../ui/icons.tsx';
@@ -15,13 +15,17 @@ export interface ComposerProps {
   webSearchUnavailable: string | null;
   /** The model picker, shown in the composer's toolbar. */
   modelPicker: ReactNode;
-  /** More toolbar actions after web search (attach a web page). */
+  /** The function-plugin picker, right after web search. */
+  plugins?: ReactNode;
+  /** More toolbar actions after web search (attach a file, a web page, a screenshot of the tab). */
   tools?: ReactNode;
   /** What is attached to the message, shown above its text. */
   attachments?: ReactNode;
   /** Why the message cannot be sent yet (attachments still loading); the text stays. */
   sendBlocked?: string | null;
   disabled?: boolean;
+  /** Files pasted into the message box (images copied from a page or a screenshot tool). */
+  onPasteFiles?: (files: File[]) => void;
 }
 
 /**
@@ -36,10 +40,12 @@ export function Composer({
   onWebSearchChange,
   webSearchUnavailable,
   modelPicker,
+  plugins,
   tools,
   attachments,
   sendBlocked,
   disabled,
+  onPasteFiles,
 }: ComposerProps) {
   const { t } = useTranslation();
   const [text, setText] = useState('');
@@ -49,6 +55,14 @@ export function Composer({
     if (!canSend) return;
     onSend(text.trim());
     setText('');
+  };
+
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = Array.from(event.clipboardData?.files ?? []);
+    if (!onPasteFiles || files.length === 0) return;
+    // Text copied with a picture of itself (office apps) still pastes as text; a lone picture does not.
+    if (!event.clipboardData.types.includes('text/plain')) event.preventDefault();
+    onPasteFiles(files);
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -74,6 +88,7 @@ export function Composer({
         aria-label={t('chat.composer.label')}
         onChange={(event) => setText(event.currentTarget.value)}
         onKeyDown={onKeyDown}
+        onPaste={onPaste}
       />
       <Group justify="space-between" gap={6} wrap="nowrap">
         <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }}>
@@ -93,6 +108,7 @@ export function Composer({
               </ActionIcon>
             </span>
           </Tooltip>
+          {plugins}
           {tools}
         </Group>
         {streaming ? (

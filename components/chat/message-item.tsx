@@ -4,6 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { stripProductTags } from '../../shared/utils/strip-tags.ts';
 import { IconCopy, IconRefresh, IconTrash } from '../ui/icons.tsx';
 import { SentMedia } from './attachments.tsx';
+import { CitationSources } from './citation-sources.tsx';
+import { ToolCalls } from './tool-calls.tsx';
 import type { ChatTurn } from './use-chat.ts';
 
 /**
@@ -55,11 +57,13 @@ export const MessageItem = memo(function MessageItem({ turn, busy, onRetry, onDe
             {turn.modelName}
           </Text>
         )}
+        {turn.toolCalls && turn.toolCalls.length > 0 && <ToolCalls calls={turn.toolCalls} streaming={streaming} />}
         {(answer || streaming) && (
           <Suspense fallback={<div style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{answer}</div>}>
-            <MarkdownView text={answer} streaming={streaming} />
+            <MarkdownView text={answer} streaming={streaming} citations={turn.citations} />
           </Suspense>
         )}
+        {turn.citations && turn.citations.length > 0 && <CitationSources citations={turn.citations} />}
         {turn.status === 'stopped' && (
           <Text size="xs" c="dimmed" mt={4}>
             {t('chat.message.stopped')}

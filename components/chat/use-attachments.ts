@@ -1,8 +1,18 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { uploadPageUrl } from '../../shared/api/media.ts';
+import { addChatMedia, uploadPageUrl } from '../../shared/api/media.ts';
 import { MAX_MEDIA_PER_MESSAGE, type MessageMedia } from '../../shared/contracts/chat.ts';
-import { MAX_PAGE_URL_CHARS, type MediaType } from '../../shared/contracts/media.ts';
+import {
+  acceptedExtensions,
+  extensionOf,
+  IMAGE_EXTENSIONS,
+  MAX_PAGE_URL_CHARS,
+  MEDIA_LIMITS,
+  type MediaType,
+} from '../../shared/contracts/media.ts';
+import type { ModelListItem, ModelMap } from '../../shared/contracts/model.ts';
+import { readTabPage, type ActiveTab } from '../../shared/platform/extension.ts';
+import type { DocumentReading } from '../../shared/utils/read-document.ts';
 
 type MediaStatus = 'loading' | 'completed' | 'error';
 
@@ -11,19 +21,35 @@ export interface MediaItem {
   uid: string;
   type: MediaType;
   status: MediaStatus;
-  /** The address the user asked for (typed, or the side panel's tab). */
+  /**
+   * Where the item comes from: a web address the server reads ('url'), the page open in the user's
+   * tab, read there by the extension ('tab'), or a file of the user's ('file': picked, dropped,
+   * pasted or a screenshot).
+   */
+  source: 'url' | 'tab' | 'file';
+  /** A page: the address asked for (as parsePageUrl gives it). A file: its name. */
   name: string;
-  /** The page's address: the one asked for until the server answers with the one it read (after redirects). */
+  /**
+   * A page: its address, the one asked for until the server answers with the one it read. An
+   * image or a file: the server's link to its bytes once uploaded (spec §5 image link rule applies).
+   */
   link: string;
-  /** The page's title once read; '' while loading. */
+  /** A page: its title once read ('' while loading, unless the tab told it). A file: its name. */
   title: string;
-  /** The page's icon address once read; '' when it has none. */
+  /** A page's icon address once read; '' when it has none. */
   icon: string;
+  /** An image's local bytes as an object URL, for its thumbnail; revoked when the chip goes. */
+  preview?: string;
   /** chatMediaId, once completed. */
   id?: string;
   /** The server's message (or the local one) when the upload failed. */
   error?: string;
 }
+
+/** What a finished upload changes in its item. */
+type Uploaded = Pick<MediaItem, 'id' | 'link' | 'title'> & Partial<Pick<MediaItem, 'icon'>>;
+/** Uploads one item; may tell what it learnt on the way (a tab's title) before it is done. */
+type Uploader = (signal: AbortSignal, progress: (changes: Partial<MediaItem>) => void) => Promise<Uploaded>;
 
 /** A scheme without `//` ("mailto:", "javascript:"), as opposed to a host followed by a port. */
 const OPAQUE_SCHEME = /^[a-z][a-z\d+.-]*:(?!\d)/i;
@@ -50,24 +76,52 @@ export function parsePageUrl(input: string): string | null {
   return url.href;
 }
 
-/** Both addresses an item is known by, normalised as parsePageUrl does, for the duplicate check. */
+/** Both addresses a page is known by, normalised as parsePageUrl does, for the duplicate check. */
 function addressesOf(item: MediaItem): string[] {
   return [item.name, item.link].map((address) => parsePageUrl(address) ?? address);
 }
 
+/**
+ * Spec §4 model switch: whether a model reads an item. Pages go to every model; an image needs a
+ * model that reads images (isImage) and one of the image extensions; a file, its extension among
+ * the model's accepted ones (spec §5).
+ */
+export function modelAccepts(modelMap: ModelMap, item: Pick<MediaItem, 'type' | 'name'>): boolean {
+  if (item.type === 'html') return true;
+  const extension = extensionOf(item.name);
+  if (item.type === 'image') return modelMap.isImage && (IMAGE_EXTENSIONS as readonly string[]).includes(extension);
+  return acceptedExtensions(modelMap).includes(extension);
+}
+
+/**
+ * The name a file is checked and uploaded under. A pasted image may come without an extension
+ * (some browsers name it "image"): its MIME subtype gives one, as for screenshots.
+ */
+export function fileNameOf(file: File): string {
+  const name = file.name.trim() || 'file';
+  if (extensionOf(name) || !/^image\/[a-z0-9.+-]+$/i.test(file.type)) return name;
+  return `${name}.${file.type.slice('image/'.length).replace(/\+.*$/, '').toLowerCase()}`;
+}
+
+const MAX_MB = MEDIA_LIMITS.chat.maxBytes / (1024 * 1024);
+
 let uids = 0;
 
 /**
- * The attachments of the message being written (spec §3 media items, §4 media upload): each web
- * page is read by the server as soon as it is added (loading, then completed or error). Held by
- * the chat view only: nothing here outlives it or is shared between chats.
+ * The attachments of the message being written (spec §3 media items, §4 media upload, §5 rules):
+ * web pages, files and images, each uploaded as soon as it is added (loading, then completed or
+ * error, with retry). Held by the chat view only: nothing here outlives it or is shared between
+ * chats. `model` is the model the message goes to: it decides which files are accepted.
  */
-export function useAttachments() {
+export function useAttachments(model: ModelListItem | undefined) {
   const { t } = useTranslation();
   const [items, setItems] = useState<MediaItem[]>([]);
   /** The list as of the last change: two adds in one event must see each other (duplicates, count). */
   const current = useRef<MediaItem[]>(items);
   const uploads = useRef(new Map<string, AbortController>());
+  const uploaders = useRef(new Map<string, Uploader>());
+  const modelRef = useRef(model);
+  modelRef.current = model;
 
   const update = useCallback((edit: (list: MediaItem[]) => MediaItem[]) => {
     current.current = edit(current.current);
@@ -79,28 +133,29 @@ export function useAttachments() {
     [update],
   );
 
-  const upload = useCallback(
-    (uid: string, url: string) => {
+  /** Runs (or runs again) the upload of item `uid`. */
+  const run = useCallback(
+    (uid: string) => {
+      const uploader = uploaders.current.get(uid);
+      if (!uploader) return;
       uploads.current.get(uid)?.abort();
       const controller = new AbortController();
       uploads.current.set(uid, controller);
       patch(uid, { status: 'loading', error: undefined });
-      uploadPageUrl(url, controller.signal)
+      const progress = (changes: Partial<MediaItem>) => {
+        if (!controller.signal.aborted) patch(uid, changes);
+      };
+      const fallback = current.current.find((i) => i.uid === uid)?.source === 'url' ? t('chat.content.readPageFail') : t('chat.content.uploadMediaFail');
+      uploader(controller.signal, progress)
         .then(
-          (page) => {
+          (done) => {
             if (controller.signal.aborted) return;
-            patch(uid, {
-              status: 'completed',
-              id: page.chatMediaId,
-              title: page.pageTitle || url,
-              icon: page.iconStr,
-              link: page.pageUrl || url,
-            });
+            patch(uid, { status: 'completed', ...done });
           },
           (error: unknown) => {
             // Removed (or the chat closed) meanwhile: there is no chip left to mark.
             if (controller.signal.aborted) return;
-            patch(uid, { status: 'error', error: error instanceof Error && error.message ? error.message : t('chat.content.uploadMediaFail') });
+            patch(uid, { status: 'error', error: error instanceof Error && error.message ? error.message : fallback });
           },
         )
         .finally(() => {
@@ -110,6 +165,17 @@ export function useAttachments() {
     [patch, t],
   );
 
+  /** Adds an item and starts its upload. */
+  const start = useCallback(
+    (item: Omit<MediaItem, 'uid' | 'status'>, uploader: Uploader) => {
+      const uid = `${item.source}-${++uids}`;
+      uploaders.current.set(uid, uploader);
+      update((list) => [...list, { ...item, uid, status: 'loading' }]);
+      run(uid);
+    },
+    [run, update],
+  );
+
   /** The duplicate rule of spec §4: a page already added and not failed. */
   const duplicateOf = useCallback(
     (url: string, except?: string) =>
@@ -117,9 +183,14 @@ export function useAttachments() {
     [],
   );
 
+  const countExceeded = useCallback(
+    () => (current.current.length >= MAX_MEDIA_PER_MESSAGE ? t('chat.content.attachmentCountExceed', { max: MAX_MEDIA_PER_MESSAGE }) : null),
+    [t],
+  );
+
   /**
-   * Adds the web page at `input` and starts reading it. Answers the validation message (spec §5)
-   * when it is refused, null when it was added.
+   * Adds the web page at `input` and has the server read it. Answers the validation message (spec
+   * §5) when it is refused, null when it was added.
    */
   const addPage = useCallback(
     (input: string): string | null => {
@@ -130,58 +201,147 @@ export function useAttachments() {
       // The same page added again after it failed: it is read again in its own chip, not a second one.
       const failed = current.current.find((item) => item.type === 'html' && item.status === 'error' && addressesOf(item).includes(url));
       if (failed) {
-        upload(failed.uid, failed.name);
+        run(failed.uid);
         return null;
       }
-      if (current.current.length >= MAX_MEDIA_PER_MESSAGE) return t('chat.content.attachmentCountExceed', { max: MAX_MEDIA_PER_MESSAGE });
-      const uid = `page-${++uids}`;
-      update((list) => [...list, { uid, type: 'html', status: 'loading', name: url, link: url, title: '', icon: '' }]);
-      upload(uid, url);
+      const refused = countExceeded();
+      if (refused) return refused;
+      start({ type: 'html', source: 'url', name: url, link: url, title: '', icon: '' }, async (signal) => {
+        const page = await uploadPageUrl(url, signal);
+        return { id: page.chatMediaId, title: page.pageTitle || url, icon: page.iconStr, link: page.pageUrl || url };
+      });
       return null;
     },
-    [duplicateOf, t, update, upload],
+    [countExceeded, duplicateOf, run, start, t],
   );
 
-  /** Reads a failed page again (unless the same page was added again meanwhile). */
+  /**
+   * Extension only: reads the page open in `tab` there, as the user sees it (signed in, after its
+   * scripts ran), and uploads what was read. Answers why it was refused, or null.
+   */
+  const addTabPage = useCallback(
+    (tab: ActiveTab): string | null => {
+      const url = parsePageUrl(tab.url);
+      if (!url || tab.id === undefined) return t('chat.content.readTabFailed');
+      if (duplicateOf(url)) return t('chat.content.readHtmlPage');
+      const refused = countExceeded();
+      if (refused) return refused;
+      const tabId = tab.id;
+      /** What the tab gave: kept, so a retry after a failed upload sends the same page again. */
+      let reading: DocumentReading | undefined;
+      start({ type: 'html', source: 'tab', name: url, link: url, title: tab.title, icon: tab.favIconUrl ?? '' }, async (signal, progress) => {
+        if (!reading) {
+          let read: DocumentReading;
+          try {
+            read = await readTabPage(tabId);
+          } catch (error) {
+            // The tab closed, went to a page the browser protects, or the permission was withdrawn.
+            console.warn('reading the tab failed', error);
+            throw new Error(t('chat.content.readTabFailed'));
+          }
+          if (!read.markdown.trim()) throw new Error(t('chat.content.pageEmpty'));
+          reading = read;
+          progress({ title: read.title, icon: read.icon || tab.favIconUrl || '' });
+        }
+        // The address the page itself had when read (the tab may have moved on since the click).
+        const pageUrl = parsePageUrl(reading.url) ?? url;
+        const page = new Blob([reading.markdown], { type: 'text/markdown' });
+        const answer = await addChatMedia(
+          { mediaType: 'html', pageTitle: reading.title.slice(0, 500), pageUrl, aiModelId: modelRef.current?.aiModelId },
+          page,
+          'page.md',
+          signal,
+        );
+        return {
+          id: answer.chatMediaId,
+          title: answer.pageTitle || reading.title,
+          icon: answer.iconStr || reading.icon || tab.favIconUrl || '',
+          link: answer.pageUrl || pageUrl,
+        };
+      });
+      return null;
+    },
+    [countExceeded, duplicateOf, start, t],
+  );
+
+  /**
+   * Adds a file or an image (picked, dropped, pasted, or a screenshot) and uploads it. The checks of
+   * spec §5 come first, in its order (the server checks again): the extension among the current
+   * model's accepted ones, the size under 10 MB, at most five attachments. Answers the refusal, or
+   * null when it was added.
+   */
+  const addFile = useCallback(
+    (file: File): string | null => {
+      const target = modelRef.current;
+      const name = fileNameOf(file);
+      const accepted = target ? acceptedExtensions(target.modelMap) : [];
+      if (!target || accepted.length === 0) return t('chat.content.modelTakesNoFiles', { model: target?.name ?? '' });
+      if (!accepted.includes(extensionOf(name))) return t('chat.content.uploadFileTypeError', { name, types: accepted.join(', ') });
+      if (file.size >= MEDIA_LIMITS.chat.maxBytes) return t('chat.content.fileSizeExceed', { name, max: MAX_MB });
+      if (file.size === 0) return t('chat.content.emptyFile', { name });
+      const refused = countExceeded();
+      if (refused) return refused;
+      const type: MediaType = target.modelMap.isImage && (IMAGE_EXTENSIONS as readonly string[]).includes(extensionOf(name)) ? 'image' : 'file';
+      const preview = type === 'image' ? URL.createObjectURL(file) : undefined;
+      start({ type, source: 'file', name, link: '', title: name, icon: '', preview }, async (signal) => {
+        const answer = await addChatMedia({ mediaType: type, pageTitle: name, aiModelId: modelRef.current?.aiModelId }, file, name, signal);
+        return { id: answer.chatMediaId, title: name, link: (type === 'image' ? answer.image.imgSrcAll : '') || answer.pageFilePath };
+      });
+      return null;
+    },
+    [countExceeded, start, t],
+  );
+
+  /** Reads or uploads a failed item again (a page, unless the same page was added again meanwhile). */
   const retry = useCallback(
     (uid: string) => {
       const item = current.current.find((i) => i.uid === uid);
       if (!item || item.status !== 'error') return;
       // name is stored as parsePageUrl gave it.
-      if (duplicateOf(item.name, uid)) {
+      if (item.type === 'html' && duplicateOf(item.name, uid)) {
         patch(uid, { error: t('chat.content.readHtmlPage') });
         return;
       }
-      upload(uid, item.name);
+      run(uid);
     },
-    [duplicateOf, patch, t, upload],
+    [duplicateOf, patch, run, t],
   );
 
-  const remove = useCallback(
-    (uid: string) => {
-      uploads.current.get(uid)?.abort();
-      uploads.current.delete(uid);
-      update((list) => list.filter((item) => item.uid !== uid));
-    },
-    [update],
-  );
-
-  const clear = useCallback(() => {
-    for (const controller of uploads.current.values()) controller.abort();
-    uploads.current.clear();
-    update(() => []);
-  }, [update]);
-
-  // Leaving the chat stops the reads still running.
-  useEffect(() => {
-    const running = uploads.current;
-    return () => {
-      for (const controller of running.values()) controller.abort();
-      running.clear();
-    };
+  /** Stops what runs for the items and frees their thumbnails. */
+  const release = useCallback((gone: readonly MediaItem[]) => {
+    for (const item of gone) {
+      uploads.current.get(item.uid)?.abort();
+      uploads.current.delete(item.uid);
+      uploaders.current.delete(item.uid);
+      if (item.preview) URL.revokeObjectURL(item.preview);
+    }
   }, []);
 
-  /** What a message sent now carries: the pages read, as its bubble shows them. */
+  /** Removes the items `uids` (a chip's remove button, or a model switch that cannot read them). */
+  const removeMany = useCallback(
+    (uids: readonly string[]) => {
+      const gone = new Set(uids);
+      release(current.current.filter((item) => gone.has(item.uid)));
+      update((list) => list.filter((item) => !gone.has(item.uid)));
+    },
+    [release, update],
+  );
+
+  const remove = useCallback((uid: string) => removeMany([uid]), [removeMany]);
+
+  /** Empties the list: the message was sent (its bubble shows the server's links, not the local bytes). */
+  const clear = useCallback(() => {
+    release(current.current);
+    update(() => []);
+  }, [release, update]);
+
+  // Leaving the chat stops the uploads still running and frees the thumbnails.
+  useEffect(() => {
+    const list = current;
+    return () => release(list.current);
+  }, [release]);
+
+  /** What a message sent now carries: the items uploaded, as its bubble shows them. */
   const completed = useMemo(
     (): MessageMedia[] =>
       items.flatMap((item) =>
@@ -197,5 +357,8 @@ export function useAttachments() {
    */
   const has = useCallback((url: string) => duplicateOf(url) !== undefined, [duplicateOf, items]);
 
-  return { items, addPage, retry, remove, clear, has, completed, busy };
+  /** The items `target` cannot read (spec §4 model switch). */
+  const unsupportedBy = useCallback((target: ModelListItem) => current.current.filter((item) => !modelAccepts(target.modelMap, item)), []);
+
+  return { items, addPage, addTabPage, addFile, retry, remove, removeMany, clear, has, unsupportedBy, completed, busy };
 }

@@ -4,7 +4,7 @@ import { chatSessionsKey, moveSessionToTop } from '../../shared/api/chat-history
 import { deleteChatMessage, getMessagesNewestFirst, MESSAGE_PAGE_SIZE, sendChatMessage, stopChatMessage } from '../../shared/api/chat.ts';
 import { ApiError } from '../../shared/api/request.ts';
 import type { StreamUpdate } from '../../shared/api/sse.ts';
-import { ChatFinishReasons, type ChatMessageItem, type MessageMedia } from '../../shared/contracts/chat.ts';
+import { ChatFinishReasons, type ChatCitation, type ChatMessageItem, type ChatToolCall, type MessageMedia } from '../../shared/contracts/chat.ts';
 import { Codes } from '../../shared/contracts/envelope.ts';
 
 /** One exchange: the user's message and the model's answer to it. */
@@ -19,6 +19,10 @@ export interface ChatTurn {
   error?: string;
   /** The media sent with the message (shown in its bubble); asking again sends them again. */
   media?: MessageMedia[];
+  /** Sources the answer cites as [n] (web search). */
+  citations?: ChatCitation[];
+  /** Function-plugin calls made while answering, latest state of each. */
+  toolCalls?: ChatToolCall[];
 }
 
 export interface SendOptions {
@@ -26,6 +30,8 @@ export interface SendOptions {
   webSearch: boolean;
   /** Completed attachments (spec §3 media items) given to the model with the message. */
   media?: MessageMedia[];
+  /** The function plugins switched on (spec §3: only function plugins). */
+  pluginIds?: string[];
 }
 
 export interface UseChatOptions {
@@ -37,6 +43,11 @@ export interface UseChatOptions {
 
 let localKeys = 0;
 
+/** The citations and tool calls a stream update carries, as turn fields (the same arrays, so memoized views skip them). */
+function extrasOf(update: StreamUpdate): Pick<ChatTurn, 'citations' | 'toolCalls'> {
+  return { citations: update.citations, toolCalls: update.toolCalls };
+}
+
 function turnOf(message: ChatMessageItem): ChatTurn {
   const stopped = message.finishReason === ChatFinishReasons.userStopped || message.finishReason === ChatFinishReasons.clientDisconnected;
   return {
@@ -46,6 +57,8 @@ function turnOf(message: ChatMessageItem): ChatTurn {
     output: message.outputMessage,
     modelName: message.modelName ?? undefined,
     media: message.chatMedias,
+    citations: message.citations,
+    toolCalls: message.toolCalls,
     status: message.finishReason === ChatFinishReasons.error ? 'error' : stopped ? 'stopped' : 'done',
   };
 }
@@ -141,7 +154,7 @@ export function useChat({ sessionId, onSessionCreated }: UseChatOptions) {
       let latest: StreamUpdate | undefined;
       const flush = () => {
         frame = undefined;
-        if (latest) patchTurn(key, { output: latest.text, chatMessageId: latest.ids.chatMessageId, modelName: latest.modelName });
+        if (latest) patchTurn(key, { output: latest.text, chatMessageId: latest.ids.chatMessageId, modelName: latest.modelName, ...extrasOf(latest) });
       };
       const onUpdate = (update: StreamUpdate) => {
         latest = update;
@@ -162,7 +175,14 @@ export function useChat({ sessionId, onSessionCreated }: UseChatOptions) {
 
       try {
         const final = await sendChatMessage(
-          { chatSessionId: sessionRef.current, aiModelId: options.aiModelId, inputMessage: input, chatMediaIds, webSearch: options.webSearch },
+          {
+            chatSessionId: sessionRef.current,
+            aiModelId: options.aiModelId,
+            inputMessage: input,
+            chatMediaIds,
+            webSearch: options.webSearch,
+            pluginIds: options.pluginIds ?? [],
+          },
           { signal: controller.signal, onUpdate },
         );
         if (frame !== undefined) cancelAnimationFrame(frame);
@@ -172,6 +192,7 @@ export function useChat({ sessionId, onSessionCreated }: UseChatOptions) {
           output: final.text,
           chatMessageId: final.ids.chatMessageId,
           modelName: final.modelName,
+          ...extrasOf(final),
           status: stopped ? 'stopped' : 'done',
         });
       } catch (error) {
@@ -179,7 +200,7 @@ export function useChat({ sessionId, onSessionCreated }: UseChatOptions) {
         const aborted = error instanceof ApiError && error.code === Codes.Aborted;
         if (latest) known.current += 1;
         patchTurn(key, {
-          ...(latest ? { output: latest.text, chatMessageId: latest.ids.chatMessageId, modelName: latest.modelName } : {}),
+          ...(latest ? { output: latest.text, chatMessageId: latest.ids.chatMessageId, modelName: latest.modelName, ...extrasOf(latest) } : {}),
           status: aborted && run.stopped ? 'stopped' : 'error',
           error: aborted && run.stopped ? undefined : error instanceof Error ? error.message : String(error),
         });

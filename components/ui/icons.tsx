@@ -62,3 +62,12 @@ export const IconAlert = (p: IconProps) => (
 export const IconFileText = (p: IconProps) => (
   <Icon {...p} paths={['M14 3H6v18h12V7z', 'M14 3v4h4', 'M9 13h6', 'M9 17h6']} />
 );
+export const IconCamera = (p: IconProps) => (
+  <Icon {...p} paths={['M4 8h3l2-3h6l2 3h3v11H4z', 'M12 16a3 3 0 1 0 0-6 3 3 0 0 0 0 6z']} />
+);
+export const IconPhoto = (p: IconProps) => (
+  <Icon {...p} paths={['M4 5h16v14H4z', 'M15 9h.01', 'M4 16l5-5 4 4 2-2 5 5']} />
+);
+export const IconPuzzle = (p: IconProps) => (
+  <Icon {...p} paths={['M4 7h3a2 2 0 1 0 4 0h3v3a2 2 0 1 1 0 4v3h-3a2 2 0 1 0-4 0H4v-3a2 2 0 1 0 0-4z']} />
+);

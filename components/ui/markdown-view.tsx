@@ -5,6 +5,8 @@ import type { MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createStreamCache, finishBlock, renderStreaming } from '../../shared/markdown/blocks.ts';
 import type { RenderedBlock } from '../../shared/markdown/blocks.ts';
+import { citationSet } from '../../shared/markdown/citations.ts';
+import type { CitationSet, CitationSource } from '../../shared/markdown/citations.ts';
 import { COPY_BUTTON_ATTR } from '../../shared/markdown/render.ts';
 import { morphHtml } from './morph-html.ts';
 
@@ -14,6 +16,8 @@ export interface MarkdownViewProps {
   /** The answer is still arriving: show a cursor and keep the last block open. */
   streaming?: boolean;
   className?: string;
+  /** Sources the answer cites as [1], [2]: those markers become superscript links to them. */
+  citations?: readonly CitationSource[];
 }
 
 const COPIED_MS = 1500;
@@ -22,12 +26,17 @@ const COPIED_MS = 1500;
  * A chat answer as rendered markdown. While streaming, only the growing last block is rendered again
  * on each update; finished blocks keep their element (React.memo on an unchanged block object).
  */
-export function MarkdownView({ text, streaming = false, className }: MarkdownViewProps) {
+export function MarkdownView({ text, streaming = false, className, citations }: MarkdownViewProps) {
   const { t } = useTranslation();
   const copyLabel = t('markdown.copyCode');
   const copiedLabel = t('markdown.copied');
-  // One cache per view: it holds this answer's finished blocks between updates.
-  const cache = useMemo(() => createStreamCache(copyLabel), [copyLabel]);
+  // Without citations this is undefined and the renderer does no citation work.
+  const citeSet = useMemo(() => citationSet(citations), [citations]);
+  const citeKey = citeSet?.key;
+  // One cache per view and set of sources: it holds this answer's finished blocks between updates.
+  // Sources arriving (or changing) start a new one, so the blocks are rendered again with their links;
+  // the same sources again (the key) keep it.
+  const cache = useMemo(() => createStreamCache(copyLabel, citeSet), [copyLabel, citeKey]);
   const blocks = useMemo(() => renderStreaming(text, cache, { done: !streaming }), [text, cache, streaming]);
   const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
 
@@ -66,7 +75,7 @@ export function MarkdownView({ text, streaming = false, className }: MarkdownVie
         // A block always stays in the same section (by its index), so no block is ever re-mounted.
         <div className="md-section" key={n}>
           {section.map((block) => (
-            <MarkdownBlock key={block.key} block={block} copyLabel={copyLabel} />
+            <MarkdownBlock key={block.key} block={block} copyLabel={copyLabel} citations={cache.citations} />
           ))}
         </div>
       ))}
@@ -88,9 +97,11 @@ function sectionsOf(blocks: readonly RenderedBlock[]): RenderedBlock[][] {
 interface MarkdownBlockProps {
   block: RenderedBlock;
   copyLabel: string;
+  /** The sources the block was rendered with (for its highlighted rendering). */
+  citations: CitationSet | undefined;
 }
 
-const MarkdownBlock = memo(function MarkdownBlock({ block, copyLabel }: MarkdownBlockProps) {
+const MarkdownBlock = memo(function MarkdownBlock({ block, copyLabel, citations }: MarkdownBlockProps) {
   const [finished, setFinished] = useState<{ block: RenderedBlock; html: string }>();
 
   // Highlighting and math typesetting load code, so they are async, and only for finished blocks: a
@@ -98,7 +109,7 @@ const MarkdownBlock = memo(function MarkdownBlock({ block, copyLabel }: Markdown
   useEffect(() => {
     if (!block.complete || !(block.needsHighlight || block.needsMath)) return;
     let live = true;
-    finishBlock(block, copyLabel).then(
+    finishBlock(block, copyLabel, citations).then(
       (html) => live && setFinished({ block, html }),
       // A grammar or KaTeX that fails to load leaves the source readable as plain text.
       () => undefined,
@@ -106,7 +117,7 @@ const MarkdownBlock = memo(function MarkdownBlock({ block, copyLabel }: Markdown
     return () => {
       live = false;
     };
-  }, [block, copyLabel]);
+  }, [block, copyLabel, citations]);
 
   const html = finished?.block === block ? finished.html : block.html;
   const ref = useRef<HTMLDivElement>(null);

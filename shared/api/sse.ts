@@ -1,5 +1,11 @@
 import i18next from 'i18next';
-import { ChatStreamDataSchema, type ChatStreamData } from '../contracts/chat.ts';
+import {
+  ChatStreamDataSchema,
+  ChatStreamExtrasSchema,
+  type ChatCitation,
+  type ChatStreamData,
+  type ChatToolCall,
+} from '../contracts/chat.ts';
 import { Codes } from '../contracts/envelope.ts';
 import {
   ApiError,
@@ -20,6 +26,33 @@ export interface StreamUpdate {
   modelId: string;
   /** Null until the last event. */
   finishReason: string | null;
+  /** The sources the answer cites as [n] (web search), once an event has carried them. */
+  citations?: ChatCitation[];
+  /** The tool calls so far (each event that carries them has the whole list). */
+  toolCalls?: ChatToolCall[];
+}
+
+const CitationsField = ChatStreamExtrasSchema.shape.Citations;
+const ToolCallsField = ChatStreamExtrasSchema.shape.ToolCalls;
+
+/**
+ * The extras an event carries (Citations, ToolCalls), each checked on its own: a field that is absent
+ * or does not pass its schema keeps the last value, so a malformed extra never breaks the answer.
+ * Unknown fields inside are dropped by the schemas.
+ */
+function readExtras(data: unknown, previous: StreamUpdate | undefined): Pick<StreamUpdate, 'citations' | 'toolCalls'> {
+  const raw = data as { Citations?: unknown; ToolCalls?: unknown };
+  let citations = previous?.citations;
+  let toolCalls = previous?.toolCalls;
+  if (raw.Citations !== undefined) {
+    const parsed = CitationsField.safeParse(raw.Citations);
+    if (parsed.success && parsed.data) citations = parsed.data;
+  }
+  if (raw.ToolCalls !== undefined) {
+    const parsed = ToolCallsField.safeParse(raw.ToolCalls);
+    if (parsed.success && parsed.data) toolCalls = parsed.data;
+  }
+  return { citations, toolCalls };
 }
 
 export interface StreamOptions {
@@ -83,8 +116,8 @@ export async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncGenerat
 /**
  * Sends a message to AddMessage and reads the answer as it streams (spec §7, §8): POST with the
  * usual headers and no timeout; every event's OutputMessage is appended (or replaces the text when
- * ReplaceMessage is set), `onUpdate` sees the answer after each event, and the promise resolves
- * with the last update on `data: DONE`. Failures reject with an ApiError: the event's Msg (or the
+ * ReplaceMessage is set), the latest Citations and ToolCalls are kept, `onUpdate` sees the answer
+ * after each event, and the promise resolves with the last update on `data: DONE`. Failures reject with an ApiError: the event's Msg (or the
  * spec's busy message) for an error event, 10500 for an unreadable event, 10087 when aborted.
  */
 export async function streamMessage(path: string, body: unknown, options: StreamOptions = {}): Promise<StreamUpdate> {
@@ -94,13 +127,16 @@ export async function streamMessage(path: string, body: unknown, options: Stream
   headers.set('Accept', 'text/event-stream');
 
   let update: StreamUpdate | undefined;
-  const apply = (data: ChatStreamData) => {
+  const apply = (data: ChatStreamData, raw: unknown) => {
+    const extras = readExtras(raw, update);
     update = {
       text: data.ReplaceMessage ? data.OutputMessage : (update?.text ?? '') + data.OutputMessage,
       ids: { chatMessageId: data.ChatMessageId, chatSessionId: data.ChatSessionId },
       modelName: data.ModelName,
       modelId: data.ModelId,
       finishReason: data.FinishReason,
+      ...(extras.citations ? { citations: extras.citations } : {}),
+      ...(extras.toolCalls ? { toolCalls: extras.toolCalls } : {}),
     };
     options.onUpdate?.(update);
   };
@@ -142,9 +178,10 @@ export async function streamMessage(path: string, body: unknown, options: Stream
         throw new ApiError(Codes.ServerError, i18next.t('request.error'));
       }
       await unwrapEnvelope(json, busy());
-      const data = ChatStreamDataSchema.safeParse((json as { Data?: unknown }).Data);
+      const raw = (json as { Data?: unknown }).Data;
+      const data = ChatStreamDataSchema.safeParse(raw);
       if (!data.success) throw new ApiError(Codes.ServerError, i18next.t('request.error'));
-      apply(data.data);
+      apply(data.data, raw);
     }
     // The connection closed before DONE.
     throw new ApiError(Codes.ServerError, i18next.t('request.networkError'));

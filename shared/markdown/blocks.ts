@@ -1,4 +1,5 @@
 import type { Token } from 'markdown-it';
+import type { CitationSet } from './citations.ts';
 import { highlightCode } from './highlight.ts';
 import { loadKatex } from './math.ts';
 import { DEFAULT_COPY_LABEL, markdown } from './render.ts';
@@ -29,6 +30,8 @@ export interface RenderedBlock {
 
 export interface StreamRenderCache {
   readonly copyLabel: string;
+  /** The answer's sources; a cache is made for one set (a new set means a new cache). */
+  readonly citations?: CitationSet;
   /** The text the frozen blocks were cut from, up to where the tail starts. */
   prefix: string;
   frozen: RenderedBlock[];
@@ -36,8 +39,8 @@ export interface StreamRenderCache {
   tail: RenderedBlock[];
 }
 
-export function createStreamCache(copyLabel: string = DEFAULT_COPY_LABEL): StreamRenderCache {
-  return { copyLabel, prefix: '', frozen: [], tail: [] };
+export function createStreamCache(copyLabel: string = DEFAULT_COPY_LABEL, citations?: CitationSet): StreamRenderCache {
+  return { copyLabel, citations, prefix: '', frozen: [], tail: [] };
 }
 
 export interface StreamRenderOptions {
@@ -51,7 +54,9 @@ type RenderedHtml = Pick<RenderedBlock, 'html' | 'fences' | 'needsHighlight' | '
 // message re-mounted, shows its blocks without parsing them again.
 const BLOCK_CACHE_LIMIT = 2000;
 const blockCache = new Map<string, RenderedHtml>();
-const blockCacheKey = (source: string, copyLabel: string) => `${copyLabel}\u0000${source}`;
+// The same source renders differently with other sources to cite: their set's key is part of the key.
+const blockCacheKey = (source: string, copyLabel: string, citations?: CitationSet) =>
+  citations ? `${copyLabel}\u0000${citations.key}\u0000${source}` : `${copyLabel}\u0000${source}`;
 
 function rememberBlock(key: string, value: RenderedHtml): void {
   blockCache.delete(key);
@@ -81,8 +86,9 @@ interface TailBlock {
 }
 
 /** Top-level blocks of `tail`, each with its tokens and the slice of text it came from. */
-function splitBlocks(tail: string): TailBlock[] {
-  const env: RenderEnv = { copyLabel: '' };
+function splitBlocks(tail: string, citations: CitationSet | undefined): TailBlock[] {
+  // Inline rules run while parsing: the citations must be in this env.
+  const env: RenderEnv = { copyLabel: '', citations };
   const tokens = markdown.parse(tail, env);
   const starts = lineStarts(tail);
   const blocks: TailBlock[] = [];
@@ -119,7 +125,7 @@ export function renderStreaming(text: string, cache: StreamRenderCache, options:
   }
   const offset = cache.prefix.length;
   const tail = text.slice(offset);
-  const tailBlocks = splitBlocks(tail);
+  const tailBlocks = splitBlocks(tail, cache.citations);
   const done = options.done === true;
   const final = finalCount(tail, tailBlocks);
   const previous = new Map(cache.tail.map((b) => [b.key, b]));
@@ -138,12 +144,12 @@ export function renderStreaming(text: string, cache: StreamRenderCache, options:
         rendered.push({ ...before, complete });
         if (complete) {
           const { html, fences, needsHighlight, needsMath } = before;
-          rememberBlock(blockCacheKey(before.source, cache.copyLabel), { html, fences, needsHighlight, needsMath });
+          rememberBlock(blockCacheKey(before.source, cache.copyLabel, cache.citations), { html, fences, needsHighlight, needsMath });
         }
       }
       return;
     }
-    rendered.push({ key, source: block.source, complete, ...renderBlock(block, cache.copyLabel, complete) });
+    rendered.push({ key, source: block.source, complete, ...renderBlock(block, cache.copyLabel, complete, cache.citations) });
   });
 
   // Freeze the final blocks and move the tail's start past them.
@@ -169,9 +175,9 @@ function finalCount(tail: string, blocks: TailBlock[]): number {
   return tail.includes('\n', lastStart) || tail.includes('\r', lastStart) ? blocks.length - 1 : blocks.length - 2;
 }
 
-function renderBlock(block: TailBlock, copyLabel: string, complete: boolean): RenderedHtml {
+function renderBlock(block: TailBlock, copyLabel: string, complete: boolean, citations: CitationSet | undefined): RenderedHtml {
   if (!complete) return renderTokens(block.tokens, copyLabel);
-  const key = blockCacheKey(block.source, copyLabel);
+  const key = blockCacheKey(block.source, copyLabel, citations);
   const hit = blockCache.get(key);
   if (hit) return hit;
   const value = renderTokens(block.tokens, copyLabel);
@@ -184,12 +190,13 @@ function renderBlock(block: TailBlock, copyLabel: string, complete: boolean): Re
  * KaTeX, then renders the block again (the renderer picks the highlighted code from the highlighter's
  * cache). Later renders of the same source get the finished HTML straight away.
  */
-export async function finishBlock(block: RenderedBlock, copyLabel: string = DEFAULT_COPY_LABEL): Promise<string> {
+export async function finishBlock(block: RenderedBlock, copyLabel: string = DEFAULT_COPY_LABEL, citations?: CitationSet): Promise<string> {
   await Promise.all([
     ...(block.needsHighlight ? block.fences.map((fence) => highlightCode(fence.code, fence.lang)) : []),
     block.needsMath ? loadKatex() : undefined,
   ]);
-  const value = renderTokens(markdown.parse(block.source, { copyLabel }), copyLabel);
-  if (block.complete) rememberBlock(blockCacheKey(block.source, copyLabel), value);
+  const env: RenderEnv = { copyLabel, citations };
+  const value = renderTokens(markdown.parse(block.source, env), copyLabel);
+  if (block.complete) rememberBlock(blockCacheKey(block.source, copyLabel, citations), value);
   return value.html;
 }

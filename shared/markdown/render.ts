@@ -5,6 +5,8 @@ import type { KatexOptions } from 'katex';
 import { peekHighlighted, plainCodeHtml, resolveLanguage } from './highlight.ts';
 import { escapeHtml, fenceLanguage } from './html.ts';
 import { addBracketMath } from './bracket-math.ts';
+import { addCitations, citationSet } from './citations.ts';
+import type { CitationSet, CitationSource } from './citations.ts';
 import { peekKatex, requestKatex } from './math.ts';
 
 /** Per-render values the HTML needs that depend on the reader (language of the UI). */
@@ -17,6 +19,8 @@ export interface RenderEnv {
   unhighlighted?: boolean;
   /** Set when math was shown as its source because KaTeX had not been loaded yet. */
   mathPending?: boolean;
+  /** The answer's sources: [n] markers that name one become links (read while parsing). */
+  citations?: CitationSet;
 }
 
 export interface FenceInfo {
@@ -76,6 +80,7 @@ function createMarkdown(): MarkdownIt {
   };
 
   withPendingMath(md);
+  addCitations(md);
 
   const defaultLinkOpen: RendererRule = (tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options);
   const linkOpen = md.renderer.rules.link_open ?? defaultLinkOpen;
@@ -138,9 +143,9 @@ export const DEFAULT_COPY_LABEL = 'Copy code';
 
 /**
  * Markdown source in, safe HTML out: no raw HTML, only http(s)/mailto links, math through KaTeX
- * (as source until loadKatex() has resolved).
+ * (as source until loadKatex() has resolved), [n] markers of the given sources as superscript links.
  */
-export function renderMarkdown(text: string, copyLabel: string = DEFAULT_COPY_LABEL): string {
-  const env: RenderEnv = { copyLabel };
+export function renderMarkdown(text: string, copyLabel: string = DEFAULT_COPY_LABEL, citations?: readonly CitationSource[]): string {
+  const env: RenderEnv = { copyLabel, citations: citationSet(citations) };
   return markdown.render(text, env);
 }

@@ -66,3 +66,17 @@ if (typeof window.IntersectionObserver !== 'function') {
 if (!('fonts' in document)) {
   Object.defineProperty(document, 'fonts', { value: new EventTarget(), configurable: true });
 }
+
+// jsdom's Blob (and File) has no stream(), which Node's fetch reads a FormData's files with: without
+// it a multipart upload never finishes. Browsers have it; this one streams the bytes in one chunk.
+if (typeof Blob.prototype.stream !== 'function') {
+  Blob.prototype.stream = function stream(this: Blob) {
+    const bytes = this.arrayBuffer();
+    return new ReadableStream<Uint8Array>({
+      async start(controller) {
+        controller.enqueue(new Uint8Array(await bytes));
+        controller.close();
+      },
+    }) as ReturnType<Blob['stream']>;
+  };
+}

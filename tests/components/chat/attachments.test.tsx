@@ -5,10 +5,12 @@ import { fakeBrowser } from 'wxt/testing';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Browser } from 'wxt/browser';
 import { ChatView } from '../../../components/chat/chat-view.tsx';
-import { useCurrentTab } from '../../../components/chat/current-tab.ts';
+import { unreadableReason, useCurrentTab } from '../../../components/chat/current-tab.ts';
 import { parsePageUrl } from '../../../components/chat/use-attachments.ts';
 import { loginDialogAtom } from '../../../shared/atoms/login-dialog.ts';
+import { readDocument } from '../../../shared/utils/read-document.ts';
 import { sendEnvelope, startTestServer, type SeenRequest, type TestServer } from '../../helpers/http-server.ts';
+import { fieldsOf, formOf } from '../../helpers/multipart.ts';
 import { testModel } from '../../helpers/models.ts';
 import { renderInApp, testUser } from '../../helpers/render-app.tsx';
 
@@ -56,6 +58,16 @@ async function api(req: SeenRequest, res: ServerResponse) {
       const { url: page } = JSON.parse(req.body) as { url: string };
       if (gate) await gate;
       return sendEnvelope(res, readPage(page));
+    }
+    case '/api/Chat/AddChatMedia': {
+      // The extension's "Read this page": the page read in the tab, as Markdown.
+      const form = await formOf(req);
+      if (gate) await gate;
+      const fields = fieldsOf(form);
+      return sendEnvelope(res, {
+        Code: 10000,
+        Data: { chatMediaId: `tab-media-${++mediaIds}`, image: { imgSrcAll: '' }, pageFilePath: '', iconStr: '', pageUrl: fields.pageUrl, pageTitle: fields.pageTitle },
+      });
     }
     case '/api/Chat/AddMessage': {
       const body = JSON.parse(req.body) as { inputMessage: string };
@@ -264,7 +276,7 @@ describe('web page attachments', () => {
     expect(issued.has('https://example.com/refused')).toBe(false);
     expect(chips()).toHaveLength(0);
     // The sent message shows what it carried, each page a link to itself.
-    const sent = screen.getByRole('list', { name: 'Pages attached to this message' });
+    const sent = screen.getByRole('list', { name: 'Attached to this message' });
     expect(within(sent).getAllByRole('link').map((a) => a.getAttribute('href'))).toEqual(['https://example.com/a', 'https://example.org/b']);
   });
 
@@ -335,6 +347,44 @@ async function retitleActiveTab(title: string): Promise<void> {
   await fakeBrowser.tabs.onUpdated.trigger(activeTab.id!, { title }, activeTab);
 }
 
+/**
+ * A members-only article as the signed-in user sees it in the tab (a server fetching the address would
+ * not). Its script renamed it since the tab's title was last reported.
+ */
+const ARTICLE_HTML = `<!doctype html><html><head><base href="https://example.com/news/today"><title>Otters at dawn</title>
+<link rel="icon" href="/favicon.png"></head><body><nav><a href="/">Home</a> <a href="/about">About</a></nav>
+<article><h1>Otters at dawn</h1><p>Members only: sea otters hold hands while they sleep, so that the current does not carry them apart.</p>
+<p>They also keep a favourite stone in a pouch of loose skin under the forearm, and use it to crack open shellfish.</p>
+<p>Groups of resting otters are called rafts; a raft may count more than a hundred animals.</p></article>
+<footer>© Example</footer></body></html>`;
+
+/** The tab reader (entrypoints/tab-reader.ts) run on `html`, as executeScript answers it from the tab. */
+function readerAnswers(html: string) {
+  const doc = new DOMParser().parseFromString(html, 'text/html');
+  return vi.spyOn(fakeBrowser.scripting, 'executeScript').mockImplementation((async (injection: Browser.scripting.ScriptInjection<unknown[], unknown>) => {
+    expect(injection).toEqual({ target: { tabId: activeTab!.id }, files: ['/tab-reader.js'] });
+    // The reader answers the address of the tab's document (a parsed one has the test page's).
+    return [{ frameId: 0, documentId: 'd1', result: { ...readDocument(doc), url: activeTab!.url } }];
+  }) as unknown as typeof fakeBrowser.scripting.executeScript);
+}
+
+const mediaUploads = () => server.requests.filter((r) => r.url.includes('AddChatMedia'));
+
+describe('unreadableReason', () => {
+  it('lets web pages be read, not the browser\'s own pages, its extension stores or other schemes', () => {
+    expect(unreadableReason('https://example.com/a')).toBeNull();
+    expect(unreadableReason('http://localhost:3000/')).toBeNull();
+    for (const url of ['chrome://extensions/', 'edge://settings', 'about:blank', 'chrome-extension://abc/sidepanel.html', 'view-source:https://example.com/']) {
+      expect(unreadableReason(url), url).toBe('browserPage');
+    }
+    for (const url of ['https://chromewebstore.google.com/detail/x/abc', 'https://chrome.google.com/webstore/detail/abc', 'https://microsoftedge.microsoft.com/addons/detail/abc']) {
+      expect(unreadableReason(url), url).toBe('storePage');
+    }
+    expect(unreadableReason('https://chrome.google.com/search')).toBeNull();
+    for (const url of ['file:///home/a.html', 'data:text/html,hi', 'not a url']) expect(unreadableReason(url), url).toBe('notWebPage');
+  });
+});
+
 describe('side panel: Read this page', () => {
   beforeEach(() => {
     activeTab = undefined;
@@ -345,19 +395,67 @@ describe('side panel: Read this page', () => {
   });
   afterEach(() => vi.restoreAllMocks());
 
-  it('offers the active http(s) tab by its title and attaches its address', async () => {
-    await activateTab('https://example.com/news/today', 'Today’s news — Example');
+  it('reads the active tab in the tab itself (what a signed-in user sees) and uploads it as Markdown', async () => {
+    await activateTab('https://example.com/news/today#comments', 'Today’s news — Example');
+    const reader = readerAnswers(ARTICLE_HTML);
+    const release = holdUploads();
     await renderChat({ isExtension: true });
     const button = await screen.findByRole('button', { name: 'Read this page: Today’s news — Example' });
     expect(button).toHaveTextContent('Today’s news — Example');
     await userEvent.hover(button);
-    expect(await screen.findByText(/The server reads this page's public address/)).toBeInTheDocument();
+    expect(await screen.findByText(/Reads the page in this tab as you see it/)).toBeInTheDocument();
 
     await userEvent.click(button);
-    await waitFor(() => expect(chipOf('Page example.com/news/today')).toHaveAttribute('data-status', 'completed'));
-    expect(uploads()).toEqual(['https://example.com/news/today']);
+    // Named by the page's own title once read, while it uploads.
+    const loading = await waitFor(() => chipOf('Otters at dawn'));
+    expect(loading).toHaveAttribute('data-status', 'loading');
+    expect(within(loading).getByLabelText('Reading the page…')).toBeInTheDocument();
+    release();
+    await waitFor(() => expect(chipOf('Otters at dawn')).toHaveAttribute('data-status', 'completed'));
+    expect(reader).toHaveBeenCalledTimes(1);
+
+    // The server was handed the page the tab showed; it did not fetch the address itself.
+    expect(uploads()).toEqual([]);
+    const [upload] = mediaUploads();
+    const form = await formOf(upload);
+    expect(fieldsOf(form)).toEqual({ mediaType: 'html', pageTitle: 'Otters at dawn', pageUrl: 'https://example.com/news/today', aiModelId: 'basic' });
+    const page = form.get('pageFile') as File;
+    expect([page.name, page.type]).toEqual(['page.md', 'text/markdown']);
+    const markdown = await page.text();
+    expect(markdown).toContain('Members only: sea otters hold hands while they sleep');
+    expect(markdown).not.toContain('About');
+    // Its own icon, made absolute against the page.
+    expect(chipOf('Otters at dawn').querySelector('img')).toHaveAttribute('src', 'https://example.com/favicon.png');
     // Attached: no second offer of the same page.
     expect(screen.queryByRole('button', { name: /Read this page/ })).toBeNull();
+
+    await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'Why?{Enter}');
+    await screen.findByText('Read it.');
+    const body = JSON.parse(server.requests.find((r) => r.url.includes('AddMessage'))!.body) as { chatMediaIds: string[] };
+    expect(body.chatMediaIds).toEqual([expect.stringMatching(/^tab-media-/)]);
+  });
+
+  it('marks the chip failed when the tab cannot be read (Retry reads it again), or has no text', async () => {
+    await activateTab('https://example.org/app', 'App');
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const reader = vi.spyOn(fakeBrowser.scripting, 'executeScript').mockRejectedValueOnce(new Error('Cannot access contents of the page.'));
+    await renderChat({ isExtension: true });
+    await userEvent.click(await screen.findByRole('button', { name: 'Read this page: App' }));
+    const chip = await waitFor(() => {
+      const c = chipOf('App');
+      expect(c).toHaveAttribute('data-status', 'error');
+      return c;
+    });
+    expect(within(chip).getByText('This page could not be read. Reload it and try again.')).toBeInTheDocument();
+    expect(warn).toHaveBeenCalledWith('reading the tab failed', expect.any(Error));
+    expect(mediaUploads()).toHaveLength(0);
+
+    // Read again: this time the page answers, but with nothing to read.
+    reader.mockRestore();
+    readerAnswers('<html><head><title>App</title></head><body><div id="root"></div></body></html>');
+    await userEvent.click(within(chip).getByRole('button', { name: 'Read App again' }));
+    await waitFor(() => expect(within(chipOf('App')).getByText('No readable text was found on this page')).toBeInTheDocument());
+    expect(mediaUploads()).toHaveLength(0);
   });
 
   it('offers no "Read this page" outside the extension, even beside an http(s) tab', async () => {
@@ -367,21 +465,23 @@ describe('side panel: Read this page', () => {
     expect(screen.queryByRole('button', { name: /Read this page/ })).toBeNull();
   });
 
-  it('follows tab switches and title changes, and offers nothing for a chrome:// tab', async () => {
+  it('follows tab switches and title changes, and says why a chrome:// tab cannot be read', async () => {
     await activateTab('chrome://extensions/', 'Extensions');
     await renderChat({ isExtension: true });
-    // Give the first tab query time to answer: a chrome:// page is not offered.
-    await act(() => new Promise((r) => setTimeout(r, 50)));
-    expect(screen.queryByRole('button', { name: /Read this page/ })).toBeNull();
+    const blocked = await screen.findByRole('button', { name: 'Read this page: Extensions' });
+    expect(blocked).toBeDisabled();
+    expect(blocked).toHaveAccessibleDescription("The browser's own pages cannot be read or captured");
 
     await act(() => activateTab('https://example.org/', 'Example Org'));
-    expect(await screen.findByRole('button', { name: 'Read this page: Example Org' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Read this page: Example Org' })).toBeEnabled();
 
     await act(() => retitleActiveTab('Example Org — renamed'));
     expect(await screen.findByRole('button', { name: 'Read this page: Example Org — renamed' })).toBeInTheDocument();
 
-    await act(() => activateTab('chrome://settings/', 'Settings'));
-    await waitFor(() => expect(screen.queryByRole('button', { name: /Read this page/ })).toBeNull());
+    await act(() => activateTab('https://chromewebstore.google.com/detail/abc', 'Chrome Web Store'));
+    const store = await screen.findByRole('button', { name: 'Read this page: Chrome Web Store' });
+    expect(store).toBeDisabled();
+    expect(store).toHaveAccessibleDescription('The extension store does not let extensions read or capture its pages');
   });
 
   it('useCurrentTab stops listening when unmounted', async () => {

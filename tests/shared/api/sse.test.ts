@@ -140,6 +140,36 @@ describe('streamMessage', () => {
     expect(result.text).toBe('Final answer more');
   });
 
+  it('keeps the latest Citations and ToolCalls, validated, across events that do not carry them', async () => {
+    const citations = [{ index: 1, title: 'Rust', url: 'https://rust-lang.org/', extra: 'ignored' }];
+    const search = { toolCallId: 't1', toolName: 'web_search', input: '{"query":"rust"}', output: '', images: [] };
+    server.handle((_req, res) =>
+      streamPieces(res, [
+        Buffer.from(
+          ok('', { ToolCalls: [{ ...search, status: 'running' }] }) +
+            ok('', { ToolCalls: [{ ...search, status: 'completed', output: '3 results' }], Citations: citations }) +
+            ok('Rust [1]') +
+            // Malformed extras are ignored: the last good values stay and the answer goes on.
+            ok('.', { Citations: [{ index: 'one' }], ToolCalls: 'nope', Unknown: { x: 1 } }) +
+            ok('', { FinishReason: 'stop' }) +
+            'data: DONE\n\n',
+        ),
+      ]),
+    );
+    const updates: StreamUpdate[] = [];
+    const result = await streamMessage(PATH, {}, { onUpdate: (u) => updates.push(u) });
+
+    expect(updates[0].citations).toBeUndefined();
+    expect(updates[0].toolCalls).toEqual([{ ...search, status: 'running' }]);
+    expect(updates[1].toolCalls![0]).toMatchObject({ status: 'completed', output: '3 results' });
+    expect(result.text).toBe('Rust [1].');
+    expect(result.citations).toEqual([{ index: 1, title: 'Rust', url: 'https://rust-lang.org/' }]);
+    expect(result.toolCalls).toEqual([{ ...search, status: 'completed', output: '3 results' }]);
+    // The same arrays while no event changes them, so memoized views skip them.
+    expect(updates[2].citations).toBe(updates[1].citations);
+    expect(result.toolCalls).toBe(updates[1].toolCalls);
+  });
+
   it("rejects with the error event's Msg, or the busy message when it has none", async () => {
     server.handle((_req, res) =>
       streamPieces(res, [Buffer.from(ok('partial') + event({ Code: 10470, Msg: 'Not Enough Points', Data: data('') }) + 'data: DONE\n\n')]),

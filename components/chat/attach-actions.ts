@@ -1,0 +1,82 @@
+import { useAtomValue, useSetAtom } from 'jotai';
+import { useCallback, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { isLoggedInAtom } from '../../shared/atoms/auth.ts';
+import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
+import { acceptedExtensions } from '../../shared/contracts/media.ts';
+import type { ModelListItem } from '../../shared/contracts/model.ts';
+import type { ActiveTab } from '../../shared/platform/extension.ts';
+import { notifyError } from '../ui/notify.ts';
+import type { AddFile, AddPage } from './attachments.tsx';
+import { useChatDrop } from './link-drop.tsx';
+import { fileNameOf, type useAttachments } from './use-attachments.ts';
+
+type Attachments = ReturnType<typeof useAttachments>;
+
+/**
+ * Every way of attaching something to the message being written, as the composer's controls use
+ * them: typed or dropped addresses, picked, dropped or pasted files, the side panel's tab and its
+ * screenshot. Uploads are the signed-in user's (the upload calls need a login): a visitor is asked
+ * to sign in instead. A refusal nothing else shows (a drop, a paste) is told in a notification.
+ * The callbacks are stable between streamed frames, so the memoized controls skip them.
+ */
+export function useAttachActions(attachments: Attachments, model: ModelListItem | undefined) {
+  const { t } = useTranslation();
+  const loggedIn = useAtomValue(isLoggedInAtom);
+  const openLogin = useSetAtom(openLoginDialogAtom);
+  const { addPage: addAttachedPage, addFile: addAttachedFile, addTabPage } = attachments;
+
+  /** Whether an upload may start now; a visitor gets the login dialog. */
+  const canUpload = useCallback(() => {
+    if (loggedIn) return true;
+    openLogin('chat.notLoginTip');
+    return false;
+  }, [loggedIn, openLogin]);
+
+  const addPage = useCallback<AddPage>((url) => (canUpload() ? addAttachedPage(url) : null), [canUpload, addAttachedPage]);
+  const addFile = useCallback<AddFile>((file) => (canUpload() ? addAttachedFile(file) : null), [canUpload, addAttachedFile]);
+
+  const readTab = useCallback(
+    (tab: ActiveTab) => {
+      if (!canUpload()) return;
+      const refused = addTabPage(tab);
+      if (refused) notifyError(refused);
+    },
+    [canUpload, addTabPage],
+  );
+
+  /** Pasted files: each is checked on its own (spec §5: an image of a type the model does not take is refused). */
+  const pasteFiles = useCallback(
+    (files: File[]) => {
+      if (!canUpload()) return;
+      for (const file of files) {
+        const refused = addAttachedFile(file);
+        if (refused) notifyError(refused);
+      }
+    },
+    [canUpload, addAttachedFile],
+  );
+
+  const drop = useChatDrop({
+    onLink: (url) => {
+      const refused = addPage(url);
+      if (refused) notifyError(refused);
+    },
+    // Spec §5: one file per drop. The user is told the others were left out.
+    onFile: (file, count) => {
+      const refused = addFile(file);
+      if (refused) notifyError(refused);
+      else if (count > 1) notifyError(t('chat.content.oneFilePerDrop', { name: fileNameOf(file) }));
+    },
+  });
+
+  /** Spec §5: what the current model accepts, for the file chooser. */
+  const accepted = useMemo(() => (model ? acceptedExtensions(model.modelMap) : []), [model]);
+  const fileUnavailable = !model
+    ? t('chat.composer.webSearchNoModel')
+    : accepted.length === 0
+      ? t('chat.content.modelTakesNoFiles', { model: model.name })
+      : null;
+
+  return { canUpload, addPage, addFile, readTab, pasteFiles, drop, accepted, fileUnavailable };
+}

@@ -1,0 +1,172 @@
+import './answer-extras.css';
+import { Accordion, Group, Loader, Text, VisuallyHidden } from '@mantine/core';
+import type { TFunction } from 'i18next';
+import { memo, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { mediaLink } from '../../shared/api/media.ts';
+import type { ChatToolCall } from '../../shared/contracts/chat.ts';
+import { IconAlert, IconFileText, IconGlobe, IconPhoto, IconPuzzle } from '../ui/icons.tsx';
+
+/** The tools the server implements (server/services/plugins.ts); others are named as the model did. */
+const KNOWN_TOOLS = ['web_search', 'read_url', 'generate_image'] as const;
+type KnownTool = (typeof KNOWN_TOOLS)[number];
+const isKnownTool = (name: string): name is KnownTool => (KNOWN_TOOLS as readonly string[]).includes(name);
+
+/** A call still `running` in an answer that is no longer streaming was cut off (stopped, failed). */
+export type ShownToolStatus = ChatToolCall['status'] | 'interrupted';
+
+const ICONS: Record<KnownTool, (props: { size?: number }) => ReactNode> = {
+  web_search: IconGlobe,
+  read_url: IconFileText,
+  generate_image: IconPhoto,
+};
+
+function toolLabel(t: TFunction, toolName: string, running: boolean): string {
+  const phase = running ? 'running' : 'done';
+  return isKnownTool(toolName) ? t(`chat.tools.${toolName}.${phase}`) : t(`chat.tools.other.${phase}`, { tool: toolName });
+}
+
+/** What the call was about in a few words (the query searched, the page read, the picture asked for). */
+function toolSubject(input: string): string | null {
+  try {
+    const value: unknown = JSON.parse(input);
+    if (value && typeof value === 'object') {
+      for (const key of ['query', 'url', 'prompt']) {
+        const field = (value as Record<string, unknown>)[key];
+        if (typeof field === 'string' && field.trim()) return field.trim();
+      }
+    }
+  } catch {
+    // Not JSON: the details show it as it came.
+  }
+  return null;
+}
+
+function prettyInput(input: string): string {
+  try {
+    return JSON.stringify(JSON.parse(input), null, 2);
+  } catch {
+    return input;
+  }
+}
+
+/**
+ * Where a generated image loads from: the spec's image-link rule (a path on the chat server against
+ * the server in use, which inside the extension is another origin). Only web and inline-image
+ * addresses are shown.
+ */
+function toolImageSrc(link: string): string | null {
+  const src = mediaLink(link);
+  return /^(https?:\/\/|data:image\/)/i.test(src) ? src : null;
+}
+
+function ToolCallImages({ images }: { images: readonly string[] }) {
+  const { t } = useTranslation();
+  const shown = images.map(toolImageSrc).filter((src): src is string => src !== null);
+  if (shown.length === 0) return null;
+  return (
+    <div className="tool-call-images" role="group" aria-label={t('chat.tools.images')}>
+      {shown.map((src, n) => {
+        const image = <img src={src} alt={t('chat.tools.imageAlt', { n: n + 1 })} loading="lazy" referrerPolicy="no-referrer" />;
+        // A data: address cannot be opened as a page; a web address opens full size in a new tab.
+        return /^https?:/i.test(src) ? (
+          <a key={src} className="tool-call-image" href={src} target="_blank" rel="noopener noreferrer">
+            {image}
+          </a>
+        ) : (
+          <span key={`${n}`} className="tool-call-image">
+            {image}
+          </span>
+        );
+      })}
+    </div>
+  );
+}
+
+function ToolCallItem({ call, streaming }: { call: ChatToolCall; streaming: boolean }) {
+  const { t } = useTranslation();
+  const status: ShownToolStatus = call.status === 'running' && !streaming ? 'interrupted' : call.status;
+  const running = status === 'running';
+  const Icon = isKnownTool(call.toolName) ? ICONS[call.toolName] : IconPuzzle;
+  const subject = toolSubject(call.input);
+  return (
+    <Accordion.Item value={call.toolCallId} className="tool-call" data-tool={call.toolName} data-status={status} data-testid="tool-call">
+      <Accordion.Control icon={<Icon size={14} />}>
+        <Group gap={6} wrap="nowrap" className="tool-call-summary">
+          <Text size="xs" fw={500} style={{ flex: 'none' }}>
+            {toolLabel(t, call.toolName, running)}
+          </Text>
+          {subject && (
+            <Text size="xs" c="dimmed" truncate="end" className="tool-call-subject" title={subject}>
+              {subject}
+            </Text>
+          )}
+          {running && (
+            <>
+              <Loader size={12} aria-hidden="true" />
+              <VisuallyHidden>{t('chat.tools.running')}</VisuallyHidden>
+            </>
+          )}
+          {status === 'error' && (
+            <Group gap={2} wrap="nowrap" style={{ flex: 'none' }}>
+              <IconAlert size={13} color="var(--mantine-color-red-6)" />
+              <Text size="xs" c="red">
+                {t('chat.tools.failed')}
+              </Text>
+            </Group>
+          )}
+          {status === 'interrupted' && (
+            <Text size="xs" c="dimmed" style={{ flex: 'none' }}>
+              {t('chat.tools.interrupted')}
+            </Text>
+          )}
+        </Group>
+      </Accordion.Control>
+      <Accordion.Panel>
+        <Text size="xs" fw={600} c="dimmed">
+          {t('chat.tools.input')}
+        </Text>
+        <pre className="tool-call-pre" data-testid="tool-call-input">
+          {prettyInput(call.input)}
+        </pre>
+        {!running && (
+          <>
+            <Text size="xs" fw={600} c="dimmed">
+              {t('chat.tools.output')}
+            </Text>
+            <pre className="tool-call-pre" data-testid="tool-call-output">
+              {call.output || t('chat.tools.noOutput')}
+            </pre>
+          </>
+        )}
+      </Accordion.Panel>
+      {/* Generated pictures are part of the answer: shown whether or not the details are open. */}
+      <ToolCallImages images={call.images} />
+    </Accordion.Item>
+  );
+}
+
+export interface ToolCallsProps {
+  calls: readonly ChatToolCall[];
+  /** The answer is still streaming: a running call shows a spinner (else it was cut off). */
+  streaming: boolean;
+}
+
+/**
+ * The function-plugin calls of an answer, above its text: one compact item per call (what it did,
+ * its status), each opening on the input it was given and what it answered. Collapsed panels are
+ * not rendered, so a long tool output costs nothing until it is opened.
+ */
+export const ToolCalls = memo(function ToolCalls({ calls, streaming }: ToolCallsProps) {
+  const { t } = useTranslation();
+  if (calls.length === 0) return null;
+  return (
+    <div role="group" aria-label={t('chat.tools.label')} data-testid="tool-calls">
+      <Accordion multiple variant="separated" chevronPosition="right" keepMounted={false} className="tool-calls" transitionDuration={150}>
+        {calls.map((call) => (
+          <ToolCallItem key={call.toolCallId} call={call} streaming={streaming} />
+        ))}
+      </Accordion>
+    </div>
+  );
+});

@@ -1,0 +1,196 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { ServerResponse } from 'node:http';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ChatView } from '../../../components/chat/chat-view.tsx';
+import { ToolCalls } from '../../../components/chat/tool-calls.tsx';
+import type { ChatCitation, ChatMessageItem, ChatToolCall } from '../../../shared/contracts/chat.ts';
+import { setLanguage } from '../../../shared/i18n/i18n.ts';
+import { sendEnvelope, startTestServer, type SeenRequest, type TestServer } from '../../helpers/http-server.ts';
+import { testModel } from '../../helpers/models.ts';
+import { renderInApp, testUser } from '../../helpers/render-app.tsx';
+
+const MODELS = [testModel('basic', 1, { webSearch: true })];
+
+const CITATIONS: ChatCitation[] = [
+  { index: 2, title: 'The Rust Book', url: 'https://doc.rust-lang.org/book/' },
+  { index: 1, title: 'Rust', url: 'https://www.rust-lang.org/' },
+];
+
+const search = (status: ChatToolCall['status'], output = ''): ChatToolCall => ({
+  toolCallId: 'call-1',
+  toolName: 'web_search',
+  input: '{"query":"rust memory safety"}',
+  status,
+  output,
+  images: [],
+});
+
+const STORED: ChatMessageItem = {
+  chatMessageId: 'm-old',
+  chatSessionId: 's1',
+  inputMessage: 'Draw a crab',
+  outputMessage: 'Here is your crab, see [1].',
+  aiModelId: 'basic',
+  modelName: 'Basic',
+  chatMediaIds: [],
+  chatMedias: [],
+  citations: [{ index: 1, title: 'Ferris', url: 'https://rustacean.net/' }],
+  toolCalls: [
+    {
+      toolCallId: 'call-9',
+      toolName: 'generate_image',
+      input: '{"prompt":"a friendly crab"}',
+      status: 'completed',
+      output: 'One image',
+      images: ['/api/Chat/Media/crab.png'],
+    },
+  ],
+  finishReason: 'stop',
+  createTime: '2026-01-01T00:00:00.000Z',
+  finishTime: '2026-01-01T00:00:05.000Z',
+};
+
+let server: TestServer;
+/** The answer waits here after its first event until the test releases it. */
+let hold: Promise<void> = Promise.resolve();
+
+function event(res: ServerResponse, data: Record<string, unknown>) {
+  res.write(`data: ${JSON.stringify({ Code: 10000, Msg: '', Data: data })}\n\n`);
+}
+
+async function api(req: SeenRequest, res: ServerResponse) {
+  const url = new URL(req.url, 'http://x');
+  switch (url.pathname) {
+    case '/api/System/GetSettingListAll':
+      return sendEnvelope(res, { Code: 10000, Data: [{ settingKey: 'web_search_provider', settingValue: 'fake' }] });
+    case '/api/Chat/GetModelListAll':
+      return sendEnvelope(res, { Code: 10000, Data: MODELS });
+    case '/api/Plugin/GetPluginListAll':
+      return sendEnvelope(res, { Code: 10000, Data: [] });
+    case '/api/Chat/GetChatMessageListBySelfSessionId':
+      return sendEnvelope(res, { Code: 10000, Data: { list: [STORED], total: 1 } });
+    case '/api/Chat/AddMessage': {
+      const body = JSON.parse(req.body) as { inputMessage: string };
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const base = { ChatMessageId: 'm1', ChatSessionId: 's-new', InputMessage: body.inputMessage, FinishReason: null, ModelName: 'Basic', ModelId: 'basic', ReplaceMessage: false };
+      event(res, { ...base, OutputMessage: '', ToolCalls: [search('running')] });
+      await hold;
+      event(res, { ...base, OutputMessage: '', ToolCalls: [search('completed', '1. Rust\n2. The Rust Book')], Citations: CITATIONS });
+      event(res, { ...base, OutputMessage: 'Rust is memory safe [1][2]. Index with `v[1]`.' });
+      event(res, { ...base, OutputMessage: '', FinishReason: 'stop' });
+      res.end('data: DONE\n\n');
+      return;
+    }
+    default:
+      return sendEnvelope(res, { Code: 10404, Msg: 'not found' });
+  }
+}
+
+beforeAll(async () => {
+  server = await startTestServer(api);
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  server.requests.length = 0;
+  hold = Promise.resolve();
+});
+
+describe('an answer with web search', () => {
+  it('shows the running search, then the answer with linked markers and its sources', async () => {
+    let release!: () => void;
+    hold = new Promise((r) => (release = r));
+    const { container } = await renderInApp(<ChatView sessionId={undefined} onSessionCreated={vi.fn()} />, { apiBase: server.url, user: testUser });
+    await waitFor(() => expect(screen.getByTestId('model-picker')).toHaveTextContent('basic'));
+    await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'Is Rust safe?{Enter}');
+
+    const tools = await screen.findByRole('group', { name: 'Tools used for this answer' });
+    const running = await within(tools).findByRole('button', { name: /Searching the web.*rust memory safety.*Running/ });
+    expect(running).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.getByTestId('tool-call')).toHaveAttribute('data-status', 'running');
+
+    release();
+    await within(tools).findByRole('button', { name: /^Searched the web/ });
+    expect(screen.getByTestId('tool-call')).toHaveAttribute('data-status', 'completed');
+    await waitFor(() => expect(container.querySelectorAll('.md-view sup.md-cite a')).toHaveLength(2));
+    const markers = [...container.querySelectorAll<HTMLAnchorElement>('.md-view sup.md-cite a')];
+    expect(markers.map((a) => [a.textContent, a.href, a.target, a.rel])).toEqual([
+      ['1', 'https://www.rust-lang.org/', '_blank', 'noopener noreferrer'],
+      ['2', 'https://doc.rust-lang.org/book/', '_blank', 'noopener noreferrer'],
+    ]);
+    expect(container.querySelector('.md-view code')!.textContent).toBe('v[1]');
+
+    // Sources, numbered as the markers are, each its title (a link) and its site.
+    const sources = screen.getByRole('list', { name: 'Sources' });
+    const items = within(sources).getAllByRole('listitem');
+    expect(items.map((li) => li.textContent)).toEqual(['1Rustrust-lang.org', '2The Rust Bookdoc.rust-lang.org']);
+    const first = within(sources).getByRole('link', { name: 'Source 1: Rust (opens in a new tab)' });
+    expect(first).toHaveAttribute('href', 'https://www.rust-lang.org/');
+    expect(first).toHaveAttribute('target', '_blank');
+    expect(first).toHaveAttribute('rel', 'noopener noreferrer');
+  });
+
+  it('shows the sources and tool calls of a stored answer, with the generated image', async () => {
+    const { container } = await renderInApp(<ChatView sessionId="s1" onSessionCreated={vi.fn()} />, { apiBase: server.url, user: testUser });
+    const control = await screen.findByRole('button', { name: /^Generated an image.*a friendly crab/ });
+    const image = screen.getByRole('img', { name: 'Generated image 1' });
+    // A path on the server loads from the API's address.
+    expect(image).toHaveAttribute('src', `${server.url}/api/Chat/Media/crab.png`);
+    expect(image.closest('a')).toHaveAttribute('target', '_blank');
+    await waitFor(() => expect(container.querySelector('.md-view sup.md-cite a')).toHaveAttribute('href', 'https://rustacean.net/'));
+    expect(within(screen.getByRole('list', { name: 'Sources' })).getByRole('link')).toHaveTextContent('Ferris');
+    await userEvent.click(control);
+    expect(await screen.findByTestId('tool-call-output')).toHaveTextContent('One image');
+  });
+});
+
+describe('ToolCalls', () => {
+  const calls: ChatToolCall[] = [
+    { toolCallId: 'a', toolName: 'read_url', input: '{"url":"https://example.com/post"}', status: 'completed', output: 'Title: Post\nBody…', images: [] },
+    { toolCallId: 'b', toolName: 'generate_image', input: '{"prompt":"cat"}', status: 'error', output: 'The image service failed', images: [] },
+    { toolCallId: 'c', toolName: 'web_search', input: '{"query":"news"}', status: 'running', output: '', images: [] },
+    { toolCallId: 'd', toolName: 'lookup_weather', input: 'not json', status: 'completed', output: '', images: ['', 'data:image/png;base64,iVBORw0KGgo='] },
+  ];
+
+  it('labels each call by tool and status, and opens on its input and output', async () => {
+    await renderInApp(<ToolCalls calls={calls} streaming />, { apiBase: server.url });
+    const read = screen.getByRole('button', { name: /^Read a page.*https:\/\/example\.com\/post/ });
+    const failed = screen.getByRole('button', { name: /^Generated an image.*cat.*Failed/ });
+    screen.getByRole('button', { name: /^Searching the web.*news.*Running/ });
+    const other = screen.getByRole('button', { name: /^Used lookup_weather/ });
+    expect(screen.getAllByTestId('tool-call').map((el) => el.getAttribute('data-status'))).toEqual(['completed', 'error', 'running', 'completed']);
+    // An empty link is not shown; an inline image is, without a link (it cannot be opened as a page).
+    const inline = screen.getByRole('img', { name: 'Generated image 1' });
+    expect(inline).toHaveAttribute('src', 'data:image/png;base64,iVBORw0KGgo=');
+    expect(inline.closest('a')).toBeNull();
+
+    // Collapsed details are not rendered; opening one shows the input (pretty JSON) and the output.
+    expect(screen.queryByTestId('tool-call-input')).toBeNull();
+    await userEvent.click(read);
+    expect(read).toHaveAttribute('aria-expanded', 'true');
+    expect(await screen.findByTestId('tool-call-input')).toHaveTextContent('"url": "https://example.com/post"');
+    expect(screen.getByTestId('tool-call-output')).toHaveTextContent('Title: Post');
+    await userEvent.click(failed);
+    await waitFor(() => expect(screen.getAllByTestId('tool-call-output')).toHaveLength(2));
+    expect(screen.getAllByTestId('tool-call-output')[1]).toHaveTextContent('The image service failed');
+    await userEvent.click(other);
+    await waitFor(() => expect(screen.getAllByTestId('tool-call-input')).toHaveLength(3));
+    expect(screen.getAllByTestId('tool-call-input')[2]).toHaveTextContent('not json');
+    expect(screen.getAllByTestId('tool-call-output')[2]).toHaveTextContent('No output');
+  });
+
+  it('shows a call still running in an answer that ended as not finished', async () => {
+    await renderInApp(<ToolCalls calls={[calls[2]]} streaming={false} />, { apiBase: server.url });
+    screen.getByRole('button', { name: /^Searched the web.*news.*Did not finish/ });
+    expect(screen.getByTestId('tool-call')).toHaveAttribute('data-status', 'interrupted');
+  });
+
+  it('speaks Chinese', async () => {
+    await renderInApp(<ToolCalls calls={calls.slice(0, 3)} streaming />, { apiBase: server.url });
+    await setLanguage('zh');
+    await screen.findByRole('button', { name: /^已阅读网页/ });
+    screen.getByRole('button', { name: /^已生成图片.*失败/ });
+    screen.getByRole('button', { name: /^正在联网搜索.*进行中/ });
+    expect(screen.getByRole('group', { name: '本次回答使用的工具' })).toBeInTheDocument();
+  });
+});
