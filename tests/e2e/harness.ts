@@ -19,7 +19,10 @@ export const CHROMIUM = process.env.PUPPETEER_EXECUTABLE_PATH || '/usr/bin/chrom
 export type Stack = {
   /** The server's origin, as the browser reaches it (the build's host, so the bridge matches). */
   origin: string;
-  /** A small website on loopback (an article at /otters) the server's page reader is allowed to read. */
+  /**
+   * A small website on loopback the server's page reader is allowed to read: an article at /otters,
+   * and at /live one whose text its own script writes (only a reader of the live page sees it).
+   */
   siteOrigin: string;
   upstream: FakeOpenAI;
   server: TestApp;
@@ -31,7 +34,7 @@ export type Stack = {
  * build as the web app. It listens on loopback at a free port of `localhost`, the host the build's
  * permissions and bridge content script cover.
  */
-export async function startStack(): Promise<Stack> {
+export async function startStack(env: Record<string, string> = {}): Promise<Stack> {
   const upstream = await startFakeOpenAI();
   const site = await startSite();
   // The port is only known after listening, and PUBLIC_URL (CORS, login page URL) needs it:
@@ -45,6 +48,7 @@ export async function startStack(): Promise<Stack> {
       OPENAI_BASE_URL: upstream.baseUrl,
       OPENAI_MODELS: 'basic-model:0,standard-model:1,pro-model:2',
       READER_ALLOWLIST: new URL(site.origin).host,
+      ...env,
     },
     { webDir: EXTENSION_DIR },
   );
@@ -68,9 +72,18 @@ const SITE_ARTICLE = `<!doctype html><html><head><meta charset="utf-8"><title>Se
 <p>${'They eat sea urchins, crabs and clams, and use stones as tools to open the shells. '.repeat(8)}</p>
 </article><footer>Field Notes</footer></body></html>`;
 
+/** What the /live page's script writes into it once it runs. */
+export const LIVE_PAGE_SENTENCE = 'Otters have the densest fur of any animal: about a million hairs per square inch.';
+
+const LIVE_ARTICLE = `<!doctype html><html><head><meta charset="utf-8"><title>Otter fur | Field Notes</title></head>
+<body><article id="a"><h1>Otter fur</h1><p>Loading…</p></article>
+<script>document.getElementById('a').innerHTML = '<h1>Otter fur</h1><p>${LIVE_PAGE_SENTENCE}</p>' +
+  '<p>${'Air trapped in the fur keeps them warm and dry in cold water. '.repeat(6)}</p>';</script></body></html>`;
+
 function startSite(): Promise<{ server: Server; origin: string }> {
   const server = createServer((req, res) => {
     if (req.url === '/otters') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(SITE_ARTICLE);
+    else if (req.url === '/live') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(LIVE_ARTICLE);
     else res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not here</h1>');
   });
   return new Promise((resolve) =>
