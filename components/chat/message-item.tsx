@@ -4,8 +4,6 @@ import { useTranslation } from 'react-i18next';
 import { stripProductTags } from '../../shared/utils/strip-tags.ts';
 import { IconCopy, IconRefresh, IconTrash } from '../ui/icons.tsx';
 import { SentMedia } from './attachments.tsx';
-import { CitationSources } from './citation-sources.tsx';
-import { ToolCalls } from './tool-calls.tsx';
 import type { ChatTurn } from './use-chat.ts';
 
 /**
@@ -15,6 +13,10 @@ import type { ChatTurn } from './use-chat.ts';
  */
 const loadMarkdownView = () => import('../ui/markdown-view.tsx');
 const MarkdownView = lazy(() => loadMarkdownView().then((module) => ({ default: module.MarkdownView })));
+
+/** Tool calls and sources show only on answers that have them: chunks of their own, fetched then. */
+const ToolCalls = lazy(() => import('./tool-calls.tsx').then((module) => ({ default: module.ToolCalls })));
+const CitationSources = lazy(() => import('./citation-sources.tsx').then((module) => ({ default: module.CitationSources })));
 
 export function preloadMarkdownView(): void {
   void loadMarkdownView().catch(() => undefined);
@@ -57,13 +59,21 @@ export const MessageItem = memo(function MessageItem({ turn, busy, onRetry, onDe
             {turn.modelName}
           </Text>
         )}
-        {turn.toolCalls && turn.toolCalls.length > 0 && <ToolCalls calls={turn.toolCalls} streaming={streaming} />}
+        {turn.toolCalls && turn.toolCalls.length > 0 && (
+          <Suspense fallback={null}>
+            <ToolCalls calls={turn.toolCalls} streaming={streaming} />
+          </Suspense>
+        )}
         {(answer || streaming) && (
           <Suspense fallback={<div style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{answer}</div>}>
             <MarkdownView text={answer} streaming={streaming} citations={turn.citations} />
           </Suspense>
         )}
-        {turn.citations && turn.citations.length > 0 && <CitationSources citations={turn.citations} />}
+        {turn.citations && turn.citations.length > 0 && (
+          <Suspense fallback={null}>
+            <CitationSources citations={turn.citations} />
+          </Suspense>
+        )}
         {turn.status === 'stopped' && (
           <Text size="xs" c="dimmed" mt={4}>
             {t('chat.message.stopped')}

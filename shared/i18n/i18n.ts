@@ -3,9 +3,25 @@ import type { Language } from '../contracts/common.ts';
 import { loadPersisted, watchPersisted, writePersisted } from '../storage/active.ts';
 import { browserLanguages, detectLanguage, languagePersisted } from './language.ts';
 import en from '../../locales/en.json';
-import zh from '../../locales/zh.json';
 
-export const resources = { en: { translation: en }, zh: { translation: zh } } as const;
+/**
+ * English is the fallback and ships with every page; Chinese is a chunk of its own, fetched before
+ * it is first shown (a page in English never downloads it).
+ */
+async function ensureLoaded(language: Language): Promise<void> {
+  if (language === 'en' || i18next.hasResourceBundle(language, 'translation')) return;
+  const { default: zh } = await import('../../locales/zh.json');
+  i18next.addResourceBundle('zh', 'translation', zh);
+}
+
+let latestSwitch = 0;
+
+/** Switches i18next to `language`, its translations loaded first; a later switch wins over a slower earlier one. */
+async function switchTo(language: Language): Promise<void> {
+  const mine = ++latestSwitch;
+  await ensureLoaded(language);
+  if (mine === latestSwitch && i18next.language !== language) await i18next.changeLanguage(language);
+}
 
 let stopFollowing: (() => void) | undefined;
 
@@ -19,21 +35,18 @@ export async function initI18n(languages: readonly string[] = browserLanguages()
   const lng = stored ?? detectLanguage(languages);
   if (!i18next.isInitialized) {
     await i18next.init({
-      resources,
-      lng,
+      resources: { en: { translation: en } },
+      // Chinese arrives later (ensureLoaded): start in English, then switch once it is there.
+      lng: 'en',
       fallbackLng: 'en',
       supportedLngs: ['en', 'zh'],
       // React escapes what it renders; escaping here too would double-escape.
       interpolation: { escapeValue: false },
     });
-  } else if (i18next.language !== lng) {
-    await i18next.changeLanguage(lng);
   }
+  await switchTo(lng);
   stopFollowing?.();
-  stopFollowing = watchPersisted(languagePersisted, (choice) => {
-    const next = choice ?? detectLanguage(languages);
-    if (i18next.language !== next) void i18next.changeLanguage(next);
-  });
+  stopFollowing = watchPersisted(languagePersisted, (choice) => void switchTo(choice ?? detectLanguage(languages)));
   return i18next;
 }
 
@@ -44,5 +57,5 @@ export function currentLanguage(): Language {
 
 /** Changes the UI language and stores the choice. */
 export async function setLanguage(language: Language): Promise<void> {
-  await Promise.all([i18next.changeLanguage(language), writePersisted(languagePersisted, language)]);
+  await Promise.all([switchTo(language), writePersisted(languagePersisted, language)]);
 }

@@ -121,7 +121,7 @@ describe('an answer with web search', () => {
     expect(container.querySelector('.md-view code')!.textContent).toBe('v[1]');
 
     // Sources, numbered as the markers are, each its title (a link) and its site.
-    const sources = screen.getByRole('list', { name: 'Sources' });
+    const sources = await screen.findByRole('list', { name: 'Sources' });
     const items = within(sources).getAllByRole('listitem');
     expect(items.map((li) => li.textContent)).toEqual(['1Rustrust-lang.org', '2The Rust Bookdoc.rust-lang.org']);
     const first = within(sources).getByRole('link', { name: 'Source 1: Rust (opens in a new tab)' });
@@ -138,7 +138,7 @@ describe('an answer with web search', () => {
     expect(image).toHaveAttribute('src', `${server.url}/api/Chat/Media/crab.png`);
     expect(image.closest('a')).toHaveAttribute('target', '_blank');
     await waitFor(() => expect(container.querySelector('.md-view sup.md-cite a')).toHaveAttribute('href', 'https://rustacean.net/'));
-    expect(within(screen.getByRole('list', { name: 'Sources' })).getByRole('link')).toHaveTextContent('Ferris');
+    expect(within(await screen.findByRole('list', { name: 'Sources' })).getByRole('link')).toHaveTextContent('Ferris');
     await userEvent.click(control);
     expect(await screen.findByTestId('tool-call-output')).toHaveTextContent('One image');
   });
