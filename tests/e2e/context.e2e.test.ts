@@ -79,7 +79,9 @@ describe('Context for the assistant, in the side panel', () => {
     // The sentence exists only in the live page (its script wrote it): read in the tab, not refetched.
     expect(sent).toContain(LIVE_PAGE_SENTENCE);
     expect(sent.trim().endsWith('How dense is otter fur?')).toBe(true);
-    await waitForText(panel, /Echo: The user attached/);
+    // The answer (the fake echoes what it was given) quotes the page.
+    const answer = await panel.$$eval('[data-testid="chat-turn"] [data-author="model"]', (bubbles) => (bubbles.at(-1) as HTMLElement).innerText);
+    expect(answer).toContain(LIVE_PAGE_SENTENCE);
     await site.close();
   });
 
