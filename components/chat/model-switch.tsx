@@ -46,7 +46,7 @@ export function useModelSwitch(attachments: Attachments, onSwitch: (model: Model
     <ConfirmDialog
       opened={opened}
       title={t('chat.model.switchTitle')}
-      message={pending ? t('chat.model.switchMessage', { model: pending.model.name, names }) : ''}
+      message={pending ? t('chat.model.switchMessage', { model: pending.model.name, names, count: pending.items.length }) : ''}
       confirmLabel={t('chat.model.switchConfirm')}
       cancelLabel={t('chat.model.switchCancel')}
       danger
