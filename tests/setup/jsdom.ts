@@ -1,6 +1,10 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+
+// findBy* and waitFor give up after 1 s by default. CI runs the client and server suites side by
+// side on two cores, where a render and a request to the test server can take longer than that.
+configure({ asyncUtilTimeout: 5_000 });
 
 // Testing Library unmounts between tests only when the test API is global; it is not here.
 afterEach(() => cleanup());
