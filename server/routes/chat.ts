@@ -28,18 +28,21 @@ import { authenticateCached, bearerOf } from '../services/auth.ts';
 import { deleteMessage, deleteSessions, listMessages, listSessions, renameSession } from '../services/chat-sessions.ts';
 import { prepareChatMessage, startChatBackground, stopChatMessage, streamChatAnswer } from '../services/chat-stream.ts';
 import { addDraw, withFreshImageLinks } from '../services/draw.ts';
-import { readMediaFile, readWebPage, saveUploadedMedia, signedMediaPath, type UploadPurpose } from '../services/media.ts';
+import { forgetDetachedMedia, readMediaFile, readWebPage, saveUploadedMedia, signedMediaPath, startMediaSweep, type UploadPurpose } from '../services/media.ts';
 
 /** A header parameter value in RFC 5987 form (filename*=UTF-8''...). */
 const rfc5987 = (value: string) => encodeURIComponent(value).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 export function registerChatRoutes(app: FastifyInstance): void {
   let stopBackground: (() => Promise<void>) | undefined;
+  let stopMediaSweep: (() => void) | undefined;
   app.addHook('onReady', async () => {
     stopBackground = startChatBackground(app.ctx);
+    stopMediaSweep = startMediaSweep(app.ctx);
   });
   // Before the server closes its connections, so running streams can store how they ended.
   app.addHook('preClose', async () => {
+    stopMediaSweep?.();
     await stopBackground?.();
   });
 
@@ -187,7 +190,11 @@ export function registerChatRoutes(app: FastifyInstance): void {
     summary: "Deletes the listed sessions, or all of the caller's with isDelAll.",
     body: DeleteSessionsBodySchema,
     data: DeleteSessionsResultSchema,
-    handler: ({ ctx, user, body }) => deleteSessions(ctx.db, user.id, body),
+    handler: async ({ ctx, user, body }) => {
+      const { deleted, mediaIds } = await deleteSessions(ctx.db, user.id, body);
+      await forgetDetachedMedia(ctx, user.id, mediaIds);
+      return { deleted };
+    },
   });
 
   addRoute(app, {
@@ -197,7 +204,7 @@ export function registerChatRoutes(app: FastifyInstance): void {
     summary: 'Deletes one message of a session.',
     body: DeleteMessageBodySchema,
     handler: async ({ ctx, user, body }) => {
-      await deleteMessage(ctx.db, user.id, body.chatMessageId);
+      await forgetDetachedMedia(ctx, user.id, await deleteMessage(ctx.db, user.id, body.chatMessageId));
       return null;
     },
   });

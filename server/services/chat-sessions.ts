@@ -138,24 +138,41 @@ export async function renameSession(db: Db, userId: string, sessionId: string, t
 }
 
 /** Deletes the listed sessions (all of them or none: one id that is not the caller's is a 10404), or all. */
-export async function deleteSessions(db: Db, userId: string, body: DeleteSessionsBody): Promise<{ deleted: number }> {
+/** The media attached to the caller's messages in `sessionIds` (all of their sessions when null). */
+async function mediaOfSessions(db: Db, userId: string, sessionIds: string[] | null): Promise<string[]> {
+  const rows = await db
+    .select({ mediaIds: chatMessages.mediaIds })
+    .from(chatMessages)
+    .where(and(eq(chatMessages.userId, userId), sessionIds ? inArray(chatMessages.sessionId, sessionIds) : undefined, sql`${chatMessages.mediaIds} <> '[]'::jsonb`));
+  return rows.flatMap((r) => r.mediaIds);
+}
+
+/**
+ * Deletes the listed sessions of the caller, or all of them. Answers how many went, and the media the
+ * deleted messages carried (for forgetDetachedMedia).
+ */
+export async function deleteSessions(db: Db, userId: string, body: DeleteSessionsBody): Promise<{ deleted: number; mediaIds: string[] }> {
   if (body.isDelAll) {
+    const mediaIds = await mediaOfSessions(db, userId, null);
     const gone = await db.delete(chatSessions).where(eq(chatSessions.userId, userId)).returning({ id: chatSessions.id });
-    return { deleted: gone.length };
+    return { deleted: gone.length, mediaIds };
   }
   const ids = [...new Set(body.ids)];
-  if (ids.length === 0) return { deleted: 0 };
+  if (ids.length === 0) return { deleted: 0, mediaIds: [] };
   const mine = and(eq(chatSessions.userId, userId), inArray(chatSessions.id, ids));
   const owned = await db.select({ n: count() }).from(chatSessions).where(mine);
   if ((owned[0]?.n ?? 0) < ids.length) throw notFound();
+  const mediaIds = await mediaOfSessions(db, userId, ids);
   const gone = await db.delete(chatSessions).where(mine).returning({ id: chatSessions.id });
-  return { deleted: gone.length };
+  return { deleted: gone.length, mediaIds };
 }
 
-export async function deleteMessage(db: Db, userId: string, messageId: string): Promise<void> {
+/** Deletes one message of the caller; answers the media it carried (for forgetDetachedMedia). */
+export async function deleteMessage(db: Db, userId: string, messageId: string): Promise<string[]> {
   const gone = await db
     .delete(chatMessages)
     .where(and(eq(chatMessages.id, messageId), eq(chatMessages.userId, userId)))
-    .returning({ id: chatMessages.id });
+    .returning({ mediaIds: chatMessages.mediaIds });
   if (gone.length === 0) throw notFound();
+  return gone[0].mediaIds;
 }

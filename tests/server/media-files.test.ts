@@ -7,7 +7,7 @@ import { chatMedia } from '../../server/db/schema/media.ts';
 import { t as translate } from '../../server/http/i18n.ts';
 import { FileStoreError, localFileStore, s3FileStore } from '../../server/providers/file-store.ts';
 import { adminSaveDeployment, adminSaveModel } from '../../server/services/catalogue.ts';
-import { signedMediaPath } from '../../server/services/media.ts';
+import { signedMediaPath, sweepUnsentMedia, UNSENT_MEDIA_TTL_MS } from '../../server/services/media.ts';
 import { makeDocx, makePdf } from '../fixtures/documents.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { startFakeS3, type FakeS3 } from '../fixtures/fake-s3.ts';
@@ -542,6 +542,58 @@ describe('S3-compatible storage', () => {
       payload: JSON.stringify({ aiModelId: 'gpt-4o-mini', inputMessage: 'Again?', chatMediaIds: [id] }),
     });
     expect(gone.json()).toEqual({ Code: 10404, Msg: translate('en', 'mediaGone'), Data: null });
+  });
+
+  it('deleting a chat or a message removes the files only it carried; uploads never sent are swept after a day', async () => {
+    const send = async (body: Record<string, unknown>) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/Chat/AddMessage',
+        headers: { ...auth(alice.token), 'content-type': 'application/json-patch+json' },
+        payload: JSON.stringify({ aiModelId: 'gpt-4o-mini', ...body }),
+      });
+      return parseChatStream(res.body)[0].Data;
+    };
+    const post = (url: string, body: unknown) =>
+      t.app.inject({ method: 'POST', url, headers: { ...auth(alice.token), 'content-type': 'application/json-patch+json' }, payload: JSON.stringify(body) });
+    const storedKeys = async (id: string) => (await t.database.db.select().from(chatMedia).where(eq(chatMedia.id, id)))[0]?.storageKey;
+    const inBucket = (key: string) => [...s3.objects.keys()].some((k) => k.endsWith(key));
+    const upload = async (name: string) => (await addChatMedia({ mediaType: 'file' }, { name, bytes: Buffer.from(`notes of ${name}`) })).Data.chatMediaId as string;
+
+    // One file sent twice (two messages of one chat), one sent once in another chat.
+    const shared = await upload('shared.txt');
+    const sharedKey = (await storedKeys(shared))!;
+    const first = await send({ inputMessage: 'Read this', chatMediaIds: [shared] });
+    const second = await send({ inputMessage: 'And again', chatSessionId: first.ChatSessionId, chatMediaIds: [shared] });
+    const alone = await upload('alone.txt');
+    const aloneKey = (await storedKeys(alone))!;
+    const other = await send({ inputMessage: 'Another chat', chatMediaIds: [alone] });
+    expect(inBucket(sharedKey) && inBucket(aloneKey)).toBe(true);
+
+    // Deleting one of the two messages keeps the file the other still carries.
+    expect((await post('/api/Chat/DeleteMessage', { chatMessageId: second.ChatMessageId })).json().Code).toBe(10000);
+    expect(await storedKeys(shared)).toBe(sharedKey);
+    expect(inBucket(sharedKey)).toBe(true);
+    // Deleting the chat removes it: the row, the bytes, and its link.
+    expect((await post('/api/Chat/DeleteSessions', { ids: [first.ChatSessionId] })).json()).toMatchObject({ Code: 10000, Data: { deleted: 1 } });
+    expect(await storedKeys(shared)).toBeUndefined();
+    expect(inBucket(sharedKey)).toBe(false);
+    // Delete-all takes the other chat's file too.
+    expect((await post('/api/Chat/DeleteSessions', { isDelAll: true })).json()).toMatchObject({ Code: 10000 });
+    expect(await storedKeys(alone)).toBeUndefined();
+    expect(inBucket(aloneKey)).toBe(false);
+    expect(other.ChatSessionId).toBeTruthy();
+
+    // An upload attached and never sent stays for a day (a draft), then goes.
+    const draft = await upload('draft.txt');
+    const draftKey = (await storedKeys(draft))!;
+    const kept = await upload('kept.txt');
+    await send({ inputMessage: 'Keep this one', chatMediaIds: [kept] });
+    expect(await sweepUnsentMedia(t.app.ctx)).toBe(0);
+    expect(await sweepUnsentMedia(t.app.ctx, Date.now() + UNSENT_MEDIA_TTL_MS + 60_000)).toBeGreaterThanOrEqual(1);
+    expect(await storedKeys(draft)).toBeUndefined();
+    expect(inBucket(draftKey)).toBe(false);
+    expect(await storedKeys(kept)).toBeTruthy();
   });
 
   it('answers uploadMediaFail when the bucket is down, keeping no record', async () => {
