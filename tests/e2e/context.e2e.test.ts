@@ -2,11 +2,13 @@ import type { Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makePdf } from '../fixtures/documents.ts';
 import { TINY_PNG } from '../fixtures/fake-images.ts';
+import { startFakeSearxng, type FakeSearxng } from '../fixtures/fake-searxng.ts';
 import { createUser } from '../helpers/users.ts';
 import {
   LIVE_PAGE_SENTENCE,
   launchWithExtension,
   screenshot,
+  settled,
   startStack,
   useServer,
   waitForText,
@@ -21,6 +23,7 @@ import {
  */
 describe('Context for the assistant, in the side panel', () => {
   let stack: Stack;
+  let searx: FakeSearxng;
   let ext: ExtensionBrowser;
   let panel: Page;
   /** The last message the model received, as the OpenAI protocol carries it. */
@@ -28,8 +31,12 @@ describe('Context for the assistant, in the side panel', () => {
   const composerChip = (name: string) => `[data-testid="composer"] ::-p-text(${name})`;
 
   beforeAll(async () => {
-    // gpt-4o-mini is catalogued as a vision model, basic-model reads text only.
-    [stack, ext] = await Promise.all([startStack({ OPENAI_MODELS: 'basic-model:0,gpt-4o-mini:0' }), launchWithExtension()]);
+    searx = await startFakeSearxng();
+    // gpt-4o-mini is catalogued as a vision model, basic-model reads text only; both may search.
+    [stack, ext] = await Promise.all([
+      startStack({ OPENAI_MODELS: 'basic-model:0,gpt-4o-mini:0', SEARXNG_URL: searx.url, READER_ALLOWLIST: searx.host }),
+      launchWithExtension(),
+    ]);
     await useServer(ext.control, stack.origin);
     // Signed in through the API (the login frame has its own test): the panel starts logged in.
     const user = await createUser(stack.server.app);
@@ -49,11 +56,11 @@ describe('Context for the assistant, in the side panel', () => {
   afterAll(async () => {
     await ext?.close();
     await stack?.close();
+    await searx?.close();
   });
 
   /** Sends a message and waits until its answer has ended. */
   async function send(text: string): Promise<void> {
-    stack.upstream.reset();
     await panel.locator('textarea').fill(text);
     await panel.keyboard.press('Enter');
     await panel.waitForSelector('::-p-aria(Stop)', { timeout: 5_000 }).catch(() => {});
@@ -150,5 +157,36 @@ describe('Context for the assistant, in the side panel', () => {
     await panel.locator('::-p-aria([name="Switch and remove"][role="button"])').click();
     await panel.waitForSelector(composerChip('photo.png'), { hidden: true });
     expect(await panel.$eval('[data-testid="model-picker"]', (b) => b.textContent)).toContain('basic-model');
+  });
+
+  it("searches the web: the answer's [n] markers link to the pages read, listed as its sources", async () => {
+    const article = (title: string, text: string) => `<!doctype html><html><head><title>${title}</title></head><body><article><h1>${title}</h1><p>${text.repeat(4)}</p></article></body></html>`;
+    searx.pages.set('rafting', article('Otters raft together', 'Sea otters hold paws in groups called rafts. '));
+    searx.pages.set('tools', article('Otters and stones', 'Otters keep a favourite stone in a pouch under the arm. '));
+    searx.results([
+      { title: 'Otters raft together', url: searx.page('rafting'), content: 'Rafts of otters' },
+      { title: 'Otters and stones', url: searx.page('tools'), content: 'Stone tools' },
+    ]);
+    stack.upstream.reset();
+    stack.upstream.script('basic-model', { chunks: ['Otters hold paws in rafts [1] ', 'and carry a stone [2].'] });
+    // The switch dialog of the step before may still be fading out over the composer.
+    await panel.waitForSelector('.mantine-Modal-root', { hidden: true });
+    await settled(panel);
+    await panel.locator('::-p-aria([name="Search the web"][role="button"])').click();
+    await panel.waitForSelector('::-p-aria([name="Web search is on"][role="button"])');
+    await send('What do otters do?');
+
+    // The model was given the pages it cites, numbered.
+    const given = JSON.stringify(stack.upstream.requests.at(-1)!.body.messages);
+    expect(given).toContain('Sea otters hold paws in groups called rafts.');
+    expect(given).toContain('[2]');
+    const links = await panel.$$eval('[data-testid="chat-turn"]:last-of-type .md-cite-link', (as) => as.map((a) => [a.textContent, a.getAttribute('href')]));
+    expect(links).toEqual([
+      ['1', searx.page('rafting')],
+      ['2', searx.page('tools')],
+    ]);
+    const sources = await panel.waitForSelector('[data-testid="chat-turn"]:last-of-type [data-testid="answer-sources"]');
+    expect(await sources!.evaluate((el) => (el as HTMLElement).innerText)).toMatch(/Otters raft together[\s\S]*Otters and stones/);
+    await screenshot(panel, 'side-panel-web-search-en');
   });
 });
