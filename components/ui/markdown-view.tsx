@@ -73,7 +73,11 @@ export function MarkdownView({ text, streaming = false, className, citations }: 
     >
       {sectionsOf(blocks).map((section, n) => (
         // A block always stays in the same section (by its index), so no block is ever re-mounted.
-        <MarkdownSection key={n} blocks={section} copyLabel={copyLabel} citations={cache.citations} />
+        <div className="md-section" key={n}>
+          {section.map((block) => (
+            <MarkdownBlock key={block.key} block={block} copyLabel={copyLabel} citations={cache.citations} />
+          ))}
+        </div>
       ))}
       {/* The cursor is drawn by CSS after the last block's text; before any text it is this span. */}
       {streaming && blocks.length === 0 && <span className="md-cursor" aria-hidden="true" />}
@@ -89,33 +93,6 @@ function sectionsOf(blocks: readonly RenderedBlock[]): RenderedBlock[][] {
   for (let i = 0; i < blocks.length; i += SECTION_BLOCKS) sections.push(blocks.slice(i, i + SECTION_BLOCKS));
   return sections;
 }
-
-interface MarkdownSectionProps {
-  blocks: readonly RenderedBlock[];
-  copyLabel: string;
-  citations: CitationSet | undefined;
-}
-
-/** The same blocks (a finished section): nothing in it to render again. */
-const sameSection = (a: MarkdownSectionProps, b: MarkdownSectionProps) =>
-  a.copyLabel === b.copyLabel &&
-  a.citations === b.citations &&
-  a.blocks.length === b.blocks.length &&
-  a.blocks.every((block, i) => block === b.blocks[i]);
-
-/**
- * A run of SECTION_BLOCKS blocks. While an answer streams only the last section changes: React skips
- * the others whole instead of comparing each of their blocks on every update.
- */
-const MarkdownSection = memo(function MarkdownSection({ blocks, copyLabel, citations }: MarkdownSectionProps) {
-  return (
-    <div className="md-section">
-      {blocks.map((block) => (
-        <MarkdownBlock key={block.key} block={block} copyLabel={copyLabel} citations={citations} />
-      ))}
-    </div>
-  );
-}, sameSection);
 
 interface MarkdownBlockProps {
   block: RenderedBlock;
