@@ -3,6 +3,7 @@ import { createGoogleGenerativeAI } from '@ai-sdk/google';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { Provider } from '../../shared/contracts/model.ts';
+import { withLightTextStream } from './openai-text-stream.ts';
 
 export type UpstreamModel = LanguageModelV3;
 
@@ -33,15 +34,12 @@ export function createUpstreamModel(target: UpstreamTarget, ollamaUrl: string): 
         target.upstreamModelId,
       );
     case 'ollama':
-      return createOpenAICompatible({ name: 'ollama', baseURL: `${trimSlash(target.baseUrl ?? ollamaUrl)}/v1`, apiKey }).chatModel(
-        target.upstreamModelId,
-      );
     case 'openai':
-    case 'openai-compatible':
-      return createOpenAICompatible({
-        name: target.provider,
-        baseURL: trimSlash(target.baseUrl ?? OPENAI_DEFAULT_BASE_URL),
-        apiKey,
-      }).chatModel(target.upstreamModelId);
+    case 'openai-compatible': {
+      const baseUrl = target.provider === 'ollama' ? `${trimSlash(target.baseUrl ?? ollamaUrl)}/v1` : trimSlash(target.baseUrl ?? OPENAI_DEFAULT_BASE_URL);
+      const sdk = createOpenAICompatible({ name: target.provider, baseURL: baseUrl, apiKey }).chatModel(target.upstreamModelId);
+      // Plain text messages take a lighter stream (openai-text-stream.ts); the rest goes through the SDK.
+      return withLightTextStream(sdk, { baseUrl, apiKey, upstreamModelId: target.upstreamModelId });
+    }
   }
 }

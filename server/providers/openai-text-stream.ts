@@ -1,0 +1,191 @@
+import {
+  APICallError,
+  type LanguageModelV3,
+  type LanguageModelV3CallOptions,
+  type LanguageModelV3FinishReason,
+  type LanguageModelV3StreamPart,
+  type LanguageModelV3StreamResult,
+} from '@ai-sdk/provider';
+import { createParser } from 'eventsource-parser';
+
+/**
+ * The plain chat message, the most common call by far, streamed with less work in between than the
+ * AI SDK's OpenAI-compatible client does (bench/proxy-overhead): that client passes every chunk
+ * through a text decoder stream, an SSE parser stream, a schema check and a mapping stream, and
+ * Node's web streams are slow. Here one reader feeds one SSE parser, and parts go out as they come.
+ *
+ * Only text-only calls take this path: no tools, no images or files, no response format, no
+ * provider options. Everything else, and every other method, is the SDK model's own.
+ */
+export type TextStreamTarget = {
+  /** The API's base, e.g. `https://api.openai.com/v1` (`/chat/completions` is appended). */
+  baseUrl: string;
+  apiKey: string | undefined;
+  upstreamModelId: string;
+};
+
+export function withLightTextStream(sdk: LanguageModelV3, target: TextStreamTarget): LanguageModelV3 {
+  return {
+    specificationVersion: 'v3',
+    provider: sdk.provider,
+    modelId: sdk.modelId,
+    supportedUrls: sdk.supportedUrls,
+    doGenerate: (options) => sdk.doGenerate(options),
+    doStream: (options) => (isPlainText(options) ? streamText(target, options) : sdk.doStream(options)),
+  };
+}
+
+function isPlainText(options: LanguageModelV3CallOptions): boolean {
+  if (options.tools?.length || options.toolChoice || options.responseFormat?.type === 'json' || options.providerOptions) return false;
+  return options.prompt.every((m) => m.role === 'system' || ((m.role === 'user' || m.role === 'assistant') && m.content.every((p) => p.type === 'text')));
+}
+
+/** The prompt as chat-completions messages: text only (isPlainText). */
+function messagesOf(options: LanguageModelV3CallOptions): { role: string; content: string }[] {
+  return options.prompt.map((m) =>
+    m.role === 'system'
+      ? { role: 'system', content: m.content }
+      : { role: m.role, content: (m.content as { type: 'text'; text: string }[]).map((p) => p.text).join('') },
+  );
+}
+
+const UNIFIED: Record<string, LanguageModelV3FinishReason['unified']> = {
+  stop: 'stop',
+  length: 'length',
+  content_filter: 'content-filter',
+  tool_calls: 'tool-calls',
+  function_call: 'tool-calls',
+};
+
+const NO_USAGE = {
+  inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
+  outputTokens: { total: undefined, text: undefined, reasoning: undefined },
+};
+
+type Chunk = {
+  error?: { message?: string };
+  choices?: { delta?: { content?: string | null }; finish_reason?: string | null }[];
+  usage?: { prompt_tokens?: number; completion_tokens?: number } | null;
+};
+
+async function streamText(target: TextStreamTarget, options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
+  const url = `${target.baseUrl}/chat/completions`;
+  const body: Record<string, unknown> = { model: target.upstreamModelId, messages: messagesOf(options), stream: true };
+  if (options.maxOutputTokens !== undefined) body.max_tokens = options.maxOutputTokens;
+  if (options.temperature !== undefined) body.temperature = options.temperature;
+  if (options.topP !== undefined) body.top_p = options.topP;
+  if (options.stopSequences?.length) body.stop = options.stopSequences;
+
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        ...(target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {}),
+        ...options.headers,
+      },
+      body: JSON.stringify(body),
+      signal: options.abortSignal,
+    });
+  } catch (error) {
+    if (options.abortSignal?.aborted) throw error;
+    // Connection refused, DNS, TLS: as the SDK reports them, a retryable call error without a status.
+    throw new APICallError({ message: `Cannot connect to API: ${(error as Error).message}`, url, requestBodyValues: body, cause: error, isRetryable: true });
+  }
+  if (!response.ok || !response.body) {
+    const text = await response.text().catch(() => '');
+    let message = response.statusText || `HTTP ${response.status}`;
+    try {
+      message = (JSON.parse(text) as Chunk).error?.message ?? message;
+    } catch {
+      // Not JSON: the status text stands.
+    }
+    throw new APICallError({
+      message,
+      url,
+      requestBodyValues: body,
+      statusCode: response.status,
+      responseHeaders: Object.fromEntries(response.headers),
+      responseBody: text,
+      isRetryable: response.status === 408 || response.status === 409 || response.status === 429 || response.status >= 500,
+    });
+  }
+
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let finishRaw: string | undefined;
+  let usage: Chunk['usage'];
+  let ended = false;
+  let textStarted = false;
+  let controller!: ReadableStreamDefaultController<LanguageModelV3StreamPart>;
+  let emitted = 0;
+  const emit = (part: LanguageModelV3StreamPart) => {
+    emitted++;
+    controller.enqueue(part);
+  };
+  // One parser for the whole response: an event may straddle two reads.
+  const parser = createParser({
+    onEvent(event) {
+      if (event.data === '[DONE]') {
+        ended = true;
+        return;
+      }
+      let chunk: Chunk;
+      try {
+        chunk = JSON.parse(event.data) as Chunk;
+      } catch (error) {
+        emit({ type: 'error', error });
+        return;
+      }
+      if (chunk.error) {
+        emit({ type: 'error', error: new Error(chunk.error.message ?? 'upstream error') });
+        return;
+      }
+      if (chunk.usage) usage = chunk.usage;
+      const choice = chunk.choices?.[0];
+      const delta = choice?.delta?.content;
+      if (delta) {
+        if (!textStarted) {
+          textStarted = true;
+          emit({ type: 'text-start', id: '0' });
+        }
+        emit({ type: 'text-delta', id: '0', delta });
+      }
+      if (choice?.finish_reason) finishRaw = choice.finish_reason;
+    },
+  });
+
+  const stream = new ReadableStream<LanguageModelV3StreamPart>({
+    start(c) {
+      controller = c;
+    },
+    async pull() {
+      // Reads until this read's bytes made parts: they leave as soon as they arrive.
+      const before = emitted;
+      while (!ended) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        parser.feed(decoder.decode(value, { stream: true }));
+        if (emitted !== before && !ended) return;
+      }
+      if (textStarted) emit({ type: 'text-end', id: '0' });
+      emit({
+        type: 'finish',
+        finishReason: { unified: (finishRaw && UNIFIED[finishRaw]) || 'other', raw: finishRaw },
+        usage: usage
+          ? {
+              inputTokens: { ...NO_USAGE.inputTokens, total: usage.prompt_tokens },
+              outputTokens: { ...NO_USAGE.outputTokens, total: usage.completion_tokens },
+            }
+          : NO_USAGE,
+      });
+      controller.close();
+      reader.cancel().catch(() => {});
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+  return { stream, request: { body }, response: { headers: Object.fromEntries(response.headers) } };
+}
