@@ -83,7 +83,7 @@ async function streamText(target: TextStreamTarget, options: LanguageModelV3Call
       headers: {
         'content-type': 'application/json',
         ...(target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {}),
-        ...options.headers,
+        ...Object.fromEntries(Object.entries(options.headers ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined)),
       },
       body: JSON.stringify(body),
       signal: options.abortSignal,
