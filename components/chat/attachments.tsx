@@ -9,6 +9,7 @@ import { screenshotFile } from '../../shared/utils/screenshot.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
 import { IconAlert, IconCamera, IconFileText, IconLink, IconPaperclip, IconPhoto, IconRefresh, IconX } from '../ui/icons.tsx';
 import { notifyError } from '../ui/notify.ts';
+import { ToolButton } from '../ui/tool-button.tsx';
 import { unreadableReason, useCurrentTab } from './current-tab.ts';
 import { parsePageUrl, type MediaItem } from './use-attachments.ts';
 
@@ -314,23 +315,16 @@ export const AttachFileButton = memo(function AttachFileButton({ accepted, unava
 
   return (
     <>
-      <Tooltip label={hint} withArrow multiline maw={280}>
-        {/* A disabled button gets no pointer events: the wrapper keeps the tooltip explaining why. */}
-        <span>
-          <ActionIcon
-            variant="default"
-            size={30}
-            aria-label={label}
-            aria-description={unavailable ?? undefined}
-            disabled={unavailable !== null}
-            onClick={() => {
-              if (canOpen()) input.current?.click();
-            }}
-          >
-            <IconPaperclip size={16} />
-          </ActionIcon>
-        </span>
-      </Tooltip>
+      <ToolButton
+        label={label}
+        unavailable={unavailable}
+        hint={hint}
+        onClick={() => {
+          if (canOpen()) input.current?.click();
+        }}
+      >
+        <IconPaperclip size={16} />
+      </ToolButton>
       <input
         ref={input}
         type="file"
@@ -414,20 +408,8 @@ export const ScreenshotButton = memo(function ScreenshotButton({ canCapture, onF
   };
 
   return (
-    <Tooltip label={why ?? label} withArrow multiline maw={280}>
-      <span>
-        <ActionIcon
-          variant="default"
-          size={30}
-          aria-label={label}
-          aria-description={why ?? undefined}
-          disabled={why !== null}
-          loading={capturing}
-          onClick={() => void capture()}
-        >
-          <IconCamera size={16} />
-        </ActionIcon>
-      </span>
-    </Tooltip>
+    <ToolButton label={label} unavailable={why} loading={capturing} onClick={() => void capture()}>
+      <IconCamera size={16} />
+    </ToolButton>
   );
 });

@@ -3,6 +3,7 @@ import { useState, type ClipboardEvent, type KeyboardEvent, type ReactNode } fro
 import { useTranslation } from 'react-i18next';
 import { MAX_INPUT_CHARS } from '../../shared/contracts/chat.ts';
 import { IconGlobe, IconSend, IconStop } from '../ui/icons.tsx';
+import { ToolButton } from '../ui/tool-button.tsx';
 
 export interface ComposerProps {
   streaming: boolean;
@@ -93,21 +94,14 @@ export function Composer({
       <Group justify="space-between" gap={6} wrap="nowrap">
         <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }}>
           {modelPicker}
-          <Tooltip label={searchLabel} withArrow>
-            {/* A disabled button gets no pointer events: the wrapper keeps the tooltip explaining why. */}
-            <span>
-              <ActionIcon
-                variant={webSearch && !webSearchUnavailable ? 'filled' : 'default'}
-                size={30}
-                aria-label={searchLabel}
-                aria-pressed={webSearch && !webSearchUnavailable}
-                disabled={webSearchUnavailable !== null}
-                onClick={() => onWebSearchChange(!webSearch)}
-              >
-                <IconGlobe size={16} />
-              </ActionIcon>
-            </span>
-          </Tooltip>
+          <ToolButton
+            label={searchLabel}
+            unavailable={webSearchUnavailable}
+            pressed={webSearch}
+            onClick={() => onWebSearchChange(!webSearch)}
+          >
+            <IconGlobe size={16} />
+          </ToolButton>
           {plugins}
           {tools}
         </Group>
