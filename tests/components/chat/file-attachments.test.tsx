@@ -305,6 +305,8 @@ describe('model switch (spec §4)', () => {
     dialog = await screen.findByRole('dialog', { name: 'Switch model?' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Switch and remove' }));
     await waitFor(() => expect(screen.getByTestId('model-picker')).toHaveTextContent('text'));
+    // The dialog fades out (Mantine keeps it mounted meanwhile): gone before the next question is looked for.
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     // The page stays: every model reads pages.
     expect(chips().map((c) => c.getAttribute('data-type'))).toEqual(['html']);
     expect(revokeObjectURL).toHaveBeenCalledTimes(1);
