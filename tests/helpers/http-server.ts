@@ -55,3 +55,48 @@ export function sendEnvelope(res: http.ServerResponse, envelope: { Code: number;
   res.writeHead(200, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify({ Msg: '', Data: null, ...envelope }));
 }
+
+/**
+ * AddMessage answers as the server streams them: `openChatStream`, then one `sendChatEvent` per
+ * `data:` event (Code 10000), then `endChatStream` (the closing `data: DONE`).
+ */
+export function openChatStream(res: http.ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'text/event-stream' });
+}
+
+export function sendChatEvent(res: http.ServerResponse, data: Record<string, unknown>): void {
+  res.write(`data: ${JSON.stringify({ Code: 10000, Msg: '', Data: data })}\n\n`);
+}
+
+export function endChatStream(res: http.ServerResponse): void {
+  res.end('data: DONE\n\n');
+}
+
+/** A whole AddMessage answer of one event. */
+export function sendChatAnswer(res: http.ServerResponse, data: Record<string, unknown>): void {
+  openChatStream(res);
+  sendChatEvent(res, data);
+  endChatStream(res);
+}
+
+/**
+ * Holds a test server's answers: a handler `await`s `wait()`, which resolves at once unless the
+ * test called `hold()`, whose returned function lets them all go. `reset()` between tests.
+ */
+export function createGate() {
+  let held: Promise<void> | null = null;
+  let release = () => {};
+  return {
+    wait: (): Promise<void> => held ?? Promise.resolve(),
+    hold(): () => void {
+      held = new Promise((resolve) => (release = resolve));
+      return () => {
+        held = null;
+        release();
+      };
+    },
+    reset() {
+      held = null;
+    },
+  };
+}

@@ -6,7 +6,7 @@ import { ChatView } from '../../../components/chat/chat-view.tsx';
 import { ToolCalls } from '../../../components/chat/tool-calls.tsx';
 import type { ChatCitation, ChatMessageItem, ChatToolCall } from '../../../shared/contracts/chat.ts';
 import { setLanguage } from '../../../shared/i18n/i18n.ts';
-import { sendEnvelope, startTestServer, type SeenRequest, type TestServer } from '../../helpers/http-server.ts';
+import { endChatStream, openChatStream, sendChatEvent, sendEnvelope, startTestServer, type SeenRequest, type TestServer } from '../../helpers/http-server.ts';
 import { testModel } from '../../helpers/models.ts';
 import { renderInApp, testUser } from '../../helpers/render-app.tsx';
 
@@ -55,10 +55,6 @@ let server: TestServer;
 /** The answer waits here after its first event until the test releases it. */
 let hold: Promise<void> = Promise.resolve();
 
-function event(res: ServerResponse, data: Record<string, unknown>) {
-  res.write(`data: ${JSON.stringify({ Code: 10000, Msg: '', Data: data })}\n\n`);
-}
-
 async function api(req: SeenRequest, res: ServerResponse) {
   const url = new URL(req.url, 'http://x');
   switch (url.pathname) {
@@ -72,14 +68,14 @@ async function api(req: SeenRequest, res: ServerResponse) {
       return sendEnvelope(res, { Code: 10000, Data: { list: [STORED], total: 1 } });
     case '/api/Chat/AddMessage': {
       const body = JSON.parse(req.body) as { inputMessage: string };
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      openChatStream(res);
       const base = { ChatMessageId: 'm1', ChatSessionId: 's-new', InputMessage: body.inputMessage, FinishReason: null, ModelName: 'Basic', ModelId: 'basic', ReplaceMessage: false };
-      event(res, { ...base, OutputMessage: '', ToolCalls: [search('running')] });
+      sendChatEvent(res, { ...base, OutputMessage: '', ToolCalls: [search('running')] });
       await hold;
-      event(res, { ...base, OutputMessage: '', ToolCalls: [search('completed', '1. Rust\n2. The Rust Book')], Citations: CITATIONS });
-      event(res, { ...base, OutputMessage: 'Rust is memory safe [1][2]. Index with `v[1]`.' });
-      event(res, { ...base, OutputMessage: '', FinishReason: 'stop' });
-      res.end('data: DONE\n\n');
+      sendChatEvent(res, { ...base, OutputMessage: '', ToolCalls: [search('completed', '1. Rust\n2. The Rust Book')], Citations: CITATIONS });
+      sendChatEvent(res, { ...base, OutputMessage: 'Rust is memory safe [1][2]. Index with `v[1]`.' });
+      sendChatEvent(res, { ...base, OutputMessage: '', FinishReason: 'stop' });
+      endChatStream(res);
       return;
     }
     default:

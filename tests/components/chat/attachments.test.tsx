@@ -9,7 +9,7 @@ import { unreadableReason, useCurrentTab } from '../../../components/chat/curren
 import { parsePageUrl } from '../../../components/chat/use-attachments.ts';
 import { loginDialogAtom } from '../../../shared/atoms/login-dialog.ts';
 import { readDocument } from '../../../shared/utils/read-document.ts';
-import { sendEnvelope, startTestServer, type SeenRequest, type TestServer } from '../../helpers/http-server.ts';
+import { createGate, sendChatAnswer, sendEnvelope, startTestServer, type SeenRequest, type TestServer } from '../../helpers/http-server.ts';
 import { fieldsOf, formOf } from '../../helpers/multipart.ts';
 import { testModel } from '../../helpers/models.ts';
 import { renderInApp, testUser } from '../../helpers/render-app.tsx';
@@ -22,7 +22,7 @@ type Envelope = { Code: number; Msg?: string; Data?: unknown };
 
 let server: TestServer;
 /** While set, UploadMedia answers only once the test resolves it. */
-let gate: Promise<void> | null = null;
+const gate = createGate();
 /** Addresses UploadMedia refuses (10422) the next time they are asked for. */
 let refuseOnce = new Set<string>();
 let mediaIds = 0;
@@ -56,13 +56,13 @@ async function api(req: SeenRequest, res: ServerResponse) {
       return sendEnvelope(res, { Code: 10000, Data: [MODEL] });
     case '/api/Chat/UploadMedia': {
       const { url: page } = JSON.parse(req.body) as { url: string };
-      if (gate) await gate;
+      await gate.wait();
       return sendEnvelope(res, readPage(page));
     }
     case '/api/Chat/AddChatMedia': {
       // The extension's "Read this page": the page read in the tab, as Markdown.
       const form = await formOf(req);
-      if (gate) await gate;
+      await gate.wait();
       const fields = fieldsOf(form);
       return sendEnvelope(res, {
         Code: 10000,
@@ -71,10 +71,8 @@ async function api(req: SeenRequest, res: ServerResponse) {
     }
     case '/api/Chat/AddMessage': {
       const body = JSON.parse(req.body) as { inputMessage: string };
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
       const data = { ChatMessageId: 'm1', ChatSessionId: 's1', InputMessage: body.inputMessage, OutputMessage: 'Read it.', FinishReason: 'stop', ModelName: 'Fake', ModelId: 'basic', ReplaceMessage: false };
-      res.write(`data: ${JSON.stringify({ Code: 10000, Msg: '', Data: data })}\n\n`);
-      res.end('data: DONE\n\n');
+      sendChatAnswer(res, data);
       return;
     }
     default:
@@ -83,14 +81,7 @@ async function api(req: SeenRequest, res: ServerResponse) {
 }
 
 /** Holds every UploadMedia answer until the returned function is called. */
-function holdUploads(): () => void {
-  let release!: () => void;
-  gate = new Promise((resolve) => (release = resolve));
-  return () => {
-    gate = null;
-    release();
-  };
-}
+const holdUploads = () => gate.hold();
 
 const uploads = () => server.requests.filter((r) => r.url.includes('UploadMedia')).map((r) => (JSON.parse(r.body) as { url: string }).url);
 
@@ -100,7 +91,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 beforeEach(() => {
   server.requests.length = 0;
-  gate = null;
+  gate.reset();
   refuseOnce = new Set();
   fakeBrowser.reset();
 });

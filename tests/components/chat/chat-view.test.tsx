@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { ChatView, resolveModel } from '../../../components/chat/chat-view.tsx';
 import { Composer } from '../../../components/chat/composer.tsx';
 import { loginDialogAtom } from '../../../shared/atoms/login-dialog.ts';
-import { sendEnvelope, startTestServer, type SeenRequest, type TestServer } from '../../helpers/http-server.ts';
+import { endChatStream, openChatStream, sendChatEvent, sendEnvelope, startTestServer, type SeenRequest, type TestServer } from '../../helpers/http-server.ts';
 import { testModel } from '../../helpers/models.ts';
 import { renderInApp, testUser } from '../../helpers/render-app.tsx';
 
@@ -16,10 +16,6 @@ const MODELS = [testModel('auto', 0), testModel('basic', 1), testModel('fast', 1
 let server: TestServer;
 /** Held answers of the current test: the stream waits for the test to release it. */
 let hold: Promise<void> = Promise.resolve();
-
-function event(res: ServerResponse, data: Record<string, unknown>) {
-  res.write(`data: ${JSON.stringify({ Code: 10000, Msg: '', Data: data })}\n\n`);
-}
 
 async function api(req: SeenRequest, res: ServerResponse) {
   const url = new URL(req.url, 'http://x');
@@ -32,12 +28,12 @@ async function api(req: SeenRequest, res: ServerResponse) {
       return sendEnvelope(res, { Code: 10000 });
     case '/api/Chat/AddMessage': {
       const body = JSON.parse(req.body) as { inputMessage: string; aiModelId: string };
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      openChatStream(res);
       const base = { ChatMessageId: 'm1', ChatSessionId: 'new-session', InputMessage: body.inputMessage, FinishReason: null, ModelName: 'Fake GPT', ModelId: 'basic', ReplaceMessage: false };
-      event(res, { ...base, OutputMessage: 'Here is **bold** <tandem>secret</tandem>' });
+      sendChatEvent(res, { ...base, OutputMessage: 'Here is **bold** <tandem>secret</tandem>' });
       await hold;
-      event(res, { ...base, OutputMessage: ' and `code`.', FinishReason: 'stop' });
-      res.end('data: DONE\n\n');
+      sendChatEvent(res, { ...base, OutputMessage: ' and `code`.', FinishReason: 'stop' });
+      endChatStream(res);
       return;
     }
     default:

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { ChatView } from '../../../components/chat/chat-view.tsx';
 import { fileNameOf, modelAccepts } from '../../../components/chat/use-attachments.ts';
 import { loginDialogAtom } from '../../../shared/atoms/login-dialog.ts';
-import { sendEnvelope, startTestServer, type SeenRequest, type TestServer } from '../../helpers/http-server.ts';
+import { createGate, sendChatAnswer, sendEnvelope, startTestServer, type SeenRequest, type TestServer } from '../../helpers/http-server.ts';
 import { testModel } from '../../helpers/models.ts';
 import { fieldsOf, formOf } from '../../helpers/multipart.ts';
 import { renderInApp, testUser } from '../../helpers/render-app.tsx';
@@ -29,7 +29,7 @@ const REFUSAL = 'This PDF has no readable text.';
 
 let server: TestServer;
 /** While set, AddChatMedia answers only once the test resolves it. */
-let gate: Promise<void> | null = null;
+const gate = createGate();
 /** File names AddChatMedia refuses (10422) the next time, and those it fails with an HTTP 500. */
 let refuseOnce = new Set<string>();
 let crashOnce = new Set<string>();
@@ -49,7 +49,7 @@ async function api(req: SeenRequest, res: ServerResponse) {
     }
     case '/api/Chat/AddChatMedia': {
       const form = await formOf(req);
-      if (gate) await gate;
+      await gate.wait();
       const { mediaType, pageTitle } = fieldsOf(form);
       if (refuseOnce.delete(pageTitle)) return sendEnvelope(res, { Code: 10422, Msg: REFUSAL });
       if (crashOnce.delete(pageTitle)) {
@@ -64,10 +64,8 @@ async function api(req: SeenRequest, res: ServerResponse) {
     }
     case '/api/Chat/AddMessage': {
       const body = JSON.parse(req.body) as { inputMessage: string };
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
       const data = { ChatMessageId: 'm1', ChatSessionId: 's1', InputMessage: body.inputMessage, OutputMessage: 'Seen them.', FinishReason: 'stop', ModelName: 'Fake', ModelId: 'vision', ReplaceMessage: false };
-      res.write(`data: ${JSON.stringify({ Code: 10000, Msg: '', Data: data })}\n\n`);
-      res.end('data: DONE\n\n');
+      sendChatAnswer(res, data);
       return;
     }
     default:
@@ -76,14 +74,7 @@ async function api(req: SeenRequest, res: ServerResponse) {
 }
 
 /** Holds every AddChatMedia answer until the returned function is called. */
-function holdUploads(): () => void {
-  let release!: () => void;
-  gate = new Promise((resolve) => (release = resolve));
-  return () => {
-    gate = null;
-    release();
-  };
-}
+const holdUploads = () => gate.hold();
 
 const mediaUploads = () => server.requests.filter((r) => r.url.includes('AddChatMedia'));
 
@@ -97,7 +88,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 beforeEach(() => {
   server.requests.length = 0;
-  gate = null;
+  gate.reset();
   refuseOnce = new Set();
   crashOnce = new Set();
   fakeBrowser.reset();

@@ -8,7 +8,7 @@ import { setApiBase } from '../../../shared/api/request.ts';
 import { chatPluginIdsAtom, chatPluginsPersisted } from '../../../shared/atoms/plugin.ts';
 import type { Plugin } from '../../../shared/contracts/plugin.ts';
 import { peekPersisted } from '../../../shared/storage/active.ts';
-import { sendEnvelope, startTestServer, type SeenRequest, type TestServer } from '../../helpers/http-server.ts';
+import { endChatStream, openChatStream, sendChatEvent, sendEnvelope, startTestServer, type SeenRequest, type TestServer } from '../../helpers/http-server.ts';
 import { testModel } from '../../helpers/models.ts';
 import { renderInApp, testUser } from '../../helpers/render-app.tsx';
 
@@ -34,10 +34,6 @@ const PLUGINS: Plugin[] = [
 
 let server: TestServer;
 
-function event(res: ServerResponse, data: Record<string, unknown>) {
-  res.write(`data: ${JSON.stringify({ Code: 10000, Msg: '', Data: data })}\n\n`);
-}
-
 async function api(req: SeenRequest, res: ServerResponse) {
   const url = new URL(req.url, 'http://x');
   switch (url.pathname) {
@@ -48,10 +44,10 @@ async function api(req: SeenRequest, res: ServerResponse) {
     case '/api/Plugin/GetPluginListAll':
       return sendEnvelope(res, { Code: 10000, Data: PLUGINS });
     case '/api/Chat/AddMessage': {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      openChatStream(res);
       const base = { ChatMessageId: 'm1', ChatSessionId: 's-new', InputMessage: 'hi', FinishReason: 'stop', ModelName: 'Basic', ModelId: 'basic', ReplaceMessage: false };
-      event(res, { ...base, OutputMessage: 'Done.' });
-      res.end('data: DONE\n\n');
+      sendChatEvent(res, { ...base, OutputMessage: 'Done.' });
+      endChatStream(res);
       return;
     }
     default:
