@@ -9,7 +9,7 @@ import { chatMedia } from '../db/schema/media.ts';
 import { plugins } from '../db/schema/plugins.ts';
 import { AppError } from '../http/errors.ts';
 import { generateImage, ImagesError, imagesConfigured } from '../providers/images.ts';
-import { signedMediaPath } from './media.ts';
+import { signedMediaPath, storageKeyOf } from './media.ts';
 import { chargePoints, refundPoints } from './points.ts';
 
 /** Kept as the media item's title (what the image shows). */
@@ -31,7 +31,7 @@ export async function drawImage(ctx: AppContext, userId: string, body: AddDrawBo
     throw new AppError(Codes.ServiceFailed, 'imageFailed');
   }
   const id = randomUUID();
-  const storageKey = `${id.slice(0, 2)}/${id}`;
+  const storageKey = storageKeyOf(id);
   await ctx.files.put(storageKey, image.bytes, image.mimeType);
   try {
     await ctx.db.insert(chatMedia).values({

@@ -90,7 +90,8 @@ function cleanFileName(name: string): string {
   return ext && ext.length < 20 ? `${base.slice(0, 199 - ext.length)}.${ext}` : base.slice(0, 200);
 }
 
-const storageKeyOf = (id: string) => `${id.slice(0, 2)}/${id}`;
+/** Where a media item's bytes are kept in the file store (two-character folders keep listings short). */
+export const storageKeyOf = (id: string) => `${id.slice(0, 2)}/${id}`;
 
 /** The extensions the server reads, among those `aiModelId` accepts (all it reads when no model is named). */
 async function uploadableExtensions(ctx: AppContext, aiModelId: string | undefined): Promise<string[]> {
