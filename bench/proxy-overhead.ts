@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
 import { createPostgresDatabase } from '../tests/helpers/app.ts';
 
 const { values: args } = parseArgs({
@@ -63,7 +64,8 @@ async function waitFor(url: string) {
 
 const STAMP = /⟨(\d+\.\d+)⟩/g;
 
-type Sample = { ttft: number; chunkDelays: number[] };
+/** `timing`: Tandem's Server-Timing figures (ms), e.g. prepare (before the model call) and store. */
+type Sample = { ttft: number; chunkDelays: number[]; timing?: Record<string, number> };
 
 /** Reads an SSE body line by line, calling onData with each `data:` payload. */
 async function readSse(body: ReadableStream<Uint8Array>, onData: (data: string) => void) {
@@ -116,6 +118,12 @@ async function proxied(server: string, token: string): Promise<Sample> {
     body: JSON.stringify({ aiModelId: 'bench-model', inputMessage: 'hi' }),
   });
   if (!res.headers.get('content-type')?.includes('text/event-stream')) throw new Error(`not a stream: ${await res.text()}`);
+  sample.timing = Object.fromEntries(
+    (res.headers.get('server-timing') ?? '').split(',').flatMap((entry) => {
+      const m = /^\s*([\w-]+).*;dur=([\d.]+)/.exec(entry);
+      return m ? [[m[1], Number(m[2])]] : [];
+    }),
+  );
   await readSse(res.body!, (data) => {
     if (data === 'DONE') return;
     const event = JSON.parse(data);
@@ -169,7 +177,31 @@ function report(concurrency: number, s: Sides) {
   };
   console.log(`concurrency ${concurrency}: ${s.tandem.length} requests per side, ${s.tandem.flatMap((x) => x.chunkDelays).length} chunks`);
   metric('time to first token', (x) => x.map((v) => v.ttft));
+  const timing = (name: string) => s.tandem.flatMap((v) => v.timing?.[name] ?? []);
+  const [prepare, store] = [timing('prepare'), timing('store')];
+  if (prepare.length && store.length) {
+    console.log(`    of which in Tandem before the model call (its Server-Timing): ${f(pct(prepare, 50))} / ${f(pct(prepare, 99))}`);
+    console.log(`      of which the statement that charges and stores the message: ${f(pct(store, 50))} / ${f(pct(store, 99))}`);
+  }
   metric('per-chunk delay', (x) => x.flatMap((v) => v.chunkDelays));
+}
+
+/**
+ * The floor under the statement that stores a message: one round trip to the same PostgreSQL,
+ * nothing written, after the idle gap a streamed answer leaves between two messages at concurrency 1.
+ */
+async function databaseFloor(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const times: number[] = [];
+  for (let i = 0; i < 150; i++) {
+    await new Promise((r) => setTimeout(r, 40));
+    const started = performance.now();
+    await client.query('select 1');
+    times.push(performance.now() - started);
+  }
+  await client.end();
+  console.log(`database round trip alone (select 1 after 40 ms idle): p50 / p99 ${f(pct(times, 50))} / ${f(pct(times, 99))} ms`);
 }
 
 async function main() {
@@ -213,6 +245,7 @@ async function main() {
   );
   await run(4, WARMUP, upstream, passThrough, server, token);
   for (const c of LEVELS) report(c, await run(c, Math.max(REQUESTS, c * 2), upstream, passThrough, server, token));
+  if (pgDb) await databaseFloor(pgDb.url);
   for (const c of children) c.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 500));
   await pgDb?.drop();

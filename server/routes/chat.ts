@@ -62,6 +62,9 @@ export function registerChatRoutes(app: FastifyInstance): void {
         if (!fresh || fresh.user.vipLevel === user.vipLevel) throw err;
         return prepareChatMessage(ctx, fresh.user, body);
       });
+      // What the server spent before calling the model (from receiving the request), and the database's
+      // part of it: shown by browser devtools, read by bench/proxy-overhead.
+      reply.header('server-timing', `prepare;dur=${reply.elapsedTime.toFixed(2)}, store;dur=${prepared.storeMs.toFixed(2)}`);
       await streamChatAnswer(ctx, reply, prepared, lang);
       return RAW;
     },

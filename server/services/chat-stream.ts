@@ -54,6 +54,8 @@ export type PreparedMessage = {
   webSearch: boolean;
   /** Function plugins the model may call while answering. */
   plugins: MessagePlugin[];
+  /** Milliseconds the statement that charges and stores the message took (Server-Timing). */
+  storeMs: number;
 };
 
 type RunningStream = { stop(reason: string): void; done: Promise<void> };
@@ -157,6 +159,7 @@ export async function prepareChatMessage(ctx: AppContext, user: AuthUser, body: 
   const ifCharged = sql`exists (select 1 from charged)`;
   // One statement (one round trip, one commit) takes the points, creates or touches the session and
   // stores the message, before the upstream is called.
+  const storeStarted = performance.now();
   const result = await ctx.db.execute<{ charged: boolean; message_id: string | null }>(sql`
     with ${chargeCtes(user.id, cost, ctx.config.FREE_DAILY_POINTS, { reason: 'chat', refId: messageId })},
     s as (${
@@ -171,6 +174,7 @@ export async function prepareChatMessage(ctx: AppContext, user: AuthUser, body: 
       select ${messageValues} from s returning id
     )
     select ${ifCharged} as charged, (select id from m) as message_id`);
+  const storeMs = performance.now() - storeStarted;
   const { charged, message_id: inserted } = result.rows[0];
   if (!charged) throw new AppError(Codes.NotEnoughPoints, 'notEnoughPoints');
   if (!inserted) {
@@ -187,6 +191,7 @@ export async function prepareChatMessage(ctx: AppContext, user: AuthUser, body: 
     turns: buildTurns(history, { text: body.inputMessage, mediaIds: body.chatMediaIds, images }, media, model.contextWindow),
     webSearch: !!body.webSearch,
     plugins,
+    storeMs,
   };
 }
 

@@ -48,6 +48,8 @@ describe('AddMessage streaming', () => {
     expect(res.headers['content-type']).toMatch(/^text\/event-stream/);
     expect(res.headers['cache-control']).toBe('no-cache');
     expect(res.headers['x-accel-buffering']).toBe('no');
+    // What the server spent before the model call, and the database's part of it (bench/proxy-overhead).
+    expect(res.headers['server-timing']).toMatch(/^prepare;dur=\d+\.\d\d, store;dur=\d+\.\d\d$/);
 
     const events = parseChatStream(res.body);
     expect(events.length).toBeGreaterThan(2);
