@@ -1,17 +1,29 @@
 // The floor of any proxy on this machine: a bare Node HTTP server that forwards the request to the
-// upstream and pipes the stream back, with no auth, no database and no parsing. The proxy-overhead
-// benchmark runs it beside Tandem, so Tandem's cost can be read against what one more hop costs.
-import { createServer } from 'node:http';
+// upstream on a kept-alive connection and pipes the stream back, with no auth, no database and no
+// parsing. The proxy-overhead benchmark runs it beside Tandem, so Tandem's cost can be read against
+// what one more hop costs.
+import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
 
-const upstream = process.env.UPSTREAM_URL!;
-const server = createServer(async (req, res) => {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  const up = await fetch(upstream + req.url, { method: req.method, headers: { 'content-type': 'application/json' }, body: Buffer.concat(chunks) });
-  res.writeHead(up.status, { 'content-type': up.headers.get('content-type') ?? 'application/octet-stream' });
-  Readable.fromWeb(up.body as never).pipe(res);
+const upstream = new URL(process.env.UPSTREAM_URL!);
+const agent = new Agent({ keepAlive: true });
+const server = createServer((req, res) => {
+  const up = request(
+    {
+      host: upstream.hostname,
+      port: upstream.port,
+      path: req.url,
+      method: req.method,
+      agent,
+      headers: { 'content-type': 'application/json', 'content-length': req.headers['content-length'] ?? '0' },
+    },
+    (answer) => {
+      res.writeHead(answer.statusCode ?? 502, { 'content-type': answer.headers['content-type'] ?? 'application/octet-stream' });
+      answer.pipe(res);
+    },
+  );
+  up.on('error', () => res.destroy());
+  req.pipe(up);
 });
 server.listen(0, '127.0.0.1', () => {
   process.stdout.write(JSON.stringify({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }) + '\n');
