@@ -187,7 +187,8 @@ async function streamText(target: TextStreamTarget, options: LanguageModelV3Call
           : NO_USAGE,
       });
       controller.close();
-      response.destroy();
+      // What follows [DONE] (the end of the chunked body) is read, so the connection goes back to the pool.
+      response.resume();
     },
     cancel() {
       response.destroy();

@@ -127,6 +127,19 @@ describe('model streams', () => {
     ]);
   });
 
+  it('keeps the upstream connection open from one message to the next', async () => {
+    fake.script('kept', { chunks: ['one ', 'two'] });
+    const id = await model([{ upstream: 'kept' }]);
+    for (let i = 0; i < 3; i++) {
+      expect((await collect(await open(id))).text).toBe('one two');
+      // As between two messages: time for the end of the body to arrive and free the connection.
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const ports = fake.requests.filter((r) => r.model === 'kept').map((r) => r.remotePort);
+    expect(ports).toHaveLength(3);
+    expect(new Set(ports).size).toBe(1);
+  });
+
   it('reports a length finish', async () => {
     fake.script('long', { chunks: ['a', 'b'], finishReason: 'length' });
     expect(await collect(await open(await model([{ upstream: 'long' }])))).toEqual({ text: 'ab', finish: 'length' });
