@@ -67,6 +67,7 @@ export const EnvSchema = z.object({
   ANTHROPIC_BASE_URL: optionalUrl,
   ANTHROPIC_MODELS: csv,
   GOOGLE_GENERATIVE_AI_API_KEY: optionalString,
+  GOOGLE_BASE_URL: optionalUrl,
   GOOGLE_MODELS: csv,
 
   /**

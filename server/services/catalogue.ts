@@ -287,7 +287,7 @@ function envAccounts(ctx: AppContext): SeedAccount[] {
   };
   add('openai-compatible', c.OPENAI_API_KEY, c.OPENAI_BASE_URL ?? OPENAI_DEFAULT_BASE_URL, c.OPENAI_MODELS, 'OPENAI');
   add('anthropic', c.ANTHROPIC_API_KEY, c.ANTHROPIC_BASE_URL ?? null, c.ANTHROPIC_MODELS, 'ANTHROPIC');
-  add('google', c.GOOGLE_GENERATIVE_AI_API_KEY, null, c.GOOGLE_MODELS, 'GOOGLE');
+  add('google', c.GOOGLE_GENERATIVE_AI_API_KEY, c.GOOGLE_BASE_URL ?? null, c.GOOGLE_MODELS, 'GOOGLE');
   return accounts;
 }
 

@@ -100,3 +100,16 @@ export function createGate() {
     },
   };
 }
+
+/**
+ * Writes SSE text as it is, or (awkward) in pieces of 1 to 7 bytes, each its own write, so events and
+ * UTF-8 characters straddle network reads.
+ */
+export async function writeSse(res: http.ServerResponse, text: string, awkward = false): Promise<void> {
+  const buf = Buffer.from(text, 'utf8');
+  if (!awkward) return void res.write(buf);
+  for (let i = 0, n = 1; i < buf.length && !res.destroyed; i += n, n = (n % 7) + 1) {
+    res.write(buf.subarray(i, i + n));
+    await new Promise((r) => setImmediate(r));
+  }
+}
