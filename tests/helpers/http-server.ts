@@ -113,3 +113,14 @@ export async function writeSse(res: http.ServerResponse, text: string, awkward =
     await new Promise((r) => setImmediate(r));
   }
 }
+
+/** A fake model API whose answers are scripted per upstream model id (tests/fixtures/fake-*.ts). */
+export type ScriptedFake<Script, Request> = {
+  url: string;
+  /** What the server's base URL setting takes for this fake. */
+  baseUrl: string;
+  requests: Request[];
+  script(model: string, script: Script): void;
+  reset(): void;
+  close(): Promise<void>;
+};
