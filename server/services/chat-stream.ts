@@ -378,6 +378,8 @@ export async function streamChatAnswer(ctx: AppContext, reply: FastifyReply, p: 
         send(textEvent(text));
         if (pending.length >= FLUSH_BYTES) flush();
       }
+      // A provider that ends its answer in error (Gemini's MALFORMED_FUNCTION_CALL) failed like any other.
+      if (upstreamFinish === 'error') throw new Error('the model ended its answer with an error');
       if (!calls.length || lastRound) {
         // A model that still asks for tools after the last round has answered what it could.
         finishReason = stopReason ?? (upstreamFinish === 'tool-calls' ? null : upstreamFinish) ?? ChatFinishReasons.stop;

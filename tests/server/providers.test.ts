@@ -50,6 +50,8 @@ type Upstream = {
   early: { label: string; script: Script }[];
   /** Failures after some text: each ends the answer with an error, keeping the text. */
   midStream: { label: string; mode: 'error' | 'drop' }[];
+  /** An answer the provider ends with a finish reason that means an error, where it has one. */
+  errorFinish?: Script;
 };
 
 const anthropic: Upstream = {
@@ -101,6 +103,7 @@ const google: Upstream = {
     { label: 'drops the connection', mode: 'drop' },
     { label: 'sends an error event', mode: 'error' },
   ],
+  errorFinish: { chunks: ['Let ', 'me '], finishReason: 'MALFORMED_FUNCTION_CALL' },
 };
 
 for (const up of [anthropic, google]) {
@@ -114,6 +117,7 @@ for (const up of [anthropic, google]) {
       ...up.early.map((_, i) => `${f}-failover-${i}`),
       `${f}-busy`,
       ...up.midStream.map((m) => `${f}-mid-${m.mode}`),
+      `${f}-error-finish`,
     ];
     let fake: Fake;
     let searx: FakeSearxng;
@@ -277,6 +281,18 @@ for (const up of [anthropic, google]) {
       const ledger = await t.database.db.select().from(pointLedger).where(eq(pointLedger.refId, last.Data.ChatMessageId));
       expect(ledger.map((l) => l.delta).sort()).toEqual([-1, 1]);
     });
+
+    const { errorFinish } = up;
+    if (errorFinish)
+      it('ends the stream with 10503, keeping the text, when the model finishes with an error', async () => {
+        fake.script(`${f}-error-finish`, errorFinish);
+        const events = await add({ aiModelId: `${f}-error-finish`, inputMessage: 'call a tool' });
+        const last = events.at(-1)!;
+        expect(last.Code).toBe(10503);
+        expect(last.Data.FinishReason).toBe('error');
+        expect(textOf(events)).toBe('Let me ');
+        expect((await storedMessages(last.Data.ChatSessionId))[0]).toMatchObject({ outputMessage: 'Let me ', finishReason: 'error' });
+      });
 
     for (const { label, mode } of up.midStream) {
       it(`keeps the partial text and stores error when the upstream ${label} mid-stream`, async () => {
