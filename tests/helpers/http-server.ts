@@ -114,6 +114,9 @@ export async function writeSse(res: http.ServerResponse, text: string, awkward =
   }
 }
 
+/** A request a fake model API received: for the upstream model id it named. */
+export type ModelRequest = { method: string; path: string; model: string; headers: http.IncomingHttpHeaders; body: any };
+
 /** A fake model API whose answers are scripted per upstream model id (tests/fixtures/fake-*.ts). */
 export type ScriptedFake<Script, Request> = {
   url: string;
