@@ -117,7 +117,23 @@ export async function writeSse(res: http.ServerResponse, text: string, awkward =
 /** A request a fake model API received: for the upstream model id it named. */
 export type ModelRequest = { method: string; path: string; model: string; headers: http.IncomingHttpHeaders; body: any };
 
-/** A fake model API whose answers are scripted per upstream model id (tests/fixtures/fake-*.ts). */
+/** What every fake model API (tests/fixtures/fake-*.ts) can be scripted to do for one upstream model id. */
+export type StreamScript = {
+  /** Text pieces, one streamed event each. Defaults to an echo of the last user message. */
+  chunks?: string[];
+  /** Delay before each piece. */
+  delayMs?: number;
+  /** Answer this HTTP status with the API's own error JSON, before any stream. */
+  status?: number;
+  /** After this many pieces: 'error' sends the API's error event, 'drop' destroys the socket. */
+  failAfter?: { chunks: number; mode: 'error' | 'drop' };
+  /** Write the SSE bytes in pieces cut inside multi-byte characters, with CRLF line ends. */
+  awkward?: boolean;
+  /** Never answer (the test aborts). */
+  hang?: boolean;
+};
+
+/** A fake model API whose answers are scripted per upstream model id. */
 export type ScriptedFake<Script, Request> = {
   url: string;
   /** What the server's base URL setting takes for this fake. */
@@ -127,3 +143,43 @@ export type ScriptedFake<Script, Request> = {
   reset(): void;
   close(): Promise<void>;
 };
+
+/** The fake around a test server: `scripts` and `requests` are the ones its handler reads and fills. */
+export function scriptedFake<Script>(
+  server: TestServer,
+  basePath: string,
+  scripts: Map<string, Script>,
+  requests: ModelRequest[],
+): ScriptedFake<Script, ModelRequest> {
+  return {
+    url: server.url,
+    baseUrl: `${server.url}${basePath}`,
+    requests,
+    script: (model, script) => void scripts.set(model, script),
+    reset() {
+      scripts.clear();
+      requests.length = 0;
+      server.requests.length = 0;
+    },
+    close: () => server.close(),
+  };
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The text of the last user message of a chat request (`messages`, content a string or text parts). */
+export function lastUserText(body: any): string {
+  const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
+  const last = [...messages].reverse().find((m) => m.role === 'user');
+  if (!last) return '';
+  if (typeof last.content === 'string') return last.content;
+  return (last.content ?? []).filter((p: any) => p.type === 'text').map((p: any) => p.text).join('');
+}
+
+/** The default answer of a fake model API: `Echo: <text>` in pieces of 4 characters. */
+export function echoPieces(text: string): string[] {
+  const reply = `Echo: ${text}`;
+  const pieces: string[] = [];
+  for (let i = 0; i < reply.length; i += 4) pieces.push(reply.slice(i, i + 4));
+  return pieces;
+}

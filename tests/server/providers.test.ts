@@ -11,6 +11,7 @@ import { startFakeGoogle, type GoogleScript } from '../fixtures/fake-google.ts';
 import { startFakeSearxng, type FakeSearxng } from '../fixtures/fake-searxng.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { listening, parseChatStream, textOf } from '../helpers/chat.ts';
+import type { ModelRequest, ScriptedFake } from '../helpers/http-server.ts';
 import { auth, createUser, grantVip, type TestUser } from '../helpers/users.ts';
 
 /**
@@ -22,13 +23,7 @@ import { auth, createUser, grantVip, type TestUser } from '../helpers/users.ts';
 const SECRET_KEY = 'providers-test-secret-key-0123456789abcd';
 
 type Script = AnthropicScript & GoogleScript;
-type Fake = {
-  baseUrl: string;
-  requests: { method: string; path: string; model: string; headers: Record<string, string | string[] | undefined>; body: any }[];
-  script(model: string, script: Script): void;
-  reset(): void;
-  close(): Promise<void>;
-};
+type Fake = ScriptedFake<Script, ModelRequest>;
 type Turn = { role: 'user' | 'assistant'; text: string };
 
 /** What differs between the providers; the tests below are the same for both. */
