@@ -80,13 +80,14 @@ async function streamText(target: TextStreamTarget, options: LanguageModelV3Call
   if (options.topP !== undefined) body.top_p = options.topP;
   if (options.stopSequences?.length) body.stop = options.stopSequences;
 
+  const headers = {
+    'content-type': 'application/json',
+    ...(target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {}),
+    ...Object.fromEntries(Object.entries(options.headers ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined)),
+  };
   let response: IncomingMessage;
   try {
-    response = await post(url, {
-      'content-type': 'application/json',
-      ...(target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {}),
-      ...Object.fromEntries(Object.entries(options.headers ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined)),
-    }, JSON.stringify(body), options.abortSignal);
+    response = await post(url, headers, JSON.stringify(body), options.abortSignal);
   } catch (error) {
     // As fetch does: a cancelled call rejects with the signal's reason.
     if (options.abortSignal?.aborted) throw options.abortSignal.reason;

@@ -137,7 +137,6 @@ export async function renameSession(db: Db, userId: string, sessionId: string, t
   if (updated.length === 0) throw notFound();
 }
 
-/** Deletes the listed sessions (all of them or none: one id that is not the caller's is a 10404), or all. */
 /** The media attached to the caller's messages in `sessionIds` (all of their sessions when null). */
 async function mediaOfSessions(db: Db, userId: string, sessionIds: string[] | null): Promise<string[]> {
   const rows = await db
@@ -148,8 +147,9 @@ async function mediaOfSessions(db: Db, userId: string, sessionIds: string[] | nu
 }
 
 /**
- * Deletes the listed sessions of the caller, or all of them. Answers how many went, and the media the
- * deleted messages carried (for forgetDetachedMedia).
+ * Deletes the listed sessions of the caller (all of them or none: one id that is not the caller's is a
+ * 10404), or all of them. Answers how many went, and the media the deleted messages carried (for
+ * forgetDetachedMedia).
  */
 export async function deleteSessions(db: Db, userId: string, body: DeleteSessionsBody): Promise<{ deleted: number; mediaIds: string[] }> {
   if (body.isDelAll) {

@@ -388,10 +388,7 @@ export async function forgetDetachedMedia(ctx: AppContext, userId: string, ids: 
     .delete(chatMedia)
     .where(and(eq(chatMedia.userId, userId), inArray(chatMedia.id, [...new Set(ids)]), carriedByNoMessage))
     .returning({ key: chatMedia.storageKey });
-  await deleteStoredBytes(
-    ctx,
-    gone.map((g) => g.key),
-  );
+  await deleteStoredBytes(ctx, gone.map((g) => g.key));
 }
 
 /**
@@ -403,10 +400,7 @@ export async function sweepUnsentMedia(ctx: AppContext, now = Date.now()): Promi
     .delete(chatMedia)
     .where(and(lt(chatMedia.createdAt, new Date(now - UNSENT_MEDIA_TTL_MS)), ne(chatMedia.purpose, 'draw'), carriedByNoMessage))
     .returning({ key: chatMedia.storageKey });
-  await deleteStoredBytes(
-    ctx,
-    gone.map((g) => g.key),
-  );
+  await deleteStoredBytes(ctx, gone.map((g) => g.key));
   return gone.length;
 }
 
