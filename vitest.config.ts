@@ -15,7 +15,7 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['tests/**/*.test.ts'],
-          exclude: ['tests/shared/**', 'tests/components/**', 'tests/e2e/**'],
+          exclude: ['tests/shared/**', 'tests/components/**', 'tests/e2e/**', 'tests/**/*.e2e.test.ts'],
         },
       },
       {
@@ -25,7 +25,7 @@ export default defineConfig({
           // the browser and the build are shared.
           name: 'e2e',
           environment: 'node',
-          include: ['tests/e2e/**/*.e2e.test.ts'],
+          include: ['tests/e2e/**/*.e2e.test.ts', 'tests/security/**/*.e2e.test.ts'],
           globalSetup: ['tests/e2e/global-setup.ts'],
           fileParallelism: false,
           testTimeout: 60_000,
@@ -39,7 +39,7 @@ export default defineConfig({
         plugins: [WxtVitest(), react()],
         resolve: {
           alias: [
-            // Importing the `wxt/testing` index under jsdom crashes (STACK-NOTES); only the fake
+            // Importing the `wxt/testing` index under jsdom crashes (wxt 0.21's TextEncoder check); only the fake
             // browser is needed from it. Exact match, so `wxt/testing/fake-browser` keeps resolving.
             {
               find: /^wxt\/testing$/,

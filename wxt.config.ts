@@ -9,7 +9,7 @@ const serverUrl = new URL(process.env.WXT_SERVER_URL ?? 'http://localhost:3000')
 
 /**
  * KaTeX's stylesheet lists each font as woff2, woff and ttf; every browser the extension supports
- * reads woff2, so the other two only made the package bigger (STACK-NOTES: 75% of it).
+ * reads woff2, so the other two only made the package bigger (they were 75% of it).
  */
 function katexWoff2Only() {
   return {
@@ -43,7 +43,7 @@ function katexOutOfMarkdownPlugin() {
 
 export default defineConfig({
   vite: () => ({ plugins: [katexWoff2Only(), katexOutOfMarkdownPlugin()] }),
-  // DESIGN.md rule 5: every name is imported explicitly, so no auto-imports.
+  // Every name is imported explicitly (docs/architecture.md#layers-and-import-rules), so no auto-imports.
   imports: false,
   modules: ['@wxt-dev/module-react'],
   // side_panel.default_path and action.default_popup are added by WXT from the sidepanel/ and popup/
@@ -63,6 +63,11 @@ export default defineConfig({
     // pages readable. Nothing is injected until the user asks (no content script runs on every page).
     host_permissions: [`${serverUrl.protocol}//${serverUrl.hostname}/*`, '<all_urls>'],
     action: { default_title: 'Tandem' },
+    // MV3's default for the extension's pages, plus images: their own files, data: and blob: only.
+    // The server's images (uploads, drawn images) are fetched and shown as blob: URLs, as the server
+    // can be changed in settings; another host's image only through the server's proxy, after a
+    // click (docs/security.md).
+    content_security_policy: { extension_pages: "script-src 'self'; object-src 'self'; img-src 'self' data: blob:" },
     commands: {
       'open-side-panel': {
         suggested_key: { default: 'Alt+T' },

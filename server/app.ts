@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
@@ -9,17 +9,19 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import { Codes } from '../shared/contracts/envelope.ts';
-import type { Config } from './config.ts';
+import { allowedExtensionIds, type Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
 import { AppError } from './http/errors.ts';
+import { failureOf } from './http/failures.ts';
 import { languageOf, t } from './http/i18n.ts';
+import { scrubLogCall, serializeError, serializeRequest } from './http/log-safety.ts';
+import { registerSecurityHooks } from './http/security-hooks.ts';
 import { registerWebRoutes } from './http/web.ts';
 import type { RouteTableEntry } from './http/route.ts';
 import { createFileStore, type FileStore } from './providers/file-store.ts';
 import { localBus, postgresBus, redisBus, type Bus } from './services/bus.ts';
 import { runStartupTasks } from './services/startup.ts';
-import { BUILT_IN_EXTENSION_ID } from '../shared/contracts/extension.ts';
 import { registerAccountRoutes } from './routes/account.ts';
 import { registerUserRoutes } from './routes/user.ts';
 import { registerChatRoutes } from './routes/chat.ts';
@@ -31,6 +33,7 @@ import { registerAdminSystemRoutes } from './routes/admin/system.ts';
 import { registerAdminUserRoutes } from './routes/admin/user.ts';
 import { registerPluginRoutes } from './routes/plugin.ts';
 import { registerAdminPluginRoutes } from './routes/admin/plugin.ts';
+import { registerImageProxyRoutes } from './routes/image-proxy.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -57,23 +60,41 @@ const DEFAULT_WEB_DIR = fileURLToPath(new URL('../.output/chrome-mv3', import.me
 function allowedOrigins(config: Config): Set<string> {
   return new Set([
     new URL(config.publicUrl).origin,
-    ...[BUILT_IN_EXTENSION_ID, ...config.EXTENSION_IDS].map((id) => `chrome-extension://${id}`),
+    ...allowedExtensionIds(config).map((id) => `chrome-extension://${id}`),
     ...config.CORS_ORIGINS,
   ]);
 }
 
-export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
-  const { config, database } = opts;
-  const app = Fastify({
-    logger:
-      opts.logger === false
-        ? false
-        : {
-            level: config.LOG_LEVEL,
-            // Tokens, keys and passwords never reach the log.
-            redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers.authorization'],
-            ...(typeof opts.logger === 'object' ? opts.logger : {}),
-          },
+/** Answers a failure in the envelope (docs/api.md#the-envelope); our own faults are logged with their stack. */
+function sendFailure(err: unknown, req: FastifyRequest, reply: FastifyReply) {
+  const failure = failureOf(err, req.id);
+  if (failure.serverFault) req.log.error({ err }, 'unhandled error');
+  return reply.code(failure.status).send({ Code: failure.code, Msg: t(languageOf(req), failure.key, failure.params), Data: null });
+}
+
+/** A request the router cannot read: the envelope under /api, a plain 400 for a page address. */
+function answerUnroutable(err: Error, req: FastifyRequest, reply: FastifyReply) {
+  if (req.url.startsWith('/api/')) return sendFailure(err, req, reply);
+  return reply.code(400).type('text/plain; charset=utf-8').send('Bad request: the address is not valid.');
+}
+
+function loggerOptions(opts: BuildOptions): FastifyServerOptions['logger'] {
+  if (opts.logger === false) return false;
+  return {
+    level: opts.config.LOG_LEVEL,
+    // Credentials and user data never reach the log (server/http/log-safety.ts).
+    redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers.authorization'],
+    // Pino calls these with whatever is logged under the key; Fastify's types expect its own shapes.
+    serializers: { req: serializeRequest, err: serializeError, error: serializeError },
+    hooks: { logMethod: scrubLogCall },
+    ...(typeof opts.logger === 'object' ? opts.logger : {}),
+  } as unknown as FastifyServerOptions['logger'];
+}
+
+function createServer(opts: BuildOptions): FastifyInstance {
+  const { config } = opts;
+  return Fastify({
+    logger: loggerOptions(opts),
     // Fastify's overloads cannot take the union; each member is a valid trustProxy value.
     trustProxy: config.TRUST_PROXY as boolean,
     // Streams and keep-alive sockets must not hold a shutdown (or a test's close) open.
@@ -81,42 +102,38 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
     // Request ids make log lines of one request easy to find.
     requestIdHeader: 'x-request-id',
+    // A URL the router cannot read (broken percent-encoding) is bad input: in the envelope for the
+    // API, a plain 400 for a page address.
+    frameworkErrors: (err, req, reply) => void answerUnroutable(err, req, reply as FastifyReply),
   });
+}
 
-  const onBusError = (err: Error) => app.log.error({ err }, 'message bus connection error');
-  const bus =
-    opts.bus ??
-    (config.REDIS_URL
-      ? await redisBus(config.REDIS_URL, onBusError)
-      : database.kind === 'postgres' && database.url
-        ? await postgresBus(database.url, onBusError)
-        : localBus());
-  const files = opts.files ?? createFileStore(config);
-  const ctx: AppContext = { config, database, db: database.db, bus, files, log: app.log };
-  app.decorate('ctx', ctx);
-  app.decorate('routeTable', [] as RouteTableEntry[]);
-  app.addHook('onClose', async () => {
-    if (!opts.bus) await bus.close();
-    if (!opts.files) await files.close();
-  });
+async function createBus(opts: BuildOptions, onBusError: (err: Error) => void): Promise<Bus> {
+  const { config, database } = opts;
+  if (opts.bus) return opts.bus;
+  if (config.REDIS_URL) return redisBus(config.REDIS_URL, onBusError);
+  if (database.kind === 'postgres' && database.url) return postgresBus(database.url, onBusError);
+  return localBus();
+}
 
+/** The client posts JSON as application/json-patch+json; beacons arrive as text/plain. Uploads are multipart. */
+async function registerBodyParsers(app: FastifyInstance): Promise<void> {
   // Inputs are validated by the route helper (in the caller's language); Fastify only carries the
   // zod schemas for the API reference.
   app.setValidatorCompiler(() => (data) => ({ value: data }));
   // Likewise response schemas only document Data; answers are serialized as they are.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
-
-  // The spec's client posts JSON as application/json-patch+json; beacons arrive as text/plain.
   app.addContentTypeParser(
     ['application/json-patch+json', 'text/plain'],
     { parseAs: 'string' },
-    (app.getDefaultJsonParser('error', 'error') as (req: unknown, body: string, done: (e: Error | null, v?: unknown) => void) => void),
+    app.getDefaultJsonParser('error', 'error') as (req: unknown, body: string, done: (e: Error | null, v?: unknown) => void) => void,
   );
-
-  // Uploads (multipart/form-data): each upload route reads its form as a stream with its own file size
-  // limit (server/http/upload-form.ts); these bound the rest of any form.
+  // Each upload route reads its form as a stream with its own file size limit
+  // (server/http/upload-form.ts); these bound the rest of any form.
   await app.register(multipart, { limits: { fields: 10, fieldSize: 8 * 1024, files: 2, parts: 16, headerPairs: 100 } });
+}
 
+async function registerCorsAndRateLimits(app: FastifyInstance, config: Config, onBusError: (err: Error) => void): Promise<void> {
   const origins = allowedOrigins(config);
   await app.register(cors, {
     origin: (origin, cb) => cb(null, !origin || origins.has(origin)),
@@ -125,7 +142,6 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     methods: ['GET', 'POST', 'OPTIONS'],
     maxAge: 600,
   });
-
   const rateLimitRedis = config.REDIS_URL ? new Redis(config.REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
   rateLimitRedis?.on('error', onBusError);
   if (rateLimitRedis) app.addHook('onClose', async () => rateLimitRedis.disconnect());
@@ -135,7 +151,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     errorResponseBuilder: (_req, context) =>
       new AppError(Codes.RateLimited, 'rateLimited', { seconds: Math.max(1, Math.ceil(context.ttl / 1000)) }),
   });
+}
 
+/** The browsable reference: its own CSP (Swagger UI's, which may not be framed) and no remote calls. */
+async function registerApiDocs(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
       info: { title: 'Tandem API', version: '1', description: 'Every answer is {Code, Msg, Data}; see docs/api.md.' },
@@ -143,28 +162,19 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs' });
-
-  app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
-    const lang = languageOf(req);
-    if (err instanceof AppError) {
-      return reply.code(200).send({ Code: err.code, Msg: t(lang, err.key, err.params), Data: null });
-    }
-    const status = err.statusCode ?? 500;
-    if (status === 413) return reply.code(200).send({ Code: Codes.PayloadTooLarge, Msg: t(lang, 'payloadTooLarge'), Data: null });
-    if (status === 415) return reply.code(200).send({ Code: Codes.BadRequest, Msg: t(lang, 'unsupportedMediaType'), Data: null });
-    if (status >= 400 && status < 500) {
-      const key = err.code?.startsWith('FST_ERR_CTP') ? 'invalidJson' : 'badRequest';
-      return reply.code(200).send({ Code: Codes.BadRequest, Msg: t(lang, key, { detail: err.message }), Data: null });
-    }
-    req.log.error({ err }, 'unhandled error');
-    return reply.code(500).send({ Code: Codes.ServerError, Msg: t(lang, 'serverError'), Data: null });
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    uiConfig: { validatorUrl: null },
+    staticCSP: true,
+    transformStaticCSP: (header) =>
+      header
+        .replace("frame-ancestors 'self'", "frame-ancestors 'none'")
+        .replace(' validator.swagger.io', '')
+        .replace(/\s*upgrade-insecure-requests;?/, ''),
   });
+}
 
-  app.setNotFoundHandler((req, reply) => {
-    reply.code(404).send({ Code: Codes.NotFound, Msg: t(languageOf(req), 'routeNotFound'), Data: null });
-  });
-
+function registerApiRoutes(app: FastifyInstance): void {
   registerAccountRoutes(app);
   registerUserRoutes(app);
   registerChatRoutes(app);
@@ -176,6 +186,32 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   registerAdminUserRoutes(app);
   registerPluginRoutes(app);
   registerAdminPluginRoutes(app);
+  registerImageProxyRoutes(app);
+}
+
+export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
+  const { config, database } = opts;
+  const app = createServer(opts);
+  const onBusError = (err: Error) => app.log.error({ err }, 'message bus connection error');
+  const bus = await createBus(opts, onBusError);
+  const files = opts.files ?? createFileStore(config);
+  const ctx: AppContext = { config, database, db: database.db, bus, files, log: app.log };
+  app.decorate('ctx', ctx);
+  app.decorate('routeTable', [] as RouteTableEntry[]);
+  app.addHook('onClose', async () => {
+    if (!opts.bus) await bus.close();
+    if (!opts.files) await files.close();
+  });
+
+  registerSecurityHooks(app, config);
+  await registerBodyParsers(app);
+  await registerCorsAndRateLimits(app, config, onBusError);
+  await registerApiDocs(app);
+  app.setErrorHandler((err, req, reply) => sendFailure(err, req, reply));
+  app.setNotFoundHandler((req, reply) => {
+    reply.code(404).send({ Code: Codes.NotFound, Msg: t(languageOf(req), 'routeNotFound'), Data: null });
+  });
+  registerApiRoutes(app);
   // The web app's catch-all GET /* only answers what no other route claims.
   await registerWebRoutes(app, { webDir: path.resolve(opts.webDir ?? config.WEB_DIR ?? DEFAULT_WEB_DIR), config });
 

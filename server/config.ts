@@ -1,3 +1,4 @@
+import { BUILT_IN_EXTENSION_ID } from '../shared/contracts/extension.ts';
 import { z } from 'zod';
 
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
@@ -48,6 +49,8 @@ export const EnvSchema = z.object({
   TOKEN_TTL_DAYS: int(30, 1, 3650),
   TOKEN_RENEW_AFTER_SECONDS: int(86_400, 1),
   AUTH_RATE_LIMIT: int(10, 1, 100_000),
+  /** A deployment that sends no text for this long is given up (the next one is tried; the user hears "took too long"). */
+  MODEL_FIRST_TEXT_TIMEOUT_SECONDS: int(30, 1, 600),
   AUTH_RATE_WINDOW_SECONDS: int(60, 1, 86_400),
 
   EXTENSION_IDS: csv,
@@ -108,6 +111,17 @@ export type Env = z.infer<typeof EnvSchema>;
 export type Config = Env & { publicUrl: string };
 
 export class ConfigError extends Error {}
+
+/** Chromium extension ids are 32 letters a-p; anything else must not reach a header or a check. */
+const EXTENSION_ID = /^[a-p]{32}$/;
+
+/**
+ * The extensions this server trusts: the unpacked build's fixed id and EXTENSION_IDS. One list for
+ * CORS, the login page's framing (CSP) and where the login page may hand a sign-in.
+ */
+export function allowedExtensionIds(config: Pick<Config, 'EXTENSION_IDS'>): string[] {
+  return [...new Set([BUILT_IN_EXTENSION_ID, ...config.EXTENSION_IDS])].filter((id) => EXTENSION_ID.test(id));
+}
 
 /** Validates the environment; a wrong value names its variable, so an operator can fix it. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {

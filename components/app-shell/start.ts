@@ -9,7 +9,7 @@ import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
 import { chatPluginsPersisted } from '../../shared/atoms/plugin.ts';
 import { initI18n } from '../../shared/i18n/i18n.ts';
 import { browserLanguages, languagePersisted } from '../../shared/i18n/language.ts';
-import { detectPlatform, type Platform, type PlatformProbe } from '../../shared/platform/platform.ts';
+import { detectPlatform, type Platform, type PlatformProbe, type TabAccess } from '../../shared/platform/platform.ts';
 import { apiBaseFor, serverUrlPersisted } from '../../shared/platform/server-url.ts';
 import type { StorageAdapter } from '../../shared/storage/adapter.ts';
 import { installStorage, loadPersisted, watchPersisted } from '../../shared/storage/active.ts';
@@ -33,6 +33,8 @@ export interface StartOptions {
   probe?: PlatformProbe;
   storage?: StorageAdapter;
   languages?: readonly string[];
+  /** The browser's tabs, given by extension entrypoints (shared/platform/extension.ts). */
+  tabs?: TabAccess;
 }
 
 /**
@@ -41,7 +43,7 @@ export interface StartOptions {
  * before the first render, or a logged-in user would see a logged-out flash.
  */
 export async function startApp(options: StartOptions = {}): Promise<StartedApp> {
-  const platform = detectPlatform(options.probe);
+  const platform: Platform = { ...detectPlatform(options.probe), tabs: options.tabs ?? null };
   installStorage(options.storage ?? storageFor(platform));
   const [, , chosenServer] = await Promise.all([
     Promise.all([...authPersisted, chatModelPersisted, webSearchPersisted, chatPluginsPersisted].map((declaration) => loadPersisted(declaration as Persisted<unknown>))),

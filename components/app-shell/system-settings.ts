@@ -6,7 +6,7 @@ import { peekPersisted } from '../../shared/storage/active.ts';
 
 /**
  * The public system settings (login_page_url, vip_url, ...); getSettingListAll keeps them 5 minutes.
- * The last copy is kept in the Auth store (spec §3 systemConfig), so a page that opens offline or
+ * The last copy is kept in the Auth store (systemConfig), so a page that opens offline or
  * before the server answers already knows where the login page is.
  */
 export function useSystemSetting(key: string): { value: string | undefined; isPending: boolean; isError: boolean } {

@@ -5,6 +5,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { chatSessionsKey, clearSessionsInCache, deleteSessions, moveSessionToTop } from '../../shared/api/chat-history.ts';
 import { isLoggedInAtom, userInfoAtom } from '../../shared/atoms/auth.ts';
+import type { UserInfo } from '../../shared/contracts/user.ts';
 import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
 import { useSystemSetting } from '../app-shell/system-settings.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
@@ -14,7 +15,7 @@ import { SearchChatDialog } from './search-chat-dialog.tsx';
 import { SessionList } from './session-list.tsx';
 import { VipCard } from './vip-card.tsx';
 
-/** Spec §9. */
+/** Sidebar widths, expanded and collapsed. */
 export const SIDEBAR_WIDTH = 260;
 export const SIDEBAR_COLLAPSED_WIDTH = 60;
 
@@ -28,6 +29,65 @@ export interface ChatSidebarProps {
   onClose?: () => void;
 }
 
+/** A sidebar action: a full-width button, or an icon with a tooltip when collapsed. */
+function SidebarEntry({ collapsed, label, icon, onClick }: { collapsed: boolean; label: string; icon: ReactNode; onClick: () => void }) {
+  return collapsed ? (
+    <Tooltip label={label} position="right">
+      <ActionIcon variant="subtle" size="lg" aria-label={label} onClick={onClick}>
+        {icon}
+      </ActionIcon>
+    </Tooltip>
+  ) : (
+    <Button variant="subtle" justify="flex-start" leftSection={icon} onClick={onClick} fullWidth>
+      {label}
+    </Button>
+  );
+}
+
+/** The history's title, with its menu (delete all). */
+function HistoryHeader({ onDeleteAll }: { onDeleteAll: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Group justify="space-between" wrap="nowrap" px={8}>
+      <Text size="xs" c="dimmed" fw={600}>
+        {t('chat.sider.history')}
+      </Text>
+      <Menu position="bottom-end">
+        <Menu.Target>
+          <ActionIcon variant="subtle" color="gray" size="sm" aria-label={t('chat.sider.historyActions')}>
+            <IconDots size={16} />
+          </ActionIcon>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={onDeleteAll}>
+            {t('chat.sider.deleteAll')}
+          </Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
+    </Group>
+  );
+}
+
+/** The go-premium button (without a plan) and the plan card. */
+function PlanFooter({ user }: { user: UserInfo | null }) {
+  const { t } = useTranslation();
+  const vipUrl = useSystemSetting('vip_url').value;
+  return (
+    <Stack gap={8}>
+      {!user?.vipOrder && (
+        <Button
+          leftSection={<IconCrown size={16} />}
+          onClick={() => vipUrl && window.open(vipUrl, '_blank', 'noopener,noreferrer')}
+          disabled={!vipUrl}
+        >
+          {t('chat.sider.goPremium')}
+        </Button>
+      )}
+      {user && <VipCard user={user} />}
+    </Stack>
+  );
+}
+
 /** The chat layout's sidebar: new chat, search, the history, and the user's plan. */
 export function ChatSidebar({ activeSessionId, onNavigate, defaultCollapsed = false, onClose }: ChatSidebarProps) {
   const { t } = useTranslation();
@@ -35,7 +95,6 @@ export function ChatSidebar({ activeSessionId, onNavigate, defaultCollapsed = fa
   const loggedIn = useAtomValue(isLoggedInAtom);
   const user = useAtomValue(userInfoAtom);
   const openLogin = useSetAtom(openLoginDialogAtom);
-  const vipUrl = useSystemSetting('vip_url').value;
   const [collapsed, setCollapsed] = useState(defaultCollapsed);
   const [searching, setSearching] = useState(false);
   const [confirmingDeleteAll, setConfirmingDeleteAll] = useState(false);
@@ -58,18 +117,7 @@ export function ChatSidebar({ activeSessionId, onNavigate, defaultCollapsed = fa
     onError: () => notifyError(t('chat.sider.deleteConversationError')),
   });
 
-  const entry = (label: string, icon: ReactNode, onClick: () => void) =>
-    collapsed ? (
-      <Tooltip label={label} position="right">
-        <ActionIcon variant="subtle" size="lg" aria-label={label} onClick={onClick}>
-          {icon}
-        </ActionIcon>
-      </Tooltip>
-    ) : (
-      <Button variant="subtle" justify="flex-start" leftSection={icon} onClick={onClick} fullWidth>
-        {label}
-      </Button>
-    );
+  const entry = (label: string, icon: ReactNode, onClick: () => void) => <SidebarEntry collapsed={collapsed} label={label} icon={icon} onClick={onClick} />;
 
   return (
     <Box
@@ -108,42 +156,13 @@ export function ChatSidebar({ activeSessionId, onNavigate, defaultCollapsed = fa
 
       {!collapsed && loggedIn && (
         <>
-          <Group justify="space-between" wrap="nowrap" px={8}>
-            <Text size="xs" c="dimmed" fw={600}>
-              {t('chat.sider.history')}
-            </Text>
-            <Menu position="bottom-end">
-              <Menu.Target>
-                <ActionIcon variant="subtle" color="gray" size="sm" aria-label={t('chat.sider.historyActions')}>
-                  <IconDots size={16} />
-                </ActionIcon>
-              </Menu.Target>
-              <Menu.Dropdown>
-                <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={() => setConfirmingDeleteAll(true)}>
-                  {t('chat.sider.deleteAll')}
-                </Menu.Item>
-              </Menu.Dropdown>
-            </Menu>
-          </Group>
+          <HistoryHeader onDeleteAll={() => setConfirmingDeleteAll(true)} />
           <SessionList activeSessionId={activeSessionId} onNavigate={onNavigate} />
         </>
       )}
       {(collapsed || !loggedIn) && <div style={{ flex: 1 }} />}
 
-      {!collapsed && (
-        <Stack gap={8}>
-          {!user?.vipOrder && (
-            <Button
-              leftSection={<IconCrown size={16} />}
-              onClick={() => vipUrl && window.open(vipUrl, '_blank', 'noopener,noreferrer')}
-              disabled={!vipUrl}
-            >
-              {t('chat.sider.goPremium')}
-            </Button>
-          )}
-          {user && <VipCard user={user} />}
-        </Stack>
-      )}
+      {!collapsed && <PlanFooter user={user} />}
 
       <SearchChatDialog
         opened={searching}

@@ -15,13 +15,12 @@ export interface SessionItemProps {
   onNavigate: (path: string) => void;
 }
 
-/** One chat of the history: opens it, and renames (inline) or deletes it (after a confirmation). */
-export function SessionItem({ session, active, onNavigate }: SessionItemProps) {
+/** Renaming a session in place: Enter or leaving the field saves, Escape cancels; an empty name is refused. */
+function useSessionRename(session: SessionItemProps['session']) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState(session.sessionTitle);
-  const [confirming, setConfirming] = useState(false);
   // Enter commits and unmounts the input; the blur that may follow must not commit a second time.
   const settled = useRef(false);
 
@@ -34,23 +33,11 @@ export function SessionItem({ session, active, onNavigate }: SessionItemProps) {
     onError: () => notifyError(t('chat.sider.renameConversationError')),
   });
 
-  const remove = useMutation({
-    mutationFn: () => deleteSessions({ ids: [session.chatSessionId], isDelAll: false }),
-    onSuccess: () => {
-      setConfirming(false);
-      removeSessionFromCache(queryClient, session.chatSessionId);
-      notifySuccess(t('chat.sider.deleteConversationSuccess'));
-      if (active) onNavigate('/');
-    },
-    onError: () => notifyError(t('chat.sider.deleteConversationError')),
-  });
-
-  const startEditing = () => {
+  const start = () => {
     settled.current = false;
     setDraft(session.sessionTitle);
     setEditing(true);
   };
-
   const commit = () => {
     if (settled.current) return;
     const title = draft.trim();
@@ -62,12 +49,10 @@ export function SessionItem({ session, active, onNavigate }: SessionItemProps) {
     setEditing(false);
     if (title !== session.sessionTitle) rename.mutate(title);
   };
-
   const cancel = () => {
     settled.current = true;
     setEditing(false);
   };
-
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     // Enter while an IME composes a word picks the word, it does not submit.
     if (event.key === 'Enter' && !event.nativeEvent.isComposing) {
@@ -77,18 +62,72 @@ export function SessionItem({ session, active, onNavigate }: SessionItemProps) {
       cancel();
     }
   };
+  return { editing, draft, setDraft, start, commit, cancel, onKeyDown };
+}
 
-  if (editing) {
+/** The session's menu (rename, delete) and the question before deleting it. */
+function SessionMenu({ session, active, onNavigate, onRename }: SessionItemProps & { onRename: () => void }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const remove = useMutation({
+    mutationFn: () => deleteSessions({ ids: [session.chatSessionId], isDelAll: false }),
+    onSuccess: () => {
+      setConfirming(false);
+      removeSessionFromCache(queryClient, session.chatSessionId);
+      notifySuccess(t('chat.sider.deleteConversationSuccess'));
+      if (active) onNavigate('/');
+    },
+    onError: () => notifyError(t('chat.sider.deleteConversationError')),
+  });
+  return (
+    <>
+      <Menu position="bottom-end" withinPortal>
+        <Menu.Target>
+          <ActionIcon variant="subtle" color="gray" size="sm" aria-label={t('chat.sider.itemActions', { title: session.sessionTitle })}>
+            <IconDots size={16} />
+          </ActionIcon>
+        </Menu.Target>
+        <Menu.Dropdown>
+          <Menu.Item leftSection={<IconPencil size={14} />} onClick={onRename}>
+            {t('chat.sider.rename')}
+          </Menu.Item>
+          <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={() => setConfirming(true)}>
+            {t('chat.sider.delete')}
+          </Menu.Item>
+        </Menu.Dropdown>
+      </Menu>
+      <ConfirmDialog
+        opened={confirming}
+        title={t('chat.sider.deleteConfirmTitle')}
+        message={t('chat.sider.deleteConfirm', { title: session.sessionTitle })}
+        confirmLabel={t('chat.sider.delete')}
+        cancelLabel={t('common.cancel')}
+        loading={remove.isPending}
+        danger
+        onConfirm={() => remove.mutate()}
+        onCancel={() => setConfirming(false)}
+      />
+    </>
+  );
+}
+
+/** One chat of the history: opens it, and renames (inline) or deletes it (after a confirmation). */
+export function SessionItem({ session, active, onNavigate }: SessionItemProps) {
+  const { t } = useTranslation();
+  const rename = useSessionRename(session);
+
+  if (rename.editing) {
     return (
       <TextInput
         size="xs"
         autoFocus
         aria-label={t('chat.sider.renameLabel')}
-        value={draft}
+        value={rename.draft}
         maxLength={MAX_SESSION_TITLE_CHARS}
-        onChange={(event) => setDraft(event.currentTarget.value)}
-        onKeyDown={onKeyDown}
-        onBlur={() => (draft.trim() ? commit() : cancel())}
+        onChange={(event) => rename.setDraft(event.currentTarget.value)}
+        onKeyDown={rename.onKeyDown}
+        onBlur={() => (rename.draft.trim() ? rename.commit() : rename.cancel())}
       />
     );
   }
@@ -110,32 +149,7 @@ export function SessionItem({ session, active, onNavigate }: SessionItemProps) {
       >
         {session.sessionTitle}
       </UnstyledButton>
-      <Menu position="bottom-end" withinPortal>
-        <Menu.Target>
-          <ActionIcon variant="subtle" color="gray" size="sm" aria-label={t('chat.sider.itemActions', { title: session.sessionTitle })}>
-            <IconDots size={16} />
-          </ActionIcon>
-        </Menu.Target>
-        <Menu.Dropdown>
-          <Menu.Item leftSection={<IconPencil size={14} />} onClick={startEditing}>
-            {t('chat.sider.rename')}
-          </Menu.Item>
-          <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={() => setConfirming(true)}>
-            {t('chat.sider.delete')}
-          </Menu.Item>
-        </Menu.Dropdown>
-      </Menu>
-      <ConfirmDialog
-        opened={confirming}
-        title={t('chat.sider.deleteConfirmTitle')}
-        message={t('chat.sider.deleteConfirm', { title: session.sessionTitle })}
-        confirmLabel={t('chat.sider.delete')}
-        cancelLabel={t('common.cancel')}
-        loading={remove.isPending}
-        danger
-        onConfirm={() => remove.mutate()}
-        onCancel={() => setConfirming(false)}
-      />
+      <SessionMenu session={session} active={active} onNavigate={onNavigate} onRename={rename.start} />
     </Group>
   );
 }

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { UserInfo } from '../../shared/contracts/user.ts';
 import { IconCrown } from '../ui/icons.tsx';
 
-/** Spec §2/§9: the card's colour follows the plan tier, vipPackageLevel 1 to 3; free plans are grey. */
+/** The card's colour follows the plan tier, vipPackageLevel 1 to 3; free plans are grey. */
 export const VIP_TIER_COLORS: Record<number, string> = { 1: '#3b82f6', 2: '#7b7ddb', 3: '#f59f00' };
 export const FREE_PLAN_COLOR = '#868e96';
 

@@ -5,7 +5,7 @@ import { isLoggedInAtom } from '../../shared/atoms/auth.ts';
 import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
 import { acceptedExtensions } from '../../shared/contracts/media.ts';
 import type { ModelListItem } from '../../shared/contracts/model.ts';
-import type { ActiveTab } from '../../shared/platform/extension.ts';
+import type { ActiveTab } from '../../shared/platform/platform.ts';
 import { notifyError } from '../ui/notify.ts';
 import type { AddFile, AddPage } from './attachments.tsx';
 import { useChatDrop } from './link-drop.tsx';
@@ -45,7 +45,7 @@ export function useAttachActions(attachments: Attachments, model: ModelListItem 
     [canUpload, addTabPage],
   );
 
-  /** Pasted files: each is checked on its own (spec §5: an image of a type the model does not take is refused). */
+  /** Pasted files: each is checked on its own (an image of a type the model does not take is refused). */
   const pasteFiles = useCallback(
     (files: File[]) => {
       if (!canUpload()) return;
@@ -62,7 +62,7 @@ export function useAttachActions(attachments: Attachments, model: ModelListItem 
       const refused = addPage(url);
       if (refused) notifyError(refused);
     },
-    // Spec §5: one file per drop. The user is told the others were left out.
+    // One file per drop. The user is told the others were left out.
     onFile: (file, count) => {
       const refused = addFile(file);
       if (refused) notifyError(refused);
@@ -70,7 +70,7 @@ export function useAttachActions(attachments: Attachments, model: ModelListItem 
     },
   });
 
-  /** Spec §5: what the current model accepts, for the file chooser. */
+  /** What the current model accepts, for the file chooser. */
   const accepted = useMemo(() => (model ? acceptedExtensions(model.modelMap) : []), [model]);
   const fileUnavailable = !model
     ? t('chat.composer.webSearchNoModel')

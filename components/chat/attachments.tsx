@@ -1,10 +1,10 @@
 import { ActionIcon, Button, Group, Loader, Modal, Popover, Stack, Text, TextInput, Tooltip } from '@mantine/core';
-import { memo, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { memo, useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { mediaLink } from '../../shared/api/media.ts';
 import type { MessageMedia } from '../../shared/contracts/chat.ts';
 import { MAX_PAGE_URL_CHARS, MEDIA_LIMITS } from '../../shared/contracts/media.ts';
-import { captureVisibleTab, type ActiveTab } from '../../shared/platform/extension.ts';
+import type { ActiveTab, TabAccess } from '../../shared/platform/platform.ts';
 import { screenshotFile } from '../../shared/utils/screenshot.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
 import { IconAlert, IconCamera, IconFileText, IconLink, IconPaperclip, IconPhoto, IconRefresh, IconX } from '../ui/icons.tsx';
@@ -23,32 +23,39 @@ function safeImageSrc(src: string): string | null {
   return /^(https?:\/\/|data:image\/|blob:)/i.test(src) ? src : null;
 }
 
-/** The page's favicon when it has one that loads, else a link icon. */
+/**
+ * A page's icon when it is inline (data:), else a link icon: an icon at another host's address is
+ * never fetched, as that would tell the host who looks at the chat (docs/security.md).
+ */
 function PageIcon({ icon }: { icon: string }) {
-  const [broken, setBroken] = useState(false);
-  const src = /^blob:/i.test(icon) ? null : safeImageSrc(icon);
-  if (!src || broken) return <IconLink size={14} className="attachment-icon" />;
-  return (
-    <img src={src} alt="" width={14} height={14} className="attachment-icon" referrerPolicy="no-referrer" onError={() => setBroken(true)} />
-  );
+  if (!/^data:image\//i.test(icon)) return <IconLink size={14} className="attachment-icon" />;
+  return <img src={icon} alt="" width={14} height={14} className="attachment-icon" />;
 }
 
-/** An image's thumbnail, or a picture icon while it has none (or it does not load). */
+/**
+ * An image's thumbnail, or a picture icon while it has none (or it does not load). A thumbnail is a
+ * local preview or Tandem's own image on the server: a web page (the web app, served by the server)
+ * loads that as it is; the extension's pages, another origin, get a blob: URL fetched from the
+ * server, the only way their CSP lets it in (docs/security.md).
+ */
 function Thumbnail({ src, size }: { src: string; size: number }) {
-  const [broken, setBroken] = useState<string | null>(null);
-  const safe = safeImageSrc(src);
-  if (!safe || broken === safe) return <IconPhoto size={14} className="attachment-icon" />;
-  return (
-    <img
-      src={safe}
-      alt=""
-      width={size}
-      height={size}
-      className="attachment-thumb"
-      referrerPolicy="no-referrer"
-      onError={() => setBroken(safe)}
-    />
-  );
+  // What became of `src`: its blob: URL once fetched, or '' once it failed to load.
+  const [outcome, setOutcome] = useState(['', '']);
+  const fetched = src.startsWith('http') && !location.protocol.startsWith('http');
+  useEffect(() => {
+    if (!fetched) return;
+    // The loader comes with the answer renderer's chunk, which the chat view fetches as it mounts
+    // (message-item.tsx): nothing of it weighs on the pages' entry.
+    import('../ui/markdown-view.tsx')
+      .then((view) => view.loadOwnImage(src))
+      .then(
+        (url) => setOutcome([src, url]),
+        () => setOutcome([src, '']),
+      );
+  }, [src, fetched]);
+  const shown = outcome[0] === src ? outcome[1] : fetched ? '' : safeImageSrc(src);
+  if (!shown) return <IconPhoto size={14} className="attachment-icon" />;
+  return <img src={shown} alt="" width={size} height={size} className="attachment-thumb" onError={() => setOutcome([src, ''])} />;
 }
 
 /** What a chip is called: a page's title (its address until read), a file's name. */
@@ -283,7 +290,7 @@ export const AttachPageButton = memo(function AttachPageButton({ onAdd }: { onAd
 const MAX_MB = MEDIA_LIMITS.chat.maxBytes / (1024 * 1024);
 
 interface AttachFileButtonProps {
-  /** The extensions the current model accepts (spec §5), lower case without the dot. */
+  /** The extensions the current model accepts, lower case without the dot. */
   accepted: readonly string[];
   /** Why files cannot be attached now (the model takes none); null when they can. */
   unavailable: string | null;
@@ -340,13 +347,21 @@ export const AttachFileButton = memo(function AttachFileButton({ accepted, unava
 });
 
 /**
- * Side panel only: offers the page open beside the panel, by its title. The extension reads it in
+ * Extension pages only (given the platform's tabs): offers the page open beside the panel, by its title. The extension reads it in
  * the tab itself, as the user sees it (signed in, after its scripts ran). A page the browser keeps
  * extensions out of (its own pages, its extension store) is shown greyed out, saying why.
  */
-export const ReadThisPageButton = memo(function ReadThisPageButton({ has, onRead }: { has: (url: string) => boolean; onRead: (tab: ActiveTab) => void }) {
+export const ReadThisPageButton = memo(function ReadThisPageButton({
+  tabs,
+  has,
+  onRead,
+}: {
+  tabs: TabAccess;
+  has: (url: string) => boolean;
+  onRead: (tab: ActiveTab) => void;
+}) {
   const { t } = useTranslation();
-  const tab = useCurrentTab();
+  const tab = useCurrentTab(tabs);
   if (!tab) return null;
   const reason = unreadableReason(tab.url);
   // An http(s) page that is attached already is not offered twice (the composer's own duplicate rule).
@@ -379,12 +394,12 @@ export const ReadThisPageButton = memo(function ReadThisPageButton({ has, onRead
 
 /**
  * Side panel only, for models that read images: attaches a screenshot of the visible part of the
- * active tab (spec §5 screenshot naming). A very large screen's PNG may pass the upload limit; a
+ * active tab (named screenshot-<time>.<type>). A very large screen's PNG may pass the upload limit; a
  * JPEG of it, a fraction of the size, is taken instead.
  */
-export const ScreenshotButton = memo(function ScreenshotButton({ canCapture, onFile }: { canCapture: () => boolean; onFile: AddFile }) {
+export const ScreenshotButton = memo(function ScreenshotButton({ tabs, canCapture, onFile }: { tabs: TabAccess; canCapture: () => boolean; onFile: AddFile }) {
   const { t } = useTranslation();
-  const tab = useCurrentTab();
+  const tab = useCurrentTab(tabs);
   const [capturing, setCapturing] = useState(false);
   if (!tab) return null;
   const reason = unreadableReason(tab.url);
@@ -395,8 +410,8 @@ export const ScreenshotButton = memo(function ScreenshotButton({ canCapture, onF
     if (!canCapture()) return;
     setCapturing(true);
     try {
-      let file = screenshotFile(await captureVisibleTab(tab.windowId));
-      if (file.size >= MEDIA_LIMITS.chat.maxBytes) file = screenshotFile(await captureVisibleTab(tab.windowId, 'jpeg'));
+      let file = screenshotFile(await tabs.captureVisibleTab(tab.windowId));
+      if (file.size >= MEDIA_LIMITS.chat.maxBytes) file = screenshotFile(await tabs.captureVisibleTab(tab.windowId, 'jpeg'));
       const refused = onFile(file);
       if (refused) notifyError(refused);
     } catch (error) {

@@ -45,6 +45,50 @@ function reportFailure(error: unknown): void {
   notifyError(error instanceof Error && error.message ? error.message : i18next.t('chat.message.actionFailed'));
 }
 
+/** Why the web-search toggle is off for this model and server, or null when it may be on. */
+function whyNoWebSearch(model: ModelListItem | undefined, searchProvider: string | undefined): string | null {
+  if (!model) return i18next.t('chat.composer.webSearchNoModel');
+  if (!model.webSearch) return i18next.t('chat.composer.webSearchUnsupported', { model: model.name });
+  return searchProvider ? null : i18next.t('chat.composer.webSearchNotConfigured');
+}
+
+/** What an empty chat shows: a welcome, and for a visitor the way to sign in. */
+function ChatWelcome({ loggedIn, onSignIn }: { loggedIn: boolean; onSignIn: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <div className="chat-welcome">
+      <Title order={3} fw={600} mb={6}>
+        {t('chat.welcome.title')}
+      </Title>
+      <Text size="sm" c="dimmed">
+        {loggedIn ? t('chat.welcome.subtitle') : t('chat.welcome.visitor')}
+      </Text>
+      {!loggedIn && (
+        <Button mt="md" onClick={onSignIn}>
+          {t('chat.welcome.signIn')}
+        </Button>
+      )}
+    </div>
+  );
+}
+
+/** The model list could not be loaded, or none of its models is open to this user. */
+function ModelListAlert({ error, noneUsable }: { error: unknown; noneUsable: boolean }) {
+  const { t } = useTranslation();
+  if (error) {
+    return (
+      <Alert color="red" variant="light" p={8} mb={8}>
+        {error instanceof Error ? error.message : t('request.failed')}
+      </Alert>
+    );
+  }
+  return noneUsable ? (
+    <Alert color="yellow" variant="light" p={8} mb={8}>
+      {t('chat.model.noneUsable')}
+    </Alert>
+  ) : null;
+}
+
 /** A chat: its messages, the model picker and the composer. */
 export function ChatView({ sessionId, onSessionCreated }: ChatViewProps) {
   const { t } = useTranslation();
@@ -56,7 +100,7 @@ export function ChatView({ sessionId, onSessionCreated }: ChatViewProps) {
   const searchProvider = useSystemSetting('web_search_provider').value;
   const chat = useChat({ sessionId, onSessionCreated });
   const plugins = useChatPlugins();
-  const { isExtension } = usePlatform();
+  const { tabs } = usePlatform();
   useEffect(preloadMarkdownView, []);
 
   const list = models.data ?? [];
@@ -64,13 +108,7 @@ export function ChatView({ sessionId, onSessionCreated }: ChatViewProps) {
   const attachments = useAttachments(model);
   const attach = useAttachActions(attachments, model);
   const modelSwitch = useModelSwitch(attachments, (m) => void setChosenModel(m.aiModelId));
-  const webSearchUnavailable = !model
-    ? t('chat.composer.webSearchNoModel')
-    : !model.webSearch
-      ? t('chat.composer.webSearchUnsupported', { model: model.name })
-      : !searchProvider
-        ? t('chat.composer.webSearchNotConfigured')
-        : null;
+  const webSearchUnavailable = whyNoWebSearch(model, searchProvider);
   const options = { aiModelId: model?.aiModelId ?? '', webSearch: webSearch && webSearchUnavailable === null, pluginIds: plugins.enabledIds };
 
   const send = (text: string) => {
@@ -103,34 +141,11 @@ export function ChatView({ sessionId, onSessionCreated }: ChatViewProps) {
         onLoadEarlier={chat.loadEarlier}
         onRetry={onRetry}
         onDelete={onDelete}
-        empty={
-          <div className="chat-welcome">
-            <Title order={3} fw={600} mb={6}>
-              {t('chat.welcome.title')}
-            </Title>
-            <Text size="sm" c="dimmed">
-              {loggedIn ? t('chat.welcome.subtitle') : t('chat.welcome.visitor')}
-            </Text>
-            {!loggedIn && (
-              <Button mt="md" onClick={() => openLogin()}>
-                {t('chat.welcome.signIn')}
-              </Button>
-            )}
-          </div>
-        }
+        empty={<ChatWelcome loggedIn={loggedIn} onSignIn={() => openLogin()} />}
       />
       <div className="chat-footer">
-        {models.isError && (
-          <Alert color="red" variant="light" p={8} mb={8}>
-            {models.error instanceof Error ? models.error.message : t('request.failed')}
-          </Alert>
-        )}
-        {models.isSuccess && list.length > 0 && !model && (
-          <Alert color="yellow" variant="light" p={8} mb={8}>
-            {t('chat.model.noneUsable')}
-          </Alert>
-        )}
-        {isExtension && <ReadThisPageButton has={attachments.has} onRead={attach.readTab} />}
+        <ModelListAlert error={models.isError ? models.error : null} noneUsable={models.isSuccess && list.length > 0 && !model} />
+        {tabs && <ReadThisPageButton tabs={tabs} has={attachments.has} onRead={attach.readTab} />}
         <Composer
           streaming={chat.streaming}
           onSend={send}
@@ -146,7 +161,7 @@ export function ChatView({ sessionId, onSessionCreated }: ChatViewProps) {
             <>
               <AttachFileButton accepted={attach.accepted} unavailable={attach.fileUnavailable} canOpen={attach.canUpload} onFile={attach.addFile} />
               <AttachPageButton onAdd={attach.addPage} />
-              {isExtension && model?.modelMap.isImage && <ScreenshotButton canCapture={attach.canUpload} onFile={attach.addFile} />}
+              {tabs && model?.modelMap.isImage && <ScreenshotButton tabs={tabs} canCapture={attach.canUpload} onFile={attach.addFile} />}
             </>
           }
           plugins={

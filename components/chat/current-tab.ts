@@ -1,12 +1,12 @@
 import { useEffect, useState } from 'react';
-import { queryActiveTab, watchActiveTab, type ActiveTab } from '../../shared/platform/extension.ts';
+import type { ActiveTab, TabAccess } from '../../shared/platform/platform.ts';
 
 /**
  * The active tab of the last focused window, followed as the user switches tabs or windows and as
- * pages finish loading or change their title. Extension pages only: the caller renders it only
- * when `usePlatform().isExtension` (the web page has no `browser.tabs`).
+ * pages finish loading or change their title. `tabs` is the platform's (usePlatform().tabs):
+ * extension pages only.
  */
-export function useCurrentTab(): ActiveTab | null {
+export function useCurrentTab(tabs: TabAccess): ActiveTab | null {
   const [tab, setTab] = useState<ActiveTab | null>(null);
 
   useEffect(() => {
@@ -15,7 +15,7 @@ export function useCurrentTab(): ActiveTab | null {
     let latest = 0;
     const refresh = () => {
       const asked = ++latest;
-      queryActiveTab().then(
+      tabs.queryActiveTab().then(
         (found) => {
           if (alive && asked === latest) setTab(found);
         },
@@ -26,12 +26,12 @@ export function useCurrentTab(): ActiveTab | null {
       );
     };
     refresh();
-    const unwatch = watchActiveTab(refresh);
+    const unwatch = tabs.watchActiveTab(refresh);
     return () => {
       alive = false;
       unwatch();
     };
-  }, []);
+  }, [tabs]);
 
   return tab;
 }

@@ -30,12 +30,12 @@ export function droppedLink(data: Pick<DataTransfer, 'getData'>): string {
 export interface ChatDropHandlers {
   /** A link was dropped: its page is to be read. */
   onLink: (url: string) => void;
-  /** Files were dropped (spec §5: only the first is handled); `count` says how many came. */
+  /** Files were dropped (only the first is handled); `count` says how many came. */
   onFile: (file: File, count: number) => void;
 }
 
 /**
- * Dropping on the chat (spec §5: one item per drop): a file is uploaded, a link's page is read.
+ * Dropping on the chat (one item per drop): a file is uploaded, a link's page is read.
  * While something usable is dragged over the chat an overlay says what a drop does.
  */
 export function useChatDrop({ onLink, onFile }: ChatDropHandlers) {

@@ -12,7 +12,7 @@ export interface ModelPickerProps {
 }
 
 /**
- * Spec §3/§4: models open to everyone first, then the rest grouped by plan level, ascending. Models
+ * Models open to everyone first, then the rest grouped by plan level, ascending. Models
  * above the user's plan stay listed, locked, saying which plan unlocks them.
  */
 export function ModelPicker({ models, selected, onSelect, disabled }: ModelPickerProps) {

@@ -9,7 +9,7 @@ type Attachments = Pick<ReturnType<typeof useAttachments>, 'unsupportedBy' | 're
 const nameOf = (item: MediaItem) => item.title || item.name;
 
 /**
- * Spec §4 model switch: picking a model that cannot read some of the current attachments (images on
+ * Model switch: picking a model that cannot read some of the current attachments (images on
  * a model without isImage, a file type not among its fileTypes) asks first; confirming removes
  * those attachments and switches, cancelling keeps the model in use and every attachment.
  */

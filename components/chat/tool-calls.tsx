@@ -1,8 +1,9 @@
 import './answer-extras.css';
 import { Accordion, Group, Loader, Text, VisuallyHidden } from '@mantine/core';
 import type { TFunction } from 'i18next';
-import { memo, type ReactNode } from 'react';
+import { memo, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { loadOwnImage } from '../../shared/api/image-proxy.ts';
 import { mediaLink } from '../../shared/api/media.ts';
 import type { ChatToolCall } from '../../shared/contracts/chat.ts';
 import { IconAlert, IconFileText, IconGlobe, IconPhoto, IconPuzzle } from '../ui/icons.tsx';
@@ -51,13 +52,36 @@ function prettyInput(input: string): string {
 }
 
 /**
- * Where a generated image loads from: the spec's image-link rule (a path on the chat server against
+ * Where a generated image loads from: the image-link rule of shared/utils/image-link.ts (a path on the chat server against
  * the server in use, which inside the extension is another origin). Only web and inline-image
  * addresses are shown.
  */
 function toolImageSrc(link: string): string | null {
   const src = mediaLink(link);
   return /^(https?:\/\/|data:image\/)/i.test(src) ? src : null;
+}
+
+/**
+ * A generated image is Tandem's own and shows with no click. A web page (the web app, served by the
+ * server) loads it as it is; the extension's pages, another origin, as a blob: URL fetched from the
+ * server, the only way their CSP lets it in (docs/security.md).
+ */
+function ToolImage({ src, alt }: { src: string; alt: string }) {
+  const direct = /^data:/i.test(src) || /^https?:$/.test(location.protocol);
+  const [loaded, setLoaded] = useState({ src: '', url: '' });
+  useEffect(() => {
+    if (direct) return;
+    let live = true;
+    loadOwnImage(src).then(
+      (url) => live && setLoaded({ src, url }),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [src, direct]);
+  const shown = direct ? src : loaded.src === src ? loaded.url : '';
+  return shown ? <img src={shown} alt={alt} loading="lazy" referrerPolicy="no-referrer" /> : <span role="img" aria-label={alt} aria-busy="true" />;
 }
 
 function ToolCallImages({ images }: { images: readonly string[] }) {
@@ -67,7 +91,7 @@ function ToolCallImages({ images }: { images: readonly string[] }) {
   return (
     <div className="tool-call-images" role="group" aria-label={t('chat.tools.images')}>
       {shown.map((src, n) => {
-        const image = <img src={src} alt={t('chat.tools.imageAlt', { n: n + 1 })} loading="lazy" referrerPolicy="no-referrer" />;
+        const image = <ToolImage src={src} alt={t('chat.tools.imageAlt', { n: n + 1 })} />;
         // A data: address cannot be opened as a page; a web address opens full size in a new tab.
         return /^https?:/i.test(src) ? (
           <a key={src} className="tool-call-image" href={src} target="_blank" rel="noopener noreferrer">

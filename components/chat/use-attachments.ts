@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type MutableRefObject } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { addChatMedia, uploadPageUrl } from '../../shared/api/media.ts';
 import { MAX_MEDIA_PER_MESSAGE, type MessageMedia } from '../../shared/contracts/chat.ts';
@@ -11,12 +12,13 @@ import {
   type MediaType,
 } from '../../shared/contracts/media.ts';
 import type { ModelListItem, ModelMap } from '../../shared/contracts/model.ts';
-import { readTabPage, type ActiveTab } from '../../shared/platform/extension.ts';
+import type { ActiveTab, TabAccess } from '../../shared/platform/platform.ts';
+import { usePlatform } from '../app-shell/platform-context.tsx';
 import type { DocumentReading } from '../../shared/utils/read-document.ts';
 
 type MediaStatus = 'loading' | 'completed' | 'error';
 
-/** Spec §3 Media item, as the composer holds it until the message is sent. */
+/** A media item, as the composer holds it until the message is sent. */
 export interface MediaItem {
   uid: string;
   type: MediaType;
@@ -31,7 +33,7 @@ export interface MediaItem {
   name: string;
   /**
    * A page: its address, the one asked for until the server answers with the one it read. An
-   * image or a file: the server's link to its bytes once uploaded (spec §5 image link rule applies).
+   * image or a file: the server's link to its bytes once uploaded (resolved as shared/utils/image-link.ts says).
    */
   link: string;
   /** A page: its title once read ('' while loading, unless the tab told it). A file: its name. */
@@ -82,9 +84,9 @@ function addressesOf(item: MediaItem): string[] {
 }
 
 /**
- * Spec §4 model switch: whether a model reads an item. Pages go to every model; an image needs a
+ * Model switch: whether a model reads an item. Pages go to every model; an image needs a
  * model that reads images (isImage) and one of the image extensions; a file, its extension among
- * the model's accepted ones (spec §5).
+ * the model's accepted ones.
  */
 export function modelAccepts(modelMap: ModelMap, item: Pick<MediaItem, 'type' | 'name'>): boolean {
   if (item.type === 'html') return true;
@@ -107,27 +109,24 @@ const MAX_MB = MEDIA_LIMITS.chat.maxBytes / (1024 * 1024);
 
 let uids = 0;
 
+type Start = (item: Omit<MediaItem, 'uid' | 'status'>, uploader: Uploader) => void;
+
 /**
- * The attachments of the message being written (spec §3 media items, §4 media upload, §5 rules):
- * web pages, files and images, each uploaded as soon as it is added (loading, then completed or
- * error, with retry). Held by the chat view only: nothing here outlives it or is shared between
- * chats. `model` is the model the message goes to: it decides which files are accepted.
+ * The list and its uploads: each item is uploaded as soon as it is added (loading, then completed or
+ * error, with retry); removing an item stops its upload and frees its thumbnail.
  */
-export function useAttachments(model: ModelListItem | undefined) {
+function useAttachmentList() {
   const { t } = useTranslation();
   const [items, setItems] = useState<MediaItem[]>([]);
   /** The list as of the last change: two adds in one event must see each other (duplicates, count). */
   const current = useRef<MediaItem[]>(items);
   const uploads = useRef(new Map<string, AbortController>());
   const uploaders = useRef(new Map<string, Uploader>());
-  const modelRef = useRef(model);
-  modelRef.current = model;
 
   const update = useCallback((edit: (list: MediaItem[]) => MediaItem[]) => {
     current.current = edit(current.current);
     setItems(current.current);
   }, []);
-
   const patch = useCallback(
     (uid: string, changes: Partial<MediaItem>) => update((list) => list.map((item) => (item.uid === uid ? { ...item, ...changes } : item))),
     [update],
@@ -149,8 +148,7 @@ export function useAttachments(model: ModelListItem | undefined) {
       uploader(controller.signal, progress)
         .then(
           (done) => {
-            if (controller.signal.aborted) return;
-            patch(uid, { status: 'completed', ...done });
+            if (!controller.signal.aborted) patch(uid, { status: 'completed', ...done });
           },
           (error: unknown) => {
             // Removed (or the chat closed) meanwhile: there is no chip left to mark.
@@ -166,8 +164,8 @@ export function useAttachments(model: ModelListItem | undefined) {
   );
 
   /** Adds an item and starts its upload. */
-  const start = useCallback(
-    (item: Omit<MediaItem, 'uid' | 'status'>, uploader: Uploader) => {
+  const start: Start = useCallback(
+    (item, uploader) => {
       const uid = `${item.source}-${++uids}`;
       uploaders.current.set(uid, uploader);
       update((list) => [...list, { ...item, uid, status: 'loading' }]);
@@ -176,23 +174,54 @@ export function useAttachments(model: ModelListItem | undefined) {
     [run, update],
   );
 
-  /** The duplicate rule of spec §4: a page already added and not failed. */
+  /** Stops what runs for the items and frees their thumbnails. */
+  const release = useCallback((gone: readonly MediaItem[]) => {
+    for (const item of gone) {
+      uploads.current.get(item.uid)?.abort();
+      uploads.current.delete(item.uid);
+      uploaders.current.delete(item.uid);
+      if (item.preview) URL.revokeObjectURL(item.preview);
+    }
+  }, []);
+
+  // Leaving the chat stops the uploads still running and frees the thumbnails.
+  useEffect(() => {
+    const list = current;
+    return () => release(list.current);
+  }, [release]);
+
+  return { items, current, update, patch, run, start, release };
+}
+
+type AttachmentList = ReturnType<typeof useAttachmentList>;
+
+/** The rules every source follows: a page is not added twice, a message carries at most five items. */
+function useListRules(list: AttachmentList) {
+  const { t } = useTranslation();
+  const { current } = list;
+  /** A page already added and not failed. */
   const duplicateOf = useCallback(
     (url: string, except?: string) =>
       current.current.find((item) => item.uid !== except && item.type === 'html' && item.status !== 'error' && addressesOf(item).includes(url)),
-    [],
+    [current],
   );
-
   const countExceeded = useCallback(
     () => (current.current.length >= MAX_MEDIA_PER_MESSAGE ? t('chat.content.attachmentCountExceed', { max: MAX_MEDIA_PER_MESSAGE }) : null),
-    [t],
+    [current, t],
   );
+  // One object while the rules stay the same, so the callbacks built on it stay the same too
+  // (memoized views skip them while an answer streams).
+  return useMemo(() => ({ duplicateOf, countExceeded }), [duplicateOf, countExceeded]);
+}
 
-  /**
-   * Adds the web page at `input` and has the server read it. Answers the validation message (spec
-   * §5) when it is refused, null when it was added.
-   */
-  const addPage = useCallback(
+type ListRules = ReturnType<typeof useListRules>;
+
+/** A web page by its address, read by the server. Answers the validation message, or null when it was added. */
+function usePageSource(list: AttachmentList, rules: ListRules) {
+  const { t } = useTranslation();
+  const { current, run, start } = list;
+  const { duplicateOf, countExceeded } = rules;
+  return useCallback(
     (input: string): string | null => {
       if (!input.trim()) return t('chat.content.urlRequired');
       const url = parsePageUrl(input);
@@ -212,14 +241,35 @@ export function useAttachments(model: ModelListItem | undefined) {
       });
       return null;
     },
-    [countExceeded, duplicateOf, run, start, t],
+    [countExceeded, current, duplicateOf, run, start, t],
   );
+}
 
-  /**
-   * Extension only: reads the page open in `tab` there, as the user sees it (signed in, after its
-   * scripts ran), and uploads what was read. Answers why it was refused, or null.
-   */
-  const addTabPage = useCallback(
+/** Reads the tab's page through the platform's tabs; an empty page or a refusal is an error in the user's words. */
+async function readTab(tabs: TabAccess | null, tabId: number, t: TFunction): Promise<DocumentReading> {
+  let read: DocumentReading;
+  try {
+    if (!tabs) throw new Error('no tab access on this page');
+    read = await tabs.readTabPage(tabId);
+  } catch (error) {
+    // The tab closed, went to a page the browser protects, or the permission was withdrawn.
+    console.warn('reading the tab failed', error);
+    throw new Error(t('chat.content.readTabFailed'));
+  }
+  if (!read.markdown.trim()) throw new Error(t('chat.content.pageEmpty'));
+  return read;
+}
+
+/**
+ * Extension only: the page open in a tab, read there as the user sees it (signed in, after its
+ * scripts ran), and uploaded. Answers why it was refused, or null.
+ */
+function useTabSource(list: AttachmentList, rules: ListRules, modelRef: MutableRefObject<ModelListItem | undefined>) {
+  const { t } = useTranslation();
+  const { tabs } = usePlatform();
+  const { start } = list;
+  const { duplicateOf, countExceeded } = rules;
+  return useCallback(
     (tab: ActiveTab): string | null => {
       const url = parsePageUrl(tab.url);
       if (!url || tab.id === undefined) return t('chat.content.readTabFailed');
@@ -231,27 +281,14 @@ export function useAttachments(model: ModelListItem | undefined) {
       let reading: DocumentReading | undefined;
       start({ type: 'html', source: 'tab', name: url, link: url, title: tab.title, icon: tab.favIconUrl ?? '' }, async (signal, progress) => {
         if (!reading) {
-          let read: DocumentReading;
-          try {
-            read = await readTabPage(tabId);
-          } catch (error) {
-            // The tab closed, went to a page the browser protects, or the permission was withdrawn.
-            console.warn('reading the tab failed', error);
-            throw new Error(t('chat.content.readTabFailed'));
-          }
-          if (!read.markdown.trim()) throw new Error(t('chat.content.pageEmpty'));
-          reading = read;
-          progress({ title: read.title, icon: read.icon || tab.favIconUrl || '' });
+          reading = await readTab(tabs, tabId, t);
+          progress({ title: reading.title, icon: reading.icon || tab.favIconUrl || '' });
         }
         // The address the page itself had when read (the tab may have moved on since the click).
         const pageUrl = parsePageUrl(reading.url) ?? url;
         const page = new Blob([reading.markdown], { type: 'text/markdown' });
-        const answer = await addChatMedia(
-          { mediaType: 'html', pageTitle: reading.title.slice(0, 500), pageUrl, aiModelId: modelRef.current?.aiModelId },
-          page,
-          'page.md',
-          signal,
-        );
+        const fields = { mediaType: 'html' as const, pageTitle: reading.title.slice(0, 500), pageUrl, aiModelId: modelRef.current?.aiModelId };
+        const answer = await addChatMedia(fields, page, 'page.md', signal);
         return {
           id: answer.chatMediaId,
           title: answer.pageTitle || reading.title,
@@ -261,16 +298,20 @@ export function useAttachments(model: ModelListItem | undefined) {
       });
       return null;
     },
-    [countExceeded, duplicateOf, start, t],
+    [countExceeded, duplicateOf, modelRef, start, t, tabs],
   );
+}
 
-  /**
-   * Adds a file or an image (picked, dropped, pasted, or a screenshot) and uploads it. The checks of
-   * spec §5 come first, in its order (the server checks again): the extension among the current
-   * model's accepted ones, the size under 10 MB, at most five attachments. Answers the refusal, or
-   * null when it was added.
-   */
-  const addFile = useCallback(
+/**
+ * A file or an image (picked, dropped, pasted, or a screenshot), uploaded. The checks come first, in
+ * this order (the server checks again): the extension among the current model's accepted ones, the
+ * size under 10 MB, at most five attachments. Answers the refusal, or null when it was added.
+ */
+function useFileSource(list: AttachmentList, rules: ListRules, modelRef: MutableRefObject<ModelListItem | undefined>) {
+  const { t } = useTranslation();
+  const { start } = list;
+  const { countExceeded } = rules;
+  return useCallback(
     (file: File): string | null => {
       const target = modelRef.current;
       const name = fileNameOf(file);
@@ -289,57 +330,62 @@ export function useAttachments(model: ModelListItem | undefined) {
       });
       return null;
     },
-    [countExceeded, start, t],
+    [countExceeded, modelRef, start, t],
   );
+}
 
+/** Retrying, removing and clearing items. */
+function useListEdits(list: AttachmentList, rules: ListRules) {
+  const { t } = useTranslation();
+  const { current, patch, run, release, update } = list;
   /** Reads or uploads a failed item again (a page, unless the same page was added again meanwhile). */
   const retry = useCallback(
     (uid: string) => {
       const item = current.current.find((i) => i.uid === uid);
       if (!item || item.status !== 'error') return;
       // name is stored as parsePageUrl gave it.
-      if (item.type === 'html' && duplicateOf(item.name, uid)) {
+      if (item.type === 'html' && rules.duplicateOf(item.name, uid)) {
         patch(uid, { error: t('chat.content.readHtmlPage') });
         return;
       }
       run(uid);
     },
-    [duplicateOf, patch, run, t],
+    [current, patch, rules, run, t],
   );
-
-  /** Stops what runs for the items and frees their thumbnails. */
-  const release = useCallback((gone: readonly MediaItem[]) => {
-    for (const item of gone) {
-      uploads.current.get(item.uid)?.abort();
-      uploads.current.delete(item.uid);
-      uploaders.current.delete(item.uid);
-      if (item.preview) URL.revokeObjectURL(item.preview);
-    }
-  }, []);
-
   /** Removes the items `uids` (a chip's remove button, or a model switch that cannot read them). */
   const removeMany = useCallback(
     (uids: readonly string[]) => {
       const gone = new Set(uids);
       release(current.current.filter((item) => gone.has(item.uid)));
-      update((list) => list.filter((item) => !gone.has(item.uid)));
+      update((items) => items.filter((item) => !gone.has(item.uid)));
     },
-    [release, update],
+    [current, release, update],
   );
-
   const remove = useCallback((uid: string) => removeMany([uid]), [removeMany]);
-
   /** Empties the list: the message was sent (its bubble shows the server's links, not the local bytes). */
   const clear = useCallback(() => {
     release(current.current);
     update(() => []);
-  }, [release, update]);
+  }, [current, release, update]);
+  return { retry, removeMany, remove, clear };
+}
 
-  // Leaving the chat stops the uploads still running and frees the thumbnails.
-  useEffect(() => {
-    const list = current;
-    return () => release(list.current);
-  }, [release]);
+/**
+ * The attachments of the message being written: web pages (by address or read in a tab), files and
+ * images, one hook per source over one list. Held by the chat view only: nothing here outlives it
+ * or is shared between chats. `model` is the model the message goes to: it decides which files are
+ * accepted.
+ */
+export function useAttachments(model: ModelListItem | undefined) {
+  const modelRef = useRef(model);
+  modelRef.current = model;
+  const list = useAttachmentList();
+  const rules = useListRules(list);
+  const addPage = usePageSource(list, rules);
+  const addTabPage = useTabSource(list, rules, modelRef);
+  const addFile = useFileSource(list, rules, modelRef);
+  const { retry, remove, removeMany, clear } = useListEdits(list, rules);
+  const { items, current } = list;
 
   /** What a message sent now carries: the items uploaded, as its bubble shows them. */
   const completed = useMemo(
@@ -350,15 +396,13 @@ export function useAttachments(model: ModelListItem | undefined) {
     [items],
   );
   const busy = items.some((item) => item.status === 'loading');
-
   /**
    * Whether the page at `url` (as parsePageUrl gives it) is already attached and not failed. A new
    * function whenever the list changes, so a memoized caller shows the change.
    */
-  const has = useCallback((url: string) => duplicateOf(url) !== undefined, [duplicateOf, items]);
-
-  /** The items `target` cannot read (spec §4 model switch). */
-  const unsupportedBy = useCallback((target: ModelListItem) => current.current.filter((item) => !modelAccepts(target.modelMap, item)), []);
+  const has = useCallback((url: string) => rules.duplicateOf(url) !== undefined, [rules, items]);
+  /** The items `target` cannot read (the model switch asks before removing them). */
+  const unsupportedBy = useCallback((target: ModelListItem) => current.current.filter((item) => !modelAccepts(target.modelMap, item)), [current]);
 
   return { items, addPage, addTabPage, addFile, retry, remove, removeMany, clear, has, unsupportedBy, completed, busy };
 }

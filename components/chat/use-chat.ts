@@ -1,5 +1,5 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState, type Dispatch, type MutableRefObject, type SetStateAction } from 'react';
 import { chatSessionsKey, moveSessionToTop } from '../../shared/api/chat-history.ts';
 import { deleteChatMessage, getMessagesNewestFirst, MESSAGE_PAGE_SIZE, sendChatMessage, stopChatMessage } from '../../shared/api/chat.ts';
 import { ApiError } from '../../shared/api/request.ts';
@@ -28,9 +28,9 @@ export interface ChatTurn {
 export interface SendOptions {
   aiModelId: string;
   webSearch: boolean;
-  /** Completed attachments (spec §3 media items) given to the model with the message. */
+  /** Completed attachments (media items) given to the model with the message. */
   media?: MessageMedia[];
-  /** The function plugins switched on (spec §3: only function plugins). */
+  /** The function plugins switched on (only function plugins). */
   pluginIds?: string[];
 }
 
@@ -63,54 +63,71 @@ function turnOf(message: ChatMessageItem): ChatTurn {
   };
 }
 
-/**
- * The turns of one chat: its history (newest page first, earlier pages on demand) and the answer
- * streaming now. Stream updates are applied at most once per animation frame, so a fast model
- * does not re-render the chat for every chunk.
- */
-export function useChat({ sessionId, onSessionCreated }: UseChatOptions) {
-  const queryClient = useQueryClient();
+type ActiveRun = { controller: AbortController; key: string; chatMessageId?: string; stopped: boolean };
+
+/** What the parts of useChat share: the turns, the session they belong to, the run streaming now. */
+type ChatCore = {
+  turns: ChatTurn[];
+  setTurns: Dispatch<SetStateAction<ChatTurn[]>>;
+  patchTurn: (key: string, patch: Partial<ChatTurn>) => void;
+  total: number;
+  setTotal: Dispatch<SetStateAction<number>>;
+  streaming: boolean;
+  setStreaming: Dispatch<SetStateAction<boolean>>;
+  /** The session the turns belong to: set by the stream for a new chat before the route follows. */
+  sessionRef: MutableRefObject<string | undefined>;
+  active: MutableRefObject<ActiveRun | null>;
+  /** Server messages known from the newest end (loaded plus sent since), to page back without gaps. */
+  known: MutableRefObject<number>;
+};
+
+function useChatCore(sessionId: string | undefined): ChatCore {
   const [turns, setTurns] = useState<ChatTurn[]>([]);
-  const [loading, setLoading] = useState(false);
-  const [loadError, setLoadError] = useState<string | null>(null);
   const [total, setTotal] = useState(0);
   const [streaming, setStreaming] = useState(false);
-  /** The session the turns belong to: set by the stream for a new chat before the route follows. */
   const sessionRef = useRef(sessionId);
-  const active = useRef<{ controller: AbortController; key: string; chatMessageId?: string; stopped: boolean } | null>(null);
-  /** Server messages known from the newest end (loaded plus sent since), to page back without gaps. */
+  const active = useRef<ActiveRun | null>(null);
   const known = useRef(0);
-  const onCreated = useRef(onSessionCreated);
-  onCreated.current = onSessionCreated;
-
   const patchTurn = useCallback((key: string, patch: Partial<ChatTurn>) => {
     setTurns((current) => current.map((turn) => (turn.key === key ? { ...turn, ...patch } : turn)));
   }, []);
+  return { turns, setTurns, patchTurn, total, setTotal, streaming, setStreaming, sessionRef, active, known };
+}
 
-  const loadPage = useCallback(async (id: string, page: number, signal?: AbortSignal) => {
-    setLoading(true);
-    setLoadError(null);
-    try {
-      const result = await getMessagesNewestFirst(id, page, signal);
-      if (signal?.aborted) return;
-      setTotal(result.total);
-      setTurns((current) => {
-        const seen = new Set(current.map((turn) => turn.chatMessageId));
-        const earlier = result.list.filter((message) => !seen.has(message.chatMessageId)).map(turnOf);
-        known.current += earlier.length;
-        return [...earlier, ...current];
-      });
-    } catch (error) {
-      if (!signal?.aborted) setLoadError(error instanceof Error ? error.message : String(error));
-    } finally {
-      if (!signal?.aborted) setLoading(false);
-    }
-  }, []);
+/** The history of the chat open at `sessionId`: its newest page when opened, earlier pages on demand. */
+function useChatHistory(core: ChatCore, sessionId: string | undefined) {
+  const { setTurns, setTotal, setStreaming, sessionRef, active, known } = core;
+  const [loading, setLoading] = useState(false);
+  const [loadError, setLoadError] = useState<string | null>(null);
+
+  const loadPage = useCallback(
+    async (id: string, page: number, signal?: AbortSignal) => {
+      setLoading(true);
+      setLoadError(null);
+      try {
+        const result = await getMessagesNewestFirst(id, page, signal);
+        if (signal?.aborted) return;
+        setTotal(result.total);
+        setTurns((current) => {
+          const seen = new Set(current.map((turn) => turn.chatMessageId));
+          const earlier = result.list.filter((message) => !seen.has(message.chatMessageId)).map(turnOf);
+          known.current += earlier.length;
+          return [...earlier, ...current];
+        });
+      } catch (error) {
+        if (!signal?.aborted) setLoadError(error instanceof Error ? error.message : String(error));
+      } finally {
+        if (!signal?.aborted) setLoading(false);
+      }
+    },
+    [setTotal, setTurns, known],
+  );
 
   // Opening another chat (or a new one) starts over, unless the route only caught up with the
   // session this hook's own stream created.
+  const turnsCount = core.turns.length;
   useEffect(() => {
-    if (sessionId !== undefined && sessionId === sessionRef.current && (turns.length > 0 || active.current)) return;
+    if (sessionId !== undefined && sessionId === sessionRef.current && (turnsCount > 0 || active.current)) return;
     active.current?.controller.abort();
     active.current = null;
     sessionRef.current = sessionId;
@@ -126,84 +143,106 @@ export function useChat({ sessionId, onSessionCreated }: UseChatOptions) {
     const controller = new AbortController();
     void loadPage(sessionId, 1, controller.signal);
     return () => controller.abort();
-    // turns is read only to tell "caught up" from "opened": it must not re-run this effect.
+    // The turn count is read only to tell "caught up" from "opened": it must not re-run this effect.
   }, [sessionId, loadPage]);
 
   // Leaving the chat page does not leave a stream running in the background.
-  useEffect(() => () => active.current?.controller.abort(), []);
+  useEffect(() => () => active.current?.controller.abort(), [active]);
 
   const loadEarlier = useCallback(() => {
     const id = sessionRef.current;
     if (!id || loading) return;
     void loadPage(id, Math.floor(known.current / MESSAGE_PAGE_SIZE) + 1);
-  }, [loadPage, loading]);
+  }, [loadPage, loading, sessionRef, known]);
+
+  return { loading, loadError, loadEarlier };
+}
+
+/** The fields of a turn a stream update (or its end) sets. */
+const streamedFields = (update: StreamUpdate): Partial<ChatTurn> => ({
+  output: update.text,
+  chatMessageId: update.ids.chatMessageId,
+  modelName: update.modelName,
+  ...extrasOf(update),
+});
+
+/**
+ * Sends one message and streams its answer into the turn `run.key`, applying updates at most once
+ * per animation frame. The first event of a new chat names its session: the history lists it at
+ * once and `onCreated` moves the route to it.
+ */
+async function streamTurn(
+  core: ChatCore,
+  run: ActiveRun,
+  input: string,
+  options: SendOptions,
+  hooks: { queryClient: QueryClient; onCreated: (chatSessionId: string) => void },
+): Promise<void> {
+  const { patchTurn, sessionRef, known } = core;
+  let frame: number | undefined;
+  let latest: StreamUpdate | undefined;
+  const flush = () => {
+    frame = undefined;
+    if (latest) patchTurn(run.key, streamedFields(latest));
+  };
+  const onUpdate = (update: StreamUpdate) => {
+    latest = update;
+    run.chatMessageId = update.ids.chatMessageId;
+    if (!sessionRef.current) {
+      sessionRef.current = update.ids.chatSessionId;
+      moveSessionToTop(hooks.queryClient, {
+        chatSessionId: update.ids.chatSessionId,
+        sessionTitle: input.slice(0, 100),
+        sessionDescribe: '',
+        createTime: new Date().toISOString(),
+      });
+      hooks.onCreated(update.ids.chatSessionId);
+    }
+    frame ??= requestAnimationFrame(flush);
+  };
+  const body = {
+    chatSessionId: sessionRef.current,
+    aiModelId: options.aiModelId,
+    inputMessage: input,
+    chatMediaIds: (options.media ?? []).map((m) => m.chatMediaId),
+    webSearch: options.webSearch,
+    pluginIds: options.pluginIds ?? [],
+  };
+  try {
+    const final = await sendChatMessage(body, { signal: run.controller.signal, onUpdate });
+    if (frame !== undefined) cancelAnimationFrame(frame);
+    known.current += 1;
+    patchTurn(run.key, { ...streamedFields(final), status: final.finishReason === ChatFinishReasons.userStopped ? 'stopped' : 'done' });
+  } catch (error) {
+    if (frame !== undefined) cancelAnimationFrame(frame);
+    const stoppedByUser = error instanceof ApiError && error.code === Codes.Aborted && run.stopped;
+    if (latest) known.current += 1;
+    patchTurn(run.key, {
+      ...(latest ? streamedFields(latest) : {}),
+      status: stoppedByUser ? 'stopped' : 'error',
+      error: stoppedByUser ? undefined : error instanceof Error ? error.message : String(error),
+    });
+  }
+}
+
+/** Sending (one message at a time) and stopping the answer streaming now. */
+function useSending(core: ChatCore, onSessionCreated: (chatSessionId: string) => void) {
+  const queryClient = useQueryClient();
+  const onCreated = useRef(onSessionCreated);
+  onCreated.current = onSessionCreated;
+  const { active, setTurns, setStreaming } = core;
+  const coreRef = useRef(core);
+  coreRef.current = core;
 
   const send = useCallback(
     async (input: string, options: SendOptions): Promise<void> => {
       if (active.current) return;
-      const key = `local-${++localKeys}`;
-      const controller = new AbortController();
-      const run: { controller: AbortController; key: string; chatMessageId?: string; stopped: boolean } = { controller, key, stopped: false };
+      const run: ActiveRun = { controller: new AbortController(), key: `local-${++localKeys}`, stopped: false };
       active.current = run;
       setStreaming(true);
-      const media = options.media ?? [];
-      const chatMediaIds = media.map((m) => m.chatMediaId);
-      setTurns((current) => [...current, { key, input, output: '', status: 'streaming', media }]);
-
-      let frame: number | undefined;
-      let latest: StreamUpdate | undefined;
-      const flush = () => {
-        frame = undefined;
-        if (latest) patchTurn(key, { output: latest.text, chatMessageId: latest.ids.chatMessageId, modelName: latest.modelName, ...extrasOf(latest) });
-      };
-      const onUpdate = (update: StreamUpdate) => {
-        latest = update;
-        run.chatMessageId = update.ids.chatMessageId;
-        if (!sessionRef.current) {
-          // The first event of a new chat names its session: the history lists it at once.
-          sessionRef.current = update.ids.chatSessionId;
-          moveSessionToTop(queryClient, {
-            chatSessionId: update.ids.chatSessionId,
-            sessionTitle: input.slice(0, 100),
-            sessionDescribe: '',
-            createTime: new Date().toISOString(),
-          });
-          onCreated.current(update.ids.chatSessionId);
-        }
-        frame ??= requestAnimationFrame(flush);
-      };
-
+      setTurns((current) => [...current, { key: run.key, input, output: '', status: 'streaming', media: options.media ?? [] }]);
       try {
-        const final = await sendChatMessage(
-          {
-            chatSessionId: sessionRef.current,
-            aiModelId: options.aiModelId,
-            inputMessage: input,
-            chatMediaIds,
-            webSearch: options.webSearch,
-            pluginIds: options.pluginIds ?? [],
-          },
-          { signal: controller.signal, onUpdate },
-        );
-        if (frame !== undefined) cancelAnimationFrame(frame);
-        known.current += 1;
-        const stopped = final.finishReason === ChatFinishReasons.userStopped;
-        patchTurn(key, {
-          output: final.text,
-          chatMessageId: final.ids.chatMessageId,
-          modelName: final.modelName,
-          ...extrasOf(final),
-          status: stopped ? 'stopped' : 'done',
-        });
-      } catch (error) {
-        if (frame !== undefined) cancelAnimationFrame(frame);
-        const aborted = error instanceof ApiError && error.code === Codes.Aborted;
-        if (latest) known.current += 1;
-        patchTurn(key, {
-          ...(latest ? { output: latest.text, chatMessageId: latest.ids.chatMessageId, modelName: latest.modelName, ...extrasOf(latest) } : {}),
-          status: aborted && run.stopped ? 'stopped' : 'error',
-          error: aborted && run.stopped ? undefined : error instanceof Error ? error.message : String(error),
-        });
+        await streamTurn(coreRef.current, run, input, options, { queryClient, onCreated: (id) => onCreated.current(id) });
       } finally {
         if (active.current === run) {
           active.current = null;
@@ -213,17 +252,31 @@ export function useChat({ sessionId, onSessionCreated }: UseChatOptions) {
         void queryClient.invalidateQueries({ queryKey: chatSessionsKey });
       }
     },
-    [patchTurn, queryClient],
+    [active, queryClient, setStreaming, setTurns],
   );
 
-  /** Spec: the stop button calls StopMessage (the server ends the answer, keeping its text) and aborts. */
+  /** The stop button calls StopMessage (the server ends the answer, keeping its text) and aborts. */
   const stop = useCallback(async () => {
     const run = active.current;
     if (!run) return;
     run.stopped = true;
     if (run.chatMessageId) await stopChatMessage(run.chatMessageId).catch(() => undefined);
     run.controller.abort();
-  }, []);
+  }, [active]);
+
+  return { send, stop };
+}
+
+/**
+ * The turns of one chat: its history (newest page first, earlier pages on demand) and the answer
+ * streaming now. Stream updates are applied at most once per animation frame, so a fast model
+ * does not re-render the chat for every chunk.
+ */
+export function useChat({ sessionId, onSessionCreated }: UseChatOptions) {
+  const core = useChatCore(sessionId);
+  const { loading, loadError, loadEarlier } = useChatHistory(core, sessionId);
+  const { send, stop } = useSending(core, onSessionCreated);
+  const { active, known, setTotal, setTurns } = core;
 
   const remove = useCallback(
     async (turn: ChatTurn) => {
@@ -234,7 +287,7 @@ export function useChat({ sessionId, onSessionCreated }: UseChatOptions) {
       }
       setTurns((current) => current.filter((t) => t.key !== turn.key));
     },
-    [],
+    [known, setTotal, setTurns],
   );
 
   /** Asks again: the failed or unwanted answer goes, the same message (and its attachments) is sent anew. */
@@ -244,16 +297,16 @@ export function useChat({ sessionId, onSessionCreated }: UseChatOptions) {
       await remove(turn);
       await send(turn.input, { ...options, media: turn.media ?? [] });
     },
-    [remove, send],
+    [active, remove, send],
   );
 
-  const loadedFromServer = turns.filter((t) => t.chatMessageId).length;
+  const loadedFromServer = core.turns.filter((t) => t.chatMessageId).length;
   return {
-    turns,
+    turns: core.turns,
     loading,
     loadError,
-    streaming,
-    hasEarlier: sessionRef.current !== undefined && loadedFromServer < total,
+    streaming: core.streaming,
+    hasEarlier: core.sessionRef.current !== undefined && loadedFromServer < core.total,
     loadEarlier,
     send,
     stop,

@@ -5,12 +5,13 @@ import { useTranslation } from 'react-i18next';
 import { Route, Switch, useLocation } from 'wouter';
 import { recordPageView } from '../../shared/api/tracking.ts';
 import { useFreshUserInfo } from '../app-shell/account.ts';
+import { LinkLoginDialog } from '../login/link-login-dialog.tsx';
 import { LoginDialog } from '../login/login-dialog.tsx';
 import { loginFromUrl } from '../login/url-login.ts';
 import { ChatLayout } from './chat-layout.tsx';
 
 /**
- * Spec §2 routes of this release: the chat layout at / and /{id}, settings and the not-found page;
+ * The routes of this release: the chat layout at / and /{id}, settings and the not-found page;
  * around them what every screen has: the login dialog, page views, URL logins and a fresh copy of
  * the user.
  */
@@ -22,7 +23,7 @@ export function AppRoutes() {
     void recordPageView(path);
   }, [path]);
 
-  // Spec §4: ?token= or ?tempKey= log in and keep the path.
+  // ?token= or ?tempKey= log in and keep the path.
   useEffect(() => {
     void loginFromUrl(store);
   }, [store]);
@@ -43,6 +44,7 @@ export function AppRoutes() {
         </Route>
       </Switch>
       <LoginDialog onLoggedIn={() => navigate('/')} />
+      <LinkLoginDialog />
     </>
   );
 }

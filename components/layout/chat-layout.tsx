@@ -11,7 +11,7 @@ import { ChatSidebar, SIDEBAR_WIDTH } from '../chat-history/chat-sidebar.tsx';
 import { IconMenu, IconPlus, IconSettings } from '../ui/icons.tsx';
 
 /**
- * Spec §2 chat layout at / and /{id}: the sidebar beside the chat on a wide screen; on a narrow one
+ * The chat layout at / and /{id}: the sidebar beside the chat on a wide screen; on a narrow one
  * (mobile web, the extension's side panel) a bar on top and the sidebar in a drawer.
  */
 export function ChatLayout() {
@@ -24,7 +24,7 @@ export function ChatLayout() {
   const [drawer, setDrawer] = useState(false);
 
   // Signed out (here or on another surface): the account's chat must not stay on screen. Only on
-  // the change itself, so a visitor's link to a chat still waits for a URL login (spec §4 keeps the path).
+  // the change itself, so a visitor's link to a chat still waits for a URL login (keeps the path).
   const wasLoggedIn = useRef(loggedIn);
   useEffect(() => {
     if (wasLoggedIn.current && !loggedIn && id) navigate('/', { replace: true });

@@ -11,12 +11,12 @@ export async function completeLogin(store: JotaiStore, token: string): Promise<v
   await store.set(authActionAtom, { type: 'userInfo', userInfo });
 }
 
-/** Spec §4: a temp key from the login page is exchanged for a token, then the user is loaded. */
+/** A temp key from the login page is exchanged for a token, then the user is loaded. */
 export async function loginWithTempKey(store: JotaiStore, tempKey: string): Promise<void> {
   await completeLogin(store, await getTokenForTempKey(tempKey));
 }
 
-/** Spec §8: the failure's own message, or 'login failed, please retry later'. */
+/** The failure's own message, or 'login failed, please retry later'. */
 export function loginFailureMessage(error: unknown): string {
   return error instanceof ApiError && error.message ? error.message : i18next.t('login.failed');
 }

@@ -11,13 +11,13 @@ import { useSystemSetting } from '../app-shell/system-settings.ts';
 import { notifyError, notifySuccess } from '../ui/notify.ts';
 import { loginFailureMessage, loginWithTempKey } from './login-actions.ts';
 
-/** Spec §9: the token is looked for every second while the dialog is open. */
+/** The token is looked for every second while the dialog is open. */
 export const LOGIN_POLL_MS = 1000;
-/** Spec §9: the mobile login drawer's height. */
+/** The mobile login drawer's height. */
 export const LOGIN_DRAWER_HEIGHT = 560;
 
 export interface LoginDialogProps {
-  /** After a login: spec §4 sends the app to /. */
+  /** After a login: the app goes to /. */
   onLoggedIn: () => void;
 }
 
@@ -37,7 +37,7 @@ export function LoginDialog({ onLoggedIn }: LoginDialogProps) {
   const [busy, setBusy] = useState(false);
   const tokenAtOpen = useRef<string | null>(null);
 
-  // Every opening loads the frame afresh (spec §4): the Modal and Drawer unmount their content
+  // Every opening loads the frame afresh: the Modal and Drawer unmount their content
   // when closed, so each opening mounts a new frame.
   useEffect(() => {
     if (state.open) tokenAtOpen.current = peekPersisted(tokenPersisted);

@@ -1,12 +1,14 @@
-import { Alert, Button, Center, Group, Paper, PasswordInput, SegmentedControl, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
-import { useEffect, useState, type FormEvent } from 'react';
+import { Alert, Button, Center, Group, Loader, Paper, PasswordInput, SegmentedControl, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { addUser, login } from '../../shared/api/account.ts';
+import { rememberLoginState } from '../../shared/atoms/login-link.ts';
 import { LanguageSchema } from '../../shared/contracts/common.ts';
 import { setLanguage } from '../../shared/i18n/i18n.ts';
+import { useSystemSetting } from '../app-shell/system-settings.ts';
 import { loginFailureMessage } from './login-actions.ts';
 import { validateLoginForm, type LoginFormErrors, type LoginFormValues, type LoginMode } from './login-form.ts';
-import { postToParent, readFrameContext, redirectTarget, type FrameContext } from './login-target.ts';
+import { planRedirect, postToParent, readFrameContext, withTempKey, type FrameContext, type RedirectPlan } from './login-target.ts';
 
 export interface LoginPageProps {
   /** Sends the browser on after a sign-in outside a frame; defaults to location.assign. */
@@ -19,82 +21,97 @@ const EMPTY: LoginFormValues = { email: '', password: '', userName: '' };
 
 /**
  * The central login page (/login, served by the server). Signs in or creates an account, then hands
- * the single-use temp key on: to the embedding window (the login dialog's frame, spec §4) when
- * framed by a trusted origin, else to the callback of spec §2 or the web app's root by redirect.
+ * the single-use temp key on: to the embedding window (the login dialog's frame) when framed by a
+ * trusted origin, else by redirect to the callback or the web app's root. Trusted means this origin
+ * or an extension id the server lists (setting extension_ids); anyone else is told they may not
+ * sign in with Tandem and gets no key (docs/security.md#login-links).
  */
 export function LoginPage({ navigate = (url) => window.location.assign(url) }: LoginPageProps) {
-  const { t, i18n } = useTranslation();
-  const [frame] = useState<FrameContext>(() => readFrameContext(window));
-  const untrustedParent = frame.framed && !frame.targetOrigin;
-  const [mode, setMode] = useState<LoginMode>('signIn');
-  const [values, setValues] = useState<LoginFormValues>(EMPTY);
-  const [errors, setErrors] = useState<LoginFormErrors>({});
-  const [serverError, setServerError] = useState<string | null>(null);
-  const [submitting, setSubmitting] = useState(false);
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const ids = useSystemSetting('extension_ids');
+  useDocumentTitle();
+  // Until the server says which extensions it trusts, nothing is handed on; if it cannot say, none are.
+  if (ids.value === undefined && ids.isPending) {
+    return (
+      <LoginShell>
+        <Center py="xl">
+          <Loader size="sm" />
+        </Center>
+      </LoginShell>
+    );
+  }
+  const allowedIds = (ids.value ?? '').split(',').filter(Boolean);
+  return <LoginScreen allowedIds={allowedIds} navigate={navigate} />;
+}
 
+function useDocumentTitle() {
+  const { t, i18n } = useTranslation();
   useEffect(() => {
     document.title = t('loginPage.documentTitle');
     document.documentElement.lang = i18n.language;
   }, [t, i18n.language]);
+}
+
+/** Where a temp key goes once signed in; null when it may go nowhere. */
+function useHandOn(frame: FrameContext, plan: RedirectPlan | undefined, navigate: (url: string) => void) {
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
+  const handOn = async (tempKey: string) => {
+    if (frame.framed) {
+      // Checked before the call too; kept here so no path can post to an unknown origin.
+      if (!frame.targetOrigin) throw new Error('untrusted parent');
+      postToParent(window, frame.targetOrigin, { type: 'login-success', code: 200, tempKey });
+      setOutcome('posted');
+      return;
+    }
+    if (!plan) throw new Error('callback not allowed');
+    // The caller's own state comes back as it was; a login sent to this origin without one gets a
+    // state kept here, so the web app knows this browser asked for it.
+    const given = new URL(window.location.href).searchParams.get('state');
+    const state = given ?? (plan.sameOrigin ? await rememberLoginState() : null);
+    setOutcome('redirecting');
+    navigate(withTempKey(plan.target, tempKey, state));
+  };
+  return { outcome, handOn };
+}
+
+function LoginScreen({ allowedIds, navigate }: { allowedIds: string[]; navigate: (url: string) => void }) {
+  const { t } = useTranslation();
+  const [frame] = useState<FrameContext>(() => readFrameContext(allowedIds, window));
+  const [plan] = useState<RedirectPlan | undefined>(() => (frame.framed ? undefined : planRedirect(window.location.href, allowedIds)));
+  const notAllowed = frame.framed ? !frame.targetOrigin : plan === null;
+  const { outcome, handOn } = useHandOn(frame, plan, navigate);
 
   // Tells the login dialog that its frame is ready and that nobody is signed in here.
   useEffect(() => {
     if (frame.framed && frame.targetOrigin) postToParent(window, frame.targetOrigin, { type: 'not-logged-in' });
   }, [frame]);
 
-  const change = (field: keyof LoginFormValues) => (value: string) => {
-    setValues((current) => ({ ...current, [field]: value }));
-    setErrors((current) => ({ ...current, [field]: undefined }));
-  };
+  let body: ReactNode;
+  if (notAllowed) {
+    body = (
+      <Alert color="red" role="alert" data-testid="not-allowed" title={t('loginPage.notAllowedTitle')}>
+        {t('loginPage.notAllowed')}
+      </Alert>
+    );
+  } else if (outcome) {
+    body = (
+      <Stack gap={4} role="status" data-testid="login-outcome">
+        <Title order={2} size="h4">
+          {t('loginPage.signedIn')}
+        </Title>
+        <Text size="sm" c="dimmed">
+          {outcome === 'posted' ? t('loginPage.closeHint') : t('loginPage.redirecting')}
+        </Text>
+      </Stack>
+    );
+  } else {
+    body = <LoginForm onSignedIn={handOn} />;
+  }
+  return <LoginShell>{body}</LoginShell>;
+}
 
-  const switchMode = (next: string | null) => {
-    if (next !== 'signIn' && next !== 'signUp') return;
-    setMode(next);
-    setErrors({});
-    setServerError(null);
-  };
-
-  const handOn = (tempKey: string) => {
-    if (frame.framed) {
-      // Checked before the call too; kept here so no path can post to an unknown origin.
-      if (!frame.targetOrigin) throw new Error('untrusted parent');
-      postToParent(window, frame.targetOrigin, { type: 'login-success', code: 200, tempKey });
-      setOutcome('posted');
-    } else {
-      setOutcome('redirecting');
-      navigate(redirectTarget(window.location.href, tempKey));
-    }
-  };
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (submitting) return;
-    const found = validateLoginForm(values, mode);
-    setErrors(found);
-    if (Object.values(found).some(Boolean)) return;
-    // A temp key is not even asked for when it could not be handed on safely (the banner says why).
-    if (untrustedParent) return;
-    setServerError(null);
-    setSubmitting(true);
-    const credentials = { email: values.email.trim(), password: values.password };
-    try {
-      if (mode === 'signUp') {
-        await addUser({ ...credentials, userName: values.userName.trim() || undefined });
-        // The account exists now: a retry after a failed login must sign in, not sign up again.
-        setMode('signIn');
-      }
-      const { tempKey } = await login(credentials);
-      handOn(tempKey);
-    } catch (error) {
-      setServerError(loginFailureMessage(error));
-    } finally {
-      setSubmitting(false);
-    }
-  };
-
+function LoginShell({ children }: { children: ReactNode }) {
+  const { t, i18n } = useTranslation();
   const language = i18n.language === 'zh' ? 'zh' : 'en';
-
   return (
     <Center mih="100vh" p="md" bg="secondary.0">
       <Paper withBorder shadow="sm" radius="md" p="xl" w="100%" maw={400}>
@@ -122,76 +139,121 @@ export function LoginPage({ navigate = (url) => window.location.assign(url) }: L
               ]}
             />
           </Group>
-
-          {untrustedParent && (
-            <Alert color="red" role="alert" data-testid="unknown-parent">
-              {t('loginPage.unknownParent')}
-            </Alert>
-          )}
-
-          {outcome ? (
-            <Stack gap={4} role="status" data-testid="login-outcome">
-              <Title order={2} size="h4">
-                {t('loginPage.signedIn')}
-              </Title>
-              <Text size="sm" c="dimmed">
-                {outcome === 'posted' ? t('loginPage.closeHint') : t('loginPage.redirecting')}
-              </Text>
-            </Stack>
-          ) : (
-            <>
-              <Tabs value={mode} onChange={switchMode}>
-                <Tabs.List grow>
-                  <Tabs.Tab value="signIn">{t('loginPage.signIn')}</Tabs.Tab>
-                  <Tabs.Tab value="signUp">{t('loginPage.signUp')}</Tabs.Tab>
-                </Tabs.List>
-              </Tabs>
-
-              <form noValidate onSubmit={(event) => void submit(event)}>
-                <Stack gap="sm">
-                  <TextInput
-                    label={t('loginPage.email')}
-                    placeholder={t('loginPage.emailPlaceholder')}
-                    type="email"
-                    autoComplete={mode === 'signUp' ? 'username' : 'email'}
-                    maxLength={254}
-                    value={values.email}
-                    onChange={(event) => change('email')(event.currentTarget.value)}
-                    error={errors.email ? t(errors.email) : undefined}
-                    autoFocus
-                  />
-                  <PasswordInput
-                    label={t('loginPage.password')}
-                    description={mode === 'signUp' ? t('loginPage.passwordHint') : undefined}
-                    autoComplete={mode === 'signUp' ? 'new-password' : 'current-password'}
-                    maxLength={200}
-                    value={values.password}
-                    onChange={(event) => change('password')(event.currentTarget.value)}
-                    error={errors.password ? t(errors.password) : undefined}
-                  />
-                  {mode === 'signUp' && (
-                    <TextInput
-                      label={t('loginPage.userName')}
-                      autoComplete="nickname"
-                      maxLength={50}
-                      value={values.userName}
-                      onChange={(event) => change('userName')(event.currentTarget.value)}
-                    />
-                  )}
-                  {serverError && (
-                    <Alert color="red" role="alert" data-testid="login-error">
-                      {serverError}
-                    </Alert>
-                  )}
-                  <Button type="submit" fullWidth loading={submitting}>
-                    {mode === 'signUp' ? t('loginPage.signUp') : t('loginPage.signIn')}
-                  </Button>
-                </Stack>
-              </form>
-            </>
-          )}
+          {children}
         </Stack>
       </Paper>
     </Center>
+  );
+}
+
+/** Sign in, or create an account and sign in; hands the temp key to `onSignedIn`. */
+function LoginForm({ onSignedIn }: { onSignedIn: (tempKey: string) => Promise<void> }) {
+  const { t } = useTranslation();
+  const [mode, setMode] = useState<LoginMode>('signIn');
+  const [values, setValues] = useState<LoginFormValues>(EMPTY);
+  const [errors, setErrors] = useState<LoginFormErrors>({});
+  const [serverError, setServerError] = useState<string | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+
+  const change = (field: keyof LoginFormValues) => (value: string) => {
+    setValues((current) => ({ ...current, [field]: value }));
+    setErrors((current) => ({ ...current, [field]: undefined }));
+  };
+  const switchMode = (next: string | null) => {
+    if (next !== 'signIn' && next !== 'signUp') return;
+    setMode(next);
+    setErrors({});
+    setServerError(null);
+  };
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (submitting) return;
+    const found = validateLoginForm(values, mode);
+    setErrors(found);
+    if (Object.values(found).some(Boolean)) return;
+    setServerError(null);
+    setSubmitting(true);
+    const credentials = { email: values.email.trim(), password: values.password };
+    try {
+      if (mode === 'signUp') {
+        await addUser({ ...credentials, userName: values.userName.trim() || undefined });
+        // The account exists now: a retry after a failed login must sign in, not sign up again.
+        setMode('signIn');
+      }
+      const { tempKey } = await login(credentials);
+      await onSignedIn(tempKey);
+    } catch (error) {
+      setServerError(loginFailureMessage(error));
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <>
+      <Tabs value={mode} onChange={switchMode}>
+        <Tabs.List grow>
+          <Tabs.Tab value="signIn">{t('loginPage.signIn')}</Tabs.Tab>
+          <Tabs.Tab value="signUp">{t('loginPage.signUp')}</Tabs.Tab>
+        </Tabs.List>
+      </Tabs>
+      <form noValidate onSubmit={(event) => void submit(event)}>
+        <Stack gap="sm">
+          <LoginFields mode={mode} values={values} errors={errors} change={change} />
+          {serverError && (
+            <Alert color="red" role="alert" data-testid="login-error">
+              {serverError}
+            </Alert>
+          )}
+          <Button type="submit" fullWidth loading={submitting}>
+            {mode === 'signUp' ? t('loginPage.signUp') : t('loginPage.signIn')}
+          </Button>
+        </Stack>
+      </form>
+    </>
+  );
+}
+
+type FieldsProps = {
+  mode: LoginMode;
+  values: LoginFormValues;
+  errors: LoginFormErrors;
+  change: (field: keyof LoginFormValues) => (value: string) => void;
+};
+
+function LoginFields({ mode, values, errors, change }: FieldsProps) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <TextInput
+        label={t('loginPage.email')}
+        placeholder={t('loginPage.emailPlaceholder')}
+        type="email"
+        autoComplete={mode === 'signUp' ? 'username' : 'email'}
+        maxLength={254}
+        value={values.email}
+        onChange={(event) => change('email')(event.currentTarget.value)}
+        error={errors.email ? t(errors.email) : undefined}
+        autoFocus
+      />
+      <PasswordInput
+        label={t('loginPage.password')}
+        description={mode === 'signUp' ? t('loginPage.passwordHint') : undefined}
+        autoComplete={mode === 'signUp' ? 'new-password' : 'current-password'}
+        maxLength={200}
+        value={values.password}
+        onChange={(event) => change('password')(event.currentTarget.value)}
+        error={errors.password ? t(errors.password) : undefined}
+      />
+      {mode === 'signUp' && (
+        <TextInput
+          label={t('loginPage.userName')}
+          autoComplete="nickname"
+          maxLength={50}
+          value={values.userName}
+          onChange={(event) => change('userName')(event.currentTarget.value)}
+        />
+      )}
+    </>
   );
 }

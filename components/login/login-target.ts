@@ -1,11 +1,12 @@
 import type { LoginFrameMessage } from '../../shared/contracts/login-frame.ts';
 
 /**
- * Where the central login page may hand a temp key: its own origin (the web app) or an extension
- * page (chrome-extension://, Chrome and Edge alike). A temp key must never reach any other site.
- * Answers the origin to use as postMessage's targetOrigin, or null when not allowed.
+ * Where the central login page may hand a temp key: its own origin (the web app) or a page of an
+ * extension the server trusts (`allowedIds`, from the public setting extension_ids). A temp key
+ * must never reach any other site or extension. Answers the origin to use as postMessage's
+ * targetOrigin, or null when not allowed.
  */
-export function trustedOrigin(candidate: string | null | undefined, ownOrigin: string): string | null {
+export function trustedOrigin(candidate: string | null | undefined, ownOrigin: string, allowedIds: readonly string[]): string | null {
   if (!candidate) return null;
   let url: URL;
   try {
@@ -14,7 +15,7 @@ export function trustedOrigin(candidate: string | null | undefined, ownOrigin: s
     return null;
   }
   // URL.origin is "null" for non-special schemes such as chrome-extension: build it from the host.
-  if (url.protocol === 'chrome-extension:') return url.hostname ? `chrome-extension://${url.hostname}` : null;
+  if (url.protocol === 'chrome-extension:') return allowedIds.includes(url.hostname) ? `chrome-extension://${url.hostname}` : null;
   return url.origin === ownOrigin ? ownOrigin : null;
 }
 
@@ -41,10 +42,10 @@ export type FrameContext =
   | { framed: true; targetOrigin: string | null };
 
 /** Reads the running page once: is it in a frame, and may it talk to the frame's parent? */
-export function readFrameContext(win: Window = window): FrameContext {
+export function readFrameContext(allowedIds: readonly string[], win: Window = window): FrameContext {
   if (win.parent === win) return { framed: false };
   const origin = embeddingOrigin({ ancestorOrigins: win.location.ancestorOrigins, referrer: win.document.referrer });
-  return { framed: true, targetOrigin: trustedOrigin(origin, win.location.origin) };
+  return { framed: true, targetOrigin: trustedOrigin(origin, win.location.origin, allowedIds) };
 }
 
 /** Posts a validated-by-type message to the parent, only ever to a trusted, exact origin. */
@@ -52,29 +53,36 @@ export function postToParent(win: Window, targetOrigin: string, message: LoginFr
   win.parent.postMessage(message, targetOrigin);
 }
 
+/** Where a sign-in outside a frame goes: the address, or null when the callback may not have a key. */
+export type RedirectPlan = { target: string; sameOrigin: boolean } | null;
+
 /**
- * Where the browser goes after signing in outside a frame (spec §2: the caller sends a `callback`
- * holding its origin and path). A callback on this origin or an extension page gets tempKey added,
- * keeping its path, other parameters and hash; anything else falls back to the web app's root,
- * which logs in from the tempKey parameter.
+ * Where the browser goes after signing in outside a frame (the caller sends a `callback` holding
+ * its origin and path, and may send the `state` it keeps to know its own login when it comes
+ * back). A callback on this origin or a trusted extension's page gets tempKey (and state) added,
+ * keeping its path, other parameters and hash; no callback means the web app's root; a callback
+ * anywhere else gets nothing (null): the page says the app is not allowed to sign in.
  */
-export function redirectTarget(pageHref: string, tempKey: string): string {
+export function planRedirect(pageHref: string, allowedIds: readonly string[]): RedirectPlan {
   const page = new URL(pageHref);
   const callback = page.searchParams.get('callback');
-  if (callback) {
-    let target: URL | undefined;
-    try {
-      target = new URL(callback, page.origin);
-    } catch {
-      target = undefined;
-    }
-    if (target && trustedOrigin(target.href, page.origin)) {
-      // One credential parameter only: an older spelling left in the callback must not win.
-      target.searchParams.delete('tempkey');
-      target.searchParams.delete('token');
-      target.searchParams.set('tempKey', tempKey);
-      return target.href;
-    }
+  if (!callback) return { target: `${page.origin}/`, sameOrigin: true };
+  let target: URL;
+  try {
+    target = new URL(callback, page.origin);
+  } catch {
+    return null;
   }
-  return `${page.origin}/?${new URLSearchParams({ tempKey }).toString()}`;
+  const origin = trustedOrigin(target.href, page.origin, allowedIds);
+  return origin ? { target: target.href, sameOrigin: origin === page.origin } : null;
+}
+
+/** The planned target with the credential (and the login's state) as its only login parameters. */
+export function withTempKey(target: string, tempKey: string, state: string | null): string {
+  const url = new URL(target);
+  // One credential parameter only: an older spelling left in the callback must not win.
+  for (const name of ['tempkey', 'token', 'tempKey', 'state']) url.searchParams.delete(name);
+  url.searchParams.set('tempKey', tempKey);
+  if (state) url.searchParams.set('state', state);
+  return url.href;
 }

@@ -18,7 +18,7 @@ export interface SettingsPageProps {
   onBack: () => void;
 }
 
-/** Spec §2 settings layout, general section: language, the server (extension only) and the account. */
+/** The settings layout, general section: language, the server (extension only) and the account. */
 export function SettingsPage({ onBack }: SettingsPageProps) {
   const { t } = useTranslation();
   const { isExtension } = usePlatform();

@@ -7,8 +7,12 @@ import { createStreamCache, finishBlock, renderStreaming } from '../../shared/ma
 import type { RenderedBlock } from '../../shared/markdown/blocks.ts';
 import { citationSet } from '../../shared/markdown/citations.ts';
 import type { CitationSet, CitationSource } from '../../shared/markdown/citations.ts';
+import { loadImageOnClick, showLoadedImages } from '../../shared/markdown/image-placeholders.ts';
 import { COPY_BUTTON_ATTR } from '../../shared/markdown/render.ts';
 import { morphHtml } from './morph-html.ts';
+
+/** For the chat's own images outside answers (attachments.tsx Thumbnail), which load with this chunk. */
+export { loadOwnImage } from '../../shared/markdown/image-placeholders.ts';
 
 export interface MarkdownViewProps {
   /** Markdown of the answer, already stripped of the product's custom tags. */
@@ -30,13 +34,15 @@ export function MarkdownView({ text, streaming = false, className, citations }: 
   const { t } = useTranslation();
   const copyLabel = t('markdown.copyCode');
   const copiedLabel = t('markdown.copied');
+  // The renderer puts each image's host in place of {host} (shared/markdown/render.ts).
+  const imageLabel = t('markdown.remoteImage', { host: '{host}' });
   // Without citations this is undefined and the renderer does no citation work.
   const citeSet = useMemo(() => citationSet(citations), [citations]);
   const citeKey = citeSet?.key;
   // One cache per view and set of sources: it holds this answer's finished blocks between updates.
   // Sources arriving (or changing) start a new one, so the blocks are rendered again with their links;
   // the same sources again (the key) keep it.
-  const cache = useMemo(() => createStreamCache(copyLabel, citeSet), [copyLabel, citeKey]);
+  const cache = useMemo(() => createStreamCache(copyLabel, citeSet, imageLabel), [copyLabel, citeKey, imageLabel]);
   const blocks = useMemo(() => renderStreaming(text, cache, { done: !streaming }), [text, cache, streaming]);
   const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
 
@@ -45,8 +51,9 @@ export function MarkdownView({ text, streaming = false, className, citations }: 
     return () => pending.forEach(clearTimeout);
   }, []);
 
-  // One listener for every copy button: the buttons are plain HTML from the renderer.
+  // One listener for every copy button and image placeholder: they are plain HTML from the renderer.
   const onClick = (event: MouseEvent<HTMLDivElement>) => {
+    if (loadImageOnClick(event.currentTarget, event.target as Element, () => event.preventDefault())) return;
     const button = (event.target as Element).closest(`[${COPY_BUTTON_ATTR}]`);
     if (!button || !event.currentTarget.contains(button)) return;
     const code = button.closest('.md-code')?.querySelector('pre code, pre')?.textContent ?? '';
@@ -75,7 +82,7 @@ export function MarkdownView({ text, streaming = false, className, citations }: 
         // A block always stays in the same section (by its index), so no block is ever re-mounted.
         <div className="md-section" key={n}>
           {section.map((block) => (
-            <MarkdownBlock key={block.key} block={block} copyLabel={copyLabel} citations={cache.citations} />
+            <MarkdownBlock key={block.key} block={block} copyLabel={copyLabel} imageLabel={imageLabel} citations={cache.citations} />
           ))}
         </div>
       ))}
@@ -97,11 +104,12 @@ function sectionsOf(blocks: readonly RenderedBlock[]): RenderedBlock[][] {
 interface MarkdownBlockProps {
   block: RenderedBlock;
   copyLabel: string;
+  imageLabel: string;
   /** The sources the block was rendered with (for its highlighted rendering). */
   citations: CitationSet | undefined;
 }
 
-const MarkdownBlock = memo(function MarkdownBlock({ block, copyLabel, citations }: MarkdownBlockProps) {
+const MarkdownBlock = memo(function MarkdownBlock({ block, copyLabel, imageLabel, citations }: MarkdownBlockProps) {
   const [finished, setFinished] = useState<{ block: RenderedBlock; html: string }>();
 
   // Highlighting and math typesetting load code, so they are async, and only for finished blocks: a
@@ -109,7 +117,7 @@ const MarkdownBlock = memo(function MarkdownBlock({ block, copyLabel, citations 
   useEffect(() => {
     if (!block.complete || !(block.needsHighlight || block.needsMath)) return;
     let live = true;
-    finishBlock(block, copyLabel, citations).then(
+    finishBlock(block, copyLabel, citations, imageLabel).then(
       (html) => live && setFinished({ block, html }),
       // A grammar or KaTeX that fails to load leaves the source readable as plain text.
       () => undefined,
@@ -117,19 +125,21 @@ const MarkdownBlock = memo(function MarkdownBlock({ block, copyLabel, citations 
     return () => {
       live = false;
     };
-  }, [block, copyLabel, citations]);
+  }, [block, copyLabel, imageLabel, citations]);
 
   const html = finished?.block === block ? finished.html : block.html;
   const ref = useRef<HTMLDivElement>(null);
   const shown = useRef<string | undefined>(undefined);
-  // The renderer's output is sanitized HTML (no raw HTML, checked links). The first render sets it
-  // whole; later ones (the growing block, a highlight) patch only what changed.
+  // The renderer's output is sanitized HTML (no raw HTML, checked links, images as placeholders). The
+  // first render sets it whole; later ones (the growing block, a highlight) patch only what changed,
+  // and images the user loaded are put back in place of their placeholders.
   useLayoutEffect(() => {
     const element = ref.current;
     if (!element || shown.current === html) return;
     if (shown.current === undefined) element.innerHTML = html;
     else morphHtml(element, html);
     shown.current = html;
+    showLoadedImages(element, element.closest('.md-view') ?? element);
   }, [html]);
   return <div ref={ref} className="md-block" data-complete={block.complete ? '' : undefined} />;
 });

@@ -1,6 +1,6 @@
 import { createTheme, type MantineColorsTuple } from '@mantine/core';
 
-/** Spec §9: primary #7b7ddb (shade 4 here), secondary #F7F7FF. */
+/** Primary #7b7ddb (shade 4 here), secondary #F7F7FF. */
 const primary: MantineColorsTuple = [
   '#f1f1fb', '#e0e0f6', '#bfc0ee', '#9c9ee5', '#7b7ddb', '#6a6cd6', '#5f61d4', '#4f51bc', '#4547a9', '#383a96',
 ];
@@ -8,7 +8,7 @@ const secondary: MantineColorsTuple = [
   '#F7F7FF', '#ececfb', '#d8d8f2', '#c2c2ea', '#afafe2', '#a2a2dd', '#9b9bdb', '#8787c3', '#7979af', '#69699c',
 ];
 
-/** Spec §9: font size 14, radius 6, control height 32 (set in theme.css). */
+/** Font size 14, radius 6, control height 32 (set in theme.css). */
 export const theme = createTheme({
   primaryColor: 'primary',
   primaryShade: 4,

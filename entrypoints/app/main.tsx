@@ -3,8 +3,11 @@ import { startApp } from '../../components/app-shell/start.ts';
 import { renderApp } from '../../components/layout/render-app.tsx';
 import { startLanguageSync } from '../../shared/i18n/language-sync.ts';
 import { createPageBridge } from '../../shared/messaging/page-bridge.ts';
+import { detectPlatform } from '../../shared/platform/platform.ts';
 
-const started = await startApp();
+// The same page runs on the web and inside the extension; only there does it load the tab access.
+const tabs = detectPlatform().isExtension ? (await import('../../shared/platform/extension.ts')).extensionTabs : undefined;
+const started = await startApp({ tabs });
 // On the web, the login and the language follow the extension's (and the other way round) through the bridge.
 if (!started.platform.isExtension) {
   const bridge = createPageBridge();

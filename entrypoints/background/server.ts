@@ -18,7 +18,7 @@ export async function loadServerUrl(): Promise<string> {
 }
 
 function setUninstallUrl(server: string): void {
-  // Spec §2: uninstalling opens the uninstall feedback page of the server the user used.
+  // Uninstalling opens the uninstall feedback page of the server the user used.
   try {
     browser.runtime.setUninstallURL(`${server}/feedback`).catch((error: unknown) => console.error('setUninstallURL failed', error));
   } catch (error) {

@@ -15,6 +15,7 @@ const en = {
   settingNotFound: 'There is no setting named {{key}}.',
   settingKeyInvalid: 'A setting key is 1 to 64 lower-case letters, digits or underscores.',
   settingUrlInvalid: 'A setting ending in _url must be an http:// or https:// address.',
+  settingFromEnvironment: 'The setting {{key}} comes from the server environment (EXTENSION_IDS); change it there and restart.',
   routeNotFound: 'request not found',
   rateLimited: 'Too many attempts. Please try again in {{seconds}} seconds.',
   serverError: 'server error',
@@ -35,6 +36,14 @@ const en = {
     'No AI model is configured on this server. An operator must set OPENAI_API_KEY (and OPENAI_MODELS), ANTHROPIC_API_KEY, GOOGLE_GENERATIVE_AI_API_KEY, run Ollama, or add a model in the admin console.',
   notEnoughPoints: 'Not Enough Points. Check in daily for free points.',
   modelBusy: 'This modal is busy now. Please try again later',
+  modelMisconfigured:
+    'This model is not set up correctly on the server: its provider refused the key or does not know the model. Pick another model, and tell the administrator.',
+  contextTooLong: 'This conversation is too long for the model. Start a new chat, remove some attachments, or pick a model with a larger context.',
+  modelTimeout: 'The model took too long to answer. Please try again in a moment.',
+  internalError: 'Something went wrong on our side. Please try again later; if it keeps happening, tell the administrator (request {{requestId}}).',
+  badUrl: 'The address is not valid: it contains a broken percent-encoding (%). Check the link and try again.',
+  extractionBusy: 'The server is busy reading other documents. Please try again in a minute.',
+  nulCharacter: 'The request contains a NUL character (\\u0000), which text cannot hold. Remove it and try again.',
   messageRequired: 'Edited message required.',
   inputMessageRequired: 'Please enter a message.',
   urlRequired: 'Enter the address of a web page.',
@@ -70,6 +79,10 @@ const en = {
   fileTooComplex: 'The file {{name}} holds too much to be read (too many pages, or too large once unpacked). Split it into smaller files.',
   imageTooLarge: 'The image {{name}} has too many pixels to be read. Use a smaller image.',
   mediaGone: 'An attachment of this message is no longer stored. Remove it, attach it again and send.',
+  remoteImageBlocked: 'This image cannot be loaded: only images at public web addresses (ports 80 and 443) are shown.',
+  remoteImageUnsupported: 'This address is not an image that can be shown (PNG, JPEG, GIF, WebP, AVIF, BMP or ICO).',
+  remoteImageTooLarge: 'The image is larger than {{max}} MB, so it is not shown.',
+  remoteImageUnreachable: 'The image could not be loaded from its site. Try again later.',
 } as const;
 
 type Key = keyof typeof en;
@@ -86,6 +99,7 @@ const zh: Record<Key, string> = {
   settingNotFound: '没有名为 {{key}} 的设置。',
   settingKeyInvalid: '设置键须为 1 到 64 个小写字母、数字或下划线。',
   settingUrlInvalid: '以 _url 结尾的设置必须是 http:// 或 https:// 地址。',
+  settingFromEnvironment: '设置 {{key}} 来自服务器环境变量（EXTENSION_IDS），请在那里修改并重启。',
   routeNotFound: '请求不存在',
   rateLimited: '尝试次数过多，请在 {{seconds}} 秒后重试。',
   serverError: '服务器错误',
@@ -106,6 +120,13 @@ const zh: Record<Key, string> = {
     '服务器尚未配置 AI 模型。管理员需设置 OPENAI_API_KEY（及 OPENAI_MODELS）、ANTHROPIC_API_KEY、GOOGLE_GENERATIVE_AI_API_KEY，运行 Ollama，或在管理后台添加模型。',
   notEnoughPoints: '积分不足。每日签到可免费领取积分。',
   modelBusy: '模型繁忙，请稍后再试',
+  modelMisconfigured: '此模型在服务器上配置有误：服务商拒绝了密钥或不认识该模型。请换一个模型，并告知管理员。',
+  contextTooLong: '对话太长，超出了模型的上下文。请新建对话、移除部分附件，或换一个上下文更大的模型。',
+  modelTimeout: '模型响应超时，请稍后再试。',
+  internalError: '服务器内部出错，请稍后再试；如果一直出现，请告知管理员（请求 {{requestId}}）。',
+  badUrl: '地址无效：其中的百分号编码（%）不完整。请检查链接后重试。',
+  extractionBusy: '服务器正忙于读取其他文档，请一分钟后再试。',
+  nulCharacter: '请求中含有 NUL 字符（\\u0000），文本不能包含它。请删除后重试。',
   messageRequired: '消息不能为空。',
   inputMessageRequired: '请输入消息。',
   urlRequired: '请输入网页地址。',
@@ -140,6 +161,10 @@ const zh: Record<Key, string> = {
   fileTooComplex: '文件 {{name}} 内容过多，无法读取（页数过多或解压后过大）。请拆分成较小的文件。',
   imageTooLarge: '图片 {{name}} 的像素过多，无法读取。请使用较小的图片。',
   mediaGone: '此消息的某个附件已不再保存。请移除后重新添加再发送。',
+  remoteImageBlocked: '无法加载此图片：只显示公开网址（端口 80 和 443）上的图片。',
+  remoteImageUnsupported: '此地址不是可以显示的图片（PNG、JPEG、GIF、WebP、AVIF、BMP 或 ICO）。',
+  remoteImageTooLarge: '图片超过 {{max}} MB，因此不显示。',
+  remoteImageUnreachable: '无法从其网站加载此图片，请稍后再试。',
 };
 
 const catalogues: Record<Language, Record<string, string>> = { en, zh };

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Codes } from '../../shared/contracts/envelope.ts';
-import type { UploadedFile } from '../services/media.ts';
+import type { UploadedFile } from '../services/media-upload.ts';
 import { AppError } from './errors.ts';
 
 const MB = 1024 * 1024;
@@ -13,7 +13,7 @@ export type UploadForm = { fields: Record<string, string>; file: UploadedFile | 
  * Reads a multipart upload: its text fields and its one file, counting the file's bytes as they
  * arrive and giving up as soon as they pass `maxBytes` (fileSizeExceed): nothing past the limit is
  * kept, and the connection is closed rather than read to its end. A second file is refused
- * (attachmentCountExceed: one file per upload, spec §5).
+ * (attachmentCountExceed: one file per upload).
  */
 export async function readUploadForm(req: FastifyRequest, reply: FastifyReply, maxBytes: number): Promise<UploadForm> {
   if (!req.isMultipart()) {

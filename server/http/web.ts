@@ -4,8 +4,7 @@ import fastifyStatic from '@fastify/static';
 // For `schema.hide` (keeps these routes out of the API reference).
 import type {} from '@fastify/swagger';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { BUILT_IN_EXTENSION_ID } from '../../shared/contracts/extension.ts';
-import type { Config } from '../config.ts';
+import { allowedExtensionIds, type Config } from '../config.ts';
 import { findExtensionZip } from '../services/extension-zip.ts';
 
 /**
@@ -28,14 +27,15 @@ const HASHED_DIRS = ['chunks', 'assets'];
 const FILE_DIRS = [...HASHED_DIRS, 'content-scripts', 'downloads', '_locales'];
 
 // The bundle has no inline scripts (Vite emits <script type="module" src=...>), so scripts are
-// 'self' only. Styles: Mantine and KaTeX set style attributes. Images: chat answers embed remote
-// and data: images; blob: is for previews of files being attached. frame-src: the login frame.
+// 'self' only. Styles: Mantine and KaTeX set style attributes. Images: the server's own (uploads,
+// drawn images), data:, and blob: for previews and for images loaded through the server's image
+// proxy; never another host directly (docs/security.md). frame-src: the login frame.
 // The login frame is PUBLIC_URL/login: also allowed when the page was reached by another name.
 const baseCsp = (config: Config) => [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data: blob: https: http:",
+  "img-src 'self' data: blob:",
   "font-src 'self' data:",
   "connect-src 'self'",
   `frame-src 'self' ${new URL(config.publicUrl).origin}`,
@@ -46,15 +46,12 @@ const baseCsp = (config: Config) => [
 
 const appCsp = (config: Config) => [...baseCsp(config), "frame-ancestors 'self'"].join('; ');
 
-/** Chromium extension ids are 32 letters a-p; anything else must not reach a CSP header. */
-const EXTENSION_ID = /^[a-p]{32}$/;
-
 /**
  * The login page is framed by the web app (same origin) and by the extension's pages, whose origin
  * is chrome-extension://<id> (Edge too), so those may frame it; nobody else.
  */
 function loginCsp(config: Config): string {
-  const ids = [...new Set([BUILT_IN_EXTENSION_ID, ...config.EXTENSION_IDS])].filter((id) => EXTENSION_ID.test(id));
+  const ids = allowedExtensionIds(config);
   return [...baseCsp(config), `frame-ancestors 'self' ${ids.map((id) => `chrome-extension://${id}`).join(' ')}`].join('; ');
 }
 

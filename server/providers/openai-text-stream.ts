@@ -44,6 +44,149 @@ function isPlainText(options: LanguageModelV3CallOptions): boolean {
   return options.prompt.every((m) => m.role === 'system' || ((m.role === 'user' || m.role === 'assistant') && m.content.every((p) => p.type === 'text')));
 }
 
+/** The chat-completions request of a plain text call. */
+function requestBodyOf(target: TextStreamTarget, options: LanguageModelV3CallOptions): Record<string, unknown> {
+  const body: Record<string, unknown> = { model: target.upstreamModelId, messages: messagesOf(options), stream: true };
+  if (options.maxOutputTokens !== undefined) body.max_tokens = options.maxOutputTokens;
+  if (options.temperature !== undefined) body.temperature = options.temperature;
+  if (options.topP !== undefined) body.top_p = options.topP;
+  if (options.stopSequences?.length) body.stop = options.stopSequences;
+  return body;
+}
+
+/** Posts the request; a failure to connect or a non-2xx answer is an APICallError, as the SDK raises them. */
+async function openResponse(
+  target: TextStreamTarget,
+  body: Record<string, unknown>,
+  options: LanguageModelV3CallOptions,
+): Promise<{ response: IncomingMessage; responseHeaders: Record<string, string> }> {
+  const url = `${target.baseUrl}/chat/completions`;
+  const headers = {
+    'content-type': 'application/json',
+    ...(target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {}),
+    ...Object.fromEntries(Object.entries(options.headers ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined)),
+  };
+  let response: IncomingMessage;
+  try {
+    response = await post(url, headers, JSON.stringify(body), options.abortSignal);
+  } catch (error) {
+    // As fetch does: a cancelled call rejects with the signal's reason.
+    if (options.abortSignal?.aborted) throw options.abortSignal.reason;
+    // Connection refused, DNS, TLS: as the SDK reports them, a retryable call error without a status.
+    throw new APICallError({ message: `Cannot connect to API: ${(error as Error).message}`, url, requestBodyValues: body, cause: error, isRetryable: true });
+  }
+  const status = response.statusCode ?? 0;
+  const responseHeaders = Object.fromEntries(
+    Object.entries(response.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]),
+  );
+  if (status >= 200 && status <= 299) return { response, responseHeaders };
+  const text = await readAll(response).catch(() => '');
+  let message = response.statusMessage || `HTTP ${status}`;
+  try {
+    message = (JSON.parse(text) as Chunk).error?.message ?? message;
+  } catch {
+    // Not JSON: the status text stands.
+  }
+  throw new APICallError({
+    message,
+    url,
+    requestBodyValues: body,
+    statusCode: status,
+    responseHeaders,
+    responseBody: text,
+    isRetryable: status === 408 || status === 409 || status === 429 || status >= 500,
+  });
+}
+
+/** What the SSE events of one answer said so far, turned into parts as they arrive. */
+type ParseState = { finishRaw?: string; usage?: Chunk['usage']; ended: boolean; textStarted: boolean; emitted: number };
+
+function eventParser(state: ParseState, emit: (part: LanguageModelV3StreamPart) => void) {
+  return createParser({
+    onEvent(event) {
+      if (event.data === '[DONE]') {
+        state.ended = true;
+        return;
+      }
+      let chunk: Chunk;
+      try {
+        chunk = JSON.parse(event.data) as Chunk;
+      } catch (error) {
+        emit({ type: 'error', error });
+        return;
+      }
+      if (chunk.error) {
+        emit({ type: 'error', error: new Error(chunk.error.message ?? 'upstream error') });
+        return;
+      }
+      if (chunk.usage) state.usage = chunk.usage;
+      const choice = chunk.choices?.[0];
+      const delta = choice?.delta?.content;
+      if (delta) {
+        if (!state.textStarted) {
+          state.textStarted = true;
+          emit({ type: 'text-start', id: '0' });
+        }
+        emit({ type: 'text-delta', id: '0', delta });
+      }
+      if (choice?.finish_reason) state.finishRaw = choice.finish_reason;
+    },
+  });
+}
+
+/** The finish part: the unified reason and the usage, when the server reported it. */
+function finishPart(state: ParseState): LanguageModelV3StreamPart {
+  const { usage, finishRaw } = state;
+  return {
+    type: 'finish',
+    finishReason: { unified: (finishRaw && UNIFIED[finishRaw]) || 'other', raw: finishRaw },
+    usage: usage
+      ? {
+          inputTokens: { ...NO_USAGE.inputTokens, total: usage.prompt_tokens },
+          outputTokens: { ...NO_USAGE.outputTokens, total: usage.completion_tokens },
+        }
+      : NO_USAGE,
+  };
+}
+
+/** The response body as a stream of parts; one parser for the whole body, as an event may straddle two reads. */
+function partsOf(response: IncomingMessage, signal: AbortSignal | undefined): ReadableStream<LanguageModelV3StreamPart> {
+  const reader = response[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const decoder = new TextDecoder();
+  const state: ParseState = { ended: false, textStarted: false, emitted: 0 };
+  let controller!: ReadableStreamDefaultController<LanguageModelV3StreamPart>;
+  const emit = (part: LanguageModelV3StreamPart) => {
+    state.emitted++;
+    controller.enqueue(part);
+  };
+  const parser = eventParser(state, emit);
+  return new ReadableStream<LanguageModelV3StreamPart>({
+    start(c) {
+      controller = c;
+    },
+    async pull() {
+      // Reads until this read's bytes made parts: they leave as soon as they arrive.
+      const before = state.emitted;
+      while (!state.ended) {
+        const { done, value } = await reader.next().catch((error: unknown) => {
+          throw signal?.aborted ? signal.reason : error;
+        });
+        if (done) break;
+        parser.feed(decoder.decode(value, { stream: true }));
+        if (state.emitted !== before && !state.ended) return;
+      }
+      if (state.textStarted) emit({ type: 'text-end', id: '0' });
+      emit(finishPart(state));
+      controller.close();
+      // What follows [DONE] (the end of the chunked body) is read, so the connection goes back to the pool.
+      response.resume();
+    },
+    cancel() {
+      response.destroy();
+    },
+  });
+}
+
 /** The prompt as chat-completions messages: text only (isPlainText). */
 function messagesOf(options: LanguageModelV3CallOptions): { role: string; content: string }[] {
   return options.prompt.map((m) =>
@@ -73,129 +216,9 @@ type Chunk = {
 };
 
 async function streamText(target: TextStreamTarget, options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
-  const url = `${target.baseUrl}/chat/completions`;
-  const body: Record<string, unknown> = { model: target.upstreamModelId, messages: messagesOf(options), stream: true };
-  if (options.maxOutputTokens !== undefined) body.max_tokens = options.maxOutputTokens;
-  if (options.temperature !== undefined) body.temperature = options.temperature;
-  if (options.topP !== undefined) body.top_p = options.topP;
-  if (options.stopSequences?.length) body.stop = options.stopSequences;
-
-  const headers = {
-    'content-type': 'application/json',
-    ...(target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {}),
-    ...Object.fromEntries(Object.entries(options.headers ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined)),
-  };
-  let response: IncomingMessage;
-  try {
-    response = await post(url, headers, JSON.stringify(body), options.abortSignal);
-  } catch (error) {
-    // As fetch does: a cancelled call rejects with the signal's reason.
-    if (options.abortSignal?.aborted) throw options.abortSignal.reason;
-    // Connection refused, DNS, TLS: as the SDK reports them, a retryable call error without a status.
-    throw new APICallError({ message: `Cannot connect to API: ${(error as Error).message}`, url, requestBodyValues: body, cause: error, isRetryable: true });
-  }
-  const status = response.statusCode ?? 0;
-  const responseHeaders = Object.fromEntries(
-    Object.entries(response.headers).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : (value ?? '')]),
-  );
-  if (status < 200 || status > 299) {
-    const text = await readAll(response).catch(() => '');
-    let message = response.statusMessage || `HTTP ${status}`;
-    try {
-      message = (JSON.parse(text) as Chunk).error?.message ?? message;
-    } catch {
-      // Not JSON: the status text stands.
-    }
-    throw new APICallError({
-      message,
-      url,
-      requestBodyValues: body,
-      statusCode: status,
-      responseHeaders,
-      responseBody: text,
-      isRetryable: status === 408 || status === 409 || status === 429 || status >= 500,
-    });
-  }
-
-  const reader = response[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  const decoder = new TextDecoder();
-  let finishRaw: string | undefined;
-  let usage: Chunk['usage'];
-  let ended = false;
-  let textStarted = false;
-  let controller!: ReadableStreamDefaultController<LanguageModelV3StreamPart>;
-  let emitted = 0;
-  const emit = (part: LanguageModelV3StreamPart) => {
-    emitted++;
-    controller.enqueue(part);
-  };
-  // One parser for the whole response: an event may straddle two reads.
-  const parser = createParser({
-    onEvent(event) {
-      if (event.data === '[DONE]') {
-        ended = true;
-        return;
-      }
-      let chunk: Chunk;
-      try {
-        chunk = JSON.parse(event.data) as Chunk;
-      } catch (error) {
-        emit({ type: 'error', error });
-        return;
-      }
-      if (chunk.error) {
-        emit({ type: 'error', error: new Error(chunk.error.message ?? 'upstream error') });
-        return;
-      }
-      if (chunk.usage) usage = chunk.usage;
-      const choice = chunk.choices?.[0];
-      const delta = choice?.delta?.content;
-      if (delta) {
-        if (!textStarted) {
-          textStarted = true;
-          emit({ type: 'text-start', id: '0' });
-        }
-        emit({ type: 'text-delta', id: '0', delta });
-      }
-      if (choice?.finish_reason) finishRaw = choice.finish_reason;
-    },
-  });
-
-  const stream = new ReadableStream<LanguageModelV3StreamPart>({
-    start(c) {
-      controller = c;
-    },
-    async pull() {
-      // Reads until this read's bytes made parts: they leave as soon as they arrive.
-      const before = emitted;
-      while (!ended) {
-        const { done, value } = await reader.next().catch((error: unknown) => {
-          throw options.abortSignal?.aborted ? options.abortSignal.reason : error;
-        });
-        if (done) break;
-        parser.feed(decoder.decode(value, { stream: true }));
-        if (emitted !== before && !ended) return;
-      }
-      if (textStarted) emit({ type: 'text-end', id: '0' });
-      emit({
-        type: 'finish',
-        finishReason: { unified: (finishRaw && UNIFIED[finishRaw]) || 'other', raw: finishRaw },
-        usage: usage
-          ? {
-              inputTokens: { ...NO_USAGE.inputTokens, total: usage.prompt_tokens },
-              outputTokens: { ...NO_USAGE.outputTokens, total: usage.completion_tokens },
-            }
-          : NO_USAGE,
-      });
-      controller.close();
-      // What follows [DONE] (the end of the chunked body) is read, so the connection goes back to the pool.
-      response.resume();
-    },
-    cancel() {
-      response.destroy();
-    },
-  });
-  return { stream, request: { body }, response: { headers: responseHeaders } };
+  const body = requestBodyOf(target, options);
+  const { response, responseHeaders } = await openResponse(target, body, options);
+  return { stream: partsOf(response, options.abortSignal), request: { body }, response: { headers: responseHeaders } };
 }
 
 /** Upstream connections stay open between messages: no handshake before each one. */

@@ -26,26 +26,45 @@ import { addRoute, parseInput, RAW } from '../http/route.ts';
 import { readUploadForm } from '../http/upload-form.ts';
 import { authenticateCached, bearerOf } from '../services/auth.ts';
 import { deleteMessage, deleteSessions, listMessages, listSessions, renameSession } from '../services/chat-sessions.ts';
-import { prepareChatMessage, startChatBackground, stopChatMessage, streamChatAnswer } from '../services/chat-stream.ts';
+import { prepareChatMessage } from '../services/chat-prepare.ts';
+import { startChatBackground, stopChatMessage } from '../services/chat-running.ts';
+import { streamChatAnswer } from '../services/chat-stream.ts';
 import { addDraw, withFreshImageLinks } from '../services/draw.ts';
-import { forgetDetachedMedia, readMediaFile, readWebPage, saveUploadedMedia, signedMediaPath, startMediaSweep, type UploadPurpose } from '../services/media.ts';
+import { forgetDetachedMedia, startMediaSweep } from '../services/media-cleanup.ts';
+import { readMediaFile, signedMediaPath } from '../services/media-links.ts';
+import { readWebPage, saveUploadedMedia, type UploadPurpose } from '../services/media-upload.ts';
 
 /** A header parameter value in RFC 5987 form (filename*=UTF-8''...). */
 const rfc5987 = (value: string) => encodeURIComponent(value).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
+/** The chat API: messages and their streams, the media they carry, and the history. */
 export function registerChatRoutes(app: FastifyInstance): void {
+  registerChatBackground(app);
+  registerMessageRoutes(app);
+  registerMediaRoutes(app);
+  registerHistoryRoutes(app);
+}
+
+/** What runs beside the routes: stops from other instances, the sweep of unsent files. */
+function registerChatBackground(app: FastifyInstance): void {
   let stopBackground: (() => Promise<void>) | undefined;
+
   let stopMediaSweep: (() => void) | undefined;
+
   app.addHook('onReady', async () => {
     stopBackground = startChatBackground(app.ctx);
     stopMediaSweep = startMediaSweep(app.ctx);
   });
+
   // Before the server closes its connections, so running streams can store how they ended.
   app.addHook('preClose', async () => {
     stopMediaSweep?.();
     await stopBackground?.();
   });
+}
 
+/** Sending a message (and its stream), stopping it, drawing an image. */
+function registerMessageRoutes(app: FastifyInstance): void {
   addRoute(app, {
     method: 'POST',
     url: '/api/Chat/AddMessage',
@@ -70,6 +89,34 @@ export function registerChatRoutes(app: FastifyInstance): void {
     },
   });
 
+  addRoute(app, {
+    method: 'POST',
+    url: '/api/Chat/StopMessage',
+    auth: 'user',
+    summary: "Stops the answer of one of the caller's messages, in whichever instance it streams.",
+    body: StopMessageBodySchema,
+    handler: async ({ ctx, user, body }) => {
+      await stopChatMessage(ctx, user.id, body.chatMessageId);
+      return null;
+    },
+  });
+
+  addRoute(app, {
+    method: 'POST',
+    url: '/api/Chat/AddDraw',
+    auth: 'user',
+    summary:
+      "Draws an image from `prompt` through the configured images endpoint and keeps it as the caller's media item; charged the generate_image plugin's points.",
+    body: AddDrawBodySchema,
+    data: AddDrawResultSchema,
+    // Each call costs the operator an image: bounded per address.
+    rateLimit: { max: 10, timeWindow: 60_000 },
+    handler: ({ ctx, user, body }) => addDraw(ctx, user.id, body),
+  });
+}
+
+/** What a message carries: pages read by address, uploads, and the stored bytes. */
+function registerMediaRoutes(app: FastifyInstance): void {
   addRoute(app, {
     method: 'POST',
     url: '/api/Chat/UploadMedia',
@@ -98,8 +145,11 @@ export function registerChatRoutes(app: FastifyInstance): void {
         return saveUploadedMedia(ctx, user.id, fields, form.file, purpose);
       },
     });
+
   uploadRoute('/api/Chat/AddChatMedia', 'chat', MEDIA_LIMITS.chat.maxBytes, 'Attaches an image, a document or a page read by the extension to the chat.');
+
   uploadRoute('/api/Chat/UploadMediaByFile', 'chat', MEDIA_LIMITS.chat.maxBytes, 'Same as AddChatMedia.');
+
   uploadRoute('/api/Chat/AddChatFileToAi', 'ai', MEDIA_LIMITS.generic.maxBytes, 'The generic uploader: one file for the model.');
 
   addRoute(app, {
@@ -127,32 +177,10 @@ export function registerChatRoutes(app: FastifyInstance): void {
       return RAW;
     },
   });
+}
 
-  addRoute(app, {
-    method: 'POST',
-    url: '/api/Chat/AddDraw',
-    auth: 'user',
-    summary:
-      "Draws an image from `prompt` through the configured images endpoint and keeps it as the caller's media item; charged the generate_image plugin's points.",
-    body: AddDrawBodySchema,
-    data: AddDrawResultSchema,
-    // Each call costs the operator an image: bounded per address.
-    rateLimit: { max: 10, timeWindow: 60_000 },
-    handler: ({ ctx, user, body }) => addDraw(ctx, user.id, body),
-  });
-
-  addRoute(app, {
-    method: 'POST',
-    url: '/api/Chat/StopMessage',
-    auth: 'user',
-    summary: "Stops the answer of one of the caller's messages, in whichever instance it streams.",
-    body: StopMessageBodySchema,
-    handler: async ({ ctx, user, body }) => {
-      await stopChatMessage(ctx, user.id, body.chatMessageId);
-      return null;
-    },
-  });
-
+/** The chat history: sessions and their messages, renamed and deleted. */
+function registerHistoryRoutes(app: FastifyInstance): void {
   addRoute(app, {
     method: 'GET',
     url: '/api/Chat/GetChatSessionListBySelf',

@@ -12,6 +12,7 @@ import type { AddUserRequest } from '../../shared/contracts/account.ts';
 import { UserSettingSchema, type UserSetting } from '../../shared/contracts/user.ts';
 import { hashSecret, issueToken, newSecret, revokeAllTokens } from './auth.ts';
 import { ensureBalance } from './points.ts';
+import { maskEmail } from '../http/log-safety.ts';
 
 const TEMP_KEY_TTL_MS = 60_000;
 // 2 = Argon2id (the package's const enum cannot be imported under isolatedModules).
@@ -56,7 +57,7 @@ export async function createAccount(
     throw err;
   }
   if (effectiveRole === 'admin' && !role) {
-    ctx.log.warn({ userId, email: input.email }, 'first account created: it is the administrator (set ADMIN_EMAIL to choose one)');
+    ctx.log.warn({ userId, email: maskEmail(input.email) }, 'first account created: it is the administrator (set ADMIN_EMAIL to choose one)');
   }
   return { userId, userName, email: input.email };
 }
@@ -186,12 +187,12 @@ export async function bootstrapAdmin(ctx: AppContext): Promise<void> {
     .where(sql`lower(${users.email}) = ${email}`)
     .returning({ id: users.id });
   if (promoted.length) {
-    ctx.log.info({ email }, 'ADMIN_EMAIL: existing account is an administrator');
+    ctx.log.info({ email: maskEmail(email) }, 'ADMIN_EMAIL: existing account is an administrator');
     return;
   }
   try {
     await createAccount(ctx, { email, password: ADMIN_PASSWORD }, 'admin');
-    ctx.log.info({ email }, 'ADMIN_EMAIL: administrator account created');
+    ctx.log.info({ email: maskEmail(email) }, 'ADMIN_EMAIL: administrator account created');
   } catch (err) {
     // Another instance starting at the same moment created it.
     if (!(err instanceof AppError && err.code === Codes.Conflict)) throw err;

@@ -6,7 +6,7 @@ import type { AppContext } from '../context.ts';
 import { AppError } from '../http/errors.ts';
 import { t } from '../http/i18n.ts';
 import { drawImage } from './draw.ts';
-import type { ModelTool } from './model-stream.ts';
+import type { ModelTool } from '../providers/upstream.ts';
 import type { MessagePlugin, ToolName } from './plugins.ts';
 import { chargePoints, refundPoints } from './points.ts';
 import { readPage, resultsForModel, searchWeb } from './web-search.ts';

@@ -9,7 +9,8 @@ import { chatMedia } from '../db/schema/media.ts';
 import { plugins } from '../db/schema/plugins.ts';
 import { AppError } from '../http/errors.ts';
 import { generateImage, ImagesError, imagesConfigured } from '../providers/images.ts';
-import { signedMediaPath, storageKeyOf } from './media.ts';
+import { signedMediaPath } from './media-links.ts';
+import { storageKeyOf } from './media-upload.ts';
 import { chargePoints, refundPoints } from './points.ts';
 
 /** Kept as the media item's title (what the image shows). */

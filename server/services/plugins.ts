@@ -84,7 +84,7 @@ const toPlugin = (config: Config, row: PluginRow): Plugin => ({
 const offeredIn = (row: PluginRow, scene: string | undefined) =>
   !scene || !row.scenes || row.scenes.split(',').map((s) => s.trim()).includes(scene);
 
-/** Spec §7 GetPluginListAll: the online plugins offered in `scene` (every scene's when absent). */
+/** The online plugins offered in `scene` (every scene's when absent). */
 export async function listPlugins(ctx: AppContext, query: PluginListQuery): Promise<Plugin[]> {
   const rows = await ctx.db.select().from(plugins).where(eq(plugins.online, true)).orderBy(asc(plugins.sort), asc(plugins.name));
   return rows.filter((r) => offeredIn(r, query.scene)).map((r) => toPlugin(ctx.config, r));

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import type { AdminSetting, SaveSetting, Setting } from '../../shared/contracts/system.ts';
-import type { Config } from '../config.ts';
+import { allowedExtensionIds, type Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { systemSettings } from '../db/schema/system.ts';
 import { AppError } from '../http/errors.ts';
@@ -13,6 +13,8 @@ type SettingDefinition = {
   public: boolean;
   description: string;
   defaultValue: (config: Config) => string;
+  /** Set by the environment only: a stored row neither overrides it nor may be saved. */
+  fromEnvironment?: boolean;
 };
 
 /**
@@ -41,6 +43,14 @@ export const SETTINGS: readonly SettingDefinition[] = [
     defaultValue: (c) => searchProviderName(c) ?? '',
   },
   {
+    key: 'extension_ids',
+    public: true,
+    fromEnvironment: true,
+    description:
+      'The extension ids this server trusts, comma-separated (the unpacked build and EXTENSION_IDS): the login page hands sign-ins only to these and to the web app.',
+    defaultValue: (c) => allowedExtensionIds(c).join(','),
+  },
+  {
     key: 'chrome_download_url',
     public: true,
     description: 'Download of the Chrome extension.',
@@ -56,6 +66,9 @@ export const SETTINGS: readonly SettingDefinition[] = [
 
 const definitionOf = (key: string) => SETTINGS.find((d) => d.key === key);
 
+const valueOf = (d: SettingDefinition, stored: string | undefined, config: Config) =>
+  d.fromEnvironment ? d.defaultValue(config) : (stored ?? d.defaultValue(config));
+
 async function storedSettings(ctx: AppContext) {
   const rows = await ctx.db.select().from(systemSettings);
   return new Map(rows.map((r) => [r.settingKey, r]));
@@ -65,7 +78,7 @@ export async function listPublicSettings(ctx: AppContext): Promise<Setting[]> {
   const stored = await storedSettings(ctx);
   return SETTINGS.filter((d) => d.public).map((d) => ({
     settingKey: d.key,
-    settingValue: stored.get(d.key)?.settingValue ?? d.defaultValue(ctx.config),
+    settingValue: valueOf(d, stored.get(d.key)?.settingValue, ctx.config),
   }));
 }
 
@@ -74,7 +87,7 @@ export async function getPublicSetting(ctx: AppContext, key: string): Promise<Se
   const def = definitionOf(key);
   if (!def?.public) throw new AppError(Codes.NotFound, 'settingNotFound', { key });
   const [row] = await ctx.db.select().from(systemSettings).where(eq(systemSettings.settingKey, key));
-  return { settingKey: key, settingValue: row?.settingValue ?? def.defaultValue(ctx.config) };
+  return { settingKey: key, settingValue: valueOf(def, row?.settingValue, ctx.config) };
 }
 
 export async function listAllSettings(ctx: AppContext): Promise<AdminSetting[]> {
@@ -84,8 +97,8 @@ export async function listAllSettings(ctx: AppContext): Promise<AdminSetting[]> 
     const defaultValue = d.defaultValue(ctx.config);
     return {
       settingKey: d.key,
-      settingValue: row?.settingValue ?? defaultValue,
-      isDefault: !row,
+      settingValue: valueOf(d, row?.settingValue, ctx.config),
+      isDefault: !row || !!d.fromEnvironment,
       public: d.public,
       description: d.description,
       defaultValue,
@@ -114,6 +127,7 @@ async function adminSetting(ctx: AppContext, key: string): Promise<AdminSetting>
 }
 
 export async function saveSetting(ctx: AppContext, input: SaveSetting): Promise<AdminSetting> {
+  if (definitionOf(input.settingKey)?.fromEnvironment) throw new AppError(Codes.BadRequest, 'settingFromEnvironment', { key: input.settingKey });
   const now = new Date();
   await ctx.db
     .insert(systemSettings)

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.ts';
-import { recoverInterruptedMessages } from './chat-stream.ts';
-import { seedCatalogue } from './catalogue.ts';
+import { recoverInterruptedMessages } from './chat-running.ts';
+import { seedCatalogue } from './catalogue-seed.ts';
 import { bootstrapAdmin } from './accounts.ts';
 import { seedPlugins } from './plugins.ts';
 

@@ -9,7 +9,7 @@ import {
 import type { Paged } from '../contracts/common.ts';
 import { apiGet, apiPost } from './request.ts';
 
-/** Spec §9: the history loads 20 sessions per page; a search shows the first 10 matches. */
+/** The history loads 20 sessions per page; a search shows the first 10 matches. */
 export const SESSION_PAGE_SIZE = 20;
 export const SESSION_SEARCH_SIZE = 10;
 

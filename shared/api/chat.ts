@@ -32,7 +32,7 @@ export async function getMessagesNewestFirst(chatSessionId: string, page: number
 }
 
 /**
- * Spec §7: AddMessage streams; no timeout, the caller's signal aborts it. chatMediaIds are the
+ * AddMessage streams; no timeout, the caller's signal aborts it. chatMediaIds are the
  * completed attachments (UploadMedia) the model reads with the message, MAX_MEDIA_PER_MESSAGE at most.
  */
 export function sendChatMessage(body: AddMessageBody, options: StreamOptions): Promise<StreamUpdate> {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { definePersisted } from '../storage/persisted.ts';
 import { loadPersisted, writePersisted } from '../storage/active.ts';
 
-/** The spec's browser identity cookie (§3, §9), set on the shared parent domain. */
+/** The browser identity cookie (browserId), set on the shared parent domain. */
 export const BROWSER_ID_COOKIE = 'browserId';
 
 /** This browser's own visitor id, made once when there is no browserId cookie. */

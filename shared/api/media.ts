@@ -5,7 +5,7 @@ import { imageLink } from '../utils/image-link.ts';
 import { ApiError, apiPost, getApiBase } from './request.ts';
 
 /**
- * Spec §7 UploadMedia: the server reads the web page at `url` (its public address: the user's
+ * The server reads the web page at `url` (its public address: the user's
  * cookies never travel) and keeps it as an html media item; the answer names it for AddMessage.
  */
 export function uploadPageUrl(url: string, signal?: AbortSignal): Promise<UploadResponse> {
@@ -16,10 +16,10 @@ export function uploadPageUrl(url: string, signal?: AbortSignal): Promise<Upload
 export type ChatMediaFields = Pick<MediaFormFields, 'mediaType' | 'aiModelId'> & Partial<Pick<MediaFormFields, 'pageTitle' | 'pageUrl'>>;
 
 /**
- * Spec §7 AddChatMedia: uploads a file, an image or a page the extension read from a tab (multipart:
+ * Uploads a file, an image or a page the extension read from a tab (multipart:
  * mediaType, pageTitle, pageUrl, aiModelId and the bytes as `imageFile` for an image, else
  * `pageFile`); the answer names the item for AddMessage's chatMediaIds. A refusal carries the
- * server's Msg; any other failure is the spec's 10500 uploadMediaFail. Aborting rejects with 10087.
+ * server's Msg; any other failure is 10500 with the uploadMediaFail message. Aborting rejects with 10087.
  */
 export async function addChatMedia(fields: ChatMediaFields, file: Blob, fileName: string, signal?: AbortSignal): Promise<UploadResponse> {
   const form = new FormData();
@@ -39,7 +39,7 @@ export async function addChatMedia(fields: ChatMediaFields, file: Blob, fileName
 }
 
 /**
- * Spec §5 image links against the chat host: the server in use (the extension's chosen server, or
+ * Image links against the chat host: the server in use (the extension's chosen server, or
  * this page's origin for the web app, which the server serves itself).
  */
 export function mediaLink(path: string | null | undefined): string {

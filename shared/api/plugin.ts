@@ -5,7 +5,7 @@ import type { Scene } from '../platform/platform.ts';
 import { apiGet } from './request.ts';
 
 /**
- * Spec §7 GetPluginListAll for the app's scene, keeping only FUNCTION plugins (spec §3: page plugins
+ * GetPluginListAll for the app's scene, keeping only FUNCTION plugins (page plugins
  * are not used by this client).
  */
 export async function getPluginList(scene: Scene, signal?: AbortSignal): Promise<Plugin[]> {

@@ -5,9 +5,9 @@ import { tokenPersisted } from '../atoms/auth.ts';
 import { clearPersisted, loadPersisted, writePersisted } from '../storage/active.ts';
 import { getDriverId } from './driver-id.ts';
 
-/** Spec §9. */
+/** The request timeout, in milliseconds. */
 export const REQUEST_TIMEOUT_MS = 150_000;
-/** Spec §7: what the server accepts POST bodies as (parsed as JSON). */
+/** What the server accepts POST bodies as (parsed as JSON). */
 export const JSON_PATCH_CONTENT_TYPE = 'application/json-patch+json';
 
 /** Every failure of a call: the server's Code and Msg, or a local code (10500, 10087) and message. */
@@ -76,12 +76,13 @@ export function observeRequests(observer: (record: RequestRecord) => void): () =
 }
 
 /**
- * The headers of every call (spec §7): ReqTarget and DriverId always, Authorization when logged
- * in. accept-language is sent always (the spec names it for logged-in calls): a visitor signing up
+ * The headers of every call: ReqTarget and DriverId always, Authorization when logged
+ * in. accept-language is sent always (not only for logged-in calls): a visitor signing up
  * in Chinese on an English browser reads the server's errors in Chinese too.
  */
-export async function requestHeaders(): Promise<Headers> {
-  const [driverId, token] = await Promise.all([getDriverId(), loadPersisted(tokenPersisted)]);
+export async function requestHeaders(asToken?: string): Promise<Headers> {
+  const [driverId, stored] = await Promise.all([getDriverId(), asToken ? null : loadPersisted(tokenPersisted)]);
+  const token = asToken ?? stored;
   const headers = new Headers({ ReqTarget: 'web', DriverId: driverId });
   headers.set('Accept-Language', i18next.language === 'zh' ? 'zh' : 'en');
   if (token) headers.set('Authorization', `Bearer ${token}`);
@@ -109,7 +110,7 @@ async function handleUnauthorized(): Promise<void> {
 
 const t = (key: string) => i18next.t(key);
 
-/** Spec §8: the message for an HTTP error status. */
+/** The message for an HTTP error status. */
 export function httpErrorMessage(status: number): string {
   switch (status) {
     case 404:
@@ -139,15 +140,17 @@ export function transportError(error: unknown, signal: AbortSignal | undefined, 
 
 /**
  * Reads a {Code, Msg, Data} answer: Data on 10000; otherwise throws the server's Msg (or
- * `fallbackMessage`), clearing the token and calling the unauthorized handlers on 10402.
+ * `fallbackMessage`), clearing the token and calling the unauthorized handlers on 10402 (not for a
+ * token that is not the stored one).
  */
-export async function unwrapEnvelope(body: unknown, fallbackMessage = t('request.failed')): Promise<unknown> {
+export async function unwrapEnvelope(body: unknown, fallbackMessage = t('request.failed'), foreignToken = false): Promise<unknown> {
   if (typeof body !== 'object' || body === null || typeof (body as { Code?: unknown }).Code !== 'number') {
     throw new ApiError(Codes.ServerError, t('request.error'));
   }
   const { Code, Msg, Data } = body as { Code: number; Msg?: unknown; Data?: unknown };
   if (Code === Codes.Success) return Data;
-  if (Code === Codes.NotLoggedIn) await handleUnauthorized();
+  // A token tried in passing (asToken) is not the stored login: its refusal logs nobody out.
+  if (Code === Codes.NotLoggedIn && !foreignToken) await handleUnauthorized();
   throw new ApiError(Code, typeof Msg === 'string' && Msg ? Msg : fallbackMessage);
 }
 
@@ -178,13 +181,18 @@ export interface RequestOptions<T> {
   data?: z.ZodType<T>;
   /** False for the tracking calls themselves, which would otherwise feed on their own timings. */
   track?: boolean;
+  /**
+   * Send this token instead of the stored one, leaving the stored login alone (no renewal adopted,
+   * no logout on 10402): to ask who a token from a link belongs to before anyone accepts it.
+   */
+  asToken?: string;
 }
 
 function newRequestId(): string {
   return crypto.randomUUID();
 }
 
-/** The one request helper (spec §7–§9). Resolves with Data of a 10000 answer. */
+/** The one request helper. Resolves with Data of a 10000 answer. */
 export async function request<T = unknown>(path: string, options: RequestOptions<T> = {}): Promise<T> {
   const method = options.method ?? (options.body === undefined ? 'GET' : 'POST');
   const requestId = newRequestId();
@@ -198,7 +206,7 @@ export async function request<T = unknown>(path: string, options: RequestOptions
   };
 
   try {
-    const headers = await requestHeaders();
+    const headers = await requestHeaders(options.asToken);
     // Lets the server's logs and the request-time records be matched.
     headers.set('X-Request-Id', requestId);
     let body: BodyInit | undefined;
@@ -224,7 +232,7 @@ export async function request<T = unknown>(path: string, options: RequestOptions
       throw transportError(error, options.signal, timeout);
     }
 
-    await adoptRenewedToken(response);
+    if (!options.asToken) await adoptRenewedToken(response);
     if (!response.ok) throw new ApiError(Codes.ServerError, httpErrorMessage(response.status), response.status);
 
     let json: unknown;
@@ -233,7 +241,7 @@ export async function request<T = unknown>(path: string, options: RequestOptions
     } catch {
       throw new ApiError(Codes.ServerError, t('request.error'));
     }
-    const data = await unwrapEnvelope(json);
+    const data = await unwrapEnvelope(json, undefined, !!options.asToken);
     if (!options.data) {
       report();
       return data as T;

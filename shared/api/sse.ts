@@ -60,7 +60,7 @@ export interface StreamOptions {
   onUpdate?: (update: StreamUpdate) => void;
 }
 
-/** The line that ends the stream (spec §4). */
+/** The line that ends the stream. */
 const DONE = 'DONE';
 
 /**
@@ -114,11 +114,12 @@ export async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncGenerat
 }
 
 /**
- * Sends a message to AddMessage and reads the answer as it streams (spec §7, §8): POST with the
+ * Sends a message to AddMessage and reads the answer as it streams: POST with the
  * usual headers and no timeout; every event's OutputMessage is appended (or replaces the text when
  * ReplaceMessage is set), the latest Citations and ToolCalls are kept, `onUpdate` sees the answer
- * after each event, and the promise resolves with the last update on `data: DONE`. Failures reject with an ApiError: the event's Msg (or the
- * spec's busy message) for an error event, 10500 for an unreadable event, 10087 when aborted.
+ * after each event, and the promise resolves with the last update on `data: DONE`. Failures reject with an ApiError: the
+ * event's Msg (or the model-busy message, see docs/api.md#codes) for an error event, 10500 for an
+ * unreadable event, 10087 when aborted.
  */
 export async function streamMessage(path: string, body: unknown, options: StreamOptions = {}): Promise<StreamUpdate> {
   const busy = () => i18next.t('chat.modelBusy');

@@ -1,7 +1,7 @@
 import { SettingListSchema, type Setting } from '../contracts/system.ts';
 import { apiGet, getApiBase } from './request.ts';
 
-/** Spec §7: GetSettingListAll is cached for 5 minutes. */
+/** GetSettingListAll is cached for 5 minutes. */
 export const SETTINGS_CACHE_MS = 5 * 60_000;
 
 let cached: { base: string; at: number; settings: Promise<Setting[]> } | undefined;

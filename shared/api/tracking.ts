@@ -2,7 +2,7 @@ import type { PageViewPayload, RequestTimeEntry } from '../contracts/tracking.ts
 import { getDriverId } from './driver-id.ts';
 import { apiPost, apiUrl, observeRequests, type RequestRecord } from './request.ts';
 
-/** Spec §9 tracking constants. */
+/** Request-time tracking constants. */
 export const TRACKING_BATCH_SIZE = 10;
 export const TRACKING_MIN_DURATION_MS = 100;
 export const TRACKING_RETRIES = 3;
@@ -40,7 +40,7 @@ export function toEntry(record: RequestRecord): RequestTimeEntry {
 }
 
 /**
- * Request-time tracking (spec §9): requests of 100 ms or more are kept and sent in batches of 10;
+ * Request-time tracking: requests of 100 ms or more are kept and sent in batches of 10;
  * a failed batch is retried up to 3 times, 500 ms after the first failure and twice as long after
  * each next one, then dropped (timings are not worth more traffic).
  */
@@ -113,11 +113,11 @@ export function startRequestTracking(target: Window = window): () => void {
   };
 }
 
-/** The path whose views are not recorded (spec §2). */
+/** The path whose views are not recorded. */
 export const UNTRACKED_PAGE = '/user-vip';
 
 /**
- * Posts a page-view browser record (spec §2: every navigation except /user-vip). Failures are
+ * Posts a page-view browser record (every navigation except /user-vip). Failures are
  * logged, never shown: a lost page view must not disturb the user.
  */
 export async function recordPageView(path: string, extra: Pick<PageViewPayload, 'clientFrom' | 'inviteCode'> = {}): Promise<void> {

@@ -2,22 +2,25 @@ import { z } from 'zod';
 import { IntegralEntrySchema, UserInfoSchema, type IntegralEntry, type UserInfo, type UserSetting } from '../contracts/user.ts';
 import { apiGet, apiPost } from './request.ts';
 
-/** Spec §7: a temp key from the login page is exchanged for a token (Data is the token). */
+/** A temp key from the login page is exchanged for a token (Data is the token). */
 export function getTokenForTempKey(tempKey: string): Promise<string> {
   return apiGet('/api/User/GetTokenForTempKey', { tempKey }, { data: z.string().min(1) });
 }
 
-/** The logged-in user, with the plan in force (vipOrder null for free users). */
-export function getUserByLogin(): Promise<UserInfo> {
-  return apiGet('/api/User/GetUserByLogin', undefined, { data: UserInfoSchema });
+/**
+ * The logged-in user, with the plan in force (vipOrder null for free users); with `asToken`, the
+ * user a token not yet accepted belongs to (the stored login is left alone).
+ */
+export function getUserByLogin(options: { asToken?: string } = {}): Promise<UserInfo> {
+  return apiGet('/api/User/GetUserByLogin', undefined, { data: UserInfoSchema, asToken: options.asToken });
 }
 
-/** The user's points entries; integralType 1 is the main balance (spec §3). */
+/** The user's points entries; integralType 1 is the main balance. */
 export function getUserIntegralByLogin(signal?: AbortSignal): Promise<IntegralEntry[]> {
   return apiGet('/api/User/GetUserIntegralByLogin', undefined, { data: z.array(IntegralEntrySchema), signal });
 }
 
-/** Spec §3/§9: the main (integralType 1) points balance among the entries, 0 when absent. */
+/** The main (integralType 1) points balance among the entries, 0 when absent. */
 export function mainIntegralValue(entries: readonly IntegralEntry[]): number {
   return entries.find((entry) => entry.integralType === 1)?.integralValue ?? 0;
 }

@@ -7,7 +7,7 @@ import { definePersisted } from '../storage/persisted.ts';
 import { atomWithPersisted } from './persisted.ts';
 import { userConfigPersisted } from './user-config.ts';
 
-/** The spec's Auth store (§3), one declaration per field. */
+/** The Auth store (token, user, points, system settings), one declaration per field. */
 export const tokenPersisted = definePersisted<string | null>({
   key: 'tandem.auth.token',
   version: 1,

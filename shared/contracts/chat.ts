@@ -62,7 +62,7 @@ export const ChatToolCallSchema = z.object({
 export type ChatToolCall = z.infer<typeof ChatToolCallSchema>;
 
 /**
- * Extra fields an AddMessage event may carry besides the spec's (clients that do not know them ignore
+ * Extra fields an AddMessage event may carry besides the eight fields above (clients that do not know them ignore
  * them): the sources of a web-searched answer (sent once they are known), and the tool calls so far
  * (the whole list each time it changes).
  */

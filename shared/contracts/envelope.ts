@@ -30,10 +30,16 @@ export const Codes = {
   NoModelConfigured: 10460,
   /** A feature the call needs is not set up on this server (web search, image generation); the Msg says which. */
   NotConfigured: 10461,
+  /** The model's provider refused its key or does not know it, or it has no enabled deployment: an administrator must fix it. */
+  ModelMisconfigured: 10462,
+  /** The conversation (with its attachments) does not fit the model's context. */
+  ContextTooLong: 10414,
   /** The balance does not cover the model's cost. */
   NotEnoughPoints: 10470,
   /** The upstream model failed or is busy. */
   ModelBusy: 10503,
+  /** The model did not answer in time. */
+  ModelTimeout: 10504,
   /** The web search or image service failed or was too slow. */
   ServiceFailed: 10502,
   /** Used locally by the client for parse failures and unspecified failures; the server's own fault. */

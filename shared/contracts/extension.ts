@@ -13,13 +13,13 @@ export const EXTENSION_MANIFEST_KEY =
 export const BUILT_IN_EXTENSION_ID = 'hhnidkcejghlkbldejpjheplacdjkpkf';
 
 // ---------------------------------------------------------------------------------------------
-// The extension message protocol (spec §3 "Extension messages"): what the web page asks the
+// The extension message protocol: what the web page asks the
 // extension through the bridge content script. Every payload and every answer has a schema here,
 // because both ends treat what arrives as untrusted: the background validates payloads, the page
 // validates answers and pushes.
 // ---------------------------------------------------------------------------------------------
 
-/** The spec's seven messages. */
+/** The seven messages (docs/architecture.md#the-web-page-and-the-extension). */
 export const EXTENSION_MESSAGE_TYPES = [
   'syncLoginState',
   'getLoginToken',
@@ -90,7 +90,7 @@ export const PAGE_MESSAGE_SOURCE = 'tandem-page';
 export const BRIDGE_MESSAGE_SOURCE = 'tandem-bridge';
 /** Set on <html> by the bridge, so a page can see at once that the extension is there. */
 export const BRIDGE_DATASET_FLAG = 'tandemBridge';
-/** Spec §9: the page checks the bridge's readiness every 50 ms. */
+/** The page checks the bridge's readiness every 50 ms. */
 export const BRIDGE_PING_INTERVAL_MS = 50;
 
 const EnvelopeIdSchema = z.string().min(1).max(100);

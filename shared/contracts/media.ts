@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Spec §3 media item types: an image, a file, or a web page read for the model. */
+/** Media item types: an image, a file, or a web page read for the model. */
 export const MediaTypeSchema = z.enum(['image', 'file', 'html']);
 export type MediaType = z.infer<typeof MediaTypeSchema>;
 
@@ -18,7 +18,7 @@ export const UploadMediaBodySchema = z.object({
 });
 export type UploadMediaBody = z.infer<typeof UploadMediaBodySchema>;
 
-/** Spec §3 Upload response: what the client shows as the attachment's chip. */
+/** The upload response: what the client shows as the attachment's chip. */
 export const UploadResponseSchema = z.object({
   chatMediaId: z.string(),
   image: z.object({ imgSrcAll: z.string() }),
@@ -29,13 +29,13 @@ export const UploadResponseSchema = z.object({
 });
 export type UploadResponse = z.infer<typeof UploadResponseSchema>;
 
-/** Spec §5/§9 limits: the chat's drag/attach upload, and the generic uploader (AddChatFileToAi). */
+/** Upload limits: the chat's drag/attach upload, and the generic uploader (AddChatFileToAi). */
 export const MEDIA_LIMITS = {
   chat: { maxBytes: 10 * 1024 * 1024, maxCount: 5 },
   generic: { maxBytes: 5 * 1024 * 1024, maxCount: 1 },
 } as const;
 
-/** Spec §5: image extensions a model with isImage accepts (case-insensitive, after the last dot). */
+/** Image extensions a model with isImage accepts (case-insensitive, after the last dot). */
 export const IMAGE_EXTENSIONS = ['png', 'jpeg', 'jpg', 'webp'] as const;
 
 /** The extension of a file name: what follows its last dot, lower case; '' when there is none. */
@@ -44,7 +44,7 @@ export function extensionOf(name: string): string {
   return dot < 0 ? '' : name.slice(dot + 1).toLowerCase();
 }
 
-/** Spec §5: the extensions a model accepts: the image extensions when it reads images, plus its fileTypes. */
+/** The extensions a model accepts: the image extensions when it reads images, plus its fileTypes. */
 export function acceptedExtensions(modelMap: { isImage: boolean; fileTypes: readonly string[] }): string[] {
   return [...new Set([...(modelMap.isImage ? IMAGE_EXTENSIONS : []), ...modelMap.fileTypes.map((t) => t.toLowerCase())])];
 }

@@ -14,7 +14,7 @@ export const ModelMapSchema = z.object({
 });
 export type ModelMap = z.infer<typeof ModelMapSchema>;
 
-/** The §3 Model entity, as served to clients. */
+/** A catalogue model, as served to clients. */
 export const CatalogueModelSchema = z.object({
   aiModelId: z.string(),
   name: z.string(),

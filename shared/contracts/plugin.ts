@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Spec §3 Plugin types: page plugin 1, function plugin 2 (the only kind the client keeps). */
+/** Plugin types: page plugin 1, function plugin 2 (the only kind the client keeps). */
 export const PluginTypes = { page: 1, function: 2 } as const;
 
 /** GET /api/Plugin/GetPluginListAll?scene= : web, extension or h5; absent lists every scene's. */

@@ -5,7 +5,7 @@ export const MAX_SETTING_VALUE_CHARS = 4000;
 /** Setting keys are snake_case; a key ending in `_url` holds an http(s) address. */
 export const SettingKeySchema = z.string().trim().regex(/^[a-z0-9_]{1,64}$/, 'settingKeyInvalid');
 
-/** The §3 System setting entity, as clients see it. */
+/** A system setting, as clients see it. */
 export const SettingSchema = z.object({ settingKey: z.string(), settingValue: z.string() });
 export type Setting = z.infer<typeof SettingSchema>;
 export const SettingListSchema = z.array(SettingSchema);

@@ -18,7 +18,7 @@ function jsonBytes(value: unknown): number {
 /** A client time: epoch milliseconds, or text (an ISO date or a number as text). */
 const ClientTimeSchema = z.union([z.number().finite().min(0), z.string().trim().min(1).max(64)]);
 
-/** The §3 Request tracking entry. */
+/** A request tracking entry (AddRequestTime). */
 export const RequestTimeEntrySchema = z.object({
   RequestId: z.string().trim().min(1).max(100),
   ClientRequestTime: ClientTimeSchema,
@@ -33,7 +33,7 @@ export const SavedCountSchema = z.object({ saved: z.number().int() });
 
 const payloadField = z.string().max(MAX_PAYLOAD_FIELD_CHARS).nullish();
 
-/** The §3 Page-view event payload; other keys are kept too, within the size bound. */
+/** A page-view event payload (AddBrowser); other keys are kept too, within the size bound. */
 export const PageViewPayloadSchema = z
   .looseObject({
     platformUserAgent: payloadField,

@@ -11,9 +11,9 @@ export const LANGUAGE_SYNC_READY_TIMEOUT_MS = 3_000;
  * On the web app: one language choice with the extension. At start the page takes the extension's
  * choice (getCachedUserConfig); a choice made on the page afterwards is sent to the extension
  * (webUpdatesUserSetting), whose pages follow it at once. Without the extension nothing happens.
- * Returns the stop function.
+ * Returns the stop function; its `started` settles once the start-up exchange is over.
  */
-export function startLanguageSync(bridge: PageBridge, readyTimeoutMs = LANGUAGE_SYNC_READY_TIMEOUT_MS): () => void {
+export function startLanguageSync(bridge: PageBridge, readyTimeoutMs = LANGUAGE_SYNC_READY_TIMEOUT_MS): (() => void) & { started: Promise<void> } {
   let stopped = false;
   let stopWatching: (() => void) | undefined;
   /** The language last agreed with the extension, so adopting its choice is not sent back. */
@@ -27,7 +27,7 @@ export function startLanguageSync(bridge: PageBridge, readyTimeoutMs = LANGUAGE_
     });
   };
 
-  void (async () => {
+  const started = (async () => {
     if (!(await bridge.ready(readyTimeoutMs)) || stopped) return;
     const config = await bridge.request('getCachedUserConfig', undefined).catch(() => null);
     if (stopped) return;
@@ -42,8 +42,9 @@ export function startLanguageSync(bridge: PageBridge, readyTimeoutMs = LANGUAGE_
     if (!stopped) stopWatching = watchPersisted(languagePersisted, send);
   })();
 
-  return () => {
+  const stop = () => {
     stopped = true;
     stopWatching?.();
   };
+  return Object.assign(stop, { started });
 }

@@ -1,7 +1,7 @@
 import { LanguageSchema, type Language } from '../contracts/common.ts';
 import { definePersisted } from '../storage/persisted.ts';
 
-/** Spec §4: Chinese when any of the browser's language codes contains "zh", else English. */
+/** Chinese when any of the browser's language codes contains "zh", else English. */
 export function detectLanguage(languages: readonly string[]): Language {
   return languages.some((code) => code.toLowerCase().includes('zh')) ? 'zh' : 'en';
 }

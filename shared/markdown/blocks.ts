@@ -2,7 +2,7 @@ import type { Token } from 'markdown-it';
 import type { CitationSet } from './citations.ts';
 import { highlightCode } from './highlight.ts';
 import { loadKatex } from './math.ts';
-import { DEFAULT_COPY_LABEL, markdown } from './render.ts';
+import { DEFAULT_COPY_LABEL, DEFAULT_IMAGE_LABEL, markdown } from './render.ts';
 import type { FenceInfo, RenderEnv } from './render.ts';
 
 /**
@@ -32,6 +32,8 @@ export interface StreamRenderCache {
   readonly copyLabel: string;
   /** The answer's sources; a cache is made for one set (a new set means a new cache). */
   readonly citations?: CitationSet;
+  /** Text of the images' placeholders (RenderEnv.imageLabel). */
+  readonly imageLabel: string;
   /** The text the frozen blocks were cut from, up to where the tail starts. */
   prefix: string;
   frozen: RenderedBlock[];
@@ -39,8 +41,12 @@ export interface StreamRenderCache {
   tail: RenderedBlock[];
 }
 
-export function createStreamCache(copyLabel: string = DEFAULT_COPY_LABEL, citations?: CitationSet): StreamRenderCache {
-  return { copyLabel, citations, prefix: '', frozen: [], tail: [] };
+export function createStreamCache(
+  copyLabel: string = DEFAULT_COPY_LABEL,
+  citations?: CitationSet,
+  imageLabel: string = DEFAULT_IMAGE_LABEL,
+): StreamRenderCache {
+  return { copyLabel, citations, imageLabel, prefix: '', frozen: [], tail: [] };
 }
 
 export interface StreamRenderOptions {
@@ -54,9 +60,14 @@ type RenderedHtml = Pick<RenderedBlock, 'html' | 'fences' | 'needsHighlight' | '
 // message re-mounted, shows its blocks without parsing them again.
 const BLOCK_CACHE_LIMIT = 2000;
 const blockCache = new Map<string, RenderedHtml>();
+/** What a block's HTML depends on besides its source: the UI's words. */
+type Labels = Pick<StreamRenderCache, 'copyLabel' | 'imageLabel'>;
+
 // The same source renders differently with other sources to cite: their set's key is part of the key.
-const blockCacheKey = (source: string, copyLabel: string, citations?: CitationSet) =>
-  citations ? `${copyLabel}\u0000${citations.key}\u0000${source}` : `${copyLabel}\u0000${source}`;
+const blockCacheKey = (source: string, labels: Labels, citations?: CitationSet) => {
+  const words = `${labels.copyLabel}\u0000${labels.imageLabel}`;
+  return citations ? `${words}\u0000${citations.key}\u0000${source}` : `${words}\u0000${source}`;
+};
 
 function rememberBlock(key: string, value: RenderedHtml): void {
   blockCache.delete(key);
@@ -64,8 +75,8 @@ function rememberBlock(key: string, value: RenderedHtml): void {
   blockCache.set(key, value);
 }
 
-function renderTokens(tokens: Token[], copyLabel: string): RenderedHtml {
-  const env: RenderEnv = { copyLabel, fences: [] };
+function renderTokens(tokens: Token[], labels: Labels): RenderedHtml {
+  const env: RenderEnv = { copyLabel: labels.copyLabel, imageLabel: labels.imageLabel, fences: [] };
   const html = markdown.renderer.render(tokens, markdown.options, env);
   return { html, fences: env.fences ?? [], needsHighlight: env.unhighlighted === true, needsMath: env.mathPending === true };
 }
@@ -144,12 +155,12 @@ export function renderStreaming(text: string, cache: StreamRenderCache, options:
         rendered.push({ ...before, complete });
         if (complete) {
           const { html, fences, needsHighlight, needsMath } = before;
-          rememberBlock(blockCacheKey(before.source, cache.copyLabel, cache.citations), { html, fences, needsHighlight, needsMath });
+          rememberBlock(blockCacheKey(before.source, cache, cache.citations), { html, fences, needsHighlight, needsMath });
         }
       }
       return;
     }
-    rendered.push({ key, source: block.source, complete, ...renderBlock(block, cache.copyLabel, complete, cache.citations) });
+    rendered.push({ key, source: block.source, complete, ...renderBlock(block, cache, complete, cache.citations) });
   });
 
   // Freeze the final blocks and move the tail's start past them.
@@ -175,12 +186,12 @@ function finalCount(tail: string, blocks: TailBlock[]): number {
   return tail.includes('\n', lastStart) || tail.includes('\r', lastStart) ? blocks.length - 1 : blocks.length - 2;
 }
 
-function renderBlock(block: TailBlock, copyLabel: string, complete: boolean, citations: CitationSet | undefined): RenderedHtml {
-  if (!complete) return renderTokens(block.tokens, copyLabel);
-  const key = blockCacheKey(block.source, copyLabel, citations);
+function renderBlock(block: TailBlock, labels: Labels, complete: boolean, citations: CitationSet | undefined): RenderedHtml {
+  if (!complete) return renderTokens(block.tokens, labels);
+  const key = blockCacheKey(block.source, labels, citations);
   const hit = blockCache.get(key);
   if (hit) return hit;
-  const value = renderTokens(block.tokens, copyLabel);
+  const value = renderTokens(block.tokens, labels);
   rememberBlock(key, value);
   return value;
 }
@@ -190,13 +201,19 @@ function renderBlock(block: TailBlock, copyLabel: string, complete: boolean, cit
  * KaTeX, then renders the block again (the renderer picks the highlighted code from the highlighter's
  * cache). Later renders of the same source get the finished HTML straight away.
  */
-export async function finishBlock(block: RenderedBlock, copyLabel: string = DEFAULT_COPY_LABEL, citations?: CitationSet): Promise<string> {
+export async function finishBlock(
+  block: RenderedBlock,
+  copyLabel: string = DEFAULT_COPY_LABEL,
+  citations?: CitationSet,
+  imageLabel: string = DEFAULT_IMAGE_LABEL,
+): Promise<string> {
   await Promise.all([
     ...(block.needsHighlight ? block.fences.map((fence) => highlightCode(fence.code, fence.lang)) : []),
     block.needsMath ? loadKatex() : undefined,
   ]);
+  const labels = { copyLabel, imageLabel };
   const env: RenderEnv = { copyLabel, citations };
-  const value = renderTokens(markdown.parse(block.source, env), copyLabel);
-  if (block.complete) rememberBlock(blockCacheKey(block.source, copyLabel, citations), value);
+  const value = renderTokens(markdown.parse(block.source, env), labels);
+  if (block.complete) rememberBlock(blockCacheKey(block.source, labels, citations), value);
   return value.html;
 }

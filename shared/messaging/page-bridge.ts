@@ -30,7 +30,7 @@ export class PageBridgeError extends Error {
 
 /** The web page's side of the bridge content script (entrypoints/bridge.content.ts). */
 export interface PageBridge {
-  /** True once the bridge has answered; pings it every 50 ms (spec §9) until then, false after `timeoutMs`. */
+  /** True once the bridge has answered; pings it every 50 ms until then, false after `timeoutMs`. */
   ready(timeoutMs: number): Promise<boolean>;
   /** Sends one of the extension messages; rejects with a PageBridgeError. Messages without data take undefined. */
   request<K extends ExtensionMessageType>(

@@ -1,22 +1,13 @@
 import { browser, type Browser } from 'wxt/browser';
 import { z } from 'zod';
 import type { DocumentReading } from '../utils/read-document.ts';
+import type { ActiveTab, TabAccess } from './platform.ts';
 
 /**
- * The extension APIs the UI needs beyond storage (DESIGN.md rule 3: the one place besides
- * shared/storage/extension.ts that touches `browser`). Nothing runs at module load; callers use
- * these only on extension pages (`usePlatform().isExtension`).
+ * The extension APIs the UI needs beyond storage (with shared/storage/extension.ts and
+ * shared/messaging, the only code that touches `browser`). Nothing runs at module load. Extension
+ * entrypoints give `extensionTabs` to startApp; components reach it as `usePlatform().tabs`.
  */
-
-/** The tab the side panel sits beside, as far as the chat needs it. */
-export interface ActiveTab {
-  id?: number;
-  /** The window the tab is in: the one a screenshot captures. */
-  windowId?: number;
-  url: string;
-  title: string;
-  favIconUrl?: string;
-}
 
 /** The active tab of the last focused window; null when there is none or its address is hidden. */
 export async function queryActiveTab(): Promise<ActiveTab | null> {
@@ -81,3 +72,6 @@ export function captureVisibleTab(windowId: number | undefined, format: 'png' | 
   const options: Browser.extensionTypes.ImageDetails = format === 'jpeg' ? { format, quality: 85 } : { format };
   return windowId === undefined ? browser.tabs.captureVisibleTab(options) : browser.tabs.captureVisibleTab(windowId, options);
 }
+
+/** The tabs as the platform offers them to components (TabAccess). */
+export const extensionTabs: TabAccess = { queryActiveTab, watchActiveTab, readTabPage, captureVisibleTab };

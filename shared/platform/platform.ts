@@ -1,17 +1,44 @@
-/** Where this bundle runs (spec §3 Scene types): the web page, the extension, or mobile web (H5). */
+import type { DocumentReading } from '../utils/read-document.ts';
+
+/** Where this bundle runs: the web page, the extension, or mobile web (H5). */
 export type Scene = 'web' | 'extension' | 'h5';
+
+/** The tab the side panel sits beside, as far as the chat needs it. */
+export interface ActiveTab {
+  id?: number;
+  /** The window the tab is in: the one a screenshot captures. */
+  windowId?: number;
+  url: string;
+  title: string;
+  favIconUrl?: string;
+}
+
+/**
+ * The browser's tabs, as the chat uses them beside a page: the active tab and its changes, reading
+ * its page, capturing it. Only extension pages have them (shared/platform/extension.ts, given by the
+ * entrypoint at start-up); on the web page `Platform.tabs` is null and the UI hides those actions.
+ */
+export interface TabAccess {
+  queryActiveTab(): Promise<ActiveTab | null>;
+  /** Calls `onChange` when the active tab may have changed; returns the unsubscribe. */
+  watchActiveTab(onChange: () => void): () => void;
+  readTabPage(tabId: number): Promise<DocumentReading>;
+  captureVisibleTab(windowId: number | undefined, format?: 'png' | 'jpeg'): Promise<string>;
+}
 
 export interface Platform {
   /** An extension page (side panel, popup, app.html inside the extension). */
   isExtension: boolean;
   scene: Scene;
-  /** Narrow screen: width 768 or less (spec §2). */
+  /** Narrow screen: width 768 or less. */
   isH5: boolean;
-  /** Installed-app mode: standalone or fullscreen display, except at the root path (spec §2). */
+  /** Installed-app mode: standalone or fullscreen display, except at the root path. */
   standalone: boolean;
+  /** The browser's tabs: extension pages only, null on the web page. */
+  tabs: TabAccess | null;
 }
 
-/** The mobile web threshold of spec §2 and §9. */
+/** The mobile web threshold. */
 export const H5_MAX_WIDTH = 768;
 
 /** What detection looks at; the defaults read the running page. */
@@ -34,8 +61,8 @@ function currentProbe(): PlatformProbe {
 
 /**
  * Chosen once at start-up by each entrypoint. A normal web page has a `chrome` global without
- * `runtime.id`, so only a runtime id means "extension" (STACK-NOTES). Reads no extension API
- * beyond that property, so the web page may call it.
+ * `runtime.id`, so only a runtime id means "extension". Reads no extension API beyond that
+ * property, so the web page may call it. The tabs are given by the entrypoint (startApp's `tabs`).
  */
 export function detectPlatform(probe: PlatformProbe = currentProbe()): Platform {
   const runtime = (probe.chrome as { runtime?: { id?: string } } | undefined)?.runtime;
@@ -49,5 +76,6 @@ export function detectPlatform(probe: PlatformProbe = currentProbe()): Platform 
     scene: isExtension ? 'extension' : isH5 ? 'h5' : 'web',
     isH5,
     standalone: displayStandalone && probe.pathname !== '/',
+    tabs: null,
   };
 }

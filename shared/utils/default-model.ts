@@ -4,7 +4,7 @@ import type { CatalogueModel } from '../contracts/model.ts';
 export type LevelledModel = Pick<CatalogueModel, 'minVipLevel' | 'minVipLevelName'>;
 
 /**
- * Spec §4: the default model is the first model of the lowest non-zero level, else the first model.
+ * The default model is the first model of the lowest non-zero level, else the first model.
  * "First" is the order the server lists them in (its sort column), so the input order is kept.
  */
 export function pickDefaultModel<T extends LevelledModel>(models: readonly T[]): T | undefined {
@@ -25,7 +25,7 @@ export interface ModelLevelGroup<T> {
 export interface GroupedModels<T> {
   /** minVipLevel 0: open to everyone, listed on their own in the input order. */
   ungrouped: T[];
-  /** Spec §3: models with a non-zero level, grouped by level, levels ascending. */
+  /** Models with a non-zero level, grouped by level, levels ascending. */
   groups: ModelLevelGroup<T>[];
 }
 

@@ -1,5 +1,5 @@
 /**
- * Spec §5 image links: where an image the server names can be loaded from. Links beginning with
+ * Image links: where an image the server names can be loaded from. Links beginning with
  * `data:` or `http` are kept as they are; any other non-empty path (the server's own `/files/...`)
  * is prefixed with the chat host, the server in use; an empty link stays empty.
  */

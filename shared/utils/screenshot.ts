@@ -2,7 +2,7 @@
 const BASE64_MARKER = 'base64,';
 
 /**
- * Spec §5: a screenshot as a file to upload. `data` is a data URL (`data:image/png;base64,...`, as
+ * A screenshot as a file to upload. `data` is a data URL (`data:image/png;base64,...`, as
  * chrome.tabs.captureVisibleTab answers) or bare base64: only the part after the base64 marker is
  * decoded. The file is named `screenshot-<timestamp>.<subtype>`, the subtype taken from the MIME type.
  */

@@ -1,5 +1,5 @@
 /**
- * The product's custom tags (spec §3: `{product}` and `{product}-a`, for Tandem `<tandem>` and
+ * The product's custom tags (`{product}` and `{product}-a`, for Tandem `<tandem>` and
  * `<tandem-a>`) carry machine data inside a model's answer. They and everything inside them are
  * removed before the text is shown.
  */

@@ -112,7 +112,7 @@ export type ExtensionBrowser = {
   close(): Promise<void>;
 };
 
-/** Headless Chromium with the unpacked extension loaded (STACK-NOTES "Chromium for end-to-end tests"). */
+/** Headless Chromium with the unpacked extension loaded (extension ids and flags: docs/architecture.md#testing). */
 export async function launchWithExtension(): Promise<ExtensionBrowser> {
   const profile = mkdtempSync(path.join(os.tmpdir(), 'tandem-e2e-'));
   const browser = await puppeteer.launch({

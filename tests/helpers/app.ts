@@ -44,7 +44,7 @@ export async function createPostgresDatabase(
 
 export async function createTestApp(
   env: Record<string, string> = {},
-  opts: { databaseUrl?: string; webDir?: string } = {},
+  opts: { databaseUrl?: string; webDir?: string; logger?: object } = {},
 ): Promise<TestApp> {
   const config = loadConfig({
     OLLAMA_URL: 'http://127.0.0.1:9', // nothing listens there: no Ollama import in tests
@@ -58,7 +58,7 @@ export async function createTestApp(
     databaseUrl = pgDb.url;
   }
   const database = await openDatabase(databaseUrl ? { url: databaseUrl, poolSize: 30 } : { dataDir: 'memory://' });
-  const app = await buildApp({ config, database, logger: false, webDir: opts.webDir });
+  const app = await buildApp({ config, database, logger: opts.logger ?? false, webDir: opts.webDir });
   return {
     app,
     config,

@@ -10,6 +10,7 @@ import { initI18n, setLanguage } from '../../shared/i18n/i18n.ts';
 import type { Platform } from '../../shared/platform/platform.ts';
 import { installStorage } from '../../shared/storage/active.ts';
 import { createWebStorage } from '../../shared/storage/web.ts';
+import { extensionTabs } from '../../shared/platform/extension.ts';
 
 export const testUser: UserInfo = { userId: 'u1', userName: 'Alice', email: 'alice@example.com', role: 'user', vipOrder: null };
 
@@ -31,7 +32,9 @@ export async function renderInApp(ui: ReactElement, options: RenderAppOptions): 
   setApiBase(options.apiBase);
   const store = createStore();
   if (options.user) await store.set(authActionAtom, { type: 'login', token: 'test-token', userInfo: options.user });
-  const platform: Platform = { isExtension: false, scene: 'web', isH5: false, standalone: false, ...options.platform };
+  // An extension page gets the browser's tabs as its entrypoint gives them (the fake browser's here).
+  const tabs = options.platform?.isExtension ? extensionTabs : null;
+  const platform: Platform = { isExtension: false, scene: 'web', isH5: false, standalone: false, tabs, ...options.platform };
   const result = render(
     <AppProviders store={store} queryClient={createQueryClient()} i18n={i18n} platform={platform}>
       {ui}

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatMessages, chatSessions } from '../../server/db/schema/chat.ts';
-import { recoverInterruptedMessages } from '../../server/services/chat-stream.ts';
+import { recoverInterruptedMessages } from '../../server/services/chat-running.ts';
 import { createTestApp, onPostgres, type TestApp } from '../helpers/app.ts';
 import { auth, createUser } from '../helpers/users.ts';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { chatMessages, chatSessions } from '../../server/db/schema/chat.ts';
 import { chatMedia } from '../../server/db/schema/media.ts';
 import { pointLedger } from '../../server/db/schema/points.ts';
-import { adminSaveDeployment } from '../../server/services/catalogue.ts';
+import { adminSaveDeployment } from '../../server/services/catalogue-admin.ts';
 import { getIntegral } from '../../server/services/points.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';

@@ -3,8 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../server/context.ts';
 import type { AuthUser } from '../../server/services/auth.ts';
-import { adminSaveDeployment, adminSaveModel } from '../../server/services/catalogue.ts';
-import { openModelStream, resolveModel, type ChatTurn, type OpenedStream } from '../../server/services/model-stream.ts';
+import { adminSaveDeployment, adminSaveModel } from '../../server/services/catalogue-admin.ts';
+import type { ChatTurn } from '../../server/providers/upstream.ts';
+import { openModelStream, resolveModel, type OpenedStream } from '../../server/services/model-stream.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 

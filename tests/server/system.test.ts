@@ -43,6 +43,7 @@ describe('system settings', () => {
         { settingKey: 'login_page_url', settingValue: 'https://chat.example.com/login' },
         { settingKey: 'vip_url', settingValue: 'https://chat.example.com/pricing' },
         { settingKey: 'web_search_provider', settingValue: '' },
+        { settingKey: 'extension_ids', settingValue: 'hhnidkcejghlkbldejpjheplacdjkpkf' },
         { settingKey: 'chrome_download_url', settingValue: 'https://chat.example.com/downloads/tandem-chrome.zip' },
         { settingKey: 'edge_download_url', settingValue: 'https://chat.example.com/downloads/tandem-edge.zip' },
       ],
@@ -90,12 +91,20 @@ describe('system settings', () => {
     const list = (await get('/api/admin/System/GetSettingList', auth(adminToken))).json();
     expect(list.Code).toBe(10000);
     const keys = list.Data.map((s: { settingKey: string }) => s.settingKey);
-    expect(keys).toEqual(['product_name', 'login_page_url', 'vip_url', 'web_search_provider', 'chrome_download_url', 'edge_download_url', 'support_note']);
+    expect(keys).toEqual(['product_name', 'login_page_url', 'vip_url', 'web_search_provider', 'extension_ids', 'chrome_download_url', 'edge_download_url', 'support_note']);
     expect(list.Data[0]).toMatchObject({ isDefault: true, defaultValue: 'Tandem', public: true });
 
     expect((await adminPost('/api/admin/System/DeleteSetting', { settingKey: 'support_note' })).Data).toBeNull();
     const second = await adminPost('/api/admin/System/DeleteSetting', { settingKey: 'support_note' });
     expect(second.Code).toBe(10404);
+  });
+
+  it('keeps extension_ids to the environment: a save is refused and nothing stored overrides it', async () => {
+    const refused = await adminPost('/api/admin/System/SaveSetting', { settingKey: 'extension_ids', settingValue: 'abcdefghijklmnopabcdefghijklmnop' });
+    expect(refused).toMatchObject({ Code: 10400, Data: null });
+    expect(refused.Msg).toContain('EXTENSION_IDS');
+    const one = (await get('/api/System/GetSettingByKey?settingKey=extension_ids')).json();
+    expect(one.Data).toEqual({ settingKey: 'extension_ids', settingValue: 'hhnidkcejghlkbldejpjheplacdjkpkf' });
   });
 
   it('validates saved settings: key format, value length, http(s) for _url keys', async () => {

@@ -9,7 +9,7 @@ configure({ asyncUtilTimeout: 5_000 });
 // Testing Library unmounts between tests only when the test API is global; it is not here.
 afterEach(() => cleanup());
 
-// jsdom has no layout: Mantine needs these two (STACK-NOTES). They answer "no match" and never
+// jsdom has no layout: Mantine needs these two. They answer "no match" and never
 // report a size, as a page without media features or layout would.
 if (typeof window.matchMedia !== 'function') {
   window.matchMedia = (query: string) =>

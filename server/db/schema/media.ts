@@ -2,7 +2,7 @@ import { index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
 
 /**
- * Context a user attached for the model (spec §3 media item). A web page (`html`) keeps its readable
+ * Context a user attached for the model (media item). A web page (`html`) keeps its readable
  * text as Markdown; only its owner can attach or see it.
  */
 export const chatMedia = pgTable(

@@ -1,7 +1,7 @@
 import { boolean, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
- * Plugins users can switch on for a message (spec §3 Plugin). Function plugins (type 2) are tools the
+ * Plugins users can switch on for a message (Plugin). Function plugins (type 2) are tools the
  * model may call; `toolName` names the server's implementation (web_search, read_url, generate_image).
  * The built-in ones are seeded at start-up; an operator turns them on or off.
  */

@@ -24,7 +24,7 @@ import {
   adminSaveDeployment,
   adminSaveModel,
   adminSetOnline,
-} from '../../services/catalogue.ts';
+} from '../../services/catalogue-admin.ts';
 
 /** The catalogue for operators: changes apply on every instance without a restart. */
 export function registerAdminModelRoutes(app: FastifyInstance): void {

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ChatSidebar } from '../../../components/chat-history/chat-sidebar.tsx';
@@ -78,9 +78,13 @@ describe('ChatSidebar', () => {
     await screen.findByText('Chat number 25');
     const pages = calls('/api/Chat/GetChatSessionListBySelf').map((r) => new URL(r.url, 'http://x').searchParams.get('page'));
     expect(pages).toEqual(['1', '2']);
-    // Everything is loaded: scrolling to the end again asks for nothing.
+    // Everything is loaded: scrolling to the end again asks for nothing (a call would be made as the
+    // list reacts, seen by the spy as it is made).
+    const fetchSpy = vi.spyOn(globalThis, 'fetch');
     intersectAll();
-    await new Promise((r) => setTimeout(r, 50));
+    await act(async () => {});
+    expect(fetchSpy).not.toHaveBeenCalled();
+    fetchSpy.mockRestore();
     expect(calls('/api/Chat/GetChatSessionListBySelf')).toHaveLength(2);
   });
 

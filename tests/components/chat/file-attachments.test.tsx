@@ -57,7 +57,7 @@ async function api(req: SeenRequest, res: ServerResponse) {
         return;
       }
       const chatMediaId = `m-${++mediaIds}`;
-      // As the server does: a signed link to the bytes, relative to the server (spec §5 link rule).
+      // As the server does: a signed link to the bytes, relative to the server (shared/utils/image-link.ts).
       const link = `/api/Chat/GetChatMedia?chatMediaId=${chatMediaId}&sig=s`;
       const Data = { chatMediaId, image: { imgSrcAll: mediaType === 'image' ? link : '' }, pageFilePath: link, iconStr: '', pageUrl: '', pageTitle };
       return sendEnvelope(res, { Code: 10000, Data });
@@ -125,7 +125,7 @@ async function pickModel(name: string) {
   await userEvent.click(await screen.findByRole('menuitem', { name: new RegExp(`^${name}`), hidden: true }));
 }
 
-describe('spec §5 helpers', () => {
+describe('attachment rules', () => {
   it('names a pasted image without extension after its MIME subtype', () => {
     expect(fileNameOf(new File(['x'], 'image', { type: 'image/png' }))).toBe('image.png');
     expect(fileNameOf(new File(['x'], 'Photo.JPG', { type: 'image/jpeg' }))).toBe('Photo.JPG');
@@ -181,7 +181,7 @@ describe('files and images in the composer', () => {
     const body = JSON.parse(server.requests.find((r) => r.url.includes('AddMessage'))!.body) as { chatMediaIds: string[] };
     expect(body.chatMediaIds).toEqual([`m-${mediaIds - 1}`, `m-${mediaIds}`]);
     expect(chips()).toHaveLength(0);
-    // Sent: the local bytes are let go; the bubble loads the image from the server (spec §5 link rule).
+    // Sent: the local bytes are let go; the bubble loads the image from the server (shared/utils/image-link.ts).
     expect(revokeObjectURL).toHaveBeenCalledWith(`blob:tandem/${objectUrls}`);
     const sent = screen.getByRole('list', { name: 'Attached to this message' });
     const link = within(sent).getByRole('link', { name: 'otter.png' });
@@ -199,7 +199,7 @@ describe('files and images in the composer', () => {
     await waitFor(() => expect(statuses()).toEqual(['error', 'error']));
     const scan = chipOf('scan.pdf');
     expect(within(scan).getByText(REFUSAL)).toBeInTheDocument();
-    // Not the server's answer: the spec's uploadMediaFail.
+    // Not the server's answer: the client's own uploadMediaFail.
     expect(within(chipOf('photo.webp')).getByText('The attachment could not be uploaded')).toBeInTheDocument();
 
     await userEvent.click(within(scan).getByRole('button', { name: 'Upload scan.pdf again' }));
@@ -274,7 +274,7 @@ describe('files and images in the composer', () => {
   });
 });
 
-describe('model switch (spec §4)', () => {
+describe('model switch', () => {
   it('asks before switching to a model that cannot read the attachments: cancel keeps all, confirm removes those', async () => {
     await renderChat();
     await userEvent.upload(fileInput(), [png('otter.png'), pdf('notes.pdf')]);

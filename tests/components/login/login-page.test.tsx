@@ -1,18 +1,18 @@
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProviders } from '../../../components/app-shell/app-providers.tsx';
-import { startApp, type StartedApp } from '../../../components/app-shell/start.ts';
+import type { StartedApp } from '../../../components/app-shell/start.ts';
 import { LoginPage } from '../../../components/login/login-page.tsx';
 import { addUser } from '../../../shared/api/account.ts';
-import { setApiBase } from '../../../shared/api/request.ts';
 import { getTokenForTempKey } from '../../../shared/api/user.ts';
+import { consumeLoginState } from '../../../shared/atoms/login-link.ts';
 import { BUILT_IN_EXTENSION_ID } from '../../../shared/contracts/extension.ts';
 import { LoginFrameMessageSchema } from '../../../shared/contracts/login-frame.ts';
 import { setLanguage } from '../../../shared/i18n/i18n.ts';
-import { createWebStorage } from '../../../shared/storage/web.ts';
-import { startTestAppProcess, type TestAppProcess } from '../../helpers/test-app-process.ts';
+import type { TestAppProcess } from '../../helpers/test-app-process.ts';
+import { startWebPageAgainstServer } from '../../helpers/web-page-app.ts';
 
 // The real server in a child process: the page's calls reach the real Account routes over HTTP.
 let server: TestAppProcess;
@@ -20,16 +20,7 @@ let app: StartedApp;
 const account = { email: `login-page-${randomUUID()}@example.test`, password: 'correct horse battery' };
 
 beforeAll(async () => {
-  server = await startTestAppProcess({ AUTH_RATE_LIMIT: '1000' });
-  localStorage.clear();
-  app = await startApp({
-    storage: createWebStorage(),
-    languages: ['en-US'],
-    // A web page: the fake browser the client project installs would otherwise look like the extension.
-    probe: { chrome: undefined, width: 1280, pathname: '/login', matchMedia: () => ({ matches: false }) },
-  });
-  // The page's origin is jsdom's (http://localhost:3000); its calls go to the test server.
-  setApiBase(server.url);
+  ({ server, app } = await startWebPageAgainstServer('/login'));
   await addUser(account);
 });
 
@@ -65,13 +56,15 @@ afterEach(() => {
   delete (document as { referrer?: string }).referrer;
 });
 
-function renderPage() {
+/** Renders the page and waits until it knows which extensions the server trusts (its form or its refusal shows). */
+async function renderPage() {
   const navigate = vi.fn<(url: string) => void>();
   render(
     <AppProviders store={app.store} queryClient={app.queryClient} i18n={app.i18n} platform={app.platform}>
       <LoginPage navigate={navigate} />
     </AppProviders>,
   );
+  await waitFor(() => expect(screen.queryByLabelText('Email') ?? screen.queryByTestId('not-allowed')).toBeInTheDocument());
   return { navigate, user: userEvent.setup() };
 }
 
@@ -86,7 +79,7 @@ async function signIn(user: ReturnType<typeof userEvent.setup>, email: string, p
 
 describe('LoginPage validation', () => {
   it('asks for the e-mail and password, a valid e-mail, and 8 characters when creating an account', async () => {
-    const { user, navigate } = renderPage();
+    const { user, navigate } = await renderPage();
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await screen.findAllByText('This field is required')).toHaveLength(2);
     expect(emailInput()).toHaveAttribute('aria-invalid', 'true');
@@ -111,7 +104,7 @@ describe('LoginPage validation', () => {
 describe('LoginPage in the login dialog frame', () => {
   it('tells a parent on its own origin that nobody is signed in, then hands it the temp key', async () => {
     const posted = frameBy(`${ownOrigin}/some/page?x=1`);
-    const { user, navigate } = renderPage();
+    const { user, navigate } = await renderPage();
     await waitFor(() => expect(posted).toContainEqual({ message: { type: 'not-logged-in' }, targetOrigin: ownOrigin }));
 
     await user.type(emailInput(), account.email);
@@ -136,7 +129,7 @@ describe('LoginPage in the login dialog frame', () => {
   it('posts to an extension page with its exact chrome-extension:// origin (Enter submits)', async () => {
     const extensionOrigin = `chrome-extension://${BUILT_IN_EXTENSION_ID}`;
     const posted = frameBy(`${extensionOrigin}/sidepanel.html`);
-    const { user } = renderPage();
+    const { user } = await renderPage();
     await user.type(emailInput(), account.email);
     await user.type(passwordInput(), `${account.password}{Enter}`);
     await screen.findByText('You can close this window now.');
@@ -144,29 +137,32 @@ describe('LoginPage in the login dialog frame', () => {
     expect(posted.map((p) => (p.message as { type: string }).type)).toEqual(['not-logged-in', 'login-success']);
   });
 
-  it('posts nothing to an unknown site, and says why', async () => {
-    const posted = frameBy('https://evil.example/phish');
-    const { user, navigate } = renderPage();
-    expect(screen.getByTestId('unknown-parent')).toHaveTextContent('not part of Tandem');
-    await signIn(user, account.email, account.password);
-    // Give a call, had one been made, the time to answer.
-    await act(() => new Promise((resolve) => setTimeout(resolve, 300)));
-    expect(posted).toEqual([]);
-    expect(screen.queryByTestId('login-outcome')).not.toBeInTheDocument();
-    expect(navigate).not.toHaveBeenCalled();
-  });
+  for (const [label, referrer] of [
+    ['an unknown site', 'https://evil.example/phish'],
+    ['an extension the server does not list', 'chrome-extension://abcdefghijklmnopabcdefghijklmnop/page.html'],
+  ]) {
+    it(`signs nobody in for ${label}, and says why`, async () => {
+      const posted = frameBy(referrer);
+      const { navigate } = await renderPage();
+      expect(screen.getByTestId('not-allowed')).toHaveTextContent('This app is not allowed to sign in with Tandem');
+      // No form: no password is typed into a page that could not hand the sign-in on safely.
+      expect(screen.queryByLabelText('Email')).not.toBeInTheDocument();
+      expect(posted).toEqual([]);
+      expect(navigate).not.toHaveBeenCalled();
+    });
+  }
 });
 
 describe('LoginPage server answers', () => {
   it("shows the server's message for wrong credentials", async () => {
-    const { user, navigate } = renderPage();
+    const { user, navigate } = await renderPage();
     await signIn(user, account.email, 'wrong password');
     expect(await screen.findByTestId('login-error')).toHaveTextContent('Wrong e-mail or password.');
     expect(navigate).not.toHaveBeenCalled();
   });
 
   it("shows the server's message when the e-mail already has an account", async () => {
-    const { user } = renderPage();
+    const { user } = await renderPage();
     await user.click(screen.getByRole('tab', { name: 'Create account' }));
     await user.type(emailInput(), account.email);
     await user.type(passwordInput(), 'another long password');
@@ -177,7 +173,7 @@ describe('LoginPage server answers', () => {
 
 describe('LoginPage outside a frame', () => {
   it('creates an account, signs in with it and goes to the web app root with the temp key', async () => {
-    const { user, navigate } = renderPage();
+    const { user, navigate } = await renderPage();
     await user.click(screen.getByRole('tab', { name: 'Create account' }));
     await user.type(emailInput(), `  New-${randomUUID()}@Example.test `);
     await user.type(passwordInput(), 'a long enough password');
@@ -194,7 +190,7 @@ describe('LoginPage outside a frame', () => {
 
   it('goes back to a callback on its own origin, keeping its path and parameters', async () => {
     window.history.replaceState(null, '', `/login?callback=${encodeURIComponent(`${ownOrigin}/pricing?plan=year#top`)}`);
-    const { user, navigate } = renderPage();
+    const { user, navigate } = await renderPage();
     await signIn(user, account.email, account.password);
     await waitFor(() => expect(navigate).toHaveBeenCalledTimes(1));
     const target = new URL(navigate.mock.calls[0][0]);
@@ -203,18 +199,42 @@ describe('LoginPage outside a frame', () => {
     expect(target.searchParams.get('tempKey')).toBeTruthy();
   });
 
-  it('ignores a callback to another site and goes to the web app root instead', async () => {
-    window.history.replaceState(null, '', `/login?callback=${encodeURIComponent('https://evil.example/steal')}`);
-    const { user, navigate } = renderPage();
+  it('hands a trusted extension its key with the state it sent, and keeps no state of its own', async () => {
+    const callback = `chrome-extension://${BUILT_IN_EXTENSION_ID}/app.html#/`;
+    window.history.replaceState(null, '', `/login?callback=${encodeURIComponent(callback)}&state=from-the-extension-0123`);
+    const { user, navigate } = await renderPage();
     await signIn(user, account.email, account.password);
     await waitFor(() => expect(navigate).toHaveBeenCalledTimes(1));
-    expect(navigate.mock.calls[0][0]).toMatch(new RegExp(`^${ownOrigin}/\\?tempKey=`));
+    const target = new URL(navigate.mock.calls[0][0]);
+    expect(target.href.startsWith(`chrome-extension://${BUILT_IN_EXTENSION_ID}/app.html?`)).toBe(true);
+    expect(target.searchParams.get('state')).toBe('from-the-extension-0123');
+    expect(target.searchParams.get('tempKey')).toBeTruthy();
   });
+
+  it('marks a login sent to its own origin with a state this browser keeps, so the web app asks nothing', async () => {
+    const { user, navigate } = await renderPage();
+    await signIn(user, account.email, account.password);
+    await waitFor(() => expect(navigate).toHaveBeenCalledTimes(1));
+    const state = new URL(navigate.mock.calls[0][0]).searchParams.get('state');
+    expect(state).toMatch(/^[0-9a-f]{36}$/);
+    expect(await consumeLoginState(state)).toBe(true);
+    expect(await consumeLoginState(state), 'a state is used once').toBe(false);
+  });
+
+  for (const callback of ['https://evil.example/steal', 'chrome-extension://abcdefghijklmnopabcdefghijklmnop/callback.html']) {
+    it(`hands no key to a callback at ${new URL(callback).origin}, and says why`, async () => {
+      window.history.replaceState(null, '', `/login?callback=${encodeURIComponent(callback)}`);
+      const { navigate } = await renderPage();
+      expect(screen.getByTestId('not-allowed')).toHaveTextContent('not one this Tandem server trusts');
+      expect(screen.queryByLabelText('Email')).not.toBeInTheDocument();
+      expect(navigate).not.toHaveBeenCalled();
+    });
+  }
 });
 
 describe('LoginPage language', () => {
   it('switches to Chinese and stores the choice', async () => {
-    const { user } = renderPage();
+    const { user } = await renderPage();
     await user.click(screen.getByText('中文'));
     expect(await screen.findByRole('tab', { name: '登录' })).toBeInTheDocument();
     expect(screen.getByLabelText('邮箱')).toBeInTheDocument();

@@ -1,15 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { embeddingOrigin, redirectTarget, trustedOrigin } from '../../../components/login/login-target.ts';
+import { embeddingOrigin, planRedirect, trustedOrigin, withTempKey } from '../../../components/login/login-target.ts';
 
 const own = 'https://chat.example.com';
 const ext = 'chrome-extension://hhnidkcejghlkbldejpjheplacdjkpkf';
+const allowed = ['hhnidkcejghlkbldejpjheplacdjkpkf'];
+/** Another installed extension: a valid id the server does not list. */
+const other = 'chrome-extension://abcdefghijklmnopabcdefghijklmnop';
 
 describe('trustedOrigin', () => {
-  it('accepts its own origin and extension pages, as exact origins', () => {
-    expect(trustedOrigin(`${own}/pricing?x=1`, own)).toBe(own);
-    expect(trustedOrigin(own, own)).toBe(own);
-    expect(trustedOrigin(`${ext}/sidepanel.html#/`, own)).toBe(ext);
-    expect(trustedOrigin(ext, own)).toBe(ext);
+  it('accepts its own origin and the listed extensions, as exact origins', () => {
+    expect(trustedOrigin(`${own}/pricing?x=1`, own, allowed)).toBe(own);
+    expect(trustedOrigin(own, own, allowed)).toBe(own);
+    expect(trustedOrigin(`${ext}/sidepanel.html#/`, own, allowed)).toBe(ext);
+    expect(trustedOrigin(ext, own, allowed)).toBe(ext);
   });
 
   it('refuses everything else', () => {
@@ -21,13 +24,15 @@ describe('trustedOrigin', () => {
       'javascript:alert(1)',
       'data:text/html,hi',
       'moz-extension://abc',
+      other,
+      `${other}/callback.html`,
       'chrome-extension://',
       'null',
       '',
       null,
       undefined,
     ]) {
-      expect(trustedOrigin(candidate, own), String(candidate)).toBeNull();
+      expect(trustedOrigin(candidate, own, allowed), String(candidate)).toBeNull();
     }
   });
 });
@@ -40,22 +45,29 @@ describe('embeddingOrigin', () => {
   });
 });
 
-describe('redirectTarget', () => {
+describe('planRedirect and withTempKey', () => {
   const page = (callback?: string) => `${own}/login${callback === undefined ? '' : `?callback=${encodeURIComponent(callback)}`}`;
+  const target = (callback: string | undefined, key: string, state: string | null = null) => {
+    const plan = planRedirect(page(callback), allowed);
+    return plan && withTempKey(plan.target, key, state);
+  };
 
   it('goes to the web app root without a callback', () => {
-    expect(redirectTarget(page(), 'k 1')).toBe(`${own}/?tempKey=k+1`);
+    expect(planRedirect(page(), allowed)).toEqual({ target: `${own}/`, sameOrigin: true });
+    expect(target(undefined, 'k 1')).toBe(`${own}/?tempKey=k+1`);
   });
 
-  it('adds tempKey to a trusted callback, keeping path, parameters and hash, and replacing older credentials', () => {
-    expect(redirectTarget(page(`${own}/pricing?plan=year&tempkey=old&token=t#top`), 'k1')).toBe(`${own}/pricing?plan=year&tempKey=k1#top`);
-    expect(redirectTarget(page('/guide?a=1'), 'k1')).toBe(`${own}/guide?a=1&tempKey=k1`);
-    expect(redirectTarget(page(`${ext}/app.html#/pricing`), 'k1')).toBe(`${ext}/app.html?tempKey=k1#/pricing`);
+  it('adds tempKey (and the state) to a trusted callback, keeping path, parameters and hash, and replacing older credentials', () => {
+    expect(target(`${own}/pricing?plan=year&tempkey=old&token=t&state=x#top`, 'k1', 's1')).toBe(`${own}/pricing?plan=year&tempKey=k1&state=s1#top`);
+    expect(target('/guide?a=1', 'k1')).toBe(`${own}/guide?a=1&tempKey=k1`);
+    expect(target(`${ext}/app.html#/pricing`, 'k1', 's2')).toBe(`${ext}/app.html?tempKey=k1&state=s2#/pricing`);
+    expect(planRedirect(page(`${ext}/app.html`), allowed)?.sameOrigin).toBe(false);
   });
 
-  it('ignores a callback to another site or scheme', () => {
-    for (const callback of ['https://evil.example/x', '//evil.example/x', 'javascript:alert(1)', 'http://[bad']) {
-      expect(redirectTarget(page(callback), 'k1'), callback).toBe(`${own}/?tempKey=k1`);
+  it('plans nothing for a callback to another site, scheme or extension', () => {
+    for (const callback of ['https://evil.example/x', '//evil.example/x', 'javascript:alert(1)', 'http://[bad', `${other}/callback.html`]) {
+      expect(planRedirect(page(callback), allowed), callback).toBeNull();
     }
+    expect(planRedirect(page(`${ext}/app.html`), []), 'an empty list trusts no extension').toBeNull();
   });
 });

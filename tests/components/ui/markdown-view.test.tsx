@@ -1,4 +1,4 @@
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import i18next from 'i18next';
 import type { ReactNode } from 'react';
@@ -104,8 +104,11 @@ describe('MarkdownView', () => {
 
   it('colours finished code blocks once highlighting is ready, and not while they grow', async () => {
     const { container, rerender } = render(wrap(<MarkdownView text={'```python\ndef f(x):\n    return x'} streaming />));
-    // Give a wrongly started highlight time to land before checking it did not.
-    await act(() => new Promise((resolve) => setTimeout(resolve, 300)));
+    // A finished block in another view, highlighted: the highlighter is ready, so a highlight the
+    // growing block had wrongly started would have landed by now.
+    const other = render(wrap(<MarkdownView text={'```python\nx = 1\n```'} />));
+    await waitFor(() => expect(other.container.querySelector('pre.shiki')).not.toBeNull(), { timeout: 5000 });
+    other.unmount();
     expect(container.querySelector('pre.shiki')).toBeNull();
     rerender(wrap(<MarkdownView text={'```python\ndef f(x):\n    return x\n```'} streaming={false} />));
     await waitFor(() => expect(container.querySelector('pre.shiki')).not.toBeNull(), { timeout: 5000 });

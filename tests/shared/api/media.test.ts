@@ -71,7 +71,7 @@ describe('addChatMedia', () => {
     expect((await failure(pending)).code).toBe(10087);
   });
 
-  it('resolves image links against the server in use (spec §5)', () => {
+  it('resolves image links against the server in use', () => {
     expect(mediaLink('/api/Chat/GetChatMedia?chatMediaId=m1')).toBe(`${server.url}/api/Chat/GetChatMedia?chatMediaId=m1`);
     expect(mediaLink('https://cdn.example.net/a.png')).toBe('https://cdn.example.net/a.png');
     expect(mediaLink('')).toBe('');

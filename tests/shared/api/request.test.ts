@@ -138,7 +138,7 @@ describe('answers', () => {
     expect(localStorage.getItem(tokenPersisted.key)).toBeNull();
   });
 
-  it('maps HTTP error statuses to the spec messages', async () => {
+  it('maps HTTP error statuses to their messages', async () => {
     const cases: [number, string][] = [
       [404, 'request not found'],
       [500, 'server error'],

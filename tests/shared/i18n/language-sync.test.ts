@@ -45,17 +45,19 @@ describe('language sync between the web app and the extension', () => {
 
   it("takes the extension's choice at start, without sending it back", async () => {
     const ext = fakeExtension({ language: 'zh' });
-    stop = startLanguageSync(ext.bridge);
-    await until(() => currentLanguage() === 'zh');
+    const sync = startLanguageSync(ext.bridge);
+    stop = sync;
+    await sync.started;
+    expect(currentLanguage()).toBe('zh');
     expect(await loadPersisted(languagePersisted)).toBe('zh');
-    await new Promise((r) => setTimeout(r, 50));
     expect(ext.sent).toEqual([]);
   });
 
   it('sends a choice made on the page to the extension', async () => {
     const ext = fakeExtension({ language: 'en' });
-    stop = startLanguageSync(ext.bridge);
-    await new Promise((r) => setTimeout(r, 50));
+    const sync = startLanguageSync(ext.bridge);
+    stop = sync;
+    await sync.started;
     await setLanguage('zh');
     await until(() => ext.sent.length === 1);
     expect(ext.sent).toEqual([{ language: 'zh' }]);
@@ -72,8 +74,9 @@ describe('language sync between the web app and the extension', () => {
   it("keeps the page's language when no extension answers", async () => {
     await setLanguage('zh');
     const ext = fakeExtension({ language: 'en' }, false);
-    stop = startLanguageSync(ext.bridge, 10);
-    await new Promise((r) => setTimeout(r, 50));
+    const sync = startLanguageSync(ext.bridge, 10);
+    stop = sync;
+    await sync.started;
     expect(currentLanguage()).toBe('zh');
   });
 });

@@ -73,7 +73,7 @@ describe('locales', () => {
     }
   });
 
-  it("carry the spec's messages", () => {
+  it('carry the product messages', () => {
     const t = (key: string) => i18next.t(key, { lng: 'en' });
     expect(t('chat.notLoginTip')).toBe('Please Login');
     expect(t('request.notFound')).toBe('request not found');

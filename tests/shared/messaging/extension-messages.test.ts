@@ -16,7 +16,7 @@ import { serverUrlPersisted } from '../../../shared/platform/server-url.ts';
 import { installStorage, writePersisted } from '../../../shared/storage/active.ts';
 import { createExtensionStorage } from '../../../shared/storage/extension.ts';
 import { sendEnvelope, startTestServer, type TestServer } from '../../helpers/http-server.ts';
-import { deliverSameWindowMessages, recordWindowMessages } from './window-messages.ts';
+import { allPostedMessagesDelivered, deliverSameWindowMessages, recordWindowMessages } from './window-messages.ts';
 
 const user: UserInfo = { userId: 'u1', userName: 'Ada', email: 'ada@example.com', role: 'user', vipOrder: null };
 
@@ -354,7 +354,7 @@ describe('bridge content script', () => {
     expect(document.documentElement.dataset.tandemBridge).toBeUndefined();
     await fakeBrowser.storage.local.set({ [tokenPersisted.key]: envelope('secret') });
     await expect(page.request('getLoginToken', undefined)).rejects.toMatchObject({ code: 'unavailable' });
-    await new Promise((r) => setTimeout(r, 50));
+    await allPostedMessagesDelivered();
     expect(JSON.stringify(recorded.messages)).not.toContain('secret');
   });
 

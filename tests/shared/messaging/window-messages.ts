@@ -26,3 +26,20 @@ export function recordWindowMessages(): { messages: unknown[]; stop: () => void 
   window.addEventListener('message', listener);
   return { messages, stop: () => window.removeEventListener('message', listener) };
 }
+
+/**
+ * Resolves once every message posted to this window before the call has been delivered: messages
+ * arrive in the order they were posted, so a sentinel posted now arrives after all of them.
+ */
+export function allPostedMessagesDelivered(win: Window = window): Promise<void> {
+  const sentinel = { type: 'test-sentinel', id: Math.random() };
+  return new Promise((resolve) => {
+    const listener = (event: MessageEvent) => {
+      if ((event.data as { id?: number } | null)?.id !== sentinel.id) return;
+      win.removeEventListener('message', listener);
+      resolve();
+    };
+    win.addEventListener('message', listener);
+    win.postMessage(sentinel, win.location.origin);
+  });
+}

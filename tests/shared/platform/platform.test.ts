@@ -12,7 +12,7 @@ const probe = (over: Partial<PlatformProbe> = {}, media: string[] = []): Platfor
 describe('detectPlatform', () => {
   it('is the extension only when chrome.runtime has an id', () => {
     expect(detectPlatform(probe()).isExtension).toBe(false);
-    // A normal web page has a `chrome` object without runtime (STACK-NOTES).
+    // A normal web page has a `chrome` object without runtime.
     expect(detectPlatform(probe({ chrome: {} })).isExtension).toBe(false);
     expect(detectPlatform(probe({ chrome: { runtime: {} } })).isExtension).toBe(false);
     expect(detectPlatform(probe({ chrome: { runtime: { id: 'abc' } } }))).toMatchObject({ isExtension: true, scene: 'extension' });

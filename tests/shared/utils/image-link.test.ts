@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { imageLink } from '../../../shared/utils/image-link.ts';
 
-describe('imageLink (spec §5 image links)', () => {
+describe('imageLink', () => {
   const host = 'https://chat.example.com';
 
   it('keeps data: and http(s) links as they are', () => {

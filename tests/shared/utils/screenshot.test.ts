@@ -6,7 +6,7 @@ const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8
 
 const bytesOf = async (file: File) => new Uint8Array(await file.arrayBuffer());
 
-describe('screenshotFile (spec §5 screenshot)', () => {
+describe('screenshotFile', () => {
   it('names the file screenshot-<timestamp>.<MIME subtype> and decodes only what follows the base64 marker', async () => {
     const file = screenshotFile(`data:image/png;base64,${PNG_BASE64}`, 1_700_000_000_123);
     expect(file.name).toBe('screenshot-1700000000123.png');

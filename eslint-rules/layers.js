@@ -1,0 +1,120 @@
+import path from 'node:path';
+
+/**
+ * The layer map as an allow-list (docs/architecture.md#layers-and-import-rules): every file belongs
+ * to a layer, every import names a layer or a package, and an import is reported unless the table
+ * below allows it. A new folder belongs to no layer until it is added here, so it cannot slip by.
+ */
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+/** Extension-only entrypoints: the web pages (app, login, admin) never load them. */
+const EXTENSION_ENTRYPOINTS = new Set(['background', 'sidepanel', 'popup', 'bridge.content', 'tab-reader']);
+const SHARED = ['contracts', 'api', 'atoms', 'storage', 'messaging', 'platform', 'markdown', 'i18n', 'utils'];
+const SHELL = new Set(['ui', 'app-shell', 'layout']);
+
+/** The layer of a repository path: { layer, name? } or null for files outside the map (tests, tools). */
+export function layerOf(relative) {
+  const parts = relative.split(/[\\/]/);
+  const [top, second] = parts;
+  if (top === 'entrypoints') return { layer: 'entrypoint', name: parts.length > 2 ? second : second.replace(/\.tsx?$/, '') };
+  if (top === 'components') {
+    if (SHELL.has(second)) return { layer: second };
+    return parts.length > 2 ? { layer: 'feature', name: second } : null;
+  }
+  if (top === 'shared' && SHARED.includes(second)) return { layer: `shared/${second}` };
+  if (top === 'server') return { layer: second === 'providers' ? 'server/providers' : 'server' };
+  if (top === 'locales') return { layer: 'locales' };
+  return null;
+}
+
+const sharedAll = SHARED.map((s) => `shared/${s}`);
+const sharedBelowApi = ['shared/contracts', 'shared/utils', 'shared/i18n', 'shared/markdown'];
+
+/** Which layers each layer may import. A feature may also import itself (same name). */
+const ALLOWED = {
+  entrypoint: ['layout', 'feature', 'ui', 'app-shell', ...sharedAll],
+  layout: ['layout', 'feature', 'ui', 'app-shell', ...sharedAll],
+  feature: ['feature:self', 'ui', 'app-shell', ...sharedAll],
+  'app-shell': ['app-shell', 'ui', ...sharedAll],
+  // Generic pieces: no atoms, no API calls of their own (the answer renderer's images load
+  // through shared/markdown).
+  ui: ['ui', ...sharedBelowApi, 'shared/platform'],
+  'shared/contracts': ['shared/contracts'],
+  'shared/utils': ['shared/utils', 'shared/contracts'],
+  'shared/i18n': ['shared/i18n', 'locales', 'shared/contracts', 'shared/utils', 'shared/storage', 'shared/messaging', 'shared/atoms'],
+  // Images in answers load through the image proxy's calls.
+  'shared/markdown': ['shared/markdown', 'shared/utils', 'shared/contracts', 'shared/api'],
+  'shared/storage': ['shared/storage', 'shared/contracts', 'shared/utils', 'shared/platform'],
+  'shared/platform': ['shared/platform', 'shared/storage', 'shared/contracts', 'shared/utils'],
+  'shared/messaging': ['shared/messaging', 'shared/contracts', 'shared/utils', 'shared/storage'],
+  'shared/atoms': ['shared/atoms', 'shared/storage', 'shared/contracts', 'shared/utils', 'shared/platform'],
+  'shared/api': ['shared/api', 'shared/atoms', 'shared/storage', 'shared/contracts', 'shared/utils', 'shared/i18n', 'shared/platform'],
+  server: ['server', 'server/providers', 'shared/contracts', 'shared/utils'],
+  'server/providers': ['server/providers', 'server', 'shared/contracts', 'shared/utils'],
+};
+
+/** Packages only some layers may use. */
+const EXTENSION_APIS = /^(wxt(\/|$)|@webext-core\/|webextension-polyfill$)/;
+const AI_SDK = /^(ai$|@ai-sdk\/)/;
+
+function packageAllowed(from, source) {
+  if (EXTENSION_APIS.test(source)) {
+    if (['shared/platform', 'shared/storage', 'shared/messaging'].includes(from.layer)) return true;
+    if (from.layer === 'entrypoint' && EXTENSION_ENTRYPOINTS.has(from.name)) return true;
+    return `only shared/platform, shared/storage, shared/messaging and extension-only entrypoints use ${source}`;
+  }
+  if (AI_SDK.test(source) && from.layer !== 'server/providers') return `the AI SDK (${source}) is used only in server/providers`;
+  if (from.layer === 'shared/contracts' && source !== 'zod') return 'contracts import nothing but zod';
+  return true;
+}
+
+/** Extension-only code the web pages must not reach: only entrypoints choose it, once, at start-up. */
+const EXTENSION_PLATFORM = 'shared/platform/extension.ts';
+
+function targetAllowed(from, to) {
+  if (to.file === EXTENSION_PLATFORM && from.layer !== 'entrypoint' && from.layer !== 'shared/platform') {
+    return 'components reach the tab through usePlatform().tabs, chosen by the entrypoint; only entrypoints import shared/platform/extension.ts';
+  }
+  if (from.layer === 'entrypoint' && to.layer === 'entrypoint') return to.name === from.name || `one entrypoint never imports another (${to.name})`;
+  if (to.layer === 'layout' && from.layer === 'feature') return 'no feature imports the composition folder components/layout';
+  const allowed = ALLOWED[from.layer] ?? [];
+  if (to.layer === 'feature') {
+    if (allowed.includes('feature')) return true;
+    if (allowed.includes('feature:self') && to.name === from.name) return true;
+    return `${from.layer === 'feature' ? `the ${from.name} feature` : from.layer} may not import the ${to.name} feature`;
+  }
+  return allowed.includes(to.layer) || `${from.layer === 'feature' ? `a feature (${from.name})` : from.layer} may not import ${to.layer}`;
+}
+
+export default {
+  meta: {
+    type: 'problem',
+    docs: { description: 'Imports follow the layer map (docs/architecture.md#layers-and-import-rules).' },
+    schema: [],
+    messages: { layer: 'Import against the layer map: {{why}}.' },
+  },
+  create(context) {
+    const file = path.relative(ROOT, context.filename);
+    const from = layerOf(file);
+    if (!from) return {};
+    const check = (node, source) => {
+      if (typeof source !== 'string') return;
+      let verdict;
+      if (source.startsWith('.')) {
+        const target = path.relative(ROOT, path.resolve(path.dirname(context.filename), source));
+        const to = layerOf(target);
+        verdict = to ? targetAllowed(from, { ...to, file: target.split(path.sep).join('/') }) : `${source} is outside the layer map`;
+      } else {
+        verdict = packageAllowed(from, source);
+      }
+      if (verdict !== true) context.report({ node, messageId: 'layer', data: { why: verdict } });
+    };
+    return {
+      ImportDeclaration: (node) => check(node.source, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node.source, node.source.value),
+      ExportAllDeclaration: (node) => check(node.source, node.source.value),
+      ImportExpression: (node) => node.source.type === 'Literal' && check(node.source, node.source.value),
+    };
+  },
+};

@@ -1,0 +1,182 @@
+import { APICallError } from 'ai';
+import type { JSONSchema7, LanguageModelV3Prompt, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import type { UpstreamModel } from './llm.ts';
+
+/**
+ * The project's own view of a model call: conversation turns in, a reader of text / tool-call /
+ * finish parts out, and failures as UpstreamFailure with a kind. Services see only this; the AI
+ * SDK's prompt and part types stay in server/providers/ (docs/architecture.md#layers).
+ */
+
+/** An image a user turn shows a vision model: its bytes (already downscaled) and sniffed type. */
+export type TurnImage = { mediaType: string; data: Uint8Array };
+/** `images` only on user turns, and only for models whose modelMap.isImage (others never receive them). */
+export type ChatTurn = { role: 'system' | 'user' | 'assistant'; content: string; images?: TurnImage[] };
+export type StreamPart =
+  | { type: 'text'; text: string }
+  | { type: 'finish'; reason: string }
+  /** The model asks to run a tool; `input` is its arguments as JSON text. */
+  | { type: 'tool-call'; toolCallId: string; toolName: string; input: string };
+/** A function the model may call (a function plugin); inputSchema is a JSON schema of its arguments. */
+export type ModelTool = { name: string; description: string; inputSchema: JSONSchema7 };
+/** One round of tool use, fed back to the model after the conversation: what it said and called, then what each call returned. */
+export type ToolRound = {
+  text: string;
+  calls: { toolCallId: string; toolName: string; input: string }[];
+  results: { toolCallId: string; toolName: string; output: string; isError: boolean }[];
+};
+
+/**
+ * Why an upstream call failed, as far as users and operators are concerned:
+ * busy (rate limit, overload, 5xx, dropped connection: another try may work), auth (the provider
+ * refused the key), not-found (the provider does not know the model), context-too-long (the
+ * conversation does not fit), timeout (no answer in time), request (the provider refused this
+ * request for another reason).
+ */
+export type UpstreamFailureKind = 'busy' | 'auth' | 'not-found' | 'context-too-long' | 'timeout' | 'request';
+
+/** A failed upstream call; the message is for logs (scrubbed there), never for users. */
+export class UpstreamFailure extends Error {
+  constructor(
+    readonly kind: UpstreamFailureKind,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'UpstreamFailure';
+  }
+}
+
+/** Providers say "context length", "maximum context", "too many tokens", "prompt is too long", ... */
+const CONTEXT_TOO_LONG = /context.{0,20}(length|window|limit)|maximum.{0,20}tokens|too many tokens|prompt is too long|token limit|too long/i;
+
+function kindOfStatus(status: number, message: string): UpstreamFailureKind {
+  if (status === 401 || status === 403) return 'auth';
+  if (status === 404) return 'not-found';
+  if (status === 408 || status === 504) return 'timeout';
+  if ((status === 400 || status === 413 || status === 422) && CONTEXT_TOO_LONG.test(message)) return 'context-too-long';
+  if (status === 400 || status === 413 || status === 422) return 'request';
+  return 'busy';
+}
+
+/** Any error of a model call as an UpstreamFailure (already one: unchanged). */
+export function upstreamFailureOf(err: unknown): UpstreamFailure {
+  if (err instanceof UpstreamFailure) return err;
+  if (APICallError.isInstance(err)) {
+    const status = err.statusCode;
+    return new UpstreamFailure(status === undefined ? 'busy' : kindOfStatus(status, err.message), err.message, status);
+  }
+  if (err instanceof Error) {
+    const timedOut = err.name === 'TimeoutError' || /ETIMEDOUT|timed? ?out/i.test(err.message);
+    return new UpstreamFailure(timedOut ? 'timeout' : 'busy', err.message);
+  }
+  const inner = (err as { message?: unknown } | null)?.message;
+  return new UpstreamFailure('busy', typeof inner === 'string' ? inner : JSON.stringify(err));
+}
+
+function toPrompt(messages: ChatTurn[], canSeeImages: boolean): LanguageModelV3Prompt {
+  return messages.map((m) => {
+    if (m.role === 'system') return { role: 'system', content: m.content };
+    if (m.role === 'assistant') return { role: 'assistant', content: [{ type: 'text', text: m.content }] };
+    // A model that cannot take images never receives them, whatever the caller passed.
+    const images = canSeeImages ? (m.images ?? []) : [];
+    return {
+      role: 'user',
+      content: [...images.map((i) => ({ type: 'file' as const, mediaType: i.mediaType, data: i.data })), { type: 'text', text: m.content }],
+    };
+  });
+}
+
+const parseToolInput = (input: string): unknown => {
+  try {
+    return JSON.parse(input);
+  } catch {
+    return {};
+  }
+};
+
+function roundsToPrompt(rounds: readonly ToolRound[]): LanguageModelV3Prompt {
+  return rounds.flatMap((r): LanguageModelV3Prompt => [
+    {
+      role: 'assistant',
+      content: [
+        ...(r.text ? [{ type: 'text' as const, text: r.text }] : []),
+        ...r.calls.map((c) => ({ type: 'tool-call' as const, toolCallId: c.toolCallId, toolName: c.toolName, input: parseToolInput(c.input) })),
+      ],
+    },
+    {
+      role: 'tool',
+      content: r.results.map((x) => ({
+        type: 'tool-result' as const,
+        toolCallId: x.toolCallId,
+        toolName: x.toolName,
+        output: x.isError ? { type: 'error-text' as const, value: x.output } : { type: 'text' as const, value: x.output },
+      })),
+    },
+  ]);
+}
+
+/** Maps one provider part to ours; undefined for parts we do not forward (reasoning, metadata...). */
+function mapPart(part: LanguageModelV3StreamPart): StreamPart | undefined {
+  switch (part.type) {
+    case 'text-delta':
+      return part.delta ? { type: 'text', text: part.delta } : undefined;
+    case 'finish':
+      return { type: 'finish', reason: part.finishReason.unified };
+    case 'tool-call':
+      return part.providerExecuted ? undefined : { type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName, input: part.input };
+    case 'error':
+      throw upstreamFailureOf(part.error);
+    default:
+      return undefined;
+  }
+}
+
+/** Reads one model answer part by part; null at the end of the stream. */
+export type PartReader = { read(): Promise<StreamPart | null>; cancel(): void };
+
+export type UpstreamRequest = {
+  messages: ChatTurn[];
+  canSeeImages: boolean;
+  signal: AbortSignal;
+  /** Functions the model may call; 'none' (the last round of a tool loop) makes it answer in text. */
+  tools?: ModelTool[];
+  toolChoice?: 'auto' | 'none';
+  toolRounds?: readonly ToolRound[];
+};
+
+/** Calls one deployment's model and reads its answer as our parts. Failures are UpstreamFailure. */
+export async function openUpstreamStream(model: UpstreamModel, req: UpstreamRequest): Promise<PartReader> {
+  const turns = toPrompt(req.messages, req.canSeeImages);
+  const prompt = req.toolRounds?.length ? [...turns, ...roundsToPrompt(req.toolRounds)] : turns;
+  const tools = req.tools?.length
+    ? {
+        tools: req.tools.map((t) => ({ type: 'function' as const, name: t.name, description: t.description, inputSchema: t.inputSchema })),
+        toolChoice: { type: req.toolChoice ?? 'auto' },
+      }
+    : {};
+  // An abort (a stop, a timeout of the caller's) is not the upstream's failure: it passes as it is.
+  const failure = (err: unknown) => (req.signal.aborted ? err : upstreamFailureOf(err));
+  let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart>;
+  try {
+    reader = (await model.doStream({ prompt, ...tools, abortSignal: req.signal })).stream.getReader();
+  } catch (err) {
+    throw failure(err);
+  }
+  return {
+    async read() {
+      for (;;) {
+        let next: ReadableStreamReadResult<LanguageModelV3StreamPart>;
+        try {
+          next = await reader.read();
+        } catch (err) {
+          throw failure(err);
+        }
+        if (next.done) return null;
+        const part = mapPart(next.value);
+        if (part) return part;
+      }
+    },
+    cancel: () => void reader.cancel().catch(() => {}),
+  };
+}

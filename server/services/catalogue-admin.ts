@@ -1,0 +1,174 @@
+import { randomUUID } from 'node:crypto';
+import { asc, count, eq, ilike, or, sql } from 'drizzle-orm';
+import { Codes } from '../../shared/contracts/envelope.ts';
+import type { Paged } from '../../shared/contracts/common.ts';
+import { AUTO_MODEL_ID, type AdminDeployment, type AdminModel, type SaveDeployment, type SaveModel } from '../../shared/contracts/model.ts';
+import type { AppContext } from '../context.ts';
+import { aiDeployments, aiModels } from '../db/schema/models.ts';
+import { AppError } from '../http/errors.ts';
+import { maskSecret, secretBox } from './secrets.ts';
+import { catalogueChanged, toCatalogueModel, type DeploymentRow, type ModelRow } from './catalogue.ts';
+import { coolingUntilOf, markSuccess } from './catalogue-health.ts';
+import { slugOf } from './catalogue-seed.ts';
+
+/** Admin: the whole catalogue, offline models and disabled deployments included. */
+
+const iso = (d: Date) => d.toISOString();
+
+async function toAdminModel(ctx: AppContext, row: ModelRow): Promise<AdminModel> {
+  const [{ n }] = await ctx.db.select({ n: count() }).from(aiDeployments).where(eq(aiDeployments.aiModelId, row.id));
+  return {
+    ...toCatalogueModel(row),
+    online: row.online,
+    source: row.source,
+    deploymentCount: n,
+    createTime: iso(row.createdAt),
+    updateTime: iso(row.updatedAt),
+  };
+}
+
+export async function adminListModels(ctx: AppContext, q: { page: number; count: number; keyword?: string }): Promise<Paged<AdminModel>> {
+  const where = q.keyword ? or(ilike(aiModels.name, `%${q.keyword}%`), ilike(aiModels.id, `%${q.keyword}%`)) : undefined;
+  const [rows, [{ total }]] = await Promise.all([
+    ctx.db
+      .select()
+      .from(aiModels)
+      .where(where)
+      .orderBy(asc(aiModels.sort), asc(aiModels.minVipLevel), asc(aiModels.name))
+      .limit(q.count)
+      .offset((q.page - 1) * q.count),
+    ctx.db.select({ total: count() }).from(aiModels).where(where),
+  ]);
+  return { list: await Promise.all(rows.map((r) => toAdminModel(ctx, r))), total };
+}
+
+async function modelRow(ctx: AppContext, aiModelId: string): Promise<ModelRow> {
+  const [row] = await ctx.db.select().from(aiModels).where(eq(aiModels.id, aiModelId)).limit(1);
+  if (!row) throw new AppError(Codes.NotFound, 'modelNotFound');
+  return row;
+}
+
+export async function adminGetModel(ctx: AppContext, aiModelId: string): Promise<AdminModel> {
+  return toAdminModel(ctx, await modelRow(ctx, aiModelId));
+}
+
+export async function adminSaveModel(ctx: AppContext, input: SaveModel): Promise<AdminModel> {
+  const values = {
+    name: input.name,
+    description: input.description,
+    minVipLevel: input.minVipLevel,
+    isImage: input.modelMap.isImage,
+    fileTypes: [...new Set(input.modelMap.fileTypes)],
+    webSearch: input.webSearch,
+    pointsCost: input.pointsCost,
+    contextWindow: input.contextWindow,
+    sort: input.sort,
+    online: input.online,
+    // From now on the operator owns this entry: start-up seeding leaves it alone.
+    source: 'admin',
+  };
+  const id = input.aiModelId ?? slugOf(input.name);
+  if (id === AUTO_MODEL_ID) throw new AppError(Codes.Conflict, 'modelIdReserved');
+  const [existing] = await ctx.db.select({ id: aiModels.id }).from(aiModels).where(eq(aiModels.id, id)).limit(1);
+  if (existing && !input.aiModelId) throw new AppError(Codes.Conflict, 'modelIdTaken', { id });
+  if (existing) await ctx.db.update(aiModels).set({ ...values, updatedAt: sql`now()` }).where(eq(aiModels.id, id));
+  else await ctx.db.insert(aiModels).values({ id, ...values }).onConflictDoNothing();
+  await catalogueChanged(ctx);
+  return adminGetModel(ctx, id);
+}
+
+/** Deletes a model and its deployments; past messages keep the model's id and name as text. */
+export async function adminDeleteModel(ctx: AppContext, aiModelId: string): Promise<void> {
+  const deleted = await ctx.db.delete(aiModels).where(eq(aiModels.id, aiModelId)).returning({ id: aiModels.id });
+  if (!deleted.length) throw new AppError(Codes.NotFound, 'modelNotFound');
+  await catalogueChanged(ctx);
+}
+
+export async function adminSetOnline(ctx: AppContext, aiModelId: string, online: boolean): Promise<AdminModel> {
+  const updated = await ctx.db
+    .update(aiModels)
+    .set({ online, source: 'admin', updatedAt: sql`now()` })
+    .where(eq(aiModels.id, aiModelId))
+    .returning({ id: aiModels.id });
+  if (!updated.length) throw new AppError(Codes.NotFound, 'modelNotFound');
+  await catalogueChanged(ctx);
+  return adminGetModel(ctx, aiModelId);
+}
+
+function toAdminDeployment(ctx: AppContext, row: DeploymentRow): AdminDeployment {
+  let apiKeyHint: string | null = null;
+  if (row.apiKeyEnc) {
+    try {
+      apiKeyHint = maskSecret(secretBox(ctx).decrypt(row.apiKeyEnc));
+    } catch {
+      apiKeyHint = '(unreadable: SECRET_KEY changed?)';
+    }
+  }
+  return {
+    aiModelMapId: row.id,
+    aiModelId: row.aiModelId,
+    provider: row.provider,
+    baseUrl: row.baseUrl,
+    upstreamModelId: row.upstreamModelId,
+    priority: row.priority,
+    enabled: row.enabled,
+    source: row.source,
+    hasApiKey: !!row.apiKeyEnc,
+    apiKeyHint,
+    coolingUntil: coolingUntilOf(ctx, row.id),
+    createTime: iso(row.createdAt),
+    updateTime: iso(row.updatedAt),
+  };
+}
+
+export async function adminListDeployments(ctx: AppContext, aiModelId: string): Promise<AdminDeployment[]> {
+  await modelRow(ctx, aiModelId);
+  const rows = await ctx.db
+    .select()
+    .from(aiDeployments)
+    .where(eq(aiDeployments.aiModelId, aiModelId))
+    .orderBy(asc(aiDeployments.priority), asc(aiDeployments.createdAt));
+  return rows.map((r) => toAdminDeployment(ctx, r));
+}
+
+export async function adminGetDeployment(ctx: AppContext, aiModelMapId: string): Promise<AdminDeployment> {
+  const [row] = await ctx.db.select().from(aiDeployments).where(eq(aiDeployments.id, aiModelMapId)).limit(1);
+  if (!row) throw new AppError(Codes.NotFound, 'notFound');
+  return toAdminDeployment(ctx, row);
+}
+
+export async function adminSaveDeployment(ctx: AppContext, input: SaveDeployment): Promise<AdminDeployment> {
+  await modelRow(ctx, input.aiModelId);
+  const values = {
+    aiModelId: input.aiModelId,
+    provider: input.provider,
+    baseUrl: input.baseUrl ?? null,
+    upstreamModelId: input.upstreamModelId,
+    priority: input.priority,
+    enabled: input.enabled,
+    source: 'admin',
+    // Absent or null keeps the stored key; an empty string removes it.
+    ...(input.apiKey == null ? {} : { apiKeyEnc: input.apiKey === '' ? null : secretBox(ctx).encrypt(input.apiKey) }),
+  };
+  let id = input.aiModelMapId;
+  if (id) {
+    const updated = await ctx.db
+      .update(aiDeployments)
+      .set({ ...values, updatedAt: sql`now()` })
+      .where(eq(aiDeployments.id, id))
+      .returning({ id: aiDeployments.id });
+    if (!updated.length) throw new AppError(Codes.NotFound, 'notFound');
+  } else {
+    id = randomUUID();
+    await ctx.db.insert(aiDeployments).values({ id, ...values });
+  }
+  markSuccess(ctx, id);
+  await catalogueChanged(ctx);
+  return adminGetDeployment(ctx, id);
+}
+
+export async function adminDeleteDeployment(ctx: AppContext, aiModelMapId: string): Promise<void> {
+  const deleted = await ctx.db.delete(aiDeployments).where(eq(aiDeployments.id, aiModelMapId)).returning({ id: aiDeployments.id });
+  if (!deleted.length) throw new AppError(Codes.NotFound, 'notFound');
+  await catalogueChanged(ctx);
+}

@@ -1,0 +1,113 @@
+import { eq, sql } from 'drizzle-orm';
+import type { ChatCitation, ChatToolCall } from '../../shared/contracts/chat.ts';
+import type { AppContext } from '../context.ts';
+import { chatMessages } from '../db/schema/chat.ts';
+import { refundPoints } from './points.ts';
+
+/**
+ * Keeps an answer's row in step with its stream: text reaches the database in batches as it
+ * streams, sources and tool calls whenever they change, and the outcome at the end, so a crash or a
+ * stop loses nothing already shown. Writes run one after the other, in order.
+ */
+
+/** Streamed text reaches the database at least this often, or sooner when this much is pending. */
+const FLUSH_MS = 500;
+export const FLUSH_BYTES = 4096;
+/** A running stream touches its row this often, so recovery can tell it from a dead one. */
+const HEARTBEAT_MS = 30_000;
+
+/** A high surrogate at the end would be stored as U+FFFD, breaking the emoji its next chunk completes. */
+const endsInsidePair = (text: string) => {
+  const last = text.charCodeAt(text.length - 1);
+  return last >= 0xd800 && last <= 0xdbff;
+};
+
+export type AnswerOutcome = {
+  output: string;
+  finishReason: string;
+  /** For the log and the row only; never shown to users. */
+  errorDetail: string | null;
+  aiModelId: string;
+  modelName: string;
+  citations: ChatCitation[];
+  toolCalls: ChatToolCall[];
+  /** The message's own cost plus its tool calls', when tools ran. */
+  pointsCost: number;
+  /** The message failed before any text: its points go back. */
+  refund: { userId: string; points: number } | null;
+};
+
+export type AnswerStore = {
+  /** Text shown to the user; stored within FLUSH_MS, or at once past FLUSH_BYTES pending. */
+  append(text: string): void;
+  saveExtras(citations: ChatCitation[], toolCalls: ChatToolCall[]): void;
+  /** Stops the timer, waits for pending writes and stores the outcome. Never throws (logs instead). */
+  finish(outcome: AnswerOutcome): Promise<void>;
+};
+
+export function createAnswerStore(ctx: AppContext, messageId: string): AnswerStore {
+  const db = ctx.db;
+  const rowOf = eq(chatMessages.id, messageId);
+  let pending = '';
+  let lastWrite = Date.now();
+  let writes = Promise.resolve();
+  const enqueue = (what: string, write: () => Promise<unknown>) => {
+    writes = writes.then(write).then(
+      () => {},
+      (err: unknown) => ctx.log.error({ err, messageId }, `storing ${what} failed`),
+    );
+  };
+  const flush = () => {
+    const keep = endsInsidePair(pending) ? 1 : 0;
+    const piece = pending.slice(0, pending.length - keep);
+    pending = pending.slice(pending.length - keep);
+    lastWrite = Date.now();
+    enqueue('streamed text', () =>
+      db.update(chatMessages).set({ outputMessage: sql`${chatMessages.outputMessage} || ${piece}`, updatedAt: sql`now()` }).where(rowOf),
+    );
+  };
+  const timer = setInterval(() => {
+    if (pending || Date.now() - lastWrite >= HEARTBEAT_MS) flush();
+  }, FLUSH_MS);
+
+  return {
+    append(text) {
+      pending += text;
+      if (pending.length >= FLUSH_BYTES) flush();
+    },
+    saveExtras(citations, toolCalls) {
+      const values = { citations: [...citations], toolCalls: [...toolCalls] };
+      enqueue('citations or tool calls', () => db.update(chatMessages).set(values).where(rowOf));
+    },
+    async finish(o) {
+      clearInterval(timer);
+      try {
+        await writes;
+        await db.update(chatMessages).set(outcomeValues(o)).where(rowOf);
+        if (o.refund) await refundPoints(db, o.refund.userId, o.refund.points, { reason: 'chat-refund', refId: messageId });
+      } catch (err) {
+        ctx.log.error({ err, messageId }, 'storing the end of a stream failed');
+      }
+    },
+  };
+}
+
+function outcomeValues(o: AnswerOutcome) {
+  return {
+    outputMessage: o.output,
+    finishReason: o.finishReason,
+    errorMessage: o.errorDetail,
+    aiModelId: o.aiModelId,
+    modelName: o.modelName,
+    updatedAt: sql`now()`,
+    finishedAt: sql`now()`,
+    ...(o.citations.length ? { citations: o.citations } : {}),
+    ...(o.toolCalls.length
+      ? {
+          // A call cut short by a stop did not finish.
+          toolCalls: o.toolCalls.map((c) => (c.status === 'running' ? { ...c, status: 'error' as const, output: o.finishReason } : c)),
+          pointsCost: o.pointsCost,
+        }
+      : {}),
+  };
+}

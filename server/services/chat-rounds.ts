@@ -1,0 +1,120 @@
+import type { ChatCitation, ChatToolCall } from '../../shared/contracts/chat.ts';
+import type { Language } from '../../shared/contracts/common.ts';
+import type { AppContext } from '../context.ts';
+import { UpstreamFailure, type ChatTurn, type StreamPart, type ToolRound } from '../providers/upstream.ts';
+import { CHARS_PER_TOKEN, type PreparedMessage } from './chat-prepare.ts';
+import { runToolCall, toolsOf, type ToolScope } from './chat-tools.ts';
+import { openModelStream } from './model-stream.ts';
+import { citationsOf, readSources, searchWeb, sourcesPreamble } from './web-search.ts';
+
+/**
+ * The middle of an answer: web search first when asked, then rounds of model output and tool calls
+ * until the model answers in text (at most MAX_TOOL_ROUNDS rounds of tools).
+ */
+
+/** Of the model's context, the share the pages of a web-searched message may take. */
+const SOURCES_SHARE_OF_CONTEXT = 0.3;
+/** Rounds of tool calls one answer may make; the round after the last must answer in text. */
+const MAX_TOOL_ROUNDS = 4;
+
+type ToolCallPart = Extract<StreamPart, { type: 'tool-call' }>;
+
+/** What the rounds read and change of the answer being streamed. */
+export type AnswerState = {
+  ctx: AppContext;
+  p: PreparedMessage;
+  lang: Language;
+  signal: AbortSignal;
+  output: string;
+  modelId: string;
+  modelName: string;
+  citations: ChatCitation[];
+  toolCalls: ChatToolCall[];
+  toolPoints: number;
+  /** Text for the user (sent and stored). */
+  onText(text: string): void;
+  /** Sources or tool calls changed (sent whole and stored). */
+  onExtras(): void;
+};
+
+/** Searches the web and gives the model the pages it could read as numbered sources. */
+async function withWebSources(s: AnswerState, turns: ChatTurn[]): Promise<ChatTurn[]> {
+  const { ctx, p } = s;
+  const results = await searchWeb(ctx, p.input, s.signal);
+  const budgetChars = Math.floor(p.resolved.model.contextWindow * CHARS_PER_TOKEN * SOURCES_SHARE_OF_CONTEXT);
+  const sources = await readSources(ctx, results, { signal: s.signal, budgetChars });
+  s.citations.push(...citationsOf(sources));
+  s.onExtras();
+  return [{ role: 'system', content: sourcesPreamble(sources) }, ...turns];
+}
+
+/** Runs one round's calls in parallel; waits for all of them, so none outlives a stop. */
+async function runCalls(s: AnswerState, calls: ToolCallPart[]): Promise<ToolRound['results']> {
+  const scope: ToolScope = {
+    ctx: s.ctx,
+    userId: s.p.userId,
+    messageId: s.p.messageId,
+    lang: s.lang,
+    signal: s.signal,
+    contextWindow: s.p.resolved.model.contextWindow,
+    citations: s.citations,
+  };
+  const settled = await Promise.allSettled(
+    calls.map(async (call) => {
+      const { toolCallId, toolName, input } = call;
+      const slot = s.toolCalls.push({ toolCallId, toolName, input, status: 'running', output: '', images: [] }) - 1;
+      s.onExtras();
+      const outcome = await runToolCall(scope, s.p.plugins.find((x) => x.toolName === call.toolName), call);
+      s.toolCalls[slot] = outcome.call;
+      s.toolPoints += outcome.charged;
+      s.onExtras();
+      return { toolCallId, toolName, output: outcome.modelOutput, isError: outcome.isError };
+    }),
+  );
+  const failed = settled.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((r) => (r as PromiseFulfilledResult<ToolRound['results'][number]>).value);
+}
+
+type RoundResult = { said: string; calls: ToolCallPart[]; upstreamFinish: string | null };
+
+/** One model call: its text goes to the user as it comes, its tool calls are collected. */
+async function streamRound(s: AnswerState, turns: ChatTurn[], round: number, rounds: ToolRound[]): Promise<RoundResult> {
+  const tools = s.p.plugins.length ? toolsOf(s.p.plugins) : undefined;
+  const opened = await openModelStream(s.ctx, s.p.resolved, {
+    messages: turns,
+    signal: s.signal,
+    ...(tools ? { tools, toolRounds: rounds, toolChoice: round === MAX_TOOL_ROUNDS ? 'none' : 'auto' } : {}),
+  });
+  s.modelId = opened.modelId;
+  s.modelName = opened.modelName;
+  const result: RoundResult = { said: '', calls: [], upstreamFinish: null };
+  for await (const part of opened.parts) {
+    if (part.type === 'finish') result.upstreamFinish = part.reason;
+    else if (part.type === 'tool-call') result.calls.push(part);
+    else if (part.text) {
+      // Text after a round of tool calls starts a paragraph of its own.
+      const text = round > 0 && !result.said && s.output && !/\s$/.test(s.output) ? `\n\n${part.text}` : part.text;
+      s.output += text;
+      if (tools) result.said += text;
+      s.onText(text);
+    }
+  }
+  // A provider that ends its answer in error (Gemini's MALFORMED_FUNCTION_CALL) failed like any other.
+  if (result.upstreamFinish === 'error') throw new UpstreamFailure('request', 'the model ended its answer with an error');
+  return result;
+}
+
+/**
+ * Runs the answer to its end and returns the upstream's finish reason (null when the model still
+ * asked for tools after the last round: it has answered what it could).
+ */
+export async function runAnswerRounds(s: AnswerState): Promise<string | null> {
+  const turns = s.p.webSearch ? await withWebSources(s, s.p.turns) : s.p.turns;
+  const rounds: ToolRound[] = [];
+  for (let round = 0; ; round++) {
+    const { said, calls, upstreamFinish } = await streamRound(s, turns, round, rounds);
+    if (!calls.length || round === MAX_TOOL_ROUNDS) return upstreamFinish === 'tool-calls' ? null : upstreamFinish;
+    rounds.push({ text: said, calls, results: await runCalls(s, calls) });
+  }
+}

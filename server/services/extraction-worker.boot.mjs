@@ -1,0 +1,6 @@
+// The extraction worker's entry: Node 20 does not apply `--import` loader hooks to a worker's entry
+// file, so this plain module registers tsx's loader first, then loads the TypeScript job.
+import { register } from 'tsx/esm/api';
+
+register();
+await import('./extraction-worker.ts');
