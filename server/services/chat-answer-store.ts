@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { ChatCitation, ChatToolCall } from '../../shared/contracts/chat.ts';
 import type { AppContext } from '../context.ts';
 import { chatMessages } from '../db/schema/chat.ts';
-import { refundPoints } from './points.ts';
+import { refundPoints } from './ledger.ts';
 
 /**
  * Keeps an answer's row in step with its stream: text reaches the database in batches as it
@@ -84,7 +84,7 @@ export function createAnswerStore(ctx: AppContext, messageId: string): AnswerSto
       try {
         await writes;
         await db.update(chatMessages).set(outcomeValues(o)).where(rowOf);
-        if (o.refund) await refundPoints(db, o.refund.userId, o.refund.points, { reason: 'chat-refund', refId: messageId });
+        if (o.refund) await refundPoints(db, o.refund.userId, o.refund.points, { key: `refund:message:${messageId}`, refId: messageId });
       } catch (err) {
         ctx.log.error({ err, messageId }, 'storing the end of a stream failed');
       }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { ChatCitation, ChatToolCall } from '../../shared/contracts/chat.ts';
 import type { Language } from '../../shared/contracts/common.ts';
@@ -8,7 +9,7 @@ import { t } from '../http/i18n.ts';
 import { drawImage } from './draw.ts';
 import type { ModelTool } from '../providers/upstream.ts';
 import type { MessagePlugin, ToolName } from './plugins.ts';
-import { chargePoints, refundPoints } from './points.ts';
+import { chargePoints, refundPoints } from './ledger.ts';
 import { readPage, resultsForModel, searchWeb } from './web-search.ts';
 
 /**
@@ -143,7 +144,9 @@ export async function runToolCall(
 
   const { ctx, userId, messageId } = scope;
   const cost = plugin.pointsCost;
-  const ref = { reason: 'plugin', refId: messageId };
+  // A model may reuse its call ids across rounds: each call is its own charge.
+  const chargeId = randomUUID();
+  const ref = { kind: 'plugin' as const, key: `plugin:${chargeId}`, refId: messageId };
   if (!(await chargePoints(ctx.db, userId, cost, ctx.config.FREE_DAILY_POINTS, ref))) return fail(t(scope.lang, 'notEnoughPoints'));
   try {
     const done = await execute(scope, plugin.toolName, parsed.data);
@@ -154,7 +157,7 @@ export async function runToolCall(
       charged: cost,
     };
   } catch (err) {
-    await refundPoints(ctx.db, userId, cost, { reason: 'plugin-refund', refId: messageId });
+    await refundPoints(ctx.db, userId, cost, { key: `refund:plugin:${chargeId}`, refId: messageId });
     if (scope.signal.aborted) throw scope.signal.reason;
     if (err instanceof AppError) return fail(t(scope.lang, err.key, err.params));
     ctx.log.warn({ err, toolName: plugin.toolName, messageId }, 'tool call failed');

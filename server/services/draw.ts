@@ -11,7 +11,7 @@ import { AppError } from '../http/errors.ts';
 import { generateImage, ImagesError, imagesConfigured } from '../providers/images.ts';
 import { signedMediaPath } from './media-links.ts';
 import { storageKeyOf } from './media-upload.ts';
-import { chargePoints, refundPoints } from './points.ts';
+import { chargePoints, refundPoints } from './ledger.ts';
 
 /** Kept as the media item's title (what the image shows). */
 const TITLE_MAX_CHARS = 200;
@@ -62,13 +62,13 @@ export async function addDraw(ctx: AppContext, userId: string, body: AddDrawBody
   const [plugin] = await ctx.db.select({ pointsCost: plugins.pointsCost }).from(plugins).where(eq(plugins.toolName, 'generate_image'));
   const cost = plugin?.pointsCost ?? 0;
   const refId = randomUUID();
-  if (!(await chargePoints(ctx.db, userId, cost, ctx.config.FREE_DAILY_POINTS, { reason: 'draw', refId }))) {
+  if (!(await chargePoints(ctx.db, userId, cost, ctx.config.FREE_DAILY_POINTS, { kind: 'draw', key: `draw:${refId}`, refId }))) {
     throw new AppError(Codes.NotEnoughPoints, 'notEnoughPoints');
   }
   try {
     return await drawImage(ctx, userId, body);
   } catch (err) {
-    await refundPoints(ctx.db, userId, cost, { reason: 'draw-refund', refId });
+    await refundPoints(ctx.db, userId, cost, { key: `refund:draw:${refId}`, refId });
     throw err;
   }
 }

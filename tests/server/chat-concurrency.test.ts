@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pointBalances, pointLedger } from '../../server/db/schema/points.ts';
-import { addPoints } from '../../server/services/points.ts';
+import { creditPoints } from '../../server/services/ledger.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { createTestApp, onPostgres, type TestApp } from '../helpers/app.ts';
 import { parseChatStream } from '../helpers/chat.ts';
@@ -23,7 +23,7 @@ import { auth, createUser } from '../helpers/users.ts';
 
   it('charges exactly the points there are: 10 of 50 answered, balance 0, never negative', async () => {
     const user = await createUser(t.app);
-    await addPoints(t.database.db, user.userId, 10, { reason: 'test-grant' });
+    await creditPoints(t.database.db, { userId: user.userId, delta: 10, kind: 'admin', key: `test-grant:${user.userId}` });
     const answers = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
         t.app.inject({
@@ -47,7 +47,7 @@ import { auth, createUser } from '../helpers/users.ts';
     const charges = await t.database.db
       .select()
       .from(pointLedger)
-      .where(and(eq(pointLedger.userId, user.userId), eq(pointLedger.reason, 'chat')));
+      .where(and(eq(pointLedger.userId, user.userId), eq(pointLedger.reason, 'message')));
     expect(charges).toHaveLength(10);
     expect(charges.every((c) => c.delta === -1)).toBe(true);
   });

@@ -5,7 +5,7 @@ import { chatMessages } from '../../server/db/schema/chat.ts';
 import { chatMedia } from '../../server/db/schema/media.ts';
 import { plugins } from '../../server/db/schema/plugins.ts';
 import { pointLedger } from '../../server/db/schema/points.ts';
-import { getIntegral } from '../../server/services/points.ts';
+import { getIntegral } from '../../server/services/ledger.ts';
 import { startFakeImages, TINY_PNG, type FakeImages } from '../fixtures/fake-images.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { startFakeSearxng, type FakeSearxng } from '../fixtures/fake-searxng.ts';
@@ -228,8 +228,9 @@ describe('function plugins', () => {
         .select()
         .from(pointLedger)
         .where(and(eq(pointLedger.userId, user.userId), eq(pointLedger.refId, row.id)));
-      expect(ledger.map((l) => [l.reason, l.delta]).sort()).toEqual([
-        ['chat', -1],
+      // What each charged, from the balance and the free allowance together.
+      expect(ledger.map((l) => [l.reason, l.delta - l.allowance]).sort()).toEqual([
+        ['message', -1],
         ['plugin', -1],
       ]);
       const listed = (

@@ -4,7 +4,7 @@ import type { Provider } from '../../shared/contracts/model.ts';
 import { aiDeployments } from '../../server/db/schema/models.ts';
 import { pointLedger } from '../../server/db/schema/points.ts';
 import { adminSaveDeployment } from '../../server/services/catalogue-admin.ts';
-import { getIntegral } from '../../server/services/points.ts';
+import { getIntegral } from '../../server/services/ledger.ts';
 import { sourcesPreamble } from '../../server/services/web-search.ts';
 import { startFakeAnthropic, type AnthropicScript } from '../fixtures/fake-anthropic.ts';
 import { startFakeGoogle, type GoogleScript } from '../fixtures/fake-google.ts';
@@ -274,7 +274,11 @@ for (const up of [anthropic, google]) {
       expect((await storedMessages(last.Data.ChatSessionId))[0]).toMatchObject({ outputMessage: '', finishReason: 'error' });
       expect(await pointsOf()).toBe(before);
       const ledger = await t.database.db.select().from(pointLedger).where(eq(pointLedger.refId, last.Data.ChatMessageId));
-      expect(ledger.map((l) => l.delta).sort()).toEqual([-1, 1]);
+      // The charge (from the allowance and the balance together) and its refund.
+      expect(ledger.map((l) => [l.reason, l.delta - l.allowance]).sort()).toEqual([
+        ['message', -1],
+        ['refund', 1],
+      ]);
     });
 
     const { errorFinish } = up;

@@ -2,8 +2,11 @@ import { date, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-c
 import { users } from './users.ts';
 
 /**
- * Points of integralType 1. `balance` holds earned and bought points; `dailyLeft` is the free daily
- * allowance, valid only on `dailyDay` (a new day starts from FREE_DAILY_POINTS again).
+ * Points of integralType 1, as the ledger leaves them: `balance` is the sum of the user's ledger
+ * `delta`s (earned, bought, granted, spent, refunded), updated in the same statement as each entry.
+ * `dailyLeft` is the free daily allowance, valid only on `dailyDay` (a new day starts from
+ * FREE_DAILY_POINTS again); what a charge takes from it is recorded in the entry's `allowance`.
+ * `usedTotal` is what the user has spent, allowance included, less refunds (useIntegral).
  */
 export const pointBalances = pgTable('point_balances', {
   userId: text('user_id').primaryKey().references(() => users.id, { onDelete: 'cascade' }),
@@ -13,15 +16,28 @@ export const pointBalances = pgTable('point_balances', {
   usedTotal: integer('used_total').notNull().default(0),
 });
 
-/** Every change of a balance, for audit and refunds. */
+/**
+ * The append-only ledger: one entry per change of a balance (docs/economy.md#the-ledger). `reason` is
+ * the kind (message, plugin, draw, checkin, redeem, invite, plan, admin, refund, expiry, opening);
+ * `idempotencyKey` names the event that caused it, so a retried request, a duplicated webhook or two
+ * tabs at once can apply it only once.
+ */
 export const pointLedger = pgTable(
   'point_ledger',
   {
     id: text('id').primaryKey(),
     userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    /** Change of `balance`: negative for a debit. */
     delta: integer('delta').notNull(),
+    /** Points a charge took from the free daily allowance (not part of `balance`). */
+    allowance: integer('allowance').notNull().default(0),
+    /** The balance right after this entry (null for entries written before the ledger kept it). */
+    balanceAfter: integer('balance_after'),
     reason: text('reason').notNull(),
     refId: text('ref_id'),
+    idempotencyKey: text('idempotency_key').notNull().unique(),
+    /** Why, in words: an operator's reason for an adjustment, a code, a plan. */
+    note: text('note').notNull().default(''),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('point_ledger_user_idx').on(t.userId, t.createdAt)],

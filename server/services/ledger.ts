@@ -1,0 +1,193 @@
+import { randomUUID } from 'node:crypto';
+import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { Codes } from '../../shared/contracts/envelope.ts';
+import type { AdminAdjustPoints, LedgerKind } from '../../shared/contracts/points.ts';
+import type { Db } from '../db/client.ts';
+import { isUniqueViolation } from '../db/errors.ts';
+import { pointBalances, pointLedger } from '../db/schema/points.ts';
+import { users } from '../db/schema/users.ts';
+import { AppError } from '../http/errors.ts';
+
+/**
+ * The points ledger (docs/economy.md#the-ledger). Every change of a balance is one entry with an
+ * idempotency key that is unique in the table, written in the same statement as the balance row it
+ * changes, so the two never disagree:
+ * - the balance row is locked (`for update`) and read, the change is checked (a debit never takes a
+ *   balance below zero), the row is updated and the entry inserted, all in one statement;
+ * - a second change with the same key fails that statement on the unique key, which undoes its
+ *   update too: it is reported as a duplicate and changes nothing.
+ */
+
+/** integralType 1 is the main (and for now only) kind of points. */
+export const MAIN_INTEGRAL_TYPE = 1;
+
+export type { LedgerKind };
+
+export type IntegralEntry = { integralType: number; integralValue: number; useIntegral: number };
+
+export type LedgerChange = {
+  userId: string;
+  /** Points added (positive) or taken (negative) from the balance. */
+  delta: number;
+  kind: LedgerKind;
+  /** Names the event: the same key is applied once, however often it arrives. */
+  key: string;
+  refId?: string;
+  note?: string;
+};
+
+export type LedgerResult = { status: 'applied'; balance: number; entryId: string } | { status: 'duplicate' } | { status: 'insufficient' };
+
+/** Today's free allowance left, counting a new day as a full allowance. */
+const dailyLeftSql = (allowance: number) =>
+  sql`case when ${pointBalances.dailyDay} = current_date then ${pointBalances.dailyLeft} else ${allowance} end`;
+
+export async function ensureBalance(db: Db, userId: string): Promise<void> {
+  await db.insert(pointBalances).values({ userId }).onConflictDoNothing();
+}
+
+/**
+ * Applies one change of the balance, once per key. A debit that the balance does not cover changes
+ * nothing ('insufficient'). Runs in the caller's transaction when `db` is one: there a duplicate key
+ * aborts the transaction, which is what a caller applying several writes as one wants.
+ */
+export async function applyLedgerChange(db: Db, change: LedgerChange): Promise<LedgerResult> {
+  const entryId = randomUUID();
+  const { userId, delta } = change;
+  try {
+    const result = await db.execute<{ balance: number | null }>(sql`
+      with b as (select user_id, balance from ${pointBalances} where user_id = ${userId} for update),
+      upd as (
+        update ${pointBalances} p set balance = b.balance + ${delta}
+        from b where p.user_id = b.user_id and b.balance + ${delta} >= 0
+        returning p.balance
+      ),
+      ins as (
+        insert into ${pointLedger} (id, user_id, delta, reason, ref_id, idempotency_key, note, balance_after)
+        select ${entryId}, ${userId}, ${delta}, ${change.kind}, ${change.refId ?? null}, ${change.key}, ${change.note ?? ''}, upd.balance from upd
+      )
+      select (select balance from upd) as balance`);
+    const balance = result.rows[0]?.balance;
+    if (balance === null || balance === undefined) return { status: 'insufficient' };
+    return { status: 'applied', balance: Number(balance), entryId };
+  } catch (err) {
+    if (isUniqueViolation(err, 'point_ledger_idempotency_key_unique')) return { status: 'duplicate' };
+    throw err;
+  }
+}
+
+/** Adds points (check-ins, codes, invites, plan grants, operators' grants); false when the key was applied before. */
+export async function creditPoints(db: Db, change: LedgerChange): Promise<LedgerResult> {
+  if (change.delta <= 0) throw new Error('a credit adds points');
+  await ensureBalance(db, change.userId);
+  return applyLedgerChange(db, change);
+}
+
+/**
+ * The statements that charge `cost` points for a use (a message, a tool call, a drawing), as CTEs
+ * named `charged` (one row when charged, none when the points do not cover the cost) and `ledger`, so
+ * a caller can charge in the same statement as its own writes. Today's free allowance goes first,
+ * then the balance; the entry records both parts. The row lock of `b` makes parallel charges exact.
+ * Every account has its balance row from sign-up.
+ */
+export function chargeCtes(userId: string, cost: number, dailyAllowance: number, ref: { kind: LedgerKind; key: string; refId?: string }): SQL {
+  if (cost <= 0) return sql`charged as (select ${userId}::text as user_id), ledger as (select 1)`;
+  return sql`b as (
+      select user_id, balance, ${dailyLeftSql(dailyAllowance)} as daily from ${pointBalances} where user_id = ${userId} for update
+    ),
+    charged as (
+      update ${pointBalances} p set
+        balance = b.balance - greatest(${cost} - b.daily, 0),
+        daily_left = greatest(b.daily - ${cost}, 0),
+        daily_day = current_date,
+        used_total = p.used_total + ${cost}
+      from b where p.user_id = b.user_id and b.daily + b.balance >= ${cost}
+      returning p.user_id, p.balance, least(${cost}, b.daily) as from_allowance
+    ),
+    ledger as (
+      insert into ${pointLedger} (id, user_id, delta, allowance, balance_after, reason, ref_id, idempotency_key)
+      select ${randomUUID()}, user_id, from_allowance - ${cost}, from_allowance, balance, ${ref.kind}, ${ref.refId ?? null}, ${ref.key} from charged
+    )`;
+}
+
+/** Charges `cost` points in one statement; false when the points do not cover the cost. */
+export async function chargePoints(
+  db: Db,
+  userId: string,
+  cost: number,
+  dailyAllowance: number,
+  ref: { kind: LedgerKind; key: string; refId?: string },
+): Promise<boolean> {
+  const result = await db.execute(sql`with ${chargeCtes(userId, cost, dailyAllowance, ref)} select user_id from charged`);
+  return result.rows.length > 0;
+}
+
+/**
+ * Gives a charge back (an answer or a tool call that produced nothing), once per key. Refunds go to
+ * the balance, which does not expire, and count as not spent.
+ */
+export async function refundPoints(db: Db, userId: string, amount: number, ref: { key: string; refId?: string }): Promise<void> {
+  if (amount <= 0) return;
+  try {
+    await db.execute(sql`
+      with b as (select user_id from ${pointBalances} where user_id = ${userId} for update),
+      upd as (
+        update ${pointBalances} p set balance = p.balance + ${amount}, used_total = greatest(p.used_total - ${amount}, 0)
+        from b where p.user_id = b.user_id returning p.balance
+      )
+      insert into ${pointLedger} (id, user_id, delta, balance_after, reason, ref_id, idempotency_key)
+      select ${randomUUID()}, ${userId}, ${amount}, upd.balance, 'refund', ${ref.refId ?? null}, ${ref.key} from upd`);
+  } catch (err) {
+    if (!isUniqueViolation(err, 'point_ledger_idempotency_key_unique')) throw err;
+  }
+}
+
+export async function getIntegral(db: Db, userId: string, dailyAllowance: number): Promise<IntegralEntry[]> {
+  const rows = await db
+    .select({ balance: pointBalances.balance, daily: dailyLeftSql(dailyAllowance).mapWith(Number), used: pointBalances.usedTotal })
+    .from(pointBalances)
+    .where(eq(pointBalances.userId, userId));
+  const row = rows[0] ?? { balance: 0, daily: dailyAllowance, used: 0 };
+  return [{ integralType: MAIN_INTEGRAL_TYPE, integralValue: row.balance + row.daily, useIntegral: row.used }];
+}
+
+/** A page of the user's ledger, newest first. */
+export async function listLedger(db: Db, userId: string, page: number, pageSize: number, kind?: LedgerKind) {
+  const where = kind ? and(eq(pointLedger.userId, userId), eq(pointLedger.reason, kind)) : eq(pointLedger.userId, userId);
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select({
+        id: pointLedger.id,
+        kind: pointLedger.reason,
+        delta: pointLedger.delta,
+        allowance: pointLedger.allowance,
+        balanceAfter: pointLedger.balanceAfter,
+        note: pointLedger.note,
+        refId: pointLedger.refId,
+        createTime: pointLedger.createdAt,
+      })
+      .from(pointLedger)
+      .where(where)
+      .orderBy(desc(pointLedger.createdAt), desc(pointLedger.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    db.select({ total: count() }).from(pointLedger).where(where),
+  ]);
+  return { total, list: rows.map((r) => ({ ...r, kind: r.kind as LedgerKind, createTime: r.createTime.toISOString() })) };
+}
+
+/**
+ * An operator's grant or deduction, on the ledger with the operator's reason. Applied once per
+ * `requestId`; a deduction never takes the balance below zero.
+ */
+export async function adjustPoints(db: Db, body: AdminAdjustPoints): Promise<{ applied: boolean; balance: number }> {
+  const [account] = await db.select({ id: users.id }).from(users).where(eq(users.id, body.userId));
+  if (!account) throw new AppError(Codes.NotFound, 'notFound');
+  await ensureBalance(db, body.userId);
+  const change = { userId: body.userId, delta: body.amount, kind: 'admin' as const, key: `admin:${body.requestId}`, note: body.note };
+  const result = await applyLedgerChange(db, change);
+  if (result.status === 'applied') return { applied: true, balance: result.balance };
+  const [row] = await db.select({ balance: pointBalances.balance }).from(pointBalances).where(eq(pointBalances.userId, body.userId));
+  if (result.status === 'insufficient') throw new AppError(Codes.BadRequest, 'pointsDeductTooLarge', { balance: row.balance });
+  return { applied: false, balance: row.balance };
+}
