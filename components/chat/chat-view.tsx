@@ -99,7 +99,7 @@ export function ChatView({ sessionId, onSessionCreated }: ChatViewProps) {
   const models = useQuery(modelListQuery(loggedIn));
   const searchProvider = useSystemSetting('web_search_provider').value;
   const chat = useChat({ sessionId, onSessionCreated });
-  const plugins = useChatPlugins();
+  const { visible: pluginPickerVisible, ...plugins } = useChatPlugins();
   const { tabs } = usePlatform();
   useEffect(preloadMarkdownView, []);
 
@@ -164,18 +164,7 @@ export function ChatView({ sessionId, onSessionCreated }: ChatViewProps) {
               {tabs && model?.modelMap.isImage && <ScreenshotButton tabs={tabs} canCapture={attach.canUpload} onFile={attach.addFile} />}
             </>
           }
-          plugins={
-            plugins.visible && (
-              <PluginPicker
-                plugins={plugins.plugins}
-                enabledIds={plugins.enabledIds}
-                onToggle={plugins.toggle}
-                loading={plugins.loading}
-                failed={plugins.failed}
-                onRetry={plugins.retry}
-              />
-            )
-          }
+          plugins={pluginPickerVisible && <PluginPicker {...plugins} />}
           modelPicker={
             <ModelPicker models={list} selected={model} onSelect={modelSwitch.request} disabled={chat.streaming} />
           }

@@ -7,6 +7,7 @@ import { chatPluginIdsAtom } from '../../shared/atoms/plugin.ts';
 import type { Plugin } from '../../shared/contracts/plugin.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
 
+/** The picker's props (PluginPickerProps, same names), and whether it is shown. */
 export interface ChatPlugins {
   /** Signed in: the choice is the user's own, so a visitor sees no picker. */
   visible: boolean;
@@ -15,10 +16,10 @@ export interface ChatPlugins {
   loading: boolean;
   /** The list could not be loaded (messages are then sent without plugins). */
   failed: boolean;
-  retry: () => void;
+  onRetry: () => void;
   /** What a message sends as pluginIds: the user's choice among the plugins available now. */
   enabledIds: string[];
-  toggle: (pluginId: string, on: boolean) => void;
+  onToggle: (pluginId: string, on: boolean) => void;
 }
 
 const NO_PLUGINS: readonly Plugin[] = [];
@@ -39,22 +40,22 @@ export function useChatPlugins(): ChatPlugins {
     () => plugins.filter((p) => p.available && chosen.includes(p.pluginId)).map((p) => p.pluginId),
     [plugins, chosen],
   );
-  const toggle = useCallback(
+  const onToggle = useCallback(
     (pluginId: string, on: boolean) => {
       void setChosen(on ? [...chosen, pluginId] : chosen.filter((id) => id !== pluginId));
     },
     [chosen, setChosen],
   );
   const { refetch } = query;
-  const retry = useCallback(() => void refetch(), [refetch]);
+  const onRetry = useCallback(() => void refetch(), [refetch]);
 
   return {
     visible: loggedIn,
     plugins,
     loading: loggedIn && query.isPending,
     failed: query.isError,
-    retry,
+    onRetry,
     enabledIds,
-    toggle,
+    onToggle,
   };
 }

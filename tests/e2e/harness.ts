@@ -221,7 +221,17 @@ export async function waitForText(scope: Page | Frame, text: RegExp, timeout = 1
   );
 }
 
-/** Waits until a key of the extension's storage holds a value that passes check. */
+/**
+ * What a page (the control page) sees of changes to the extension's local storage: a count per key,
+ * and the waiters to wake at the next change. Installed by the first wait.
+ */
+type StorageWatch = { tandemStorageChanges?: Record<string, number>; tandemStorageWaiters?: (() => void)[] };
+
+/**
+ * Waits until a key of the extension's storage holds a value that passes check: reads it, and again
+ * after each change of the storage, until the timeout. (The functions run in the page hold no named
+ * inner functions: the test runner's transform would wrap them in a helper the page does not have.)
+ */
 export async function waitForExtensionStorage(
   control: Page,
   key: string,
@@ -230,9 +240,36 @@ export async function waitForExtensionStorage(
 ): Promise<unknown> {
   const deadline = Date.now() + timeout;
   for (;;) {
-    const value = await readExtensionStorage(control, key);
+    // The key's change count is taken before its value is read: a change in between ends the wait below at once.
+    const { value, changes } = await control.evaluate(async (k) => {
+      const page = window as StorageWatch;
+      if (!page.tandemStorageChanges) {
+        const counts: Record<string, number> = (page.tandemStorageChanges = {});
+        const waiters: (() => void)[] = (page.tandemStorageWaiters = []);
+        chrome.storage.onChanged.addListener((changed, area) => {
+          if (area !== 'local') return;
+          for (const name of Object.keys(changed)) counts[name] = (counts[name] ?? 0) + 1;
+          for (const wake of waiters.splice(0)) wake();
+        });
+      }
+      const changes = page.tandemStorageChanges[k] ?? 0;
+      return { changes, value: (await chrome.storage.local.get(k))[k] as unknown };
+    }, key);
     if (check(value)) return value;
-    if (Date.now() > deadline) throw new Error(`extension storage ${key} stayed ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 200));
+    const left = deadline - Date.now();
+    if (left <= 0) throw new Error(`extension storage ${key} stayed ${JSON.stringify(value)}`);
+    // Until the storage changes again (the key may have), or the time is up.
+    await control.evaluate(
+      (k, seen, ms) =>
+        new Promise<void>((resolve) => {
+          const page = window as StorageWatch;
+          if ((page.tandemStorageChanges?.[k] ?? 0) > seen) return resolve();
+          page.tandemStorageWaiters?.push(resolve);
+          setTimeout(resolve, ms);
+        }),
+      key,
+      changes,
+      left,
+    );
   }
 }

@@ -42,6 +42,11 @@ export async function createPostgresDatabase(
   };
 }
 
+/** The settings that make `models` (comma-separated) the models of a fake OpenAI-compatible upstream. */
+export function fakeOpenAIEnv(fake: { baseUrl: string }, models: string): Record<string, string> {
+  return { OPENAI_API_KEY: 'test', OPENAI_BASE_URL: fake.baseUrl, OPENAI_MODELS: models };
+}
+
 export async function createTestApp(
   env: Record<string, string> = {},
   opts: { databaseUrl?: string; webDir?: string; logger?: object } = {},

@@ -56,13 +56,3 @@ export async function readStream(
     }
   }
 }
-
-export async function until<T>(probe: () => Promise<T | undefined | null | false>, timeoutMs = 5000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

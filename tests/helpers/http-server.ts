@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { ChatStreamData } from '../../shared/contracts/chat.ts';
 
 export interface SeenRequest {
   method: string;
@@ -54,6 +55,24 @@ export async function startTestServer(initial: Handler = (_req, res) => void res
 export function sendEnvelope(res: http.ServerResponse, envelope: { Code: number; Msg?: string; Data?: unknown }, headers: Record<string, string> = {}): void {
   res.writeHead(200, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify({ Msg: '', Data: null, ...envelope }));
+}
+
+/**
+ * An AddMessage event's Data: `fields` over an answer nobody looks at (message m1 of session s1,
+ * asked 'hi' of the model basic, named Basic, not finished). Extra fields (Citations, ToolCalls) go along.
+ */
+export function chatData(fields: Partial<ChatStreamData> & Record<string, unknown> = {}): ChatStreamData & Record<string, unknown> {
+  return {
+    ChatMessageId: 'm1',
+    ChatSessionId: 's1',
+    InputMessage: 'hi',
+    OutputMessage: '',
+    FinishReason: null,
+    ModelName: 'Basic',
+    ModelId: 'basic',
+    ReplaceMessage: false,
+    ...fields,
+  };
 }
 
 /**

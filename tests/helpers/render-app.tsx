@@ -3,14 +3,11 @@ import { createStore } from 'jotai';
 import type { ReactElement } from 'react';
 import { AppProviders } from '../../components/app-shell/app-providers.tsx';
 import { createQueryClient } from '../../components/app-shell/query-client.ts';
-import { setApiBase } from '../../shared/api/request.ts';
 import { authActionAtom } from '../../shared/atoms/auth.ts';
 import type { UserInfo } from '../../shared/contracts/user.ts';
-import { initI18n, setLanguage } from '../../shared/i18n/i18n.ts';
 import type { Platform } from '../../shared/platform/platform.ts';
-import { installStorage } from '../../shared/storage/active.ts';
-import { createWebStorage } from '../../shared/storage/web.ts';
 import { extensionTabs } from '../../shared/platform/extension.ts';
+import { startFreshClient } from './fake-api.ts';
 
 export const testUser: UserInfo = { userId: 'u1', userName: 'Alice', email: 'alice@example.com', role: 'user', vipOrder: null };
 
@@ -25,11 +22,7 @@ export interface RenderAppOptions {
  * `apiBase` (a real local HTTP server of the test).
  */
 export async function renderInApp(ui: ReactElement, options: RenderAppOptions): Promise<RenderResult & { store: ReturnType<typeof createStore> }> {
-  localStorage.clear();
-  installStorage(createWebStorage());
-  const i18n = await initI18n(['en']);
-  await setLanguage('en');
-  setApiBase(options.apiBase);
+  const i18n = await startFreshClient(options.apiBase);
   const store = createStore();
   if (options.user) await store.set(authActionAtom, { type: 'login', token: 'test-token', userInfo: options.user });
   // An extension page gets the browser's tabs as its entrypoint gives them (the fake browser's here).

@@ -1,13 +1,13 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { chatMessages, chatSessions } from '../../server/db/schema/chat.ts';
 import { chatMedia } from '../../server/db/schema/media.ts';
 import { pointLedger } from '../../server/db/schema/points.ts';
 import { adminSaveDeployment } from '../../server/services/catalogue-admin.ts';
-import { getIntegral } from '../../server/services/points.ts';
+import { getIntegral } from '../../server/services/ledger.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { listening, parseChatStream, readStream, textOf, until } from '../helpers/chat.ts';
+import { createTestApp, fakeOpenAIEnv, type TestApp } from '../helpers/app.ts';
+import { listening, parseChatStream, readStream, textOf } from '../helpers/chat.ts';
 import { auth, createUser, grantVip } from '../helpers/users.ts';
 
 const MODELS = 'basic-model,adv-model:2,broken-model,mid-fail-model,slow-model,failover-model';
@@ -30,7 +30,7 @@ describe('AddMessage streaming', () => {
 
   beforeAll(async () => {
     fake = await startFakeOpenAI();
-    t = await createTestApp({ OPENAI_API_KEY: 'test', OPENAI_BASE_URL: fake.baseUrl, OPENAI_MODELS: MODELS });
+    t = await createTestApp(fakeOpenAIEnv(fake, MODELS));
     user = await createUser(t.app);
     baseUrl = await listening(t.app);
   });
@@ -143,7 +143,11 @@ describe('AddMessage streaming', () => {
     expect(await messageRow(last.Data.ChatMessageId)).toMatchObject({ outputMessage: '', finishReason: 'error' });
     expect(await pointsOf(user.userId)).toBe(before);
     const ledger = await t.database.db.select().from(pointLedger).where(eq(pointLedger.refId, last.Data.ChatMessageId));
-    expect(ledger.map((l) => l.delta).sort()).toEqual([-1, 1]);
+    // The charge (from the allowance and the balance together) and its refund.
+    expect(ledger.map((l) => [l.reason, l.delta - l.allowance]).sort()).toEqual([
+      ['message', -1],
+      ['refund', 1],
+    ]);
   });
 
   it('fails over to the next deployment when the first answers 500', async () => {
@@ -203,10 +207,13 @@ describe('AddMessage streaming', () => {
     const { events, done } = await readStream(res, async (e) => {
       if (e.Data.OutputMessage !== '\ude00') return;
       // Mid-stream, the stored text already holds the emoji whole, without waiting for the end.
-      const row = await until(async () => {
-        const r = await messageRow(e.Data.ChatMessageId);
-        return r.outputMessage.length > big.length ? r : null;
-      });
+      const row = await vi.waitUntil(
+        async () => {
+          const r = await messageRow(e.Data.ChatMessageId);
+          return r.outputMessage.length > big.length ? r : null;
+        },
+        { timeout: 5000, interval: 20 },
+      );
       expect(row.finishReason).toBeNull();
       expect(row.outputMessage.startsWith(`${big}😀`)).toBe(true);
       await t.app.inject({ method: 'POST', url: '/api/Chat/StopMessage', headers: auth(user.token), payload: { chatMessageId: e.Data.ChatMessageId } });
@@ -227,10 +234,13 @@ describe('AddMessage streaming', () => {
     const { events } = await readStream(res, (e) => !!e.Data.OutputMessage);
     controller.abort();
     const id = events[0].Data.ChatMessageId;
-    const row = await until(async () => {
-      const r = await messageRow(id);
-      return r.finishReason ? r : null;
-    });
+    const row = await vi.waitUntil(
+      async () => {
+        const r = await messageRow(id);
+        return r.finishReason ? r : null;
+      },
+      { timeout: 5000, interval: 20 },
+    );
     expect(row.finishReason).toBe('client-disconnected');
     expect(row.outputMessage.startsWith('d0 ')).toBe(true);
     expect(row.outputMessage.length).toBeLessThan(100 * 4);
@@ -304,7 +314,7 @@ describe('AddMessage streaming', () => {
   });
 
   it('answers 10470 when points do not cover the cost, without calling the upstream', async () => {
-    const poor = await createTestApp({ OPENAI_API_KEY: 'test', OPENAI_BASE_URL: fake.baseUrl, OPENAI_MODELS: 'basic-model', FREE_DAILY_POINTS: '0' });
+    const poor = await createTestApp({ ...fakeOpenAIEnv(fake, 'basic-model'), FREE_DAILY_POINTS: '0' });
     try {
       const u = await createUser(poor.app);
       const res = await poor.app.inject({
@@ -332,7 +342,7 @@ describe('AddMessage streaming', () => {
 describe('AddMessage during shutdown', () => {
   it('ends running streams as interrupted, stored, before the instance closes', async () => {
     const fake = await startFakeOpenAI();
-    const t = await createTestApp({ OPENAI_API_KEY: 'test', OPENAI_BASE_URL: fake.baseUrl, OPENAI_MODELS: 'slow-model' });
+    const t = await createTestApp(fakeOpenAIEnv(fake, 'slow-model'));
     try {
       fake.script('slow-model', { chunks: Array.from({ length: 100 }, (_, i) => `z${i} `), delayMs: 30 });
       const user = await createUser(t.app);

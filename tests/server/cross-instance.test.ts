@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { chatMessages } from '../../server/db/schema/chat.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { createTestApp, onPostgres, type TestApp } from '../helpers/app.ts';
-import { listening, readStream, textOf, until } from '../helpers/chat.ts';
+import { listening, readStream, textOf } from '../helpers/chat.ts';
 import { auth, createUser } from '../helpers/users.ts';
 
 const buses: { name: string; env: Record<string, string> }[] = [
@@ -77,6 +77,6 @@ const buses: { name: string; env: Record<string, string> }[] = [
       const res = await send();
       return String(res.headers['content-type']).startsWith('application/json') && res.json().Code === 10402;
     };
-    expect(await until(refusedBy, 2000)).toBe(true);
+    expect(await vi.waitUntil(refusedBy, { timeout: 2000, interval: 20 })).toBe(true);
   });
 });

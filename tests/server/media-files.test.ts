@@ -12,7 +12,7 @@ import { signedMediaPath } from '../../server/services/media-links.ts';
 import { makeDocx, makePdf } from '../fixtures/documents.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { startFakeS3, type FakeS3 } from '../fixtures/fake-s3.ts';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { createTestApp, fakeOpenAIEnv, type TestApp } from '../helpers/app.ts';
 import { parseChatStream } from '../helpers/chat.ts';
 import { auth, createUser, type TestUser } from '../helpers/users.ts';
 
@@ -71,10 +71,8 @@ describe('uploading files and images for the model', () => {
   beforeAll(async () => {
     fake = await startFakeOpenAI();
     t = await createTestApp({
-      OPENAI_API_KEY: 'test',
-      OPENAI_BASE_URL: fake.baseUrl,
       // basic-model reads text only; gpt-4o-mini reads images too (see looksLikeVision).
-      OPENAI_MODELS: 'basic-model,gpt-4o-mini',
+      ...fakeOpenAIEnv(fake, 'basic-model,gpt-4o-mini'),
       DATA_DIR: 'memory://',
       SECRET_KEY,
       FREE_DAILY_POINTS: '1000',
@@ -489,9 +487,7 @@ describe('S3-compatible storage', () => {
     s3 = await startFakeS3();
     fake = await startFakeOpenAI();
     t = await createTestApp({
-      OPENAI_API_KEY: 'test',
-      OPENAI_BASE_URL: fake.baseUrl,
-      OPENAI_MODELS: 'gpt-4o-mini',
+      ...fakeOpenAIEnv(fake, 'gpt-4o-mini'),
       DATA_DIR: 'memory://',
       SECRET_KEY,
       S3_BUCKET: s3.bucket,

@@ -1,6 +1,6 @@
-import { createServer } from 'node:http';
+import http, { createServer, type ClientRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AppContext } from '../../server/context.ts';
 import type { AuthUser } from '../../server/services/auth.ts';
 import { adminSaveDeployment, adminSaveModel } from '../../server/services/catalogue-admin.ts';
@@ -27,6 +27,12 @@ async function closedPort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((r) => server.close(() => r()));
   return port;
+}
+
+/** Whether the request's connection waits in its agent's pool for the next request (kept alive). */
+function isFreeSocket(request: ClientRequest): boolean {
+  const { agent } = request as ClientRequest & { agent: http.Agent };
+  return Object.values(agent.freeSockets).some((sockets) => sockets?.includes(request.socket!));
 }
 
 async function collect(stream: OpenedStream): Promise<{ text: string; finish?: string }> {
@@ -131,11 +137,15 @@ describe('model streams', () => {
   it('keeps the upstream connection open from one message to the next', async () => {
     fake.script('kept', { chunks: ['one ', 'two'] });
     const id = await model([{ upstream: 'kept' }]);
+    // The upstream requests, to see their connections go back to the pool.
+    const requests = vi.spyOn(http, 'request');
     for (let i = 0; i < 3; i++) {
       expect((await collect(await open(id))).text).toBe('one two');
-      // As between two messages: time for the end of the body to arrive and free the connection.
-      await new Promise((r) => setTimeout(r, 50));
+      // As between two messages: the end of the body has arrived and the connection is free again.
+      const request = requests.mock.results.at(-1)!.value as ClientRequest;
+      await vi.waitUntil(() => isFreeSocket(request), { interval: 5 });
     }
+    requests.mockRestore();
     const ports = fake.requests.filter((r) => r.model === 'kept').map((r) => r.remotePort);
     expect(ports).toHaveLength(3);
     expect(new Set(ports).size).toBe(1);
@@ -241,8 +251,11 @@ describe('model streams', () => {
     fake.script('hang-backup', { chunks: ['x'] });
     const hangId = await model([{ upstream: 'hang' }, { upstream: 'hang-backup' }]);
     const ac2 = new AbortController();
-    setTimeout(() => ac2.abort(), 100);
-    expect((await rejectionOf(open(hangId, 'hi', ac2.signal))).name).toBe('AbortError');
+    const aborted = rejectionOf(open(hangId, 'hi', ac2.signal));
+    // Aborted while the upstream holds the request, before any text.
+    await vi.waitUntil(() => requestsFor('hang') === 1, { interval: 5 });
+    ac2.abort();
+    expect((await aborted).name).toBe('AbortError');
     expect(requestsFor('hang-backup')).toBe(0);
     // Not cooled: the next message tries it first again.
     fake.script('hang', { chunks: ['back'] });

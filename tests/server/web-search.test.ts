@@ -1,15 +1,15 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SaveModelSchema } from '../../shared/contracts/model.ts';
 import { ConfigError, loadConfig } from '../../server/config.ts';
 import { chatMessages } from '../../server/db/schema/chat.ts';
 import { createSearchProvider, SearchError } from '../../server/providers/web-search.ts';
 import { adminSaveModel } from '../../server/services/catalogue-admin.ts';
-import { getIntegral } from '../../server/services/points.ts';
+import { getIntegral } from '../../server/services/ledger.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { startFakeSearxng, type FakeSearxng } from '../fixtures/fake-searxng.ts';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { parseChatStream, textOf, until, type StreamEvent } from '../helpers/chat.ts';
+import { createTestApp, fakeOpenAIEnv, type TestApp } from '../helpers/app.ts';
+import { parseChatStream, textOf, type StreamEvent } from '../helpers/chat.ts';
 import { startTestServer, type TestServer } from '../helpers/http-server.ts';
 import { auth, createUser, type TestUser } from '../helpers/users.ts';
 
@@ -53,9 +53,7 @@ describe('web search for AddMessage (webSearch: true)', () => {
     searx = await startFakeSearxng();
     fake = await startFakeOpenAI();
     t = await createTestApp({
-      OPENAI_API_KEY: 'test',
-      OPENAI_BASE_URL: fake.baseUrl,
-      OPENAI_MODELS: 'search-model,plain-model',
+      ...fakeOpenAIEnv(fake, 'search-model,plain-model'),
       SEARXNG_URL: searx.url,
       READER_ALLOWLIST: searx.host,
     });
@@ -175,7 +173,7 @@ describe('web search for AddMessage (webSearch: true)', () => {
     searx.delay(5000);
     const started = Date.now();
     const pending = add(t, user.token, { aiModelId: 'search-model', inputMessage: 'slow otters?', webSearch: true });
-    await until(async () => searx.requests.length > 0);
+    await vi.waitUntil(() => searx.requests.length > 0, { timeout: 5000, interval: 20 });
     const [row] = await t.database.db.select().from(chatMessages).where(eq(chatMessages.inputMessage, 'slow otters?'));
     const stop = await t.app.inject({ method: 'POST', url: '/api/Chat/StopMessage', headers: auth(user.token), payload: { chatMessageId: row.id } });
     expect(stop.json().Code).toBe(10000);
@@ -194,7 +192,7 @@ describe('web search for AddMessage (webSearch: true)', () => {
     let bare: TestApp;
     let someone: TestUser;
     beforeAll(async () => {
-      bare = await createTestApp({ OPENAI_API_KEY: 'test', OPENAI_BASE_URL: fake.baseUrl, OPENAI_MODELS: 'search-model' });
+      bare = await createTestApp(fakeOpenAIEnv(fake, 'search-model'));
       someone = await createUser(bare.app);
     });
     afterAll(() => bare.close());

@@ -1,13 +1,13 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ChatSidebar } from '../../../components/chat-history/chat-sidebar.tsx';
 import { loginDialogAtom } from '../../../shared/atoms/login-dialog.ts';
 import type { ChatSessionItem } from '../../../shared/contracts/chat.ts';
-import { sendEnvelope, startTestServer, type SeenRequest, type TestServer } from '../../helpers/http-server.ts';
+import { answer, fakeApi, serveTheseTests } from '../../helpers/fake-api.ts';
+import { sendEnvelope } from '../../helpers/http-server.ts';
 import { intersectAll, renderInApp, testUser } from '../../helpers/render-app.tsx';
 
-let server: TestServer;
 let sessions: ChatSessionItem[];
 
 const session = (i: number): ChatSessionItem => ({
@@ -18,41 +18,31 @@ const session = (i: number): ChatSessionItem => ({
 });
 
 /** The server side of the sidebar: sessions in memory, answered as the real API does. */
-function api(req: SeenRequest, res: Parameters<Parameters<TestServer['handle']>[0]>[1]) {
-  const url = new URL(req.url, 'http://x');
-  switch (url.pathname) {
-    case '/api/System/GetSettingListAll':
-      return sendEnvelope(res, { Code: 10000, Data: [{ settingKey: 'vip_url', settingValue: 'https://example.com/pricing' }] });
-    case '/api/Chat/GetChatSessionListBySelf': {
+const server = serveTheseTests(
+  fakeApi({
+    '/api/System/GetSettingListAll': answer([{ settingKey: 'vip_url', settingValue: 'https://example.com/pricing' }]),
+    '/api/Chat/GetChatSessionListBySelf': (_req, res, url) => {
       const page = Number(url.searchParams.get('page'));
       const count = Number(url.searchParams.get('count'));
       const title = url.searchParams.get('sessionTitle') ?? '';
       const matching = sessions.filter((s) => s.sessionTitle.includes(title));
       return sendEnvelope(res, { Code: 10000, Data: { list: matching.slice((page - 1) * count, page * count), total: matching.length } });
-    }
-    case '/api/Chat/UpdateSessionTitle': {
+    },
+    '/api/Chat/UpdateSessionTitle': (req, res) => {
       const body = JSON.parse(req.body) as { chatSessionId: string; sessionTitle: string };
       sessions = sessions.map((s) => (s.chatSessionId === body.chatSessionId ? { ...s, sessionTitle: body.sessionTitle } : s));
       return sendEnvelope(res, { Code: 10000 });
-    }
-    case '/api/Chat/DeleteSessions': {
+    },
+    '/api/Chat/DeleteSessions': (req, res) => {
       const body = JSON.parse(req.body) as { ids: string[]; isDelAll: boolean };
       const before = sessions.length;
       sessions = body.isDelAll ? [] : sessions.filter((s) => !body.ids.includes(s.chatSessionId));
       return sendEnvelope(res, { Code: 10000, Data: { deleted: before - sessions.length } });
-    }
-    default:
-      return sendEnvelope(res, { Code: 10404, Msg: 'not found' });
-  }
-}
-
-beforeAll(async () => {
-  server = await startTestServer(api);
-});
-afterAll(() => server.close());
+    },
+  }),
+);
 beforeEach(() => {
   sessions = Array.from({ length: 25 }, (_, i) => session(i + 1));
-  server.requests.length = 0;
 });
 
 const calls = (path: string) => server.requests.filter((r) => r.url.startsWith(path));

@@ -1,12 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { ServerResponse } from 'node:http';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ChatView } from '../../../components/chat/chat-view.tsx';
 import { ToolCalls } from '../../../components/chat/tool-calls.tsx';
 import type { ChatCitation, ChatMessageItem, ChatToolCall } from '../../../shared/contracts/chat.ts';
 import { setLanguage } from '../../../shared/i18n/i18n.ts';
-import { endChatStream, openChatStream, sendChatEvent, sendEnvelope, startTestServer, type SeenRequest, type TestServer } from '../../helpers/http-server.ts';
+import { answer, fakeApi, serveTheseTests } from '../../helpers/fake-api.ts';
+import { chatData, createGate, endChatStream, openChatStream, sendChatEvent } from '../../helpers/http-server.ts';
 import { testModel } from '../../helpers/models.ts';
 import { renderInApp, testUser } from '../../helpers/render-app.tsx';
 
@@ -51,51 +51,33 @@ const STORED: ChatMessageItem = {
   finishTime: '2026-01-01T00:00:05.000Z',
 };
 
-let server: TestServer;
-/** The answer waits here after its first event until the test releases it. */
-let hold: Promise<void> = Promise.resolve();
+/** While held, the answer waits after its first event until the test releases it. */
+const answerGate = createGate();
 
-async function api(req: SeenRequest, res: ServerResponse) {
-  const url = new URL(req.url, 'http://x');
-  switch (url.pathname) {
-    case '/api/System/GetSettingListAll':
-      return sendEnvelope(res, { Code: 10000, Data: [{ settingKey: 'web_search_provider', settingValue: 'fake' }] });
-    case '/api/Chat/GetModelListAll':
-      return sendEnvelope(res, { Code: 10000, Data: MODELS });
-    case '/api/Plugin/GetPluginListAll':
-      return sendEnvelope(res, { Code: 10000, Data: [] });
-    case '/api/Chat/GetChatMessageListBySelfSessionId':
-      return sendEnvelope(res, { Code: 10000, Data: { list: [STORED], total: 1 } });
-    case '/api/Chat/AddMessage': {
+const server = serveTheseTests(
+  fakeApi({
+    '/api/System/GetSettingListAll': answer([{ settingKey: 'web_search_provider', settingValue: 'fake' }]),
+    '/api/Chat/GetModelListAll': answer(MODELS),
+    '/api/Plugin/GetPluginListAll': answer([]),
+    '/api/Chat/GetChatMessageListBySelfSessionId': answer({ list: [STORED], total: 1 }),
+    '/api/Chat/AddMessage': async (req, res) => {
       const body = JSON.parse(req.body) as { inputMessage: string };
+      const event = (fields: Parameters<typeof chatData>[0]) => sendChatEvent(res, chatData({ ChatSessionId: 's-new', InputMessage: body.inputMessage, ...fields }));
       openChatStream(res);
-      const base = { ChatMessageId: 'm1', ChatSessionId: 's-new', InputMessage: body.inputMessage, FinishReason: null, ModelName: 'Basic', ModelId: 'basic', ReplaceMessage: false };
-      sendChatEvent(res, { ...base, OutputMessage: '', ToolCalls: [search('running')] });
-      await hold;
-      sendChatEvent(res, { ...base, OutputMessage: '', ToolCalls: [search('completed', '1. Rust\n2. The Rust Book')], Citations: CITATIONS });
-      sendChatEvent(res, { ...base, OutputMessage: 'Rust is memory safe [1][2]. Index with `v[1]`.' });
-      sendChatEvent(res, { ...base, OutputMessage: '', FinishReason: 'stop' });
+      event({ ToolCalls: [search('running')] });
+      await answerGate.wait();
+      event({ ToolCalls: [search('completed', '1. Rust\n2. The Rust Book')], Citations: CITATIONS });
+      event({ OutputMessage: 'Rust is memory safe [1][2]. Index with `v[1]`.' });
+      event({ FinishReason: 'stop' });
       endChatStream(res);
-      return;
-    }
-    default:
-      return sendEnvelope(res, { Code: 10404, Msg: 'not found' });
-  }
-}
-
-beforeAll(async () => {
-  server = await startTestServer(api);
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-  hold = Promise.resolve();
-});
+    },
+  }),
+);
+beforeEach(() => answerGate.reset());
 
 describe('an answer with web search', () => {
   it('shows the running search, then the answer with linked markers and its sources', async () => {
-    let release!: () => void;
-    hold = new Promise((r) => (release = r));
+    const release = answerGate.hold();
     const { container } = await renderInApp(<ChatView sessionId={undefined} onSessionCreated={vi.fn()} />, { apiBase: server.url, user: testUser });
     await waitFor(() => expect(screen.getByTestId('model-picker')).toHaveTextContent('basic'));
     await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'Is Rust safe?{Enter}');

@@ -1,15 +1,15 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { ServerResponse } from 'node:http';
 import { fakeBrowser } from 'wxt/testing';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Browser } from 'wxt/browser';
 import { ChatView } from '../../../components/chat/chat-view.tsx';
 import { unreadableReason, useCurrentTab } from '../../../components/chat/current-tab.ts';
 import { parsePageUrl } from '../../../components/chat/use-attachments.ts';
 import { loginDialogAtom } from '../../../shared/atoms/login-dialog.ts';
 import { readDocument } from '../../../shared/utils/read-document.ts';
-import { createGate, sendChatAnswer, sendEnvelope, startTestServer, type SeenRequest, type TestServer } from '../../helpers/http-server.ts';
+import { answer, answerChat, fakeApi, serveTheseTests } from '../../helpers/fake-api.ts';
+import { createGate, sendEnvelope } from '../../helpers/http-server.ts';
 import { fieldsOf, formOf } from '../../helpers/multipart.ts';
 import { testModel } from '../../helpers/models.ts';
 import { renderInApp, testUser } from '../../helpers/render-app.tsx';
@@ -21,8 +21,7 @@ const REFUSAL = 'This address cannot be read: only public web pages can be read.
 
 type Envelope = { Code: number; Msg?: string; Data?: unknown };
 
-let server: TestServer;
-/** While set, UploadMedia answers only once the test resolves it. */
+/** While held, UploadMedia and AddChatMedia answer only once the test releases them. */
 const gate = createGate();
 /** Addresses UploadMedia refuses (10422) the next time they are asked for. */
 let refuseOnce = new Set<string>();
@@ -48,20 +47,16 @@ function readPage(url: string): Envelope {
   };
 }
 
-async function api(req: SeenRequest, res: ServerResponse) {
-  const url = new URL(req.url, 'http://x');
-  switch (url.pathname) {
-    case '/api/System/GetSettingListAll':
-      return sendEnvelope(res, { Code: 10000, Data: [] });
-    case '/api/Chat/GetModelListAll':
-      return sendEnvelope(res, { Code: 10000, Data: [MODEL] });
-    case '/api/Chat/UploadMedia': {
+const server = serveTheseTests(
+  fakeApi({
+    '/api/Chat/GetModelListAll': answer([MODEL]),
+    '/api/Chat/UploadMedia': async (req, res) => {
       const { url: page } = JSON.parse(req.body) as { url: string };
       await gate.wait();
       return sendEnvelope(res, readPage(page));
-    }
-    case '/api/Chat/AddChatMedia': {
-      // The extension's "Read this page": the page read in the tab, as Markdown.
+    },
+    // The extension's "Read this page": the page read in the tab, as Markdown.
+    '/api/Chat/AddChatMedia': async (req, res) => {
       const form = await formOf(req);
       await gate.wait();
       const fields = fieldsOf(form);
@@ -69,29 +64,17 @@ async function api(req: SeenRequest, res: ServerResponse) {
         Code: 10000,
         Data: { chatMediaId: `tab-media-${++mediaIds}`, image: { imgSrcAll: '' }, pageFilePath: '', iconStr: '', pageUrl: fields.pageUrl, pageTitle: fields.pageTitle },
       });
-    }
-    case '/api/Chat/AddMessage': {
-      const body = JSON.parse(req.body) as { inputMessage: string };
-      const data = { ChatMessageId: 'm1', ChatSessionId: 's1', InputMessage: body.inputMessage, OutputMessage: 'Read it.', FinishReason: 'stop', ModelName: 'Fake', ModelId: 'basic', ReplaceMessage: false };
-      sendChatAnswer(res, data);
-      return;
-    }
-    default:
-      return sendEnvelope(res, { Code: 10404, Msg: 'not found' });
-  }
-}
+    },
+    '/api/Chat/AddMessage': answerChat('Read it.', { ModelName: 'Fake' }),
+  }),
+);
 
-/** Holds every UploadMedia answer until the returned function is called. */
+/** Holds every upload's answer (UploadMedia, AddChatMedia) until the returned function is called. */
 const holdUploads = () => gate.hold();
 
 const uploads = () => server.requests.filter((r) => r.url.includes('UploadMedia')).map((r) => (JSON.parse(r.body) as { url: string }).url);
 
-beforeAll(async () => {
-  server = await startTestServer(api);
-});
-afterAll(() => server.close());
 beforeEach(() => {
-  server.requests.length = 0;
   gate.reset();
   refuseOnce = new Set();
   fakeBrowser.reset();

@@ -1,54 +1,35 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { ServerResponse } from 'node:http';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ChatView, resolveModel } from '../../../components/chat/chat-view.tsx';
 import { Composer } from '../../../components/chat/composer.tsx';
 import { loginDialogAtom } from '../../../shared/atoms/login-dialog.ts';
-import { endChatStream, openChatStream, sendChatEvent, sendEnvelope, startTestServer, type SeenRequest, type TestServer } from '../../helpers/http-server.ts';
+import { answer, fakeApi, serveTheseTests } from '../../helpers/fake-api.ts';
+import { chatData, createGate, endChatStream, openChatStream, sendChatEvent } from '../../helpers/http-server.ts';
 import { testModel } from '../../helpers/models.ts';
 import { renderInApp, testUser } from '../../helpers/render-app.tsx';
 
-
-
 const MODELS = [testModel('auto', 0), testModel('basic', 1), testModel('fast', 1), testModel('pro', 2, { locked: true }), testModel('super', 3, { locked: true })];
 
-let server: TestServer;
-/** Held answers of the current test: the stream waits for the test to release it. */
-let hold: Promise<void> = Promise.resolve();
+/** While held, the answer waits after its first event until the test releases it. */
+const answerGate = createGate();
 
-async function api(req: SeenRequest, res: ServerResponse) {
-  const url = new URL(req.url, 'http://x');
-  switch (url.pathname) {
-    case '/api/System/GetSettingListAll':
-      return sendEnvelope(res, { Code: 10000, Data: [] });
-    case '/api/Chat/GetModelListAll':
-      return sendEnvelope(res, { Code: 10000, Data: MODELS });
-    case '/api/Chat/StopMessage':
-      return sendEnvelope(res, { Code: 10000 });
-    case '/api/Chat/AddMessage': {
-      const body = JSON.parse(req.body) as { inputMessage: string; aiModelId: string };
+const server = serveTheseTests(
+  fakeApi({
+    '/api/Chat/GetModelListAll': answer(MODELS),
+    '/api/Chat/StopMessage': answer(),
+    '/api/Chat/AddMessage': async (req, res) => {
+      const body = JSON.parse(req.body) as { inputMessage: string };
+      const base = { ChatSessionId: 'new-session', InputMessage: body.inputMessage, ModelName: 'Fake GPT' };
       openChatStream(res);
-      const base = { ChatMessageId: 'm1', ChatSessionId: 'new-session', InputMessage: body.inputMessage, FinishReason: null, ModelName: 'Fake GPT', ModelId: 'basic', ReplaceMessage: false };
-      sendChatEvent(res, { ...base, OutputMessage: 'Here is **bold** <tandem>secret</tandem>' });
-      await hold;
-      sendChatEvent(res, { ...base, OutputMessage: ' and `code`.', FinishReason: 'stop' });
+      sendChatEvent(res, chatData({ ...base, OutputMessage: 'Here is **bold** <tandem>secret</tandem>' }));
+      await answerGate.wait();
+      sendChatEvent(res, chatData({ ...base, OutputMessage: ' and `code`.', FinishReason: 'stop' }));
       endChatStream(res);
-      return;
-    }
-    default:
-      return sendEnvelope(res, { Code: 10404, Msg: 'not found' });
-  }
-}
-
-beforeAll(async () => {
-  server = await startTestServer(api);
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-  hold = Promise.resolve();
-});
+    },
+  }),
+);
+beforeEach(() => answerGate.reset());
 
 describe('resolveModel', () => {
   it('keeps a usable pick, else applies the default rule to the models the plan allows', () => {
@@ -112,8 +93,7 @@ describe('ChatView', () => {
   });
 
   it('streams an answer as markdown without the product tags, names the model and the new session, and stops', async () => {
-    let release!: () => void;
-    hold = new Promise((r) => (release = r));
+    const release = answerGate.hold();
     const onSessionCreated = vi.fn();
     const { container } = await renderInApp(<ChatView sessionId={undefined} onSessionCreated={onSessionCreated} />, { apiBase: server.url, user: testUser });
     await waitFor(() => expect(screen.getByTestId('model-picker')).toHaveTextContent('basic'));

@@ -1,14 +1,14 @@
 import { notifications } from '@mantine/notifications';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { ServerResponse } from 'node:http';
 import { fakeBrowser } from 'wxt/testing';
 import type { Browser } from 'wxt/browser';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ChatView } from '../../../components/chat/chat-view.tsx';
 import { fileNameOf, modelAccepts } from '../../../components/chat/use-attachments.ts';
 import { loginDialogAtom } from '../../../shared/atoms/login-dialog.ts';
-import { createGate, sendChatAnswer, sendEnvelope, startTestServer, type SeenRequest, type TestServer } from '../../helpers/http-server.ts';
+import { answer, answerChat, fakeApi, serveTheseTests } from '../../helpers/fake-api.ts';
+import { createGate, sendEnvelope } from '../../helpers/http-server.ts';
 import { testModel } from '../../helpers/models.ts';
 import { fieldsOf, formOf } from '../../helpers/multipart.ts';
 import { renderInApp, testUser } from '../../helpers/render-app.tsx';
@@ -27,27 +27,23 @@ const pdf = (name: string, size = 64) => new File([new Uint8Array(size).fill(37)
 
 const REFUSAL = 'This PDF has no readable text.';
 
-let server: TestServer;
-/** While set, AddChatMedia answers only once the test resolves it. */
+/** While held, AddChatMedia answers only once the test releases it. */
 const gate = createGate();
 /** File names AddChatMedia refuses (10422) the next time, and those it fails with an HTTP 500. */
 let refuseOnce = new Set<string>();
 let crashOnce = new Set<string>();
 let mediaIds = 0;
 
-async function api(req: SeenRequest, res: ServerResponse) {
-  const url = new URL(req.url, 'http://x');
-  switch (url.pathname) {
-    case '/api/System/GetSettingListAll':
-      return sendEnvelope(res, { Code: 10000, Data: [{ settingKey: 'web_search_provider', settingValue: 'fake' }] });
-    case '/api/Chat/GetModelListAll':
-      return sendEnvelope(res, { Code: 10000, Data: [VISION, TEXT, DOCS] });
-    case '/api/Chat/UploadMedia': {
+const server = serveTheseTests(
+  fakeApi({
+    '/api/System/GetSettingListAll': answer([{ settingKey: 'web_search_provider', settingValue: 'fake' }]),
+    '/api/Chat/GetModelListAll': answer([VISION, TEXT, DOCS]),
+    '/api/Chat/UploadMedia': (req, res) => {
       const { url: page } = JSON.parse(req.body) as { url: string };
       const Data = { chatMediaId: `page-${++mediaIds}`, image: { imgSrcAll: '' }, pageFilePath: '', iconStr: '', pageUrl: page, pageTitle: 'A page' };
       return sendEnvelope(res, { Code: 10000, Data });
-    }
-    case '/api/Chat/AddChatMedia': {
+    },
+    '/api/Chat/AddChatMedia': async (req, res) => {
       const form = await formOf(req);
       await gate.wait();
       const { mediaType, pageTitle } = fieldsOf(form);
@@ -59,19 +55,11 @@ async function api(req: SeenRequest, res: ServerResponse) {
       const chatMediaId = `m-${++mediaIds}`;
       // As the server does: a signed link to the bytes, relative to the server (shared/utils/image-link.ts).
       const link = `/api/Chat/GetChatMedia?chatMediaId=${chatMediaId}&sig=s`;
-      const Data = { chatMediaId, image: { imgSrcAll: mediaType === 'image' ? link : '' }, pageFilePath: link, iconStr: '', pageUrl: '', pageTitle };
-      return sendEnvelope(res, { Code: 10000, Data });
-    }
-    case '/api/Chat/AddMessage': {
-      const body = JSON.parse(req.body) as { inputMessage: string };
-      const data = { ChatMessageId: 'm1', ChatSessionId: 's1', InputMessage: body.inputMessage, OutputMessage: 'Seen them.', FinishReason: 'stop', ModelName: 'Fake', ModelId: 'vision', ReplaceMessage: false };
-      sendChatAnswer(res, data);
-      return;
-    }
-    default:
-      return sendEnvelope(res, { Code: 10404, Msg: 'not found' });
-  }
-}
+      return sendEnvelope(res, { Code: 10000, Data: { chatMediaId, image: { imgSrcAll: mediaType === 'image' ? link : '' }, pageFilePath: link, iconStr: '', pageUrl: '', pageTitle } });
+    },
+    '/api/Chat/AddMessage': answerChat('Seen them.', { ModelName: 'Fake', ModelId: 'vision' }),
+  }),
+);
 
 /** Holds every AddChatMedia answer until the returned function is called. */
 const holdUploads = () => gate.hold();
@@ -82,12 +70,7 @@ let objectUrls = 0;
 let createObjectURL: ReturnType<typeof vi.spyOn>;
 let revokeObjectURL: ReturnType<typeof vi.spyOn>;
 
-beforeAll(async () => {
-  server = await startTestServer(api);
-});
-afterAll(() => server.close());
 beforeEach(() => {
-  server.requests.length = 0;
   gate.reset();
   refuseOnce = new Set();
   crashOnce = new Set();

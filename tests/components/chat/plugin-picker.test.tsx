@@ -1,14 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { ServerResponse } from 'node:http';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ChatView } from '../../../components/chat/chat-view.tsx';
 import { getPluginList } from '../../../shared/api/plugin.ts';
-import { setApiBase } from '../../../shared/api/request.ts';
 import { chatPluginIdsAtom, chatPluginsPersisted } from '../../../shared/atoms/plugin.ts';
 import type { Plugin } from '../../../shared/contracts/plugin.ts';
 import { peekPersisted } from '../../../shared/storage/active.ts';
-import { endChatStream, openChatStream, sendChatEvent, sendEnvelope, startTestServer, type SeenRequest, type TestServer } from '../../helpers/http-server.ts';
+import { answer, answerChat, fakeApi, serveTheseTests } from '../../helpers/fake-api.ts';
+import { sendEnvelope } from '../../helpers/http-server.ts';
 import { testModel } from '../../helpers/models.ts';
 import { renderInApp, testUser } from '../../helpers/render-app.tsx';
 
@@ -32,36 +31,12 @@ const PLUGINS: Plugin[] = [
   plugin('translator', 2, { pluginName: 'Translator', description: 'Translates text', toolName: 'translate' }),
 ];
 
-let server: TestServer;
-
-async function api(req: SeenRequest, res: ServerResponse) {
-  const url = new URL(req.url, 'http://x');
-  switch (url.pathname) {
-    case '/api/System/GetSettingListAll':
-      return sendEnvelope(res, { Code: 10000, Data: [] });
-    case '/api/Chat/GetModelListAll':
-      return sendEnvelope(res, { Code: 10000, Data: [testModel('basic', 1)] });
-    case '/api/Plugin/GetPluginListAll':
-      return sendEnvelope(res, { Code: 10000, Data: PLUGINS });
-    case '/api/Chat/AddMessage': {
-      openChatStream(res);
-      const base = { ChatMessageId: 'm1', ChatSessionId: 's-new', InputMessage: 'hi', FinishReason: 'stop', ModelName: 'Basic', ModelId: 'basic', ReplaceMessage: false };
-      sendChatEvent(res, { ...base, OutputMessage: 'Done.' });
-      endChatStream(res);
-      return;
-    }
-    default:
-      return sendEnvelope(res, { Code: 10404, Msg: 'not found' });
-  }
-}
-
-beforeAll(async () => {
-  server = await startTestServer(api);
+const api = fakeApi({
+  '/api/Chat/GetModelListAll': answer([testModel('basic', 1)]),
+  '/api/Plugin/GetPluginListAll': answer(PLUGINS),
+  '/api/Chat/AddMessage': answerChat('Done.', { ChatSessionId: 's-new' }),
 });
-afterAll(() => server.close());
-beforeEach(() => {
-  server.requests.length = 0;
-});
+const server = serveTheseTests(api);
 
 const addMessageBody = () => JSON.parse(server.requests.find((r) => r.url.includes('AddMessage'))!.body) as { pluginIds?: string[] };
 
@@ -72,7 +47,6 @@ async function openPicker() {
 
 describe('getPluginList', () => {
   it("asks for the scene's plugins and keeps only the function plugins", async () => {
-    setApiBase(server.url);
     const list = await getPluginList('h5');
     expect(list.map((p) => p.pluginId)).toEqual(['web_search', 'read_url', 'generate_image', 'translator']);
     expect(server.requests[0].url).toBe('/api/Plugin/GetPluginListAll?scene=h5');
@@ -147,28 +121,20 @@ describe('PluginPicker in the composer', () => {
       if (req.url.startsWith('/api/Plugin/') && fail) return sendEnvelope(res, { Code: 10404, Msg: 'not found' });
       return api(req, res);
     });
-    try {
-      await renderInApp(<ChatView sessionId={undefined} onSessionCreated={vi.fn()} />, { apiBase: server.url, user: testUser });
-      await userEvent.click(await screen.findByRole('button', { name: 'Plugins' }));
-      expect(await screen.findByRole('alert')).toHaveTextContent('Could not load the plugins');
-      fail = false;
-      await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
-      const group = await screen.findByRole('group', { name: 'Plugins' });
-      expect(within(group).getAllByRole('checkbox')).toHaveLength(4);
-    } finally {
-      server.handle(api);
-    }
+    await renderInApp(<ChatView sessionId={undefined} onSessionCreated={vi.fn()} />, { apiBase: server.url, user: testUser });
+    await userEvent.click(await screen.findByRole('button', { name: 'Plugins' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Could not load the plugins');
+    fail = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    const group = await screen.findByRole('group', { name: 'Plugins' });
+    expect(within(group).getAllByRole('checkbox')).toHaveLength(4);
   });
 
   it('hides the button when the scene has no function plugins', async () => {
     server.handle((req, res) => (req.url.startsWith('/api/Plugin/') ? sendEnvelope(res, { Code: 10000, Data: [PLUGINS[1]] }) : api(req, res)));
-    try {
-      await renderInApp(<ChatView sessionId={undefined} onSessionCreated={vi.fn()} />, { apiBase: server.url, user: testUser });
-      await waitFor(() => expect(server.requests.some((r) => r.url.startsWith('/api/Plugin/'))).toBe(true));
-      await waitFor(() => expect(screen.queryByRole('button', { name: 'Plugins' })).toBeNull());
-    } finally {
-      server.handle(api);
-    }
+    await renderInApp(<ChatView sessionId={undefined} onSessionCreated={vi.fn()} />, { apiBase: server.url, user: testUser });
+    await waitFor(() => expect(server.requests.some((r) => r.url.startsWith('/api/Plugin/'))).toBe(true));
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Plugins' })).toBeNull());
   });
 
   it('shows no picker to a visitor', async () => {

@@ -27,19 +27,20 @@ function fakeExtension(initial: LoginState = { token: null, userInfo: null }, op
     Object.assign(state, next);
     if (changed) for (const cb of [...listeners]) queueMicrotask(() => cb({ ...state }));
   };
+  const answer = async (type: ExtensionMessageType, data: unknown) => {
+    requests.push({ type, data });
+    if (type === 'getLoginToken') return state.token === null ? null : { token: state.token, userInfo: state.userInfo };
+    if (type === 'syncLoginState') {
+      const next = data as LoginState;
+      // The background keeps its user when the same login arrives without one.
+      setState(next.token === state.token && next.userInfo === null ? { ...next, userInfo: state.userInfo } : next);
+      return null;
+    }
+    throw new PageBridgeError('unknownType', type);
+  };
   const bridge: PageBridge = {
     ready: async () => options.ready ?? true,
-    request: (async (type: ExtensionMessageType, data: unknown) => {
-      requests.push({ type, data });
-      if (type === 'getLoginToken') return state.token === null ? null : { token: state.token, userInfo: state.userInfo };
-      if (type === 'syncLoginState') {
-        const next = data as LoginState;
-        // The background keeps its user when the same login arrives without one.
-        setState(next.token === state.token && next.userInfo === null ? { ...next, userInfo: state.userInfo } : next);
-        return null;
-      }
-      throw new PageBridgeError('unknownType', type);
-    }) as PageBridge['request'],
+    request: ((type: ExtensionMessageType, data: unknown) => openCall(answer(type, data))) as PageBridge['request'],
     onLoginState(cb) {
       listeners.add(cb);
       return () => listeners.delete(cb);
@@ -50,6 +51,30 @@ function fakeExtension(initial: LoginState = { token: null, userInfo: null }, op
   /** A push as is, changed or not (the real bridge pushes changes only; the page must not rely on it). */
   const push = (pushed: LoginState) => listeners.forEach((cb) => cb(pushed));
   return { state, bridge, requests, syncs, loginInExtension: setState, push };
+}
+
+/** The page's calls still open: to the extension (the fake bridge) and to the server (fetch, body read). */
+const openCalls = new Set<Promise<unknown>>();
+function openCall<T>(call: Promise<T>): Promise<T> {
+  openCalls.add(call);
+  const done = () => void openCalls.delete(call);
+  call.then(done, done);
+  return call;
+}
+
+/**
+ * Resolves once the exchange between page and extension is over: no call is open and no reaction is
+ * queued. Every step of startAuthSync starts in a microtask of the one before or when a call ends,
+ * and the fakes answer in microtasks, so once no call is open a turn of the event loop (all
+ * microtasks run) shows whether another step began. An exchange that never ends (an echo loop) makes
+ * the test time out.
+ */
+async function exchangeOver(): Promise<void> {
+  for (;;) {
+    await new Promise((r) => setImmediate(r));
+    if (openCalls.size === 0) return;
+    await Promise.allSettled([...openCalls]);
+  }
 }
 
 let server: TestServer;
@@ -76,6 +101,10 @@ beforeEach(() => {
   store = createStore();
   // The app's pages keep these mounted (they render them): the store then follows storage.
   unsubscribe = [store.sub(tokenAtom, () => {}), store.sub(userInfoAtom, () => {})];
+  const realFetch = globalThis.fetch;
+  vi.spyOn(globalThis, 'fetch').mockImplementation((input, init) =>
+    openCall(realFetch(input, init).then(async (res) => new Response(await res.arrayBuffer(), res))),
+  );
 });
 afterEach(() => {
   stop?.();
@@ -84,15 +113,13 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const settle = () => new Promise((r) => setTimeout(r, 30));
-
 describe('startAuthSync', () => {
   it('adopts the extension login when the page is logged out', async () => {
     const ext = fakeExtension({ token: 'tok-ada', userInfo: ada });
     stop = startAuthSync(store, ext.bridge);
     await vi.waitFor(() => expect(store.get(userInfoAtom)).toEqual(ada));
     expect(store.get(tokenAtom)).toBe('tok-ada');
-    await settle();
+    await exchangeOver();
     // Echoes of the adopted login change nothing on the extension's side.
     expect(ext.state).toEqual({ token: 'tok-ada', userInfo: ada });
   });
@@ -103,7 +130,7 @@ describe('startAuthSync', () => {
     stop = startAuthSync(store, ext.bridge);
     await vi.waitFor(() => expect(ext.state).toEqual({ token: 'tok-bob', userInfo: bob }));
     expect(ext.requests.map((r) => r.type)).not.toContain('getLoginToken');
-    await settle();
+    await exchangeOver();
     expect(store.get(tokenAtom)).toBe('tok-bob');
     expect(ext.syncs()).toEqual([{ token: 'tok-bob', userInfo: bob }]);
   });
@@ -111,7 +138,7 @@ describe('startAuthSync', () => {
   it('does nothing when both are logged out', async () => {
     const ext = fakeExtension();
     stop = startAuthSync(store, ext.bridge);
-    await settle();
+    await exchangeOver();
     expect(ext.requests.map((r) => r.type)).toEqual(['getLoginToken']);
     expect(store.get(tokenAtom)).toBeNull();
   });
@@ -119,12 +146,12 @@ describe('startAuthSync', () => {
   it('reports every later login and logout of the page', async () => {
     const ext = fakeExtension();
     stop = startAuthSync(store, ext.bridge);
-    await settle();
+    await exchangeOver();
     await store.set(authActionAtom, { type: 'login', token: 'tok-ada', userInfo: ada });
     await vi.waitFor(() => expect(ext.state).toEqual({ token: 'tok-ada', userInfo: ada }));
     await store.set(authActionAtom, { type: 'logout' });
     await vi.waitFor(() => expect(ext.state).toEqual({ token: null, userInfo: null }));
-    await settle();
+    await exchangeOver();
     // Token and user set together go as one message.
     expect(ext.syncs()).toEqual([
       { token: 'tok-ada', userInfo: ada },
@@ -145,10 +172,8 @@ describe('startAuthSync', () => {
     ext.loginInExtension({ token: null, userInfo: null });
     await vi.waitFor(() => expect(store.get(tokenAtom)).toBeNull());
     expect(store.get(userInfoAtom)).toBeNull();
-    await settle();
-    const count = ext.requests.length;
-    await settle();
-    expect(ext.requests.length).toBe(count);
+    // The exchange ends (an echo loop would keep it going), both sides logged out.
+    await exchangeOver();
     expect(ext.state).toEqual({ token: null, userInfo: null });
   });
 
@@ -156,10 +181,10 @@ describe('startAuthSync', () => {
     await store.set(authActionAtom, { type: 'login', token: 'tok-ada', userInfo: ada });
     const ext = fakeExtension({ token: 'tok-ada', userInfo: ada });
     stop = startAuthSync(store, ext.bridge);
-    await settle();
+    await exchangeOver();
     const requests = ext.requests.length;
     ext.push({ token: 'tok-ada', userInfo: null });
-    await settle();
+    await exchangeOver();
     expect(server.requests).toEqual([]);
     expect(ext.requests.length).toBe(requests);
     expect(store.get(userInfoAtom)).toEqual(ada);
@@ -177,18 +202,18 @@ describe('startAuthSync', () => {
   it('stays idle without a bridge, and stops when asked', async () => {
     const absent = fakeExtension({ token: 'tok-ada', userInfo: ada }, { ready: false });
     stop = startAuthSync(store, absent.bridge);
-    await settle();
+    await exchangeOver();
     expect(absent.requests).toEqual([]);
     expect(store.get(tokenAtom)).toBeNull();
     stop();
 
     const ext = fakeExtension();
     stop = startAuthSync(store, ext.bridge);
-    await settle();
+    await exchangeOver();
     stop();
     await store.set(authActionAtom, { type: 'login', token: 'tok-ada', userInfo: ada });
     ext.loginInExtension({ token: 'tok-bob', userInfo: bob });
-    await settle();
+    await exchangeOver();
     expect(ext.syncs()).toEqual([]);
     expect(store.get(tokenAtom)).toBe('tok-ada');
   });

@@ -1,37 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addChatMedia, mediaLink } from '../../../shared/api/media.ts';
-import { ApiError, setApiBase } from '../../../shared/api/request.ts';
-import { initI18n, setLanguage } from '../../../shared/i18n/i18n.ts';
-import { installStorage } from '../../../shared/storage/active.ts';
-import { createWebStorage } from '../../../shared/storage/web.ts';
-import { sendEnvelope, startTestServer, type TestServer } from '../../helpers/http-server.ts';
+import { setApiBase } from '../../../shared/api/request.ts';
+import { setLanguage } from '../../../shared/i18n/i18n.ts';
+import { apiFailure, serveTheseTests } from '../../helpers/fake-api.ts';
+import { sendEnvelope } from '../../helpers/http-server.ts';
 import { fieldsOf, formOf } from '../../helpers/multipart.ts';
 
-let server: TestServer;
 const ANSWER = { chatMediaId: 'm1', image: { imgSrcAll: '/api/Chat/GetChatMedia?chatMediaId=m1' }, pageFilePath: '', iconStr: '', pageUrl: '', pageTitle: 'a.png' };
 
-beforeAll(async () => {
-  server = await startTestServer();
-  await initI18n(['en']);
-});
-afterAll(() => server.close());
-beforeEach(async () => {
-  localStorage.clear();
-  installStorage(createWebStorage());
-  await setLanguage('en');
-  setApiBase(server.url);
-  server.requests.length = 0;
-  server.handle((_req, res) => sendEnvelope(res, { Code: 10000, Data: ANSWER }));
-});
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(
-    () => expect.fail('the call succeeded'),
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
-}
+const server = serveTheseTests((_req, res) => sendEnvelope(res, { Code: 10000, Data: ANSWER }));
 
 describe('addChatMedia', () => {
   it('posts the fields and the bytes as multipart: an image as imageFile, anything else as pageFile', async () => {
@@ -49,26 +26,26 @@ describe('addChatMedia', () => {
 
   it("keeps the server's refusal; any other failure is 10500 uploadMediaFail; an abort stays 10087", async () => {
     server.handle((_req, res) => sendEnvelope(res, { Code: 10422, Msg: 'Only png, jpg and pdf files can be attached.' }));
-    let error = await failure(addChatMedia({ mediaType: 'file' }, new Blob(['x']), 'x.exe'));
+    let error = await apiFailure(addChatMedia({ mediaType: 'file' }, new Blob(['x']), 'x.exe'));
     expect([error.code, error.message]).toEqual([10422, 'Only png, jpg and pdf files can be attached.']);
 
     server.handle((_req, res) => void res.writeHead(502).end());
-    error = await failure(addChatMedia({ mediaType: 'file' }, new Blob(['x']), 'x.pdf'));
+    error = await apiFailure(addChatMedia({ mediaType: 'file' }, new Blob(['x']), 'x.pdf'));
     expect([error.code, error.message, error.status]).toEqual([10500, 'The attachment could not be uploaded', 502]);
 
     server.handle((_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end('not json'));
-    error = await failure(addChatMedia({ mediaType: 'file' }, new Blob(['x']), 'x.pdf'));
+    error = await apiFailure(addChatMedia({ mediaType: 'file' }, new Blob(['x']), 'x.pdf'));
     expect([error.code, error.message]).toEqual([10500, 'The attachment could not be uploaded']);
 
     await setLanguage('zh');
-    error = await failure(addChatMedia({ mediaType: 'file' }, new Blob(['x']), 'x.pdf'));
+    error = await apiFailure(addChatMedia({ mediaType: 'file' }, new Blob(['x']), 'x.pdf'));
     expect(error.message).toBe('附件上传失败');
 
     server.handle(() => undefined);
     const controller = new AbortController();
     const pending = addChatMedia({ mediaType: 'file' }, new Blob(['x']), 'x.pdf', controller.signal);
     controller.abort();
-    expect((await failure(pending)).code).toBe(10087);
+    expect((await apiFailure(pending)).code).toBe(10087);
   });
 
   it('resolves image links against the server in use', () => {

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { tokenPersisted } from '../../../shared/atoms/auth.ts';
 import {
-  ApiError,
   REQUEST_TIMEOUT_MS,
   apiGet,
   apiPost,
@@ -12,37 +11,17 @@ import {
   type RequestRecord,
 } from '../../../shared/api/request.ts';
 import { visitorIdPersisted } from '../../../shared/api/driver-id.ts';
-import { initI18n, setLanguage } from '../../../shared/i18n/i18n.ts';
+import { setLanguage } from '../../../shared/i18n/i18n.ts';
 import { installStorage, loadPersisted, peekPersisted, writePersisted } from '../../../shared/storage/active.ts';
 import { createWebStorage } from '../../../shared/storage/web.ts';
-import { sendEnvelope, startTestServer, type TestServer } from '../../helpers/http-server.ts';
+import { apiFailure, serveTheseTests } from '../../helpers/fake-api.ts';
+import { sendEnvelope, startTestServer } from '../../helpers/http-server.ts';
 
-let server: TestServer;
+const server = serveTheseTests((_req, res) => sendEnvelope(res, { Code: 10000, Data: { ok: true } }));
 
-beforeAll(async () => {
-  server = await startTestServer();
-  await initI18n(['en-US']);
-});
-afterAll(() => server.close());
-
-beforeEach(async () => {
-  localStorage.clear();
+beforeEach(() => {
   document.cookie = 'browserId=; expires=Thu, 01 Jan 1970 00:00:00 GMT';
-  installStorage(createWebStorage());
-  await setLanguage('en');
-  setApiBase(server.url);
-  server.requests.length = 0;
-  server.handle((_req, res) => sendEnvelope(res, { Code: 10000, Data: { ok: true } }));
 });
-
-async function failure(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(
-    () => expect.fail('the call succeeded'),
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ApiError);
-  return error as ApiError;
-}
 
 describe('headers', () => {
   it('sends ReqTarget, a stored visitor DriverId and accept-language, and no Authorization when logged out', async () => {
@@ -99,16 +78,16 @@ describe('answers', () => {
     server.handle((_req, res) => sendEnvelope(res, { Code: 10000, Data: { n: 3 } }));
     await expect(apiGet('/api/x')).resolves.toEqual({ n: 3 });
     await expect(apiGet('/api/x', undefined, { data: z.object({ n: z.number() }) })).resolves.toEqual({ n: 3 });
-    const error = await failure(apiGet('/api/x', undefined, { data: z.object({ n: z.string() }) }));
+    const error = await apiFailure(apiGet('/api/x', undefined, { data: z.object({ n: z.string() }) }));
     expect([error.code, error.message]).toEqual([10500, 'Request error']);
   });
 
   it('throws the server Msg with its Code, or "request failed" when there is no Msg', async () => {
     server.handle((_req, res) => sendEnvelope(res, { Code: 10409, Msg: 'This e-mail is already registered' }));
-    let error = await failure(apiPost('/api/Account/AddUser', {}));
+    let error = await apiFailure(apiPost('/api/Account/AddUser', {}));
     expect([error.code, error.message]).toEqual([10409, 'This e-mail is already registered']);
     server.handle((_req, res) => sendEnvelope(res, { Code: 10470, Msg: '' }));
-    error = await failure(apiPost('/api/x', {}));
+    error = await apiFailure(apiPost('/api/x', {}));
     expect([error.code, error.message]).toEqual([10470, 'request failed']);
   });
 
@@ -130,7 +109,7 @@ describe('answers', () => {
     let calls = 0;
     const stop = onUnauthorized(() => calls++);
     server.handle((_req, res) => sendEnvelope(res, { Code: 10402, Msg: 'Please log in' }));
-    const error = await failure(apiGet('/api/User/GetUserByLogin'));
+    const error = await apiFailure(apiGet('/api/User/GetUserByLogin'));
     stop();
     expect([error.code, error.message]).toEqual([10402, 'Please log in']);
     expect(calls).toBe(1);
@@ -152,7 +131,7 @@ describe('answers', () => {
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ Code: 10500, Msg: 'internal detail', Data: null }));
       });
-      const error = await failure(apiGet('/api/x'));
+      const error = await apiFailure(apiGet('/api/x'));
       expect([error.status, error.message]).toEqual([status, message]);
     }
   });
@@ -163,12 +142,12 @@ describe('answers', () => {
       res.writeHead(502);
       res.end();
     });
-    expect((await failure(apiGet('/api/x'))).message).toBe('网关错误');
+    expect((await apiFailure(apiGet('/api/x'))).message).toBe('网关错误');
   });
 
   it('reports an answer that is not JSON as 10500', async () => {
     server.handle((_req, res) => void res.end('<html>proxy page</html>'));
-    const error = await failure(apiGet('/api/x'));
+    const error = await apiFailure(apiGet('/api/x'));
     expect([error.code, error.message]).toEqual([10500, 'Request error']);
   });
 });
@@ -178,7 +157,7 @@ describe('transport failures', () => {
     expect(REQUEST_TIMEOUT_MS).toBe(150_000);
     server.handle(() => {}); // never answers
     const started = Date.now();
-    const error = await failure(apiGet('/api/x', undefined, { timeoutMs: 150 }));
+    const error = await apiFailure(apiGet('/api/x', undefined, { timeoutMs: 150 }));
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);
     expect([error.code, error.message]).toEqual([10087, 'The request timed out']);
   });
@@ -187,8 +166,10 @@ describe('transport failures', () => {
     server.handle(() => {});
     const controller = new AbortController();
     const call = apiGet('/api/x', undefined, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 50);
-    const error = await failure(call);
+    // Aborted once the call is in flight: the server has it.
+    await vi.waitUntil(() => server.requests.length === 1);
+    controller.abort();
+    const error = await apiFailure(call);
     expect([error.code, error.message]).toEqual([10087, 'Request cancelled']);
   });
 
@@ -196,7 +177,7 @@ describe('transport failures', () => {
     const gone = await startTestServer();
     await gone.close();
     setApiBase(gone.url);
-    const error = await failure(apiGet('/api/x'));
+    const error = await apiFailure(apiGet('/api/x'));
     expect(error.message).toBe('network error');
   });
 });
@@ -207,7 +188,7 @@ describe('observers', () => {
     const stop = observeRequests((r) => seen.push(r));
     await apiGet('/api/ok');
     server.handle((_req, res) => sendEnvelope(res, { Code: 10404, Msg: 'Not found' }));
-    await failure(apiGet('/api/missing'));
+    await apiFailure(apiGet('/api/missing'));
     await apiPost('/api/System/AddRequestTime', [], { track: false }).catch(() => {});
     stop();
     expect(seen.map((r) => [r.path, r.error])).toEqual([

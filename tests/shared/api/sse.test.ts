@@ -1,58 +1,71 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ServerResponse } from 'node:http';
 import { tokenPersisted } from '../../../shared/atoms/auth.ts';
-import { ApiError, onUnauthorized, setApiBase } from '../../../shared/api/request.ts';
+import { ApiError, onUnauthorized } from '../../../shared/api/request.ts';
 import { sseEvents, streamMessage, type StreamUpdate } from '../../../shared/api/sse.ts';
-import { initI18n, setLanguage } from '../../../shared/i18n/i18n.ts';
-import { installStorage, peekPersisted, writePersisted } from '../../../shared/storage/active.ts';
-import { createWebStorage } from '../../../shared/storage/web.ts';
-import { sendEnvelope, startTestServer, type TestServer } from '../../helpers/http-server.ts';
+import { peekPersisted, writePersisted } from '../../../shared/storage/active.ts';
+import { serveTheseTests } from '../../helpers/fake-api.ts';
+import { chatData, sendEnvelope } from '../../helpers/http-server.ts';
 
 const PATH = '/api/Chat/AddMessage';
 
-let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  await initI18n(['en']);
-});
-afterAll(() => server.close());
-
-beforeEach(async () => {
-  localStorage.clear();
-  installStorage(createWebStorage());
-  await setLanguage('en');
-  setApiBase(server.url);
-  server.requests.length = 0;
-});
-
-function data(output: string, extra: Record<string, unknown> = {}) {
-  return {
-    ChatMessageId: 'm1',
-    ChatSessionId: 's1',
-    InputMessage: 'hi',
-    OutputMessage: output,
-    FinishReason: null,
-    ModelName: 'Basic',
-    ModelId: 'basic',
-    ReplaceMessage: false,
-    ...extra,
-  };
-}
+const server = serveTheseTests();
 
 const event = (body: unknown, eol = '\n') => `data: ${JSON.stringify(body)}${eol}${eol}`;
 const ok = (output: string, extra: Record<string, unknown> = {}, eol = '\n') =>
-  event({ Code: 10000, Msg: '', Data: data(output, extra) }, eol);
+  event({ Code: 10000, Msg: '', Data: chatData({ OutputMessage: output, ...extra }) }, eol);
 
-const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * Bytes of the answer's body the client has received so far: fetch is wrapped (beforeEach) to count
+ * them as they come, from zero at each call, and to tell `arrivals` of each chunk.
+ */
+let received = 0;
+const arrivals = new Set<() => void>();
 
-/** Writes the bytes in the given pieces, each in its own TCP write, so the client reads them apart. */
+/** Resolves once the client has received `bytes` bytes of the answer's body. */
+function clientReceived(bytes: number): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => {
+      if (received < bytes) return;
+      arrivals.delete(check);
+      resolve();
+    };
+    arrivals.add(check);
+    check();
+  });
+}
+
+beforeEach(() => {
+  const realFetch = globalThis.fetch;
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    received = 0;
+    const response = await realFetch(input, init);
+    if (!response.body) return response;
+    const counted = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          received += chunk.byteLength;
+          for (const check of [...arrivals]) check();
+          controller.enqueue(chunk);
+        },
+      }),
+    );
+    return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+  });
+});
+afterEach(() => vi.restoreAllMocks());
+
+/**
+ * Writes the bytes in the given pieces, each once the client has received the one before, so the
+ * client reads them apart.
+ */
 async function streamPieces(res: ServerResponse, pieces: Buffer[]): Promise<void> {
   res.socket?.setNoDelay(true);
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8' });
+  let written = 0;
   for (const piece of pieces) {
     res.write(piece);
-    await pause(15);
+    await clientReceived((written += piece.length));
   }
   res.end();
 }
@@ -172,7 +185,7 @@ describe('streamMessage', () => {
 
   it("rejects with the error event's Msg, or the busy message when it has none", async () => {
     server.handle((_req, res) =>
-      streamPieces(res, [Buffer.from(ok('partial') + event({ Code: 10470, Msg: 'Not Enough Points', Data: data('') }) + 'data: DONE\n\n')]),
+      streamPieces(res, [Buffer.from(ok('partial') + event({ Code: 10470, Msg: 'Not Enough Points', Data: chatData() }) + 'data: DONE\n\n')]),
     );
     const updates: string[] = [];
     const error = await streamMessage(PATH, {}, { onUpdate: (u) => updates.push(u.text) }).catch((e: unknown) => e);

@@ -1,11 +1,10 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RequestTimeEntry } from '../../../shared/contracts/tracking.ts';
-import { apiGet, setApiBase, type RequestRecord } from '../../../shared/api/request.ts';
+import { apiGet, type RequestRecord } from '../../../shared/api/request.ts';
 import { getSettingListAll, SETTINGS_CACHE_MS } from '../../../shared/api/system.ts';
 import { createRequestTracker, recordPageView, startRequestTracking } from '../../../shared/api/tracking.ts';
-import { installStorage } from '../../../shared/storage/active.ts';
-import { createWebStorage } from '../../../shared/storage/web.ts';
-import { sendEnvelope, startTestServer, type TestServer } from '../../helpers/http-server.ts';
+import { serveTheseTests } from '../../helpers/fake-api.ts';
+import { createGate, sendEnvelope } from '../../helpers/http-server.ts';
 
 const record = (i: number, durationMs: number, error?: string): RequestRecord => ({
   requestId: `r${i}`,
@@ -94,11 +93,10 @@ describe('createRequestTracker', () => {
 });
 
 describe('wired to the request helper', () => {
-  let server: TestServer;
+  const server = serveTheseTests();
   const beacons: { url: string; type: string; body: string }[] = [];
 
-  beforeAll(async () => {
-    server = await startTestServer();
+  beforeAll(() => {
     // jsdom has no sendBeacon; this one records what the browser would have been handed.
     Object.defineProperty(navigator, 'sendBeacon', {
       configurable: true,
@@ -108,25 +106,37 @@ describe('wired to the request helper', () => {
       },
     });
   });
-  afterAll(async () => {
+  afterAll(() => {
     Reflect.deleteProperty(navigator, 'sendBeacon');
-    await server.close();
   });
   beforeEach(() => {
-    localStorage.clear();
-    installStorage(createWebStorage());
-    setApiBase(server.url);
-    server.requests.length = 0;
     beacons.length = 0;
   });
+  afterEach(() => vi.useRealTimers());
 
   it('posts slow calls to AddRequestTime in tens and beacons the rest on pagehide', async () => {
+    // The clock the request helper reads moves only when the test moves it: the slow calls take
+    // 120 ms of it (answered once it has moved), the fast ones none.
+    // (Not vi.waitUntil meanwhile: it moves fake clocks as it polls.)
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const slowAnswers = createGate();
+    const release = slowAnswers.hold();
+    let slowArrived = 0;
+    let allSlowArrived!: () => void;
+    const allSlowHeld = new Promise<void>((resolve) => (allSlowArrived = resolve));
     server.handle(async (req, res) => {
-      if (req.url.startsWith('/api/slow')) await new Promise((r) => setTimeout(r, 120));
+      if (req.url.startsWith('/api/slow')) {
+        if (++slowArrived === 12) allSlowArrived();
+        await slowAnswers.wait();
+      }
       sendEnvelope(res, { Code: 10000, Data: null });
     });
     const stop = startRequestTracking();
-    await Promise.all(Array.from({ length: 12 }, (_, i) => apiGet(`/api/slow/${i}`)));
+    const slowCalls = Promise.all(Array.from({ length: 12 }, (_, i) => apiGet(`/api/slow/${i}`)));
+    await allSlowHeld;
+    vi.advanceTimersByTime(120);
+    release();
+    await slowCalls;
     await Promise.all(Array.from({ length: 5 }, () => apiGet('/api/fast')));
     await expect.poll(() => server.requests.filter((r) => r.url === '/api/System/AddRequestTime').length).toBe(1);
 

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ExtensionMessageType } from '../../../shared/contracts/extension.ts';
 import type { UserSetting } from '../../../shared/contracts/user.ts';
 import { currentLanguage, initI18n, setLanguage } from '../../../shared/i18n/i18n.ts';
@@ -29,11 +29,6 @@ function fakeExtension(config: UserSetting | null, ready = true) {
   return { bridge, sent };
 }
 
-const until = async (check: () => boolean | Promise<boolean>) => {
-  for (let i = 0; i < 100 && !(await check()); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(await check()).toBe(true);
-};
-
 describe('language sync between the web app and the extension', () => {
   let stop: (() => void) | undefined;
   beforeEach(async () => {
@@ -59,7 +54,7 @@ describe('language sync between the web app and the extension', () => {
     stop = sync;
     await sync.started;
     await setLanguage('zh');
-    await until(() => ext.sent.length === 1);
+    await vi.waitUntil(() => ext.sent.length === 1);
     expect(ext.sent).toEqual([{ language: 'zh' }]);
   });
 
@@ -67,7 +62,7 @@ describe('language sync between the web app and the extension', () => {
     await setLanguage('zh');
     const ext = fakeExtension(null);
     stop = startLanguageSync(ext.bridge);
-    await until(() => ext.sent.length === 1);
+    await vi.waitUntil(() => ext.sent.length === 1);
     expect(ext.sent).toEqual([{ language: 'zh' }]);
   });
 

@@ -33,6 +33,16 @@ function standInBridge(answer: (type: string, data: unknown) => ExtensionReply<u
   return { seen, stop: () => window.removeEventListener('message', listener) };
 }
 
+/** What `promise` has settled with so far: 'pending', its value, or its rejection's reason. */
+function settledValue(promise: Promise<unknown>): () => unknown {
+  let outcome: unknown = 'pending';
+  promise.then(
+    (value) => (outcome = value),
+    (reason: unknown) => (outcome = reason),
+  );
+  return () => outcome;
+}
+
 let bridge: PageBridge;
 let stopStandIn: (() => void) | undefined;
 
@@ -41,6 +51,7 @@ beforeEach(() => {
   delete document.documentElement.dataset.tandemBridge;
 });
 afterEach(() => {
+  vi.useRealTimers();
   bridge?.dispose();
   stopStandIn?.();
   stopStandIn = undefined;
@@ -67,14 +78,19 @@ describe('createPageBridge', () => {
   });
 
   it('pings every 50 ms and gives up after the timeout when no bridge answers', async () => {
+    vi.useFakeTimers();
     const standIn = standInBridge(() => 'silent', { answerPings: false });
     stopStandIn = standIn.stop;
     bridge = createPageBridge();
-    const started = Date.now();
-    expect(await bridge.ready(300)).toBe(false);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
-    // One at once, then one per 50 ms (timers under load may fire late, never early).
-    expect(standIn.seen.pings).toBeGreaterThanOrEqual(3);
+    const outcome = settledValue(bridge.ready(300));
+    await vi.advanceTimersByTimeAsync(299);
+    expect(outcome()).toBe('pending');
+    // One at once, then one per 50 ms.
+    expect(standIn.seen.pings).toBe(6);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(outcome()).toBe(false);
+    // Given up: no ping after the deadline (one may have left at the deadline itself).
+    await vi.advanceTimersByTimeAsync(500);
     expect(standIn.seen.pings).toBeLessThanOrEqual(7);
   });
 
@@ -108,12 +124,18 @@ describe('createPageBridge', () => {
   });
 
   it('times out when nothing answers', async () => {
+    vi.useFakeTimers();
     stopStandIn = standInBridge(() => 'silent').stop;
     bridge = createPageBridge();
-    await expect(bridge.request('openSidePanel', undefined, { timeoutMs: 100 })).rejects.toMatchObject({ code: 'timeout' });
+    const outcome = settledValue(bridge.request('openSidePanel', undefined, { timeoutMs: 100 }));
+    await vi.advanceTimersByTimeAsync(99);
+    expect(outcome()).toBe('pending');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(outcome()).toMatchObject({ code: 'timeout' });
   });
 
   it('ignores answers and pushes from another origin or another window', async () => {
+    vi.useFakeTimers();
     bridge = createPageBridge();
     const states: LoginState[] = [];
     bridge.onLoginState((s) => states.push(s));
@@ -126,9 +148,14 @@ describe('createPageBridge', () => {
     deliverForeignMessage(push, { origin: 'https://evil.example', source: window });
     deliverForeignMessage(push, { source: null });
     deliverForeignMessage({ source: BRIDGE_MESSAGE_SOURCE, type: 'ready' }, { origin: 'https://evil.example', source: window });
-    await expect(pending).rejects.toMatchObject({ code: 'timeout' });
+    // Nothing but the timeout settles the request, and nothing made the bridge ready.
+    const outcome = settledValue(pending);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(outcome()).toMatchObject({ code: 'timeout' });
     expect(states).toEqual([]);
-    expect(await bridge.ready(100)).toBe(false);
+    const ready = settledValue(bridge.ready(100));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(ready()).toBe(false);
   });
 
   it('reports valid login pushes until unsubscribed, and drops invalid ones', async () => {
@@ -142,8 +169,11 @@ describe('createPageBridge', () => {
     pushState({ token: null, userInfo: null });
     await vi.waitFor(() => expect(states).toHaveLength(2));
     stop();
+    // A listener still subscribed gets the next push in the same dispatch the stopped one would.
+    const witness: LoginState[] = [];
+    bridge.onLoginState((s) => witness.push(s));
     pushState({ token: 'b', userInfo: null });
-    await new Promise((r) => setTimeout(r, 20));
+    await vi.waitFor(() => expect(witness).toEqual([{ token: 'b', userInfo: null }]));
     expect(states).toEqual([
       { token: 'a', userInfo: user },
       { token: null, userInfo: null },
