@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { Codes, envelopeSchema } from '../../shared/contracts/envelope.ts';
+import { Codes } from '../../shared/contracts/envelope.ts';
 import type { Language } from '../../shared/contracts/common.ts';
 import type { AppContext } from '../context.ts';
+import { routeResponses, type RawAnswer } from './api-doc.ts';
 import { authenticate, authenticateCached, bearerOf, type AuthUser } from '../services/auth.ts';
 import { AppError } from './errors.ts';
 import { isMessageKey, languageOf, t, zodLocale } from './i18n.ts';
@@ -37,8 +38,10 @@ export type RouteSpec<Q, B, A extends RouteAuth> = {
   summary: string;
   query?: Q;
   body?: B;
-  /** The schema of Data in a successful answer, for the API reference. */
+  /** The schema of Data in a successful answer, for the API reference; absent: Data is null. */
   data?: z.ZodType;
+  /** A handler that answers RAW says here what its success is (a stream, bytes), for the API reference. */
+  raw?: RawAnswer;
   bodyLimit?: number;
   rateLimit?: { max: number; timeWindow: number };
   /** Accept a token verified in the last few seconds without asking the database (hot paths only). */
@@ -92,7 +95,7 @@ export function addRoute<Q extends z.ZodType | undefined, B extends z.ZodType | 
       tags: [family],
       ...(spec.query ? { querystring: spec.query } : {}),
       ...(spec.body ? { body: spec.body } : {}),
-      ...(spec.data ? { response: { 200: envelopeSchema(spec.data) } } : {}),
+      response: routeResponses(spec),
       ...(spec.auth === 'public' ? {} : { security: [{ bearer: [] }] }),
     },
     handler: async (req, reply) => {

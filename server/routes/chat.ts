@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import {
   AddMessageBodySchema,
   ChatMessagePageSchema,
@@ -20,6 +21,7 @@ import {
   UploadResponseSchema,
 } from '../../shared/contracts/media.ts';
 import { AddDrawBodySchema, AddDrawResultSchema } from '../../shared/contracts/plugin.ts';
+import { BytesSchema, ChatStreamEventSchema, FailureEnvelopeSchema } from '../../shared/contracts/responses.ts';
 import { AppError } from '../http/errors.ts';
 import { t } from '../http/i18n.ts';
 import { addRoute, parseInput, RAW } from '../http/route.ts';
@@ -72,6 +74,11 @@ function registerMessageRoutes(app: FastifyInstance): void {
     cachedAuth: true,
     summary: 'Sends a message and streams the answer (text/event-stream of {Code, Msg, Data} events, then `data: DONE`).',
     body: AddMessageBodySchema,
+    raw: {
+      description:
+        'The answer as it streams: text/event-stream, one `data: {Code, Msg, Data}` event per line, the last with its FinishReason, then the line `data: DONE`. What is refused before the model is called (input, login, plan, points) is not a stream.',
+      content: { 'text/event-stream': ChatStreamEventSchema },
+    },
     handler: async ({ ctx, user, body, reply, lang, req }) => {
       const prepared = await prepareChatMessage(ctx, user, body).catch(async (err: unknown) => {
         // The login check may be a few seconds old: a plan bought since then must count at once.
@@ -159,6 +166,19 @@ function registerMediaRoutes(app: FastifyInstance): void {
     summary:
       "The stored bytes of an image or file: to its owner (bearer token) or with the signed link (exp, sig) the server handed out (imgSrcAll, pageFilePath). Anyone else gets HTTP 404 with Code 10404.",
     query: MediaFileQuerySchema,
+    raw: {
+      description:
+        'The stored bytes with their sniffed type: images inline, any other file as a download (Content-Disposition: attachment).',
+      content: {
+        'image/png': BytesSchema,
+        'image/jpeg': BytesSchema,
+        'image/webp': BytesSchema,
+        // A stored .json file is served with its own type, so application/json is either.
+        'application/json': z.union([FailureEnvelopeSchema, z.unknown().describe('A stored JSON file, as a download (Content-Disposition: attachment).')]),
+        '*/*': BytesSchema.describe('Any other stored file (PDF, Word, text, ...), as a download.'),
+      },
+      notFoundStatus: true,
+    },
     handler: async ({ ctx, user, query, reply, lang }) => {
       const found = await readMediaFile(ctx, user?.id ?? null, query);
       if (!found) {

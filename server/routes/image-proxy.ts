@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { PROXY_IMAGE_PATH, ProxyImageQuerySchema } from '../../shared/contracts/image-proxy.ts';
+import { BytesSchema } from '../../shared/contracts/responses.ts';
 import { addRoute, RAW } from '../http/route.ts';
-import { fetchProxiedImage } from '../services/image-proxy.ts';
+import { fetchProxiedImage, PROXIED_IMAGE_TYPES } from '../services/image-proxy.ts';
 
 /** How long the browser may keep a proxied image: short, as the remote image may change. */
 const PROXY_CACHE_SECONDS = 600;
@@ -15,6 +16,10 @@ export function registerImageProxyRoutes(app: FastifyInstance): void {
     summary:
       'The image at `url` (another host, named in an answer), fetched by the server through the page reader\'s address guard: public addresses only, raster images only (judged by their bytes, SVG refused), at most 5 MB. Refusals are 10422 with the reason.',
     query: ProxyImageQuerySchema,
+    raw: {
+      description: 'The image’s bytes, with the type its bytes show (raster images only).',
+      content: Object.fromEntries([...PROXIED_IMAGE_TYPES].map((type) => [type, BytesSchema])),
+    },
     // Each call makes the server fetch an address: bounded per address like UploadMedia.
     rateLimit: { max: 120, timeWindow: 60_000 },
     handler: async ({ ctx, query, reply }) => {

@@ -14,7 +14,7 @@ import { fetchPublicResource, ReaderError, type ReaderErrorReason } from './read
  */
 
 /** What the proxy serves, judged by the bytes (file-type's names). */
-const SHOWN_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/bmp', 'image/x-icon']);
+export const PROXIED_IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/bmp', 'image/x-icon']);
 
 /**
  * Declared types worth reading: any image but SVG, and the generic or missing types some hosts
@@ -56,6 +56,6 @@ export async function fetchProxiedImage(ctx: AppContext, url: string): Promise<P
     throw new AppError(Codes.UploadRefused, REFUSALS[error.reason], { max: PROXIED_IMAGE_MAX_BYTES / 1024 / 1024 });
   }
   const sniffed = resource.body.length > 0 ? await fileTypeFromBuffer(resource.body) : undefined;
-  if (!sniffed || !SHOWN_TYPES.has(sniffed.mime)) throw new AppError(Codes.UploadRefused, 'remoteImageUnsupported');
+  if (!sniffed || !PROXIED_IMAGE_TYPES.has(sniffed.mime)) throw new AppError(Codes.UploadRefused, 'remoteImageUnsupported');
   return { bytes: resource.body, mimeType: sniffed.mime };
 }

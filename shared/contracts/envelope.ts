@@ -1,8 +1,7 @@
-import { z } from 'zod';
-
 /**
  * Every answer of the API is {Code, Msg, Data}. Handled outcomes travel as HTTP 200 with their own
- * Code, because the client reads Code, not the HTTP status. docs/api.md lists them for people.
+ * Code, because the client reads Code, not the HTTP status. docs/api.md lists them for people, and
+ * shared/contracts/responses.ts for the API reference (CodeDocs).
  */
 export const Codes = {
   Success: 10000,
@@ -48,8 +47,5 @@ export const Codes = {
   Aborted: 10087,
 } as const;
 export type Code = (typeof Codes)[keyof typeof Codes];
-
-export const envelopeSchema = <T extends z.ZodType>(data: T) =>
-  z.object({ Code: z.number().int(), Msg: z.string(), Data: data });
 
 export type Envelope<T> = { Code: number; Msg: string; Data: T };

@@ -24,9 +24,11 @@ describe('the HTTP envelope', () => {
     expect(res.statusCode).toBe(200);
     const doc = res.json();
     expect(doc.openapi).toMatch(/^3\./);
-    // Responses are documented with the envelope around the contract's Data.
-    const user = doc.paths['/api/User/GetUserByLogin'].get.responses['200'].content['application/json'].schema;
+    // Responses are documented with the envelope around the contract's Data, or the failure envelope
+    // (tests/server/openapi.test.ts checks every route's answers against the document).
+    const [user, failure] = doc.paths['/api/User/GetUserByLogin'].get.responses['200'].content['application/json'].schema.anyOf;
     expect(Object.keys(user.properties)).toEqual(['Code', 'Msg', 'Data']);
     expect(user.properties.Data.properties).toHaveProperty('vipOrder');
+    expect(failure).toEqual({ $ref: '#/components/schemas/FailureEnvelope' });
   });
 });

@@ -5,76 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../server/db/schema.ts';
 import type { RouteTableEntry } from '../../server/http/route.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { fetchApiDocument, sampleRequest, type OpenApi } from '../helpers/openapi.ts';
 import { auth, createAdmin, createUser } from '../helpers/users.ts';
 
 /**
  * Every guarded route of the route table, whoever registered it: a route added later is covered
- * without editing this file.
+ * without editing this file. The requests are built from the API reference (tests/helpers/openapi.ts):
+ * plausible valid values, so that a guard that let a call through would have something to change;
+ * the sweep below checks that these bodies do change data when an admin sends them.
  */
-
-type JsonSchema = {
-  type?: string | string[];
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  items?: JsonSchema;
-  minItems?: number;
-  enum?: unknown[];
-  const?: unknown;
-  anyOf?: JsonSchema[];
-  oneOf?: JsonSchema[];
-  allOf?: JsonSchema[];
-  minimum?: number;
-  minLength?: number;
-  maxLength?: number;
-  format?: string;
-  default?: unknown;
-};
-type Operation = {
-  security?: unknown[];
-  parameters?: { in: string; name: string; schema: JsonSchema }[];
-  requestBody?: { content: Record<string, { schema: JsonSchema }> };
-};
-type OpenApi = { paths: Record<string, Record<string, Operation>> };
-
-/**
- * A plausible valid value for a schema, so that a guard that let a call through would have
- * something to change; the sweep below checks that these bodies do change data when an admin sends them.
- */
-function sample(s: JsonSchema | undefined): unknown {
-  if (!s) return 'guard_test';
-  if (s.const !== undefined) return s.const;
-  if (s.enum?.length) return s.enum[0];
-  const alt = s.anyOf ?? s.oneOf ?? s.allOf;
-  if (alt?.length) return sample(alt.find((a) => a.type !== 'null') ?? alt[0]);
-  const type = Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
-  switch (type) {
-    case 'object':
-      return Object.fromEntries(Object.entries(s.properties ?? {}).map(([k, v]) => [k, sample(v)]));
-    case 'array':
-      return Array.from({ length: Math.max(1, s.minItems ?? 0) }, () => sample(s.items));
-    case 'integer':
-    case 'number':
-      return Math.max(1, s.minimum ?? 1);
-    case 'boolean':
-      return true;
-    case 'string': {
-      if (s.format === 'uri' || s.format === 'url') return 'https://guard.example.com/';
-      if (s.format === 'email') return 'guard@example.com';
-      const text = 'guard_test'.padEnd(s.minLength ?? 0, 'x');
-      return s.maxLength ? text.slice(0, s.maxLength) : text;
-    }
-    default:
-      return s.default ?? null;
-  }
-}
-
-function sampleRequest(doc: OpenApi, route: RouteTableEntry) {
-  const op = doc.paths[route.url]?.[route.method.toLowerCase()] ?? {};
-  const query = new URLSearchParams();
-  for (const p of op.parameters ?? []) if (p.in === 'query') query.set(p.name, String(sample(p.schema)));
-  const bodySchema = Object.values(op.requestBody?.content ?? {})[0]?.schema;
-  return { url: query.size ? `${route.url}?${query}` : route.url, body: route.method === 'POST' ? (sample(bodySchema) ?? {}) : undefined };
-}
 
 /** A digest of every table but the tokens (which authentication itself touches). */
 async function fingerprint(app: FastifyInstance): Promise<Record<string, string>> {
@@ -124,7 +63,7 @@ describe('route guards, enumerated from the route table', () => {
     table = t.app.routeTable;
     guarded = table.filter((r) => r.auth === 'user' || r.auth === 'admin');
     adminOnly = table.filter((r) => r.auth === 'admin');
-    doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json();
+    doc = await fetchApiDocument(t.app);
   });
   afterAll(() => t.close());
 

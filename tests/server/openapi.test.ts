@@ -1,0 +1,347 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import net, { type AddressInfo } from 'node:net';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { RouteTableEntry } from '../../server/http/route.ts';
+import { Codes } from '../../shared/contracts/envelope.ts';
+import { TINY_PNG, startFakeImages, type FakeImages } from '../fixtures/fake-images.ts';
+import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
+import { startFakeSearxng, type FakeSearxng } from '../fixtures/fake-searxng.ts';
+import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { parseChatStream } from '../helpers/chat.ts';
+import { answerChecker, fetchApiDocument, operationOf, sampleRequest, type Answer, type OpenApi } from '../helpers/openapi.ts';
+import { auth, createAdmin, createUser, type TestUser } from '../helpers/users.ts';
+
+/**
+ * The API reference (/api/docs/json) tells the truth: it is a valid OpenAPI document, it lists every
+ * code of `Codes` as docs/api.md does, and every real answer of every route of the route table
+ * (signed out, signed in, with bad input; streams, bytes, server faults and the shutdown answer too)
+ * has a status, a content type and a body the document declares for that route.
+ */
+
+// Sample requests carry made-up addresses (https://guard.example.com/): nothing may leave loopback,
+// as in tests/security/image-proxy.test.ts. A non-loopback address is refused before Node connects.
+const LOOPBACK = new net.BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+const connect = net.Socket.prototype.connect;
+vi.spyOn(net.Socket.prototype, 'connect').mockImplementation(function (this: net.Socket, ...args: unknown[]) {
+  const first = args[0];
+  const options = (Array.isArray(first) ? first[0] : first) as { host?: string } | number | string;
+  const host = typeof options === 'object' && options ? (options.host ?? 'localhost') : 'localhost';
+  const family = net.isIP(host);
+  if (family !== 0 && !LOOPBACK.check(host, family === 6 ? 'ipv6' : 'ipv4')) throw new Error(`test safety net: refused to connect to ${host}`);
+  return connect.apply(this, args as Parameters<typeof connect>);
+});
+
+const ARTICLE = `<!doctype html><html><head><meta charset="utf-8"><title>Otters</title></head><body><article><h1>Sea otters</h1>
+<p>${'Sea otters hold hands while they sleep, so that they do not drift apart. '.repeat(8)}</p></article></body></html>`;
+
+/** A website on loopback (READER_ALLOWLIST names it): a page for UploadMedia and an image for ProxyImage. */
+async function startSite(): Promise<{ server: Server; origin: string }> {
+  const server = createServer((req, res) => {
+    if (req.url === '/image.png') return void res.writeHead(200, { 'content-type': 'image/png' }).end(TINY_PNG);
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(ARTICLE);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+/** A multipart/form-data body, as a browser's FormData sends it. */
+async function formBody(fields: Record<string, string>, file: { field: string; name: string; bytes: Buffer }) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  form.append(file.field, new Blob([new Uint8Array(file.bytes)]), file.name);
+  const encoded = new Response(form);
+  return { payload: Buffer.from(await encoded.arrayBuffer()), contentType: encoded.headers.get('content-type')! };
+}
+
+const UPLOAD_ROUTES = new Set(['/api/Chat/AddChatMedia', '/api/Chat/UploadMediaByFile', '/api/Chat/AddChatFileToAi']);
+
+/** Calls that end what later calls need (the session, the model, the account): made last, in this order. */
+const LAST = ['/api/Chat/DeleteMessage', '/api/Chat/DeleteSessions', '/api/admin/AiModelMap/Delete', '/api/admin/AiModel/Delete', '/api/admin/System/DeleteSetting', '/api/admin/User/Close', '/api/User/Logout'];
+const lastRank = (route: RouteTableEntry) => LAST.indexOf(route.url);
+const inCallOrder = (table: RouteTableEntry[]) => [...table].sort((a, b) => lastRank(a) - lastRank(b));
+
+type Sent = { method: string; url: string; headers?: Record<string, string>; payload?: string | Buffer };
+
+describe('the API reference', () => {
+  let fake: FakeOpenAI;
+  let searx: FakeSearxng;
+  let images: FakeImages;
+  let site: { server: Server; origin: string };
+  let t: TestApp;
+  let doc: OpenApi;
+  let check: ReturnType<typeof answerChecker>;
+  let owner: TestUser;
+
+  const answerOf = async (sent: Sent): Promise<Answer> => {
+    const res = await t.app.inject({ method: sent.method as 'GET' | 'POST', url: sent.url, headers: sent.headers, payload: sent.payload });
+    return { status: res.statusCode, contentType: String(res.headers['content-type'] ?? ''), body: res.body };
+  };
+  const json = (payload: unknown) => ({ 'content-type': 'application/json-patch+json', payload: JSON.stringify(payload) });
+
+  beforeAll(async () => {
+    [fake, searx, images, site] = await Promise.all([startFakeOpenAI(), startFakeSearxng(), startFakeImages(), startSite()]);
+    t = await createTestApp({
+      OPENAI_API_KEY: 'test',
+      OPENAI_BASE_URL: fake.baseUrl,
+      OPENAI_MODELS: 'doc-model',
+      SEARXNG_URL: searx.url,
+      IMAGES_BASE_URL: images.baseUrl,
+      IMAGES_API_KEY: 'test',
+      READER_ALLOWLIST: `${searx.host},${new URL(site.origin).host}`,
+      AUTH_RATE_LIMIT: '1000',
+    });
+    doc = await fetchApiDocument(t.app);
+    check = answerChecker(doc);
+    owner = await createAdmin(t.app);
+  });
+  afterAll(async () => {
+    await t.close();
+    await Promise.all([fake.close(), searx.close(), images.close(), new Promise((r) => site.server.close(r))]);
+  });
+
+  it('is a valid OpenAPI 3.0 document', async () => {
+    const result = await new Validator().validate(doc as unknown as Record<string, unknown>);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(doc.openapi).toMatch(/^3\.0\./);
+  });
+
+  it('lists every code of Codes, with what it means and what to do, as docs/api.md does', () => {
+    const codes = Object.entries(Codes).map(([name, code]) => ({ name, code }));
+    expect(doc['x-codes']?.map(({ name, code }) => ({ name, code }))).toEqual(codes);
+    for (const c of doc['x-codes'] ?? []) {
+      expect(c.meaning.length, c.name).toBeGreaterThan(10);
+      expect(c.action.length, c.name).toBeGreaterThan(3);
+      expect(doc.info.description).toContain(`| ${c.code} | ${c.name} | ${c.meaning} | ${c.action} |`);
+    }
+    // docs/api.md#codes: one row per code, `| 10400 | BadRequest | meaning | what to do |`, and no other.
+    const apiMd = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8');
+    const section = apiMd.slice(apiMd.indexOf('## Codes'), apiMd.indexOf('\n## ', apiMd.indexOf('## Codes') + 1));
+    const rows = [...section.matchAll(/^\| (\d{5}) +\| (\w+) +\|.*\| ([^|]+) \|$/gm)].map((m) => ({ code: Number(m[1]), name: m[2], action: m[3] }));
+    const byCode = (a: { code: number }, b: { code: number }) => a.code - b.code;
+    expect(rows.sort(byCode)).toEqual((doc['x-codes'] ?? []).map(({ code, name, action }) => ({ code, name, action })).sort(byCode));
+    expect(rows.map(({ code, name }) => ({ code, name }))).toEqual(codes.sort(byCode));
+  });
+
+  it('declares for every route the envelope with its failures, the server fault and the shutdown answer', () => {
+    const failure = { Code: Codes.NotLoggedIn, Msg: 'Please log in', Data: null };
+    const wrong: string[] = [];
+    for (const route of t.app.routeTable) {
+      const op = operationOf(doc, route);
+      const statuses = Object.keys(op?.responses ?? {});
+      if (!statuses.includes('200') || !statuses.includes('500') || !statuses.includes('503')) wrong.push(`${route.method} ${route.url}: ${statuses}`);
+      // A stored .json file is served as application/json too, so that route's JSON may be anything.
+      if (route.url === '/api/Chat/GetChatMedia') continue;
+      const fails = (a: Answer) => check(route, a).length > 0;
+      if (fails({ status: 200, contentType: 'application/json; charset=utf-8', body: JSON.stringify(failure) })) wrong.push(`${route.url}: no failure envelope under 200`);
+      if (!fails({ status: 200, contentType: 'application/json', body: JSON.stringify({ ...failure, Code: 12345 }) })) wrong.push(`${route.url}: takes an unknown Code`);
+      if (!fails({ status: 200, contentType: 'application/json', body: JSON.stringify({ ...failure, Data: {} }) })) wrong.push(`${route.url}: takes a failure with Data`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  const addMessage = { method: 'POST', url: '/api/Chat/AddMessage' };
+  const send = (token: string, body: Record<string, unknown>) =>
+    answerOf({ ...addMessage, headers: { ...auth(token), ...json({}) }, payload: JSON.stringify(body) });
+
+  it('describes every event of a real AddMessage stream: text, citations, tool calls, and a failure at its end', async () => {
+    const user = await createUser(t.app);
+    searx.pages.set('otters', ARTICLE);
+    searx.results([{ title: 'Otters', url: searx.page('otters'), content: 'Otters hold hands.' }]);
+    fake.script('doc-model', { toolCalls: [{ name: 'read_url', arguments: { url: `${site.origin}/article` } }], chunks: ['Otters ', 'raft [1].'] });
+    const answer = await send(user.token, { aiModelId: 'doc-model', inputMessage: 'Why do otters hold hands?', webSearch: true, pluginIds: ['read_url'] });
+    expect(answer.contentType).toMatch(/^text\/event-stream/);
+    expect(check(addMessage, answer)).toEqual([]);
+    const events = parseChatStream(answer.body);
+    expect(events.some((e) => (e.Data as { Citations?: unknown[] }).Citations?.length)).toBe(true);
+    expect(events.some((e) => (e.Data as { ToolCalls?: { status: string }[] }).ToolCalls?.some((c) => c.status === 'completed'))).toBe(true);
+    expect(events.at(-1)!.Data.FinishReason).toBe('stop');
+
+    // The model fails mid-stream: the last event carries the failure Code, still an event of the document.
+    fake.script('doc-model', { chunks: ['Hel', 'lo ', 'there'], failAfter: { chunks: 1, mode: 'error' } });
+    const failed = await send(user.token, { aiModelId: 'doc-model', inputMessage: 'fail please' });
+    expect(check(addMessage, failed)).toEqual([]);
+    expect(parseChatStream(failed.body).at(-1)).toMatchObject({ Code: Codes.ModelBusy, Data: { FinishReason: 'error' } });
+    fake.reset();
+
+    // What the document does not say is caught: a field it does not know, a stream without its end.
+    expect(check(addMessage, { ...failed, body: failed.body.replace('"ReplaceMessage":false', '"ReplaceMessage":false,"Extra":1') })).not.toEqual([]);
+    expect(check(addMessage, { ...failed, body: failed.body.replace('data: DONE\n\n', '') })).not.toEqual([]);
+  });
+
+  it('describes stored files as GetChatMedia serves them: an image inline, any other file as a download', async () => {
+    const user = await createUser(t.app);
+    const route = { method: 'GET', url: '/api/Chat/GetChatMedia' };
+    const kinds = [
+      { fields: { mediaType: 'image' }, file: { field: 'imageFile', name: 'dot.png', bytes: TINY_PNG }, type: /^image\/png$/ },
+      { fields: { mediaType: 'file' }, file: { field: 'pageFile', name: 'notes.txt', bytes: Buffer.from('Otters hold hands.') }, type: /^text\/plain/ },
+    ];
+    for (const kind of kinds) {
+      const form = await formBody(kind.fields, kind.file);
+      const uploaded = JSON.parse((await answerOf({ method: 'POST', url: '/api/Chat/AddChatMedia', headers: { ...auth(user.token), 'content-type': form.contentType }, payload: form.payload })).body);
+      const answer = await answerOf({ ...route, url: `${route.url}?chatMediaId=${uploaded.Data.chatMediaId}`, headers: auth(user.token) });
+      expect(answer.contentType).toMatch(kind.type);
+      expect(check(route, answer)).toEqual([]);
+    }
+  });
+
+  /** Ids and values that exist, so that the signed-in calls can succeed: a session, a message, media, a deployment. */
+  async function seed() {
+    const png = await formBody({ mediaType: 'image' }, { field: 'imageFile', name: 'dot.png', bytes: TINY_PNG });
+    const upload = JSON.parse((await answerOf({ method: 'POST', url: '/api/Chat/AddChatMedia', headers: { ...auth(owner.token), 'content-type': png.contentType }, payload: png.payload })).body);
+    const link = new URL(upload.Data.image.imgSrcAll, 'http://x');
+    const events = parseChatStream((await answerOf({ method: 'POST', url: '/api/Chat/AddMessage', headers: { ...auth(owner.token), ...json({}) }, ...json({ aiModelId: 'doc-model', inputMessage: 'Hello' }) })).body);
+    const deployments = JSON.parse((await answerOf({ method: 'GET', url: '/api/admin/AiModelMap/GetList?aiModelId=doc-model', headers: auth(owner.token) })).body);
+    const victim = await createUser(t.app);
+    const login = JSON.parse((await answerOf({ method: 'POST', url: '/api/Account/Login', headers: json({}), ...json({ email: victim.email, password: victim.password }) })).body);
+    const batch = { name: 'openapi', count: 1, points: 5, usesPerCode: 100 };
+    const { batchId } = JSON.parse((await answerOf({ method: 'POST', url: '/api/admin/RedeemCode/GenerateBatch', headers: { ...auth(owner.token), ...json({}) }, ...json(batch) })).body).Data;
+    const codes = JSON.parse((await answerOf({ method: 'GET', url: `/api/admin/RedeemCode/GetCodeList?batchId=${batchId}`, headers: auth(owner.token) })).body).Data;
+    return {
+      chatMediaId: upload.Data.chatMediaId,
+      exp: link.searchParams.get('exp'),
+      sig: link.searchParams.get('sig'),
+      chatSessionId: events[0]!.Data.ChatSessionId,
+      chatMessageId: events[0]!.Data.ChatMessageId,
+      ids: [events[0]!.Data.ChatSessionId],
+      aiModelId: 'doc-model',
+      aiModelMapId: deployments.Data[0].aiModelMapId,
+      settingKey: 'product_name',
+      pluginId: 'read_url',
+      userId: victim.userId,
+      tempKey: login.Data.tempKey,
+      url: `${site.origin}/article`,
+      timeZone: 'Asia/Shanghai',
+      batchId,
+      code: codes.list[0].code,
+      // Plain messages: the stream test above covers web search and plugins.
+      chatMediaIds: [],
+      pluginIds: [],
+      webSearch: false,
+    };
+  }
+
+  /** What a route is sent besides the common values: its own credentials, addresses and ids. */
+  const perRoute = (): Record<string, Record<string, unknown>> => ({
+    '/api/Account/AddUser': { email: 'openapi-doc@example.com' },
+    '/api/Account/Login': { email: owner.email, password: owner.password },
+    '/api/Chat/ProxyImage': { url: `${site.origin}/image.png` },
+    '/api/admin/AiModel/Save': { aiModelId: 'doc-extra', modelMap: { isImage: false, fileTypes: [] } },
+    '/api/admin/AiModel/Delete': { aiModelId: 'doc-extra' },
+    // A new deployment of the model, on the fake upstream as the first one.
+    '/api/admin/AiModelMap/Save': { aiModelMapId: undefined, provider: 'openai', baseUrl: fake.baseUrl, upstreamModelId: 'doc-model' },
+    '/api/admin/RedeemCode/GenerateBatch': { name: 'more', count: 2, points: 1, planDays: 0, planLevel: 0, usesPerCode: 1, expiresAt: undefined },
+    '/api/admin/UserNotification/Broadcast': { audience: 'all', title: 'Hello', body: 'Welcome', link: '/setting', level: undefined, userId: undefined, requestId: 'openapi-broadcast' },
+  });
+
+  /** The requests of one route: signed out, as a user, with bad input (as an admin), then as an admin. */
+  async function requestsFor(route: RouteTableEntry, known: Record<string, unknown>, user: TestUser): Promise<[string, Sent][]> {
+    const valid = sampleRequest(doc, route, { ...known, ...perRoute()[route.url] });
+    const base = { method: route.method, url: valid.url };
+    const asSent = async (headers: Record<string, string>): Promise<Sent> => {
+      if (UPLOAD_ROUTES.has(route.url)) {
+        const form = await formBody({ mediaType: 'image' }, { field: 'imageFile', name: 'dot.png', bytes: TINY_PNG });
+        return { ...base, headers: { ...headers, 'content-type': form.contentType }, payload: form.payload };
+      }
+      return valid.body === undefined ? { ...base, headers } : { ...base, headers: { ...headers, ...json({}) }, ...json(valid.body) };
+    };
+    const op = operationOf(doc, route);
+    const badQuery = new URLSearchParams((op?.parameters ?? []).map((p) => [p.name, 'x'.repeat(5000)]));
+    const bad: [string, Sent][] =
+      route.method === 'POST'
+        ? [
+            ['invalid JSON', { ...base, url: route.url, headers: { ...auth(owner.token), 'content-type': 'application/json' }, payload: '{"a":' }],
+            ['wrong content type', { ...base, url: route.url, headers: { ...auth(owner.token), 'content-type': 'application/xml' }, payload: '<a/>' }],
+          ]
+        : [['bad query', { ...base, url: `${route.url}?${badQuery.size ? badQuery : 'page=-1'}`, headers: auth(owner.token) }]];
+    return [['signed out', await asSent({})], ['as a user', await asSent(auth(user.token))], ...bad, ['as an admin', await asSent(auth(owner.token))]];
+  }
+
+  it('answers every route of the table, signed out, as a user, as an admin and with bad input, as the document says', { timeout: 120_000 }, async () => {
+    const known = await seed();
+    const user = await createUser(t.app);
+    const problems: string[] = [];
+    const succeeded = new Set<string>();
+    for (const route of inCallOrder(t.app.routeTable)) {
+      for (const [label, sent] of await requestsFor(route, known, user)) {
+        const answer = await answerOf(sent);
+        problems.push(...check(route, answer).map((p) => `${label}: ${p}`));
+        const isJson = answer.contentType.startsWith('application/json');
+        if (answer.status === 200 && (!isJson || JSON.parse(answer.body).Code === Codes.Success)) succeeded.add(`${route.method} ${route.url}`);
+      }
+    }
+    expect(problems).toEqual([]);
+    // Every route answered success at least once, so its success schema was checked too.
+    expect(t.app.routeTable.map((r) => `${r.method} ${r.url}`).filter((r) => !succeeded.has(r))).toEqual([]);
+  });
+});
+
+describe('the API reference, when the server fails or shuts down', () => {
+  /** The sample request of each route, sent by `call`: every answer must be one the document declares. */
+  const sweep = async (doc: OpenApi, table: RouteTableEntry[], call: (route: RouteTableEntry, sent: { url: string; body?: unknown }) => Promise<Answer>) => {
+    const check = answerChecker(doc);
+    const problems: string[] = [];
+    const statuses = new Set<number>();
+    for (const route of table) {
+      const answer = await call(route, sampleRequest(doc, route));
+      statuses.add(answer.status);
+      problems.push(...check(route, answer));
+    }
+    return { problems, statuses };
+  };
+
+  it('declares the server fault (HTTP 500) the routes answer when the database fails', async () => {
+    const t = await createTestApp();
+    const doc = await fetchApiDocument(t.app);
+    const { ctx } = t.app;
+    const db = ctx.db;
+    const user = await createUser(t.app);
+    // Every statement fails from here on, as with a database that went away.
+    ctx.db = new Proxy(db, { get: () => { throw new Error('the database is unreachable'); } });
+    try {
+      const { problems, statuses } = await sweep(doc, t.app.routeTable, async (route, sent) => {
+        const res = await t.app.inject({
+          method: route.method as 'GET' | 'POST',
+          url: sent.url,
+          headers: { ...auth(user.token), 'content-type': 'application/json-patch+json' },
+          ...(sent.body === undefined ? {} : { payload: JSON.stringify(sent.body) }),
+        });
+        return { status: res.statusCode, contentType: String(res.headers['content-type'] ?? ''), body: res.body };
+      });
+      expect(problems).toEqual([]);
+      expect(statuses).toContain(500);
+    } finally {
+      ctx.db = db;
+      await t.close();
+    }
+  });
+
+  it('declares the framework’s own 503 that every route answers while the server shuts down', async () => {
+    const t = await createTestApp();
+    const doc = await fetchApiDocument(t.app);
+    await t.close();
+    // Once closing, Fastify's router answers 503 itself (return503OnClosing) to a request still
+    // arriving on an open connection; its request handler, served here, answers as it would.
+    const server = createServer(t.app.routing);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const { problems, statuses } = await sweep(doc, t.app.routeTable, async (route, sent) => {
+        const res = await fetch(`${origin}${sent.url}`, {
+          method: route.method,
+          headers: { 'content-type': 'application/json' },
+          ...(sent.body === undefined ? {} : { body: JSON.stringify(sent.body) }),
+        });
+        return { status: res.status, contentType: res.headers.get('content-type') ?? '', body: await res.text() };
+      });
+      expect(problems).toEqual([]);
+      expect([...statuses]).toEqual([503]);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
