@@ -12,6 +12,7 @@ import { Codes } from '../shared/contracts/envelope.ts';
 import { allowedExtensionIds, type Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
+import { apiDocHeader, withAnswerComponents } from './http/api-doc.ts';
 import { AppError } from './http/errors.ts';
 import { failureOf } from './http/failures.ts';
 import { languageOf, t } from './http/i18n.ts';
@@ -33,6 +34,12 @@ import { registerAdminSystemRoutes } from './routes/admin/system.ts';
 import { registerAdminUserRoutes } from './routes/admin/user.ts';
 import { registerPluginRoutes } from './routes/plugin.ts';
 import { registerAdminPluginRoutes } from './routes/admin/plugin.ts';
+import { registerAdminVipRoutes } from './routes/admin/vip.ts';
+import { registerRewardRoutes } from './routes/rewards.ts';
+import { registerAdminRedeemCodeRoutes } from './routes/admin/redeem-codes.ts';
+import { registerInviteRoutes } from './routes/invite.ts';
+import { registerNotificationRoutes } from './routes/notification.ts';
+import { registerAdminNotificationRoutes } from './routes/admin/notification.ts';
 import { registerImageProxyRoutes } from './routes/image-proxy.ts';
 
 declare module 'fastify' {
@@ -121,7 +128,8 @@ async function registerBodyParsers(app: FastifyInstance): Promise<void> {
   // Inputs are validated by the route helper (in the caller's language); Fastify only carries the
   // zod schemas for the API reference.
   app.setValidatorCompiler(() => (data) => ({ value: data }));
-  // Likewise response schemas only document Data; answers are serialized as they are.
+  // Likewise response schemas only document the answers (server/http/api-doc.ts); they are serialized
+  // as they are, so a schema can neither strip a field nor fail an answer.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   app.addContentTypeParser(
     ['application/json-patch+json', 'text/plain'],
@@ -157,10 +165,11 @@ async function registerCorsAndRateLimits(app: FastifyInstance, config: Config, o
 async function registerApiDocs(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
-      info: { title: 'Tandem API', version: '1', description: 'Every answer is {Code, Msg, Data}; see docs/api.md.' },
+      ...apiDocHeader(),
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     },
     transform: jsonSchemaTransform,
+    transformObject: withAnswerComponents,
   });
   await app.register(swaggerUi, {
     routePrefix: '/api/docs',
@@ -186,6 +195,12 @@ function registerApiRoutes(app: FastifyInstance): void {
   registerAdminUserRoutes(app);
   registerPluginRoutes(app);
   registerAdminPluginRoutes(app);
+  registerAdminVipRoutes(app);
+  registerRewardRoutes(app);
+  registerAdminRedeemCodeRoutes(app);
+  registerInviteRoutes(app);
+  registerNotificationRoutes(app);
+  registerAdminNotificationRoutes(app);
   registerImageProxyRoutes(app);
 }
 

@@ -5,6 +5,7 @@ import * as chat from './schema/chat.ts';
 import * as system from './schema/system.ts';
 import * as media from './schema/media.ts';
 import * as plugins from './schema/plugins.ts';
+import * as economy from './schema/economy.ts';
 
 /** The whole schema, for Drizzle's relational queries. Tables are imported from their own files. */
-export const schema = { ...users, ...points, ...models, ...chat, ...system, ...media, ...plugins };
+export const schema = { ...users, ...points, ...models, ...chat, ...system, ...media, ...plugins, ...economy };

@@ -83,6 +83,19 @@ const en = {
   remoteImageUnsupported: 'This address is not an image that can be shown (PNG, JPEG, GIF, WebP, AVIF, BMP or ICO).',
   remoteImageTooLarge: 'The image is larger than {{max}} MB, so it is not shown.',
   remoteImageUnreachable: 'The image could not be loaded from its site. Try again later.',
+  pointsAmountZero: 'The amount of points must not be zero.',
+  pointsNoteRequired: 'Say why the points change: the user sees it in their points history.',
+  pointsDeductTooLarge: 'The user has {{balance}} points: a deduction cannot take the balance below zero.',
+  notificationLinkInvalid: 'A link must be a path inside the app, starting with one / (for example /setting).',
+  broadcastLevelRequired: 'Name the plan level (0 for free users, 1 to 3) the broadcast goes to.',
+  broadcastUserRequired: 'Name the user the broadcast goes to.',
+  timeZoneInvalid: 'Unknown time zone. Send an IANA time zone name such as Asia/Shanghai or Europe/Berlin.',
+  checkinAlreadyDone: 'You have already checked in today. Come back tomorrow.',
+  redeemFailed: 'Use failed, please check if the redemption code is correct',
+  redeemTooManyFailures: 'Too many wrong redemption codes. Please try again in {{minutes}} minutes.',
+  redeemBatchEmpty: 'A batch must give points or plan days (or both).',
+  redeemPlanLevelRequired: 'Plan days need a plan level from 1 (Standard) to 3 (Super).',
+  redeemExpiryPast: 'The expiry date must be in the future.',
 } as const;
 
 type Key = keyof typeof en;
@@ -165,6 +178,19 @@ const zh: Record<Key, string> = {
   remoteImageUnsupported: '此地址不是可以显示的图片（PNG、JPEG、GIF、WebP、AVIF、BMP 或 ICO）。',
   remoteImageTooLarge: '图片超过 {{max}} MB，因此不显示。',
   remoteImageUnreachable: '无法从其网站加载此图片，请稍后再试。',
+  pointsAmountZero: '积分数量不能为零。',
+  pointsNoteRequired: '请说明积分变动的原因：用户会在积分记录中看到。',
+  pointsDeductTooLarge: '该用户有 {{balance}} 积分：扣除后余额不能低于零。',
+  notificationLinkInvalid: '链接必须是应用内的路径，以一个 / 开头（例如 /setting）。',
+  broadcastLevelRequired: '请指定广播发送到的套餐等级（0 为免费用户，1 到 3）。',
+  broadcastUserRequired: '请指定广播发送到的用户。',
+  timeZoneInvalid: '未知的时区。请发送 IANA 时区名称，例如 Asia/Shanghai 或 Europe/Berlin。',
+  checkinAlreadyDone: '你今天已经签到过了，明天再来吧。',
+  redeemFailed: '兑换失败，请检查兑换码是否正确',
+  redeemTooManyFailures: '错误的兑换码输入次数过多，请在 {{minutes}} 分钟后重试。',
+  redeemBatchEmpty: '一批兑换码必须赠送积分或套餐天数（或两者）。',
+  redeemPlanLevelRequired: '套餐天数需要 1（Standard）到 3（Super）的套餐等级。',
+  redeemExpiryPast: '过期时间必须在未来。',
 };
 
 const catalogues: Record<Language, Record<string, string>> = { en, zh };

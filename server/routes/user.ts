@@ -10,7 +10,9 @@ import {
 import { addRoute } from '../http/route.ts';
 import { exchangeTempKey, getSettings, saveSettings, updateNickName } from '../services/accounts.ts';
 import { bearerOf, revokeToken, type AuthUser } from '../services/auth.ts';
-import { getIntegral } from '../services/points.ts';
+import { getIntegral, listLedger } from '../services/ledger.ts';
+import { pagedSchema } from '../../shared/contracts/common.ts';
+import { LedgerEntrySchema, LedgerListQuerySchema } from '../../shared/contracts/points.ts';
 
 const userInfo = (u: AuthUser) => ({ userId: u.id, userName: u.userName, email: u.email, role: u.role, vipOrder: u.vipOrder });
 
@@ -41,6 +43,16 @@ export function registerUserRoutes(app: FastifyInstance): void {
     summary: "The user's points: integralValue available (today's free allowance included), useIntegral used so far",
     data: z.array(IntegralEntrySchema),
     handler: ({ ctx, user }) => getIntegral(ctx.db, user.id, ctx.config.FREE_DAILY_POINTS),
+  });
+
+  addRoute(app, {
+    method: 'GET',
+    url: '/api/User/GetUserIntegralLogList',
+    auth: 'user',
+    summary: "The user's points history, newest first: every change of the balance and what caused it (optionally one kind)",
+    query: LedgerListQuerySchema,
+    data: pagedSchema(LedgerEntrySchema),
+    handler: ({ ctx, user, query }) => listLedger(ctx.db, user.id, query.page, query.count, query.kind),
   });
 
   addRoute(app, {

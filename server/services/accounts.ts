@@ -11,7 +11,10 @@ import { Codes } from '../../shared/contracts/envelope.ts';
 import type { AddUserRequest } from '../../shared/contracts/account.ts';
 import { UserSettingSchema, type UserSetting } from '../../shared/contracts/user.ts';
 import { hashSecret, issueToken, newSecret, revokeAllTokens } from './auth.ts';
-import { ensureBalance } from './points.ts';
+import { findInviter } from './invites.ts';
+import { ensureBalance } from './ledger.ts';
+import { notify } from './notifications.ts';
+import { isUniqueViolation } from '../db/errors.ts';
 import { maskEmail } from '../http/log-safety.ts';
 
 const TEMP_KEY_TTL_MS = 60_000;
@@ -20,12 +23,6 @@ const ARGON2 = { algorithm: 2 } as const;
 
 /** Verified against for unknown e-mails, so a failed login takes as long whether the account exists or not. */
 let dummyHash: Promise<string> | undefined;
-
-
-function isUniqueViolation(err: unknown): boolean {
-  const e = err as { code?: string; cause?: { code?: string } };
-  return e?.code === '23505' || e?.cause?.code === '23505';
-}
 
 export async function createAccount(
   ctx: AppContext,
@@ -45,11 +42,17 @@ export async function createAccount(
     const [{ n }] = await db.select({ n: count() }).from(users);
     if (n === 0) effectiveRole = 'admin';
   }
+  // A code that names no active account is ignored, and the answer is the same either way: sign-up
+  // does not tell whether a code exists (docs/economy.md#invites).
+  const inviter = input.inviteCode ? await findInviter(db, input.inviteCode) : null;
   try {
     // With its balance row or not at all: charging points relies on the row existing.
     await db.transaction(async (tx) => {
-      await tx.insert(users).values({ id: userId, email: input.email, passwordHash, userName, role: effectiveRole, inviteCode: input.inviteCode || null });
+      await tx
+        .insert(users)
+        .values({ id: userId, email: input.email, passwordHash, userName, role: effectiveRole, inviteCode: input.inviteCode || null, invitedBy: inviter?.id ?? null });
       await ensureBalance(tx, userId);
+      if (inviter) await notifyInvited(tx, userId, inviter.userName);
     });
   } catch (err) {
     // Two sign-ups with one e-mail at once: the unique index decides.
@@ -61,6 +64,17 @@ export async function createAccount(
   }
   return { userId, userName, email: input.email };
 }
+
+/** The invitee's welcome, once (its dedupe key names the account). */
+const notifyInvited = (db: Db, userId: string, inviterName: string) =>
+  notify(db, {
+    userId,
+    kind: 'invite',
+    titleKey: 'notifications.invitedWelcome.title',
+    bodyKey: 'notifications.invitedWelcome.body',
+    params: { name: inviterName },
+    dedupeKey: `invited-welcome:${userId}`,
+  });
 
 /** Checks the password and hands out a single-use temp key, as the central login page does. */
 export async function login(ctx: AppContext, email: string, password: string): Promise<{ tempKey: string }> {

@@ -10,7 +10,8 @@ import { sessionDescribeFrom, sessionTitleFrom } from './chat-sessions.ts';
 import { imageOfMedia, loadOwnMedia, withAttachments, type AttachedMedia } from './media-for-model.ts';
 import { resolveModel, type ResolvedModel } from './model-stream.ts';
 import { loadMessagePlugins, type MessagePlugin } from './plugins.ts';
-import { chargeCtes, refundPoints } from './points.ts';
+import { creditInviterLater } from './invites.ts';
+import { chargeCtes, refundPoints } from './ledger.ts';
 import { requireSearchProvider } from './web-search.ts';
 
 /**
@@ -132,7 +133,7 @@ export async function prepareChatMessage(ctx: AppContext, user: AuthUser, body: 
   // stores the message, before the upstream is called.
   const storeStarted = performance.now();
   const result = await ctx.db.execute<{ charged: boolean; message_id: string | null }>(sql`
-    with ${chargeCtes(user.id, cost, ctx.config.FREE_DAILY_POINTS, { reason: 'chat', refId: messageId })},
+    with ${chargeCtes(user.id, cost, ctx.config.FREE_DAILY_POINTS, { kind: 'message', key: `message:${messageId}`, refId: messageId })},
     s as (${
       body.chatSessionId
         ? sql`update chat_sessions set last_active_at = now(), describe = ${describe}
@@ -150,9 +151,12 @@ export async function prepareChatMessage(ctx: AppContext, user: AuthUser, body: 
   if (!charged) throw new AppError(Codes.NotEnoughPoints, 'notEnoughPoints');
   if (!inserted) {
     // The session was deleted since it was checked.
-    await refundPoints(ctx.db, user.id, cost, { reason: 'chat-refund', refId: messageId });
+    await refundPoints(ctx.db, user.id, cost, { key: `refund:message:${messageId}`, refId: messageId });
     throw new AppError(Codes.NotFound, 'notFound');
   }
+  // The message is stored and committed: an invitee's first one earns their inviter points
+  // (docs/economy.md#invites), in the background, so it neither delays nor fails the answer.
+  creditInviterLater(ctx, user.id);
   return {
     messageId,
     sessionId,

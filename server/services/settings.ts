@@ -62,6 +62,31 @@ export const SETTINGS: readonly SettingDefinition[] = [
     description: 'Download of the Edge extension.',
     defaultValue: (c) => `${c.publicUrl}/downloads/tandem-edge.zip`,
   },
+  {
+    key: 'invite_points',
+    public: true,
+    description:
+      "Points an inviter earns per invited account, after that account's first message (docs/economy.md#invites): a whole number; 0 turns the credit off.",
+    defaultValue: () => '100',
+  },
+  {
+    key: 'invite_daily_cap',
+    public: false,
+    description: 'Invite credits one inviter can earn per UTC day (docs/economy.md#invites); later invitees are credited on a later day.',
+    defaultValue: () => '20',
+  },
+  {
+    key: 'checkin_points',
+    public: true,
+    description: 'Points a daily check-in gives (docs/economy.md#check-in): a whole number from 1 to 1000000; any other value counts as the default.',
+    defaultValue: () => '10',
+  },
+  {
+    key: 'checkin_streak_bonus',
+    public: true,
+    description: 'Extra points a check-in gives on every 7th consecutive day (docs/economy.md#check-in); 0, or a value that is not a whole number up to 1000000, turns the bonus off.',
+    defaultValue: () => '0',
+  },
 ];
 
 const definitionOf = (key: string) => SETTINGS.find((d) => d.key === key);

@@ -10,12 +10,17 @@ export const users = pgTable(
     userName: text('user_name').notNull(),
     role: text('role', { enum: ['user', 'admin'] }).notNull().default('user'),
     status: text('status', { enum: ['active', 'closed'] }).notNull().default('active'),
+    /** The invite code this account signed up with (someone else's), as sent. */
     inviteCode: text('invite_code'),
+    /** This account's own invite code, made when first asked for (docs/economy.md#invites). */
+    ownInviteCode: text('own_invite_code').unique(),
+    /** Who invited this account: set at sign-up when inviteCode names an account. */
+    invitedBy: text('invited_by'),
     settings: jsonb('settings').notNull().default({}),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('users_email_lower_uq').on(sql`lower(${t.email})`)],
+  (t) => [uniqueIndex('users_email_lower_uq').on(sql`lower(${t.email})`), index('users_invited_by_idx').on(t.invitedBy)],
 );
 
 /** Single-use keys handed out by the login page, exchanged for a token within 60 s. */

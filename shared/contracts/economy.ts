@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { IdSchema, PageQuerySchema, pagedSchema } from './common.ts';
+
+/**
+ * Invites and notifications (docs/economy.md#invites, docs/economy.md#notifications). The ledger's own
+ * contracts are in points.ts.
+ */
+
+/** The caller's own invite code, the link that carries it, and what it has earned so far. */
+export const InviteInfoSchema = z.object({
+  inviteCode: z.string(),
+  /** PUBLIC_URL + '/?inviteCode=' + inviteCode: the sign-up page picks the code up from there. */
+  inviteUrl: z.string(),
+  /** Accounts that signed up with the code. */
+  invitedCount: z.number().int(),
+  /** Of those, the ones that earned the caller points (after their first message). */
+  creditedCount: z.number().int(),
+  pointsEarned: z.number().int(),
+  /** What an invite earns now (the public setting invite_points). */
+  pointsPerInvite: z.number().int(),
+});
+export type InviteInfo = z.infer<typeof InviteInfoSchema>;
+
+/** One account the caller invited. The name is masked ("Al***") and the e-mail never shown. */
+export const InvitedAccountSchema = z.object({
+  userName: z.string(),
+  createTime: z.string(),
+  credited: z.boolean(),
+  /** Points the invite earned (0 until credited). */
+  points: z.number().int(),
+});
+export type InvitedAccount = z.infer<typeof InvitedAccountSchema>;
+
+export const InvitedAccountPageSchema = pagedSchema(InvitedAccountSchema);
+
+/** A query flag: `true`/`1` turn it on; absent, `false` or `0` leave it off. */
+const QueryFlag = z
+  .enum(['true', 'false', '1', '0'])
+  .optional()
+  .transform((v) => v === 'true' || v === '1');
+
+export const NotificationListQuerySchema = PageQuerySchema.extend({ unreadOnly: QueryFlag });
+export type NotificationListQuery = z.infer<typeof NotificationListQuerySchema>;
+
+/**
+ * One notification. The text is a pair of message keys with their parameters, rendered by the client
+ * in the reader's language; parameters are shown as text, never as HTML.
+ */
+export const NotificationSchema = z.object({
+  id: z.string(),
+  /** checkin, redeem, invite, points, payment, plan, broadcast. */
+  kind: z.string(),
+  titleKey: z.string(),
+  bodyKey: z.string(),
+  params: z.record(z.string(), z.union([z.string(), z.number()])),
+  /** A path inside the app a click opens, or ''. */
+  link: z.string(),
+  read: z.boolean(),
+  createTime: z.string(),
+});
+export type UserNotification = z.infer<typeof NotificationSchema>;
+
+/** A page of notifications, newest first, with the caller's unread count beside it. */
+export const NotificationPageSchema = pagedSchema(NotificationSchema).extend({ unread: z.number().int() });
+export type NotificationPage = z.infer<typeof NotificationPageSchema>;
+
+export const UnreadCountSchema = z.object({ unread: z.number().int() });
+
+export const ReadNotificationsSchema = z.object({ ids: z.array(IdSchema).min(1).max(100) });
+export type ReadNotifications = z.infer<typeof ReadNotificationsSchema>;
+
+/**
+ * A path inside the app: one leading '/', not '//' or '/\' (which browsers read as another site), no
+ * spaces or backslashes.
+ */
+const AppPath = z.string().trim().max(500).regex(/^\/(?![/\\])[^\s\\]*$/, 'notificationLinkInvalid');
+
+export const BroadcastAudienceSchema = z.enum(['all', 'level', 'user']);
+
+/**
+ * An operator's message to all users, to the users of one plan level (0 = free), or to one user.
+ * `requestId` is chosen once per intended broadcast: sending it again adds nothing.
+ */
+export const BroadcastSchema = z
+  .object({
+    title: z.string().trim().min(1).max(100),
+    body: z.string().trim().min(1).max(2000),
+    link: AppPath.optional(),
+    audience: BroadcastAudienceSchema,
+    level: z.number().int().min(0).max(3).optional(),
+    userId: IdSchema.optional(),
+    requestId: z.string().trim().min(8).max(64),
+  })
+  .superRefine((b, issue) => {
+    if (b.audience === 'level' && b.level === undefined) issue.addIssue({ code: 'custom', path: ['level'], message: 'broadcastLevelRequired' });
+    if (b.audience === 'user' && b.userId === undefined) issue.addIssue({ code: 'custom', path: ['userId'], message: 'broadcastUserRequired' });
+  });
+export type Broadcast = z.infer<typeof BroadcastSchema>;
+
+/** How many notifications the broadcast added (0 when its requestId was sent before). */
+export const BroadcastResultSchema = z.object({ sent: z.number().int() });
