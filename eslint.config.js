@@ -34,6 +34,16 @@ export default tseslint.config(
         { object: 'window', property: 'fetch', message: 'Components call the server through shared/api.' },
         { object: 'globalThis', property: 'fetch', message: 'Components call the server through shared/api.' },
       ],
+      // The overlay code is not part of any page's first JavaScript (bench/README.md#bundle-what-a-user-downloads).
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: '@mantine/core', importNames: ['Modal', 'Drawer'], message: 'Use Modal and Drawer from components/ui/overlays.tsx: their code loads after the first screen.' },
+            { name: '@mantine/notifications', importNames: ['Notifications'], message: 'AppProviders renders the toasts, loaded after the first screen.' },
+          ],
+        },
+      ],
     },
   },
 );

@@ -1,4 +1,5 @@
 import { defineConfig } from 'wxt';
+import { pageChunks } from './scripts/page-chunks.ts';
 import { EXTENSION_MANIFEST_KEY } from './shared/contracts/extension.ts';
 
 /**
@@ -42,7 +43,7 @@ function katexOutOfMarkdownPlugin() {
 }
 
 export default defineConfig({
-  vite: () => ({ plugins: [katexWoff2Only(), katexOutOfMarkdownPlugin()] }),
+  vite: () => ({ plugins: [katexWoff2Only(), katexOutOfMarkdownPlugin(), pageChunks()] }),
   // Every name is imported explicitly (docs/architecture.md#layers-and-import-rules), so no auto-imports.
   imports: false,
   modules: ['@wxt-dev/module-react'],

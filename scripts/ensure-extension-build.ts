@@ -15,7 +15,7 @@ const manifest = path.join(outDir, 'chrome-mv3', 'manifest.json');
 const wxtBin = path.join(root, 'node_modules', 'wxt', 'bin', 'wxt.mjs');
 
 /** What the build is made from; entrypoints are discovered by WXT, so folders, not a file list. */
-const SOURCES = ['entrypoints', 'components', 'shared', 'locales', 'public', 'assets', 'wxt.config.ts', 'package.json'];
+const SOURCES = ['entrypoints', 'components', 'shared', 'locales', 'public', 'assets', 'wxt.config.ts', 'scripts/page-chunks.ts', 'package.json'];
 
 /** Newest modification time under p (0 when it does not exist). */
 function newestMtime(p: string): number {

@@ -1,17 +1,24 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
+import type { NotificationsProps } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { i18n } from 'i18next';
 import { Provider as JotaiProvider } from 'jotai';
 import type { ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import type { Platform } from '../../shared/platform/platform.ts';
+import { deferred } from '../ui/deferred.tsx';
 import '../ui/theme.css';
 import { theme } from '../ui/theme.ts';
 import { PlatformContext } from './platform-context.tsx';
 import type { JotaiStore } from './start.ts';
+
+/**
+ * Where toasts show: a chunk fetched after the first screen (with the overlay code it shares with the
+ * dialogs). A toast raised before it arrives waits in the notifications store and shows then.
+ */
+const Notifications = deferred<NotificationsProps>(() => import('@mantine/notifications').then(({ Notifications }) => Notifications)).Component;
 
 export interface AppProvidersProps {
   store: JotaiStore;

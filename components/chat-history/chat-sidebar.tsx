@@ -13,11 +13,8 @@ import { IconCrown, IconDots, IconPlus, IconSearch, IconSidebar, IconTrash } fro
 import { notifyError, notifySuccess } from '../ui/notify.ts';
 import { SearchChatDialog } from './search-chat-dialog.tsx';
 import { SessionList } from './session-list.tsx';
+import { SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_WIDTH } from './sidebar-width.ts';
 import { VipCard } from './vip-card.tsx';
-
-/** Sidebar widths, expanded and collapsed. */
-export const SIDEBAR_WIDTH = 260;
-export const SIDEBAR_COLLAPSED_WIDTH = 60;
 
 export interface ChatSidebarProps {
   /** The chat open at /{id}, highlighted in the list; deleting it goes back to /. */

@@ -1,4 +1,4 @@
-import { ActionIcon, Center, Drawer, Loader, Modal, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Center, Loader, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useState, type ReactNode } from 'react';
@@ -8,6 +8,7 @@ import type { ChatSessionItem } from '../../shared/contracts/chat.ts';
 import { MAX_SESSION_TITLE_CHARS } from '../../shared/contracts/chat.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
 import { IconSearch } from '../ui/icons.tsx';
+import { Drawer, Modal } from '../ui/overlays.tsx';
 
 export interface SearchChatDialogProps {
   opened: boolean;

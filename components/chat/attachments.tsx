@@ -1,4 +1,4 @@
-import { ActionIcon, Button, Group, Loader, Modal, Popover, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Group, Loader, Popover, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { memo, useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { mediaLink } from '../../shared/api/media.ts';
@@ -9,6 +9,7 @@ import { screenshotFile } from '../../shared/utils/screenshot.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
 import { IconAlert, IconCamera, IconFileText, IconLink, IconPaperclip, IconPhoto, IconRefresh, IconX } from '../ui/icons.tsx';
 import { notifyError } from '../ui/notify.ts';
+import { Modal } from '../ui/overlays.tsx';
 import { ToolButton } from '../ui/tool-button.tsx';
 import { unreadableReason, useCurrentTab } from './current-tab.ts';
 import { parsePageUrl, type MediaItem } from './use-attachments.ts';

@@ -1,14 +1,30 @@
-import { ActionIcon, Drawer, Group, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Group, Text, Tooltip } from '@mantine/core';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useParams } from 'wouter';
 import { isLoggedInAtom } from '../../shared/atoms/auth.ts';
 import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
+import type { Platform } from '../../shared/platform/platform.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
 import { ChatView } from '../chat/chat-view.tsx';
-import { ChatSidebar, SIDEBAR_WIDTH } from '../chat-history/chat-sidebar.tsx';
+import type { ChatSidebarProps } from '../chat-history/chat-sidebar.tsx';
+import { SIDEBAR_WIDTH } from '../chat-history/sidebar-width.ts';
+import { deferred } from '../ui/deferred.tsx';
 import { IconMenu, IconPlus, IconSettings } from '../ui/icons.tsx';
+import { Drawer } from '../ui/overlays.tsx';
+
+/**
+ * The history sidebar is a chunk of its own: the side panel shows it only in a drawer. The wide
+ * layout shows it at once, so renderApp waits for it there (preloadChatLayout) before the first render.
+ */
+const Sidebar = deferred<ChatSidebarProps>(() => import('../chat-history/chat-sidebar.tsx').then((module) => module.ChatSidebar));
+const ChatSidebar = Sidebar.Component;
+
+/** Fetches what the first screen of this layout needs beyond the page's entry: the sidebar on a wide screen. */
+export function preloadChatLayout(platform: Pick<Platform, 'isH5'>): Promise<void> {
+  return platform.isH5 ? Promise.resolve() : Sidebar.preload();
+}
 
 /**
  * The chat layout at / and /{id}: the sidebar beside the chat on a wide screen; on a narrow one
@@ -22,6 +38,8 @@ export function ChatLayout() {
   const loggedIn = useAtomValue(isLoggedInAtom);
   const openLogin = useSetAtom(openLoginDialogAtom);
   const [drawer, setDrawer] = useState(false);
+  // In the drawer (narrow layout) the sidebar's code is fetched once the first screen is up.
+  useEffect(() => void Sidebar.preload(), []);
 
   // Signed out (here or on another surface): the account's chat must not stay on screen. Only on
   // the change itself, so a visitor's link to a chat still waits for a URL login (keeps the path).

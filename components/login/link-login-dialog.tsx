@@ -1,7 +1,8 @@
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Button, Group, Stack, Text } from '@mantine/core';
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { pendingLinkLoginAtom } from '../../shared/atoms/login-link.ts';
+import { Modal } from '../ui/overlays.tsx';
 
 /**
  * The question a login link asks before it changes who this browser is signed in as: the account

@@ -1,4 +1,4 @@
-import { Alert, Center, Drawer, Loader, Modal } from '@mantine/core';
+import { Alert, Center, Loader } from '@mantine/core';
 import { useAtomValue, useSetAtom, useStore } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { peekPersisted } from '../../shared/storage/active.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
 import { useSystemSetting } from '../app-shell/system-settings.ts';
 import { notifyError, notifySuccess } from '../ui/notify.ts';
+import { Drawer, Modal } from '../ui/overlays.tsx';
 import { loginFailureMessage, loginWithTempKey } from './login-actions.ts';
 
 /** The token is looked for every second while the dialog is open. */

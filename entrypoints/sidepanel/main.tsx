@@ -7,4 +7,4 @@ import { extensionTabs } from '../../shared/platform/extension.ts';
 const started = await startApp({ tabs: extensionTabs });
 // The web app announces prompt and plugin changes (updatePromptPlugin); the panel refetches them.
 watchPromptPluginUpdates(started.queryClient);
-renderApp(document.getElementById('root')!, started);
+await renderApp(document.getElementById('root')!, started);
