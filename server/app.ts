@@ -22,7 +22,7 @@ import { registerWebRoutes } from './http/web.ts';
 import type { RouteTableEntry } from './http/route.ts';
 import { createFileStore, type FileStore } from './providers/file-store.ts';
 import { localBus, postgresBus, redisBus, type Bus } from './services/bus.ts';
-import { runStartupTasks } from './services/startup.ts';
+import { runStartupTasks, startPeriodicTasks } from './services/startup.ts';
 import { registerAccountRoutes } from './routes/account.ts';
 import { registerUserRoutes } from './routes/user.ts';
 import { registerChatRoutes } from './routes/chat.ts';
@@ -35,6 +35,7 @@ import { registerAdminUserRoutes } from './routes/admin/user.ts';
 import { registerPluginRoutes } from './routes/plugin.ts';
 import { registerAdminPluginRoutes } from './routes/admin/plugin.ts';
 import { registerAdminVipRoutes } from './routes/admin/vip.ts';
+import { registerVipRoutes } from './routes/vip.ts';
 import { registerRewardRoutes } from './routes/rewards.ts';
 import { registerAdminRedeemCodeRoutes } from './routes/admin/redeem-codes.ts';
 import { registerInviteRoutes } from './routes/invite.ts';
@@ -196,6 +197,7 @@ function registerApiRoutes(app: FastifyInstance): void {
   registerPluginRoutes(app);
   registerAdminPluginRoutes(app);
   registerAdminVipRoutes(app);
+  registerVipRoutes(app);
   registerRewardRoutes(app);
   registerAdminRedeemCodeRoutes(app);
   registerInviteRoutes(app);
@@ -231,6 +233,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   await registerWebRoutes(app, { webDir: path.resolve(opts.webDir ?? config.WEB_DIR ?? DEFAULT_WEB_DIR), config });
 
   await runStartupTasks(ctx);
+  const stopPeriodicTasks = startPeriodicTasks(ctx);
+  app.addHook('onClose', async () => stopPeriodicTasks());
   await app.ready();
   return app;
 }

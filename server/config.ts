@@ -105,6 +105,16 @@ export const EnvSchema = z.object({
   IMAGES_API_KEY: optionalString,
   /** Sent as `model`; unset lets the service choose its default. */
   IMAGES_MODEL: optionalString,
+
+  /**
+   * Payments (docs/economy.md#payments-stripe): the secret API key (sk_live_..., sk_test_...) and the
+   * webhook endpoint's signing secret (whsec_...). Without the key, plans are granted by operators
+   * (redeem codes, ExtendEndTime) and checkout answers 10461.
+   */
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  /** Where the Stripe API is (default https://api.stripe.com): tests point it at a fake on loopback. */
+  STRIPE_API_BASE: optionalUrl,
 });
 export type Env = z.infer<typeof EnvSchema>;
 
@@ -136,6 +146,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (e.S3_BUCKET && (!e.S3_ACCESS_KEY_ID || !e.S3_SECRET_ACCESS_KEY)) {
     throw new ConfigError('Invalid environment:\n  S3_BUCKET is set but S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are not');
+  }
+  if (e.STRIPE_SECRET_KEY && !e.STRIPE_WEBHOOK_SECRET) {
+    // Checkout would take money that no webhook ever turns into a plan.
+    throw new ConfigError('Invalid environment:\n  STRIPE_SECRET_KEY is set but STRIPE_WEBHOOK_SECRET is not (see docs/economy.md#payments-stripe)');
   }
   const searchKeys = { searxng: e.SEARXNG_URL, tavily: e.TAVILY_API_KEY, brave: e.BRAVE_SEARCH_API_KEY } as const;
   if (e.WEB_SEARCH_PROVIDER && !searchKeys[e.WEB_SEARCH_PROVIDER]) {

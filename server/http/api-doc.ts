@@ -16,8 +16,9 @@ import {
  * contracts the routes use. The HTTP statuses are the ones the server really sends
  * (server/http/failures.ts): handled failures are HTTP 200 (rate limits, too large and wrong content
  * types included: the error handler in server/app.ts answers them so), our own faults 500, Fastify's
- * shutdown answer 503, and 404 only where a route serves bytes (GetChatMedia). Response schemas only
- * document: answers are serialized as they are (setSerializerCompiler in server/app.ts).
+ * shutdown answer 503, 404 only where a route serves bytes (GetChatMedia), and 400 only where a
+ * route says so (refusedStatus: Stripe's webhook). Response schemas only document: answers are
+ * serialized as they are (setSerializerCompiler in server/app.ts).
  */
 
 /** A success answer that is not a JSON envelope (a stream, bytes), for the API reference. */
@@ -32,7 +33,7 @@ export type RawAnswer = {
 const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
 
 /** The `response` of a route's Fastify schema: every status it answers, each with its media types. */
-export function routeResponses(spec: { data?: z.ZodType; raw?: RawAnswer }) {
+export function routeResponses(spec: { data?: z.ZodType; raw?: RawAnswer; refusedStatus?: 400 }) {
   const success = spec.raw
     ? {
         description: `${spec.raw.description} A failure is the JSON envelope (Code ≠ 10000, Data null), with HTTP 200.`,
@@ -48,6 +49,9 @@ export function routeResponses(spec: { data?: z.ZodType; raw?: RawAnswer }) {
       };
   return {
     200: success,
+    ...(spec.refusedStatus
+      ? { 400: { description: 'Refused before anything was read (a webhook whose signature is missing, wrong or stale; or not set up): the failure envelope.', content: json(FailureEnvelopeSchema) } }
+      : {}),
     ...(spec.raw?.notFoundStatus ? { 404: { description: 'Not found, or not the caller’s (Code 10404).', content: json(NotFoundEnvelopeSchema) } } : {}),
     500: { description: 'The server’s own fault (Code 10500); Msg names the request id.', content: json(ServerFaultEnvelopeSchema) },
     503: { description: 'The server is shutting down (Fastify’s own answer, not an envelope).', content: json(ShuttingDownSchema) },
@@ -59,7 +63,7 @@ export function codeList() {
   return (Object.keys(Codes) as CodeName[]).map((name) => ({ code: Codes[name], name, ...CodeDocs[name] }));
 }
 
-const INTRO = `Every answer is the envelope {Code, Msg, Data} (docs/api.md#the-envelope). Code 10000 is success, with Data as each route declares it (null for routes that answer none) and an empty Msg. Any other Code is a handled failure: Msg is a sentence a person can act on, in the caller's language, and Data is null. Handled failures are sent with HTTP 200, because the client reads Code; the other statuses are 500 (the server's own fault, Code 10500), 404 from GetChatMedia (and for URLs that are not routes), and 503 with Fastify's own body while the server shuts down. AddMessage answers text/event-stream, and GetChatMedia and ProxyImage answer bytes; their failures are the JSON envelope.`;
+const INTRO = `Every answer is the envelope {Code, Msg, Data} (docs/api.md#the-envelope). Code 10000 is success, with Data as each route declares it (null for routes that answer none) and an empty Msg. Any other Code is a handled failure: Msg is a sentence a person can act on, in the caller's language, and Data is null. Handled failures are sent with HTTP 200, because the client reads Code; the other statuses are 500 (the server's own fault, Code 10500), 404 from GetChatMedia (and for URLs that are not routes), 400 from Stripe's webhook (a missing, wrong or stale signature), and 503 with Fastify's own body while the server shuts down. AddMessage answers text/event-stream, and GetChatMedia and ProxyImage answer bytes; their failures are the JSON envelope.`;
 
 /** The `info` and extensions of the OpenAPI document. */
 export function apiDocHeader() {

@@ -96,6 +96,22 @@ const en = {
   redeemBatchEmpty: 'A batch must give points or plan days (or both).',
   redeemPlanLevelRequired: 'Plan days need a plan level from 1 (Standard) to 3 (Super).',
   redeemExpiryPast: 'The expiry date must be in the future.',
+  paymentsNotConfigured:
+    'Online payment is not set up on this server. An operator can grant plans with redeem codes or in the admin console (Vip/ExtendEndTime); to sell plans here, set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET.',
+  webhookNotConfigured: 'Stripe webhooks are not set up on this server: set STRIPE_WEBHOOK_SECRET to the endpoint\'s signing secret.',
+  webhookSignatureInvalid: 'The Stripe signature of this event is missing, wrong or too old.',
+  checkoutFailed: 'Create order failed, please try again later',
+  portalFailed: 'The billing page could not be opened. Please try again later.',
+  subscriptionChangeFailed: 'The subscription could not be changed. Please try again later.',
+  noSubscription: 'You have no subscription that runs. Choose a plan on the pricing page.',
+  subscriptionExists: 'You already have a subscription. Change or cancel it in the billing portal before buying another plan.',
+  packageCurrencyUnavailable: 'This plan cannot be bought in {{currency}}. Choose another currency.',
+  couponInvalid: 'The coupon code {{code}} is not valid or has expired. Check it, or pay without it.',
+  currencyInvalid: 'A currency is a three-letter ISO code such as usd or cny.',
+  vipPackageIdInvalid: 'A package id is 1 to 64 letters, digits, - or _, starting with a letter or digit.',
+  vipPackagePriceRequired: 'Give the package a price in at least one currency.',
+  stripePriceIdInvalid: 'A Stripe price id starts with price_.',
+  stripePriceWithoutPrice: 'Each Stripe price id needs a price in the same currency.',
 } as const;
 
 type Key = keyof typeof en;
@@ -191,6 +207,22 @@ const zh: Record<Key, string> = {
   redeemBatchEmpty: '一批兑换码必须赠送积分或套餐天数（或两者）。',
   redeemPlanLevelRequired: '套餐天数需要 1（Standard）到 3（Super）的套餐等级。',
   redeemExpiryPast: '过期时间必须在未来。',
+  paymentsNotConfigured:
+    '此服务器尚未设置在线支付。管理员可以通过兑换码或管理后台（Vip/ExtendEndTime）赠送套餐；如需在此出售套餐，请设置 STRIPE_SECRET_KEY 和 STRIPE_WEBHOOK_SECRET。',
+  webhookNotConfigured: '此服务器尚未设置 Stripe webhook：请将 STRIPE_WEBHOOK_SECRET 设置为该端点的签名密钥。',
+  webhookSignatureInvalid: '此事件的 Stripe 签名缺失、错误或已过期。',
+  checkoutFailed: '创建订单失败，请稍后再试',
+  portalFailed: '无法打开账单页面，请稍后再试。',
+  subscriptionChangeFailed: '无法修改订阅，请稍后再试。',
+  noSubscription: '你没有正在生效的订阅。请在价格页面选择套餐。',
+  subscriptionExists: '你已有订阅。请先在账单页面修改或取消它，再购买其他套餐。',
+  packageCurrencyUnavailable: '此套餐不能以 {{currency}} 购买，请选择其他币种。',
+  couponInvalid: '优惠码 {{code}} 无效或已过期。请检查，或不使用优惠码支付。',
+  currencyInvalid: '币种须为三个字母的 ISO 代码，例如 usd 或 cny。',
+  vipPackageIdInvalid: '套餐 ID 须为 1 到 64 个字母、数字、- 或 _，并以字母或数字开头。',
+  vipPackagePriceRequired: '请至少为套餐设置一种币种的价格。',
+  stripePriceIdInvalid: 'Stripe 价格 ID 以 price_ 开头。',
+  stripePriceWithoutPrice: '每个 Stripe 价格 ID 都需要同一币种的价格。',
 };
 
 const catalogues: Record<Language, Record<string, string>> = { en, zh };

@@ -42,6 +42,11 @@ export type RouteSpec<Q, B, A extends RouteAuth> = {
   data?: z.ZodType;
   /** A handler that answers RAW says here what its success is (a stream, bytes), for the API reference. */
   raw?: RawAnswer;
+  /**
+   * Refusals this route answers with HTTP 400 and the failure envelope instead of 200 (a webhook's
+   * bad signature: its sender reads the status, not Code), for the API reference.
+   */
+  refusedStatus?: 400;
   bodyLimit?: number;
   rateLimit?: { max: number; timeWindow: number };
   /** Accept a token verified in the last few seconds without asking the database (hot paths only). */

@@ -1,15 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { and, count, desc, eq, gt, gte, sql, type SQL } from 'drizzle-orm';
+import { count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { Codes } from '../../shared/contracts/envelope.ts';
-import { VIP_LEVEL_NAMES } from '../../shared/contracts/model.ts';
 import type { RedeemBatch, RedeemBatchCreate, RedeemResult } from '../../shared/contracts/redeem-codes.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { redeemBatches, redeemCodes, redeemUses } from '../db/schema/economy.ts';
 import { pointBalances } from '../db/schema/points.ts';
-import { users, vipOrders } from '../db/schema/users.ts';
 import { AppError } from '../http/errors.ts';
 import { creditPoints } from './ledger.ts';
+import { addPlanDays } from './plans.ts';
 import { notify } from './notifications.ts';
 
 /**
@@ -24,7 +23,6 @@ export const CODE_ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
 export const CODE_LENGTH = 16;
 const CODE_PATTERN = new RegExp(`^[${CODE_ALPHABET}]{${CODE_LENGTH}}$`);
 const INSERT_CHUNK = 1000;
-const DAY_MS = 86_400_000;
 
 /** A new code, canonical. 256 is a multiple of 32, so `byte & 31` picks each symbol uniformly. */
 export function newCode(): string {
@@ -170,30 +168,6 @@ function startAttempt(ctx: AppContext, userId: string): { succeeded(): void } {
 /** One answer for every refusal (unknown, used up, expired, disabled, redeemed before), so codes cannot be probed. */
 const refused = () => new AppError(Codes.BadRequest, 'redeemFailed');
 
-/**
- * Adds plan days at `level`: the new order runs from the end of the user's latest order at that level
- * or above (or from now), so days already bought are not lost. The user's row is locked first, so two
- * redeems of one user add up. `no key update` does not wait for the key-share locks that inserting
- * rows which reference the user takes (redeem_uses), which would deadlock two such redeems.
- */
-async function extendPlan(tx: Db, userId: string, level: number, days: number): Promise<void> {
-  await tx.execute(sql`select id from ${users} where id = ${userId} for no key update`);
-  const now = new Date();
-  const [current] = await tx
-    .select({ end: sql`max(${vipOrders.endTime})`.mapWith(vipOrders.endTime) })
-    .from(vipOrders)
-    .where(and(eq(vipOrders.userId, userId), gte(vipOrders.packageLevel, level), gt(vipOrders.endTime, now)));
-  const start = current?.end && current.end > now ? current.end : now;
-  await tx.insert(vipOrders).values({
-    id: randomUUID(),
-    userId,
-    packageLevel: level,
-    packageName: VIP_LEVEL_NAMES[level] ?? `Level ${level}`,
-    startTime: start,
-    endTime: new Date(start.getTime() + days * DAY_MS),
-  });
-}
-
 async function balanceOf(db: Db, userId: string): Promise<number> {
   const [row] = await db.select({ balance: pointBalances.balance }).from(pointBalances).where(eq(pointBalances.userId, userId));
   return row?.balance ?? 0;
@@ -233,7 +207,7 @@ async function redeemOnce(db: Db, userId: string, code: string): Promise<RedeemR
       balance = credited.balance;
     }
     const planDays = found.planDays > 0 && found.planLevel > 0 ? found.planDays : 0;
-    if (planDays > 0) await extendPlan(tx, userId, found.planLevel, planDays);
+    if (planDays > 0) await addPlanDays(tx, userId, found.planLevel, planDays, { source: 'redeem' });
     await notify(tx, {
       userId,
       kind: 'redeem',

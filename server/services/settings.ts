@@ -87,6 +87,13 @@ export const SETTINGS: readonly SettingDefinition[] = [
     description: 'Extra points a check-in gives on every 7th consecutive day (docs/economy.md#check-in); 0, or a value that is not a whole number up to 1000000, turns the bonus off.',
     defaultValue: () => '0',
   },
+  {
+    key: 'plan_points_expire',
+    public: false,
+    description:
+      "'true': when a paid period ends, the unspent part of the points it granted expires (docs/economy.md#plans); anything else keeps them.",
+    defaultValue: () => 'false',
+  },
 ];
 
 const definitionOf = (key: string) => SETTINGS.find((d) => d.key === key);

@@ -8,6 +8,7 @@ import { Codes } from '../../shared/contracts/envelope.ts';
 import { TINY_PNG, startFakeImages, type FakeImages } from '../fixtures/fake-images.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { startFakeSearxng, type FakeSearxng } from '../fixtures/fake-searxng.ts';
+import { startFakeStripe, type FakeStripe } from '../fixtures/fake-stripe.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { parseChatStream } from '../helpers/chat.ts';
 import { answerChecker, fetchApiDocument, operationOf, sampleRequest, type Answer, type OpenApi } from '../helpers/openapi.ts';
@@ -57,10 +58,12 @@ async function formBody(fields: Record<string, string>, file: { field: string; n
   return { payload: Buffer.from(await encoded.arrayBuffer()), contentType: encoded.headers.get('content-type')! };
 }
 
+const WEBHOOK = '/api/Vip/StripeWebhook';
+
 const UPLOAD_ROUTES = new Set(['/api/Chat/AddChatMedia', '/api/Chat/UploadMediaByFile', '/api/Chat/AddChatFileToAi']);
 
 /** Calls that end what later calls need (the session, the model, the account): made last, in this order. */
-const LAST = ['/api/Chat/DeleteMessage', '/api/Chat/DeleteSessions', '/api/admin/AiModelMap/Delete', '/api/admin/AiModel/Delete', '/api/admin/System/DeleteSetting', '/api/admin/User/Close', '/api/User/Logout'];
+const LAST = ['/api/Vip/DeleteVipOrder', '/api/Chat/DeleteMessage', '/api/Chat/DeleteSessions', '/api/admin/AiModelMap/Delete', '/api/admin/AiModel/Delete', '/api/admin/System/DeleteSetting', '/api/admin/User/Close', '/api/User/Logout'];
 const lastRank = (route: RouteTableEntry) => LAST.indexOf(route.url);
 const inCallOrder = (table: RouteTableEntry[]) => [...table].sort((a, b) => lastRank(a) - lastRank(b));
 
@@ -71,6 +74,7 @@ describe('the API reference', () => {
   let searx: FakeSearxng;
   let images: FakeImages;
   let site: { server: Server; origin: string };
+  let stripe: FakeStripe;
   let t: TestApp;
   let doc: OpenApi;
   let check: ReturnType<typeof answerChecker>;
@@ -83,7 +87,7 @@ describe('the API reference', () => {
   const json = (payload: unknown) => ({ 'content-type': 'application/json-patch+json', payload: JSON.stringify(payload) });
 
   beforeAll(async () => {
-    [fake, searx, images, site] = await Promise.all([startFakeOpenAI(), startFakeSearxng(), startFakeImages(), startSite()]);
+    [fake, searx, images, site, stripe] = await Promise.all([startFakeOpenAI(), startFakeSearxng(), startFakeImages(), startSite(), startFakeStripe()]);
     t = await createTestApp({
       OPENAI_API_KEY: 'test',
       OPENAI_BASE_URL: fake.baseUrl,
@@ -93,6 +97,9 @@ describe('the API reference', () => {
       IMAGES_API_KEY: 'test',
       READER_ALLOWLIST: `${searx.host},${new URL(site.origin).host}`,
       AUTH_RATE_LIMIT: '1000',
+      STRIPE_SECRET_KEY: 'sk_test_doc',
+      STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+      STRIPE_API_BASE: stripe.url,
     });
     doc = await fetchApiDocument(t.app);
     check = answerChecker(doc);
@@ -100,7 +107,7 @@ describe('the API reference', () => {
   });
   afterAll(async () => {
     await t.close();
-    await Promise.all([fake.close(), searx.close(), images.close(), new Promise((r) => site.server.close(r))]);
+    await Promise.all([fake.close(), searx.close(), images.close(), stripe.close(), new Promise((r) => site.server.close(r))]);
   });
 
   it('is a valid OpenAPI 3.0 document', async () => {
@@ -201,6 +208,7 @@ describe('the API reference', () => {
     const batch = { name: 'openapi', count: 1, points: 5, usesPerCode: 100 };
     const { batchId } = JSON.parse((await answerOf({ method: 'POST', url: '/api/admin/RedeemCode/GenerateBatch', headers: { ...auth(owner.token), ...json({}) }, ...json(batch) })).body).Data;
     const codes = JSON.parse((await answerOf({ method: 'GET', url: `/api/admin/RedeemCode/GetCodeList?batchId=${batchId}`, headers: auth(owner.token) })).body).Data;
+    const vipOrderId = await subscribeOwner();
     return {
       chatMediaId: upload.Data.chatMediaId,
       exp: link.searchParams.get('exp'),
@@ -218,11 +226,39 @@ describe('the API reference', () => {
       timeZone: 'Asia/Shanghai',
       batchId,
       code: codes.list[0].code,
+      vipPackageId: 'advanced-month',
+      currency: 'usd',
+      vipOrderId,
       // Plain messages: the stream test above covers web search and plugins.
       chatMediaIds: [],
       pluginIds: [],
       webSearch: false,
     };
+  }
+
+  /** A webhook delivery signed as Stripe signs them. */
+  const stripeDelivery = (type: string, object: unknown): Sent => {
+    const { payload, signature } = stripe.deliver({ type, object });
+    return { method: 'POST', url: WEBHOOK, headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': signature }, payload };
+  };
+
+  /** The owner subscribes through the webhook (so that the subscription and order routes have one); answers the order's id. */
+  async function subscribeOwner(): Promise<string> {
+    const sub = { subscription: 'sub_doc', metadata: { userId: owner.userId, vipPackageId: 'advanced-month' } };
+    await answerOf(stripeDelivery('checkout.session.completed', { id: 'cs_doc', object: 'checkout.session', mode: 'subscription', payment_status: 'paid', customer: 'cus_doc', client_reference_id: owner.userId, ...sub }));
+    const start = Math.floor(Date.now() / 1000);
+    const invoice = {
+      id: 'in_doc',
+      object: 'invoice',
+      customer: 'cus_doc',
+      amount_paid: 1999,
+      currency: 'usd',
+      parent: { type: 'subscription_details', subscription_details: sub },
+      lines: { object: 'list', data: [{ id: 'il_doc', object: 'line_item', period: { start, end: start + 30 * 86_400 } }] },
+    };
+    await answerOf(stripeDelivery('invoice.paid', invoice));
+    const orders = JSON.parse((await answerOf({ method: 'GET', url: '/api/Vip/GetVipOrderList', headers: auth(owner.token) })).body).Data;
+    return orders.list[0].vipOrderId;
   }
 
   /** What a route is sent besides the common values: its own credentials, addresses and ids. */
@@ -235,6 +271,10 @@ describe('the API reference', () => {
     // A new deployment of the model, on the fake upstream as the first one.
     '/api/admin/AiModelMap/Save': { aiModelMapId: undefined, provider: 'openai', baseUrl: fake.baseUrl, upstreamModelId: 'doc-model' },
     '/api/admin/RedeemCode/GenerateBatch': { name: 'more', count: 2, points: 1, planDays: 0, planLevel: 0, usesPerCode: 1, expiresAt: undefined },
+    '/api/admin/Vip/SavePackage': { vipPackageId: 'doc-extra', prices: { usd: 100 }, stripePriceIds: {} },
+    '/api/admin/Vip/DeletePackage': { vipPackageId: 'doc-extra' },
+    // A user without a subscription buys; the owner, who has one, would be refused (10409).
+    '/api/Vip/CreateCheckout': { couponCode: undefined },
     '/api/admin/UserNotification/Broadcast': { audience: 'all', title: 'Hello', body: 'Welcome', link: '/setting', level: undefined, userId: undefined, requestId: 'openapi-broadcast' },
   });
 
@@ -258,7 +298,9 @@ describe('the API reference', () => {
             ['wrong content type', { ...base, url: route.url, headers: { ...auth(owner.token), 'content-type': 'application/xml' }, payload: '<a/>' }],
           ]
         : [['bad query', { ...base, url: `${route.url}?${badQuery.size ? badQuery : 'page=-1'}`, headers: auth(owner.token) }]];
-    return [['signed out', await asSent({})], ['as a user', await asSent(auth(user.token))], ...bad, ['as an admin', await asSent(auth(owner.token))]];
+    // Stripe's webhook is signed, not signed in: its success is a genuine delivery (of an event type it ignores).
+    const last: [string, Sent] = route.url === WEBHOOK ? ['signed by Stripe', stripeDelivery('customer.created', { id: 'cus_new', object: 'customer' })] : ['as an admin', await asSent(auth(owner.token))];
+    return [['signed out', await asSent({})], ['as a user', await asSent(auth(user.token))], ...bad, last];
   }
 
   it('answers every route of the table, signed out, as a user, as an admin and with bad input, as the document says', { timeout: 120_000 }, async () => {

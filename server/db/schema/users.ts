@@ -44,7 +44,11 @@ export const authTokens = pgTable(
   (t) => [index('auth_tokens_user_idx').on(t.userId)],
 );
 
-/** A paid plan. Free users have none; the latest unexpired order is the user's plan. */
+/**
+ * Plan time a user holds: a paid invoice, a redeem code's days, an operator's grant. Free users have
+ * none; the plan in force is the highest level of the orders that have not ended (activeVipOrderSql
+ * in server/services/auth.ts). docs/economy.md#orders.
+ */
 export const vipOrders = pgTable(
   'vip_orders',
   {
@@ -55,6 +59,31 @@ export const vipOrders = pgTable(
     startTime: timestamp('start_time', { withTimezone: true }).notNull().defaultNow(),
     endTime: timestamp('end_time', { withTimezone: true }).notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** stripe (a paid invoice), redeem (a code's days), admin (ExtendEndTime); grant for orders older than this column. */
+    source: text('source', { enum: ['stripe', 'redeem', 'admin', 'grant'] }).notNull().default('grant'),
+    packageId: text('package_id'),
+    period: text('period', { enum: ['month', 'year'] }),
+    /** What was paid, in minor units of `currency` (paid orders only). */
+    amount: integer('amount'),
+    currency: text('currency'),
+    /** One order per paid invoice. */
+    stripeInvoiceId: text('stripe_invoice_id').unique(),
+    stripeSubscriptionId: text('stripe_subscription_id'),
+    /** One order per operator's requestId (ExtendEndTime). */
+    requestId: text('request_id').unique(),
+    /** Plan points the order granted, and how many of them were taken back (refund, expiry). */
+    pointsGranted: integer('points_granted').notNull().default(0),
+    pointsTaken: integer('points_taken').notNull().default(0),
+    /** Set once the grant's unspent part was expired or refunded: nothing more is taken for it. */
+    pointsSettledAt: timestamp('points_settled_at', { withTimezone: true }),
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
+    /** Removed from the user's list by the user; an order that has not ended stays in force. */
+    hiddenAt: timestamp('hidden_at', { withTimezone: true }),
   },
-  (t) => [index('vip_orders_user_end_idx').on(t.userId, t.endTime)],
+  (t) => [
+    index('vip_orders_user_end_idx').on(t.userId, t.endTime),
+    index('vip_orders_user_created_idx').on(t.userId, t.createdAt),
+    // The expiry sweep reads only the grants not settled yet.
+    index('vip_orders_points_open_idx').on(t.endTime).where(sql`${t.pointsSettledAt} is null and ${t.pointsGranted} > 0`),
+  ],
 );

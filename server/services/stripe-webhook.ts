@@ -1,0 +1,282 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import Stripe from 'stripe';
+import { Codes } from '../../shared/contracts/envelope.ts';
+import type { AppContext } from '../context.ts';
+import type { Db } from '../db/client.ts';
+import { stripeCustomers, stripeEvents, stripeSubscriptions } from '../db/schema/plans.ts';
+import { users, vipOrders } from '../db/schema/users.ts';
+import { AppError } from '../http/errors.ts';
+import { creditPoints } from './ledger.ts';
+import { notify } from './notifications.ts';
+import { packageById, periodMonths, takeBackPlanPoints } from './plans.ts';
+import { periodEndOf, stripeOf } from './stripe.ts';
+
+/**
+ * Stripe's webhook (docs/economy.md#payments-stripe). Every event is verified against
+ * STRIPE_WEBHOOK_SECRET (signature and timestamp), then applied in one transaction that first inserts
+ * its id into stripe_events: a replay, or a second delivery arriving at the same time (it waits on the
+ * first one's insert), finds the id and changes nothing; a failure undoes the whole event, and Stripe
+ * delivers it again. Events may come in any order, so each is applied from what it carries itself
+ * (the subscription's metadata names the user and the package), not from earlier events.
+ */
+
+/** Refused before anything is read: answered HTTP 400, so Stripe shows the delivery as failed. */
+export class WebhookRefusal extends AppError {}
+
+type Handled = { applied: boolean };
+const DAY = (d: Date) => d.toISOString().slice(0, 10);
+const idOf = (v: string | { id: string } | null | undefined) => (typeof v === 'string' ? v : (v?.id ?? null));
+
+function verify(ctx: AppContext, raw: unknown, signature: string | string[] | undefined): Stripe.Event {
+  const secret = ctx.config.STRIPE_WEBHOOK_SECRET;
+  if (!secret) throw new WebhookRefusal(Codes.NotConfigured, 'webhookNotConfigured');
+  const header = Array.isArray(signature) ? signature[0] : signature;
+  if (!Buffer.isBuffer(raw) || !header) throw new WebhookRefusal(Codes.BadRequest, 'webhookSignatureInvalid');
+  try {
+    // Checks the HMAC over the exact bytes received and that the timestamp is within 5 minutes.
+    return Stripe.webhooks.constructEvent(raw, header, secret);
+  } catch {
+    throw new WebhookRefusal(Codes.BadRequest, 'webhookSignatureInvalid');
+  }
+}
+
+async function userExists(db: Db, userId: string): Promise<boolean> {
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId));
+  return !!row;
+}
+
+/** The subscription an invoice bills, with its metadata as the invoice was made (current and older API versions). */
+function invoiceSubscription(invoice: Stripe.Invoice): { id: string; metadata: Record<string, string> } | null {
+  const details = invoice.parent?.subscription_details;
+  const legacy = invoice as unknown as { subscription?: string | { id: string }; subscription_details?: { metadata?: Record<string, string> } };
+  const id = idOf(details?.subscription ?? legacy.subscription);
+  return id ? { id, metadata: details?.metadata ?? legacy.subscription_details?.metadata ?? {} } : null;
+}
+
+/** The user and package of a subscription: its metadata, else what an earlier event recorded. */
+async function ownerOf(db: Db, subscriptionId: string, metadata: Record<string, string> | null | undefined) {
+  const [row] = await db.select().from(stripeSubscriptions).where(eq(stripeSubscriptions.id, subscriptionId));
+  const userId = metadata?.userId || row?.userId;
+  const packageId = metadata?.vipPackageId || row?.packageId;
+  if (!userId || !packageId || !(await userExists(db, userId))) return null;
+  return { userId, packageId, row };
+}
+
+/** The service period an invoice pays: its lines' periods (the invoice's own period_* is the period before, for renewals). */
+function invoicePeriod(invoice: Stripe.Invoice, months: number): { start: Date; end: Date } {
+  const periods = (invoice.lines?.data ?? []).map((l) => l.period).filter((p) => p && p.end > p.start);
+  if (periods.length) {
+    return { start: new Date(Math.min(...periods.map((p) => p.start)) * 1000), end: new Date(Math.max(...periods.map((p) => p.end)) * 1000) };
+  }
+  const start = new Date((invoice.created ?? Math.floor(Date.now() / 1000)) * 1000);
+  const end = new Date(start);
+  end.setUTCMonth(end.getUTCMonth() + months);
+  return { start, end };
+}
+
+async function rememberCustomer(db: Db, userId: string, customerId: string | null) {
+  if (customerId) await db.insert(stripeCustomers).values({ userId, customerId }).onConflictDoNothing();
+}
+
+/** Links a finished checkout's subscription to its user; its invoice (paid or not yet) does the rest. */
+async function checkoutCompleted(tx: Db, session: Stripe.Checkout.Session): Promise<boolean> {
+  const subscriptionId = idOf(session.subscription);
+  const userId = session.metadata?.userId || session.client_reference_id;
+  const packageId = session.metadata?.vipPackageId;
+  if (session.mode !== 'subscription' || !subscriptionId || !userId || !packageId || !(await userExists(tx, userId))) return false;
+  const customerId = idOf(session.customer);
+  await rememberCustomer(tx, userId, customerId);
+  const status = session.payment_status === 'paid' ? 'active' : 'incomplete';
+  await tx.insert(stripeSubscriptions).values({ id: subscriptionId, userId, customerId, packageId, status }).onConflictDoNothing();
+  return true;
+}
+
+/**
+ * A paid invoice of a subscription: one order for the period it pays (one per invoice id), at the
+ * package's level, with the period's points on the ledger (key plan:<invoiceId>), and the user told.
+ */
+async function invoicePaid(tx: Db, invoice: Stripe.Invoice): Promise<boolean> {
+  const sub = invoiceSubscription(invoice);
+  const owner = sub && (await ownerOf(tx, sub.id, sub.metadata));
+  const pkg = owner && (await packageById(tx, owner.packageId));
+  if (!sub || !owner || !pkg || !invoice.id) return false;
+  const { userId } = owner;
+  const { start, end } = invoicePeriod(invoice, periodMonths(pkg.period));
+  const points = pkg.monthlyPoints * periodMonths(pkg.period);
+  const orderId = randomUUID();
+  const made = await tx
+    .insert(vipOrders)
+    .values({
+      id: orderId,
+      userId,
+      packageLevel: pkg.level,
+      packageName: pkg.name,
+      startTime: start,
+      endTime: end,
+      source: 'stripe',
+      packageId: pkg.id,
+      period: pkg.period,
+      amount: invoice.amount_paid,
+      currency: invoice.currency,
+      stripeInvoiceId: invoice.id,
+      stripeSubscriptionId: sub.id,
+      pointsGranted: points,
+    })
+    .onConflictDoNothing({ target: vipOrders.stripeInvoiceId })
+    .returning({ id: vipOrders.id });
+  if (!made.length) return false;
+  if (points > 0) await creditPoints(tx, { userId, delta: points, kind: 'plan', key: `plan:${invoice.id}`, refId: orderId, note: pkg.name });
+  const customerId = idOf(invoice.customer);
+  await rememberCustomer(tx, userId, customerId);
+  await tx
+    .insert(stripeSubscriptions)
+    .values({ id: sub.id, userId, customerId, packageId: pkg.id, status: 'active', currentPeriodEnd: end })
+    .onConflictDoUpdate({
+      target: stripeSubscriptions.id,
+      set: {
+        // A late invoice does not shorten the period a newer one recorded, nor revive an ended subscription.
+        currentPeriodEnd: sql`greatest(${stripeSubscriptions.currentPeriodEnd}, excluded.current_period_end)`,
+        status: sql`case when ${stripeSubscriptions.status} = 'canceled' then ${stripeSubscriptions.status} else 'active' end`,
+        updatedAt: sql`now()`,
+      },
+    });
+  await notify(tx, {
+    userId,
+    kind: 'payment',
+    titleKey: 'notifications.paymentSucceeded.title',
+    bodyKey: 'notifications.paymentSucceeded.body',
+    params: { plan: pkg.name, endDate: DAY(end), points },
+    link: '/subscription',
+    dedupeKey: `payment:${invoice.id}`,
+  });
+  return true;
+}
+
+/** A renewal (or the first payment) failed: the user is told; no order. Stripe retries by the account's settings. */
+async function invoicePaymentFailed(tx: Db, event: Stripe.Event, invoice: Stripe.Invoice): Promise<boolean> {
+  const sub = invoiceSubscription(invoice);
+  const owner = sub && (await ownerOf(tx, sub.id, sub.metadata));
+  if (!owner) return false;
+  const pkg = await packageById(tx, owner.packageId);
+  await notify(tx, {
+    userId: owner.userId,
+    kind: 'payment',
+    titleKey: 'notifications.paymentFailed.title',
+    bodyKey: 'notifications.paymentFailed.body',
+    params: { plan: pkg?.name ?? '' },
+    link: '/subscription',
+    dedupeKey: `payment-failed:${event.id}`,
+  });
+  return true;
+}
+
+/**
+ * A subscription changed or ended. Its state is taken from the newest event only (stateAt): an older
+ * event delivered late does not undo a newer one, and nothing revives a canceled subscription. The
+ * user is told when it will end (cancel at the period's end), when that was undone, and when it ended;
+ * the orders keep the periods that were paid.
+ */
+async function subscriptionChanged(tx: Db, event: Stripe.Event, sub: Stripe.Subscription): Promise<boolean> {
+  const owner = await ownerOf(tx, sub.id, sub.metadata);
+  if (!owner) return false;
+  const ended = event.type === 'customer.subscription.deleted';
+  const { row } = owner;
+  if (row && (row.stateAt > event.created || (row.status === 'canceled' && !ended))) return false;
+  const cancelAtPeriodEnd = !ended && (sub.cancel_at_period_end || sub.cancel_at !== null);
+  const periodEnd = periodEndOf(sub) ?? row?.currentPeriodEnd ?? null;
+  const state = { status: ended ? 'canceled' : sub.status, cancelAtPeriodEnd, currentPeriodEnd: periodEnd, stateAt: event.created };
+  await tx
+    .insert(stripeSubscriptions)
+    .values({ id: sub.id, userId: owner.userId, customerId: idOf(sub.customer), packageId: owner.packageId, ...state })
+    .onConflictDoUpdate({ target: stripeSubscriptions.id, set: { ...state, updatedAt: sql`now()` } });
+  const plan = (await packageById(tx, owner.packageId))?.name ?? '';
+  const previous = (event.data.previous_attributes ?? {}) as Partial<Stripe.Subscription>;
+  const cancelChanged = 'cancel_at_period_end' in previous || 'cancel_at' in previous;
+  const endDate = sub.cancel_at ? new Date(sub.cancel_at * 1000) : periodEnd;
+  const told = ended ? 'planEnded' : cancelChanged ? (cancelAtPeriodEnd ? 'planEnding' : 'planResumed') : null;
+  if (told) {
+    await notify(tx, {
+      userId: owner.userId,
+      kind: 'plan',
+      titleKey: `notifications.${told}.title`,
+      bodyKey: `notifications.${told}.body`,
+      params: { plan, ...(endDate ? { endDate: DAY(endDate) } : {}) },
+      link: '/subscription',
+      dedupeKey: `stripe:${event.id}`,
+    });
+  }
+  return true;
+}
+
+/**
+ * The invoice a fully refunded charge paid: on the charge in older API versions, else asked of Stripe
+ * (its invoice payments by payment intent). Looked up before the event's transaction, which holds no
+ * lock while Stripe answers.
+ */
+async function refundedInvoiceId(ctx: AppContext, charge: Stripe.Charge): Promise<string | null> {
+  if (!charge.refunded) return null; // a partial refund leaves the order as it is
+  const onCharge = idOf((charge as unknown as { invoice?: string | { id: string } | null }).invoice);
+  if (onCharge) return onCharge;
+  const paymentIntent = idOf(charge.payment_intent);
+  const stripe = stripeOf(ctx);
+  if (!paymentIntent || !stripe) return null;
+  const payments = await stripe.invoicePayments.list({ payment: { type: 'payment_intent', payment_intent: paymentIntent }, limit: 1 });
+  return idOf(payments.data[0]?.invoice as string | { id: string } | undefined);
+}
+
+/** A full refund ends its order now and takes back the unspent part of the points it granted (never below zero). */
+async function chargeRefunded(tx: Db, invoiceId: string | null): Promise<boolean> {
+  if (!invoiceId) return false;
+  const [order] = await tx.select().from(vipOrders).where(and(eq(vipOrders.stripeInvoiceId, invoiceId), isNull(vipOrders.refundedAt))).for('update');
+  if (!order) return false;
+  const now = new Date();
+  await tx
+    .update(vipOrders)
+    .set({ refundedAt: now, endTime: sql`greatest(${vipOrders.startTime}, least(${vipOrders.endTime}, ${now}))` })
+    .where(eq(vipOrders.id, order.id));
+  const taken = order.pointsSettledAt ? 0 : await takeBackPlanPoints(tx, order, 'plan', `plan-refund:${invoiceId}`, 'refund');
+  await notify(tx, {
+    userId: order.userId,
+    kind: 'payment',
+    titleKey: 'notifications.paymentRefunded.title',
+    bodyKey: 'notifications.paymentRefunded.body',
+    params: { plan: order.packageName, points: taken },
+    link: '/subscription',
+    dedupeKey: `refund:${invoiceId}`,
+  });
+  return true;
+}
+
+async function apply(tx: Db, event: Stripe.Event, refundInvoice: string | null): Promise<boolean> {
+  switch (event.type) {
+    case 'checkout.session.completed':
+      return checkoutCompleted(tx, event.data.object);
+    case 'invoice.paid':
+      return invoicePaid(tx, event.data.object);
+    case 'invoice.payment_failed':
+      return invoicePaymentFailed(tx, event, event.data.object);
+    case 'customer.subscription.updated':
+    case 'customer.subscription.deleted':
+      return subscriptionChanged(tx, event, event.data.object);
+    case 'charge.refunded':
+      return chargeRefunded(tx, refundInvoice);
+    default:
+      return false; // an event type we do not use: received, nothing to do
+  }
+}
+
+/** Verifies and applies one delivery; a WebhookRefusal when it is not a genuine, recent event of Stripe's. */
+export async function receiveStripeWebhook(ctx: AppContext, raw: unknown, signature: string | string[] | undefined): Promise<Handled> {
+  const event = verify(ctx, raw, signature);
+  const refundInvoice = event.type === 'charge.refunded' ? await refundedInvoiceId(ctx, event.data.object) : null;
+  return ctx.db.transaction(async (tx) => {
+    const fresh = await tx
+      .insert(stripeEvents)
+      .values({ id: event.id, type: event.type, eventCreated: event.created })
+      .onConflictDoNothing()
+      .returning({ id: stripeEvents.id });
+    if (!fresh.length) return { applied: false };
+    return { applied: await apply(tx, event, refundInvoice) };
+  });
+}
