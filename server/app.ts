@@ -15,6 +15,7 @@ import type { Database } from './db/client.ts';
 import { apiDocHeader, withAnswerComponents } from './http/api-doc.ts';
 import { AppError } from './http/errors.ts';
 import { failureOf } from './http/failures.ts';
+import { decodeUtf8, parseQueryString } from './http/input-guard.ts';
 import { languageOf, t } from './http/i18n.ts';
 import { scrubLogCall, serializeError, serializeRequest } from './http/log-safety.ts';
 import { registerSecurityHooks } from './http/security-hooks.ts';
@@ -110,6 +111,8 @@ function createServer(opts: BuildOptions): FastifyInstance {
     bodyLimit: 1024 * 1024,
     // Request ids make log lines of one request easy to find.
     requestIdHeader: 'x-request-id',
+    // Strict: a query that is not UTF-8 once decoded is refused rather than kept as literal text.
+    querystringParser: parseQueryString,
     // A URL the router cannot read (broken percent-encoding) is bad input: in the envelope for the
     // API, a plain 400 for a page address.
     frameworkErrors: (err, req, reply) => void answerUnroutable(err, req, reply as FastifyReply),
@@ -132,14 +135,23 @@ async function registerBodyParsers(app: FastifyInstance): Promise<void> {
   // Likewise response schemas only document the answers (server/http/api-doc.ts); they are serialized
   // as they are, so a schema can neither strip a field nor fail an answer.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
-  app.addContentTypeParser(
-    ['application/json-patch+json', 'text/plain'],
-    { parseAs: 'string' },
-    app.getDefaultJsonParser('error', 'error') as (req: unknown, body: string, done: (e: Error | null, v?: unknown) => void) => void,
-  );
+  // Bodies are read as bytes and must be UTF-8 (server/http/input-guard.ts): the default parser would
+  // turn invalid bytes into U+FFFD and store something the client never sent.
+  const parseJson = app.getDefaultJsonParser('error', 'error') as (req: unknown, body: string, done: (e: Error | null, v?: unknown) => void) => void;
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser(['application/json', 'application/json-patch+json', 'text/plain'], { parseAs: 'buffer' }, (req, body, done) => {
+    let text: string;
+    try {
+      text = decodeUtf8(body as Buffer);
+    } catch (err) {
+      return done(err as Error);
+    }
+    parseJson(req, text, done);
+  });
   // Each upload route reads its form as a stream with its own file size limit
-  // (server/http/upload-form.ts); these bound the rest of any form.
-  await app.register(multipart, { limits: { fields: 10, fieldSize: 8 * 1024, files: 2, parts: 16, headerPairs: 100 } });
+  // (server/http/upload-form.ts); these bound the rest of any form. Text fields arrive as latin1, one
+  // character per byte, so the form reader can check they are UTF-8 before decoding them.
+  await app.register(multipart, { defCharset: 'latin1', limits: { fields: 10, fieldSize: 8 * 1024, files: 2, parts: 16, headerPairs: 100 } });
 }
 
 async function registerCorsAndRateLimits(app: FastifyInstance, config: Config, onBusError: (err: Error) => void): Promise<void> {

@@ -9,6 +9,7 @@ import type { MessageKey } from './i18n.ts';
  * - a handled outcome (AppError) keeps its Code;
  * - a model failure says what went wrong: busy, misconfigured, conversation too long, timeout;
  * - a malformed request caught by the HTTP framework is bad input (or too large, or wrong type);
+ * - a value the database refuses is bad input, a duplicate a conflict;
  * - anything else is our own fault: 10500, logged with its stack and the request id.
  */
 export type Failure = {
@@ -46,10 +47,28 @@ function frameworkFailure(err: FrameworkError): Failure | null {
   return handled(Codes.BadRequest, 'badRequest', { detail: err.message });
 }
 
+/**
+ * A statement the database refused because of a value it was given: text too long for its column or
+ * index, a number out of range, a malformed value (SQLSTATE class 22), a missing or dangling
+ * reference or a failed check (23502, 23503, 23514), a value too large to index (54000). The input
+ * guard (input-guard.ts) and the contracts refuse most such input first; what still reaches the
+ * database is the caller's input, not our fault. A duplicate is a conflict.
+ */
+function databaseFailure(err: unknown): Failure | null {
+  const e = err as { code?: unknown; cause?: { code?: unknown } } | undefined;
+  const code = [e?.code, e?.cause?.code].find((c): c is string => typeof c === 'string' && /^[0-9A-Z]{5}$/.test(c));
+  if (!code) return null;
+  if (code === '23505') return handled(Codes.Conflict, 'valueConflict');
+  if (code.startsWith('22') || ['23502', '23503', '23514', '54000'].includes(code)) return handled(Codes.BadRequest, 'invalidValue');
+  return null;
+}
+
 export function failureOf(err: unknown, requestId: string): Failure {
   if (err instanceof AppError) return handled(err.code, err.key, err.params);
   if (err instanceof UpstreamFailure) return handled(UPSTREAM[err.kind].code, UPSTREAM[err.kind].key);
   const framework = err instanceof Error ? frameworkFailure(err as FrameworkError) : null;
   if (framework) return framework;
+  const database = databaseFailure(err);
+  if (database) return database;
   return { code: Codes.ServerError, key: 'internalError', params: { requestId }, serverFault: true, status: 500 };
 }

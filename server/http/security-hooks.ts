@@ -2,12 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import type { Config } from '../config.ts';
 import { AppError } from './errors.ts';
+import { refuseBadInput, UNDECODABLE_QUERY } from './input-guard.ts';
 
 /**
  * Guards every API request has in common (docs/security.md#headers-and-edges):
  * - answers carry `X-Content-Type-Options: nosniff`, and the API reference may not be framed;
- * - a NUL character anywhere in the query or a JSON body is bad input, refused once here for every
- *   route (PostgreSQL cannot store it, and a failed statement must not be how we find out);
+ * - the query and a JSON or text body follow one rule for every route (server/http/input-guard.ts):
+ *   no NUL, no lone surrogate half, no undecodable query, no number beyond 2^53; refused once here
+ *   (a failed statement must not be how we find out);
  * - behind a proxy that TRUST_PROXY does not name, the operator is told once that rate limits see
  *   only the proxy's address.
  */
@@ -19,9 +21,10 @@ export function registerSecurityHooks(app: FastifyInstance, config: Config): voi
   });
 
   app.addHook('preValidation', async (req) => {
-    if (req.url.startsWith('/api/') && (holdsNul(req.query) || holdsNul(req.body))) {
-      throw new AppError(Codes.BadRequest, 'nulCharacter');
-    }
+    if (!req.url.startsWith('/api/')) return;
+    if ((req.query as Record<symbol, unknown> | undefined)?.[UNDECODABLE_QUERY]) throw new AppError(Codes.BadRequest, 'invalidUtf8');
+    refuseBadInput(req.query);
+    refuseBadInput(req.body);
   });
 
   if (config.TRUST_PROXY === false) {
@@ -34,23 +37,4 @@ export function registerSecurityHooks(app: FastifyInstance, config: Config): voi
       );
     });
   }
-}
-
-/** Whether any string (value or key) in a parsed JSON value or query holds U+0000; iterative, so depth cannot overflow the stack. */
-export function holdsNul(value: unknown): boolean {
-  const pending: unknown[] = [value];
-  while (pending.length) {
-    const v = pending.pop();
-    if (typeof v === 'string') {
-      if (v.includes('\0')) return true;
-    } else if (Array.isArray(v)) {
-      pending.push(...v);
-    } else if (v !== null && typeof v === 'object' && !Buffer.isBuffer(v)) {
-      for (const [k, inner] of Object.entries(v)) {
-        if (k.includes('\0')) return true;
-        pending.push(inner);
-      }
-    }
-  }
-  return false;
 }

@@ -2,12 +2,24 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import type { UploadedFile } from '../services/media-upload.ts';
 import { AppError } from './errors.ts';
+import { decodeUtf8, refuseBadInput } from './input-guard.ts';
 
 const MB = 1024 * 1024;
 /** What a form adds around its file (boundaries, part headers, the text fields) at most. */
 const FORM_OVERHEAD_BYTES = 64 * 1024;
 
 export type UploadForm = { fields: Record<string, string>; file: UploadedFile | null };
+
+/**
+ * A text field as sent: fields arrive as latin1 (one character per byte, app.ts) and must be UTF-8,
+ * under the same rule as every other input (server/http/input-guard.ts). A part that names its own
+ * charset was decoded by it already.
+ */
+function fieldText(value: string, mimetype: string | undefined): string {
+  const text = /charset=/i.test(mimetype ?? '') ? value : decodeUtf8(Buffer.from(value, 'latin1'));
+  refuseBadInput(text);
+  return text;
+}
 
 /**
  * Reads a multipart upload: its text fields and its one file, counting the file's bytes as they
@@ -32,7 +44,7 @@ export async function readUploadForm(req: FastifyRequest, reply: FastifyReply, m
     for await (const part of req.parts({ limits: { fileSize: maxBytes } })) {
       if (part.type === 'field') {
         if (part.valueTruncated) throw new AppError(Codes.BadRequest, 'badRequest', { detail: `${part.fieldname}: too long` });
-        if (typeof part.value === 'string') fields[part.fieldname] = part.value;
+        if (typeof part.value === 'string') fields[part.fieldname] = fieldText(part.value, part.mimetype);
         continue;
       }
       if (file) throw new AppError(Codes.UploadRefused, 'attachmentCountExceed', { max: 1 });

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failureOf } from '../../server/http/failures.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { auth, createAdmin } from '../helpers/users.ts';
 
@@ -9,7 +10,8 @@ import { auth, createAdmin } from '../helpers/users.ts';
  * edits. Requests are made as an admin, so guards let them through to validation and handlers.
  */
 
-const RUNS = 25;
+/** More cases in CI, where time is set aside for them. */
+const RUNS = process.env.CI ? 50 : 25;
 const CONTENT_TYPES = ['application/json-patch+json', 'application/json', 'text/plain;charset=UTF-8'];
 const STACK_TRACE = [/\n\s*at /, /\bat .*[/\\].*:\d+/, /\.(ts|js|mjs):\d+/, /node_modules/, /Error:/];
 
@@ -60,8 +62,24 @@ function problemWith(res: Sent, bytesRoute = false, refused400 = false): string 
   return null;
 }
 
+/**
+ * The classes of input the edge refuses for every route (server/http/input-guard.ts): NUL, lone
+ * surrogate halves (alone, at either end, inside keys), numbers beyond 2^53 or not finite.
+ */
+const refusedText = fc.oneof(
+  fc.tuple(fc.string({ maxLength: 20 }), fc.string({ maxLength: 20 })).map(([a, b]) => `${a}\u0000${b}`),
+  fc.tuple(fc.string({ maxLength: 20 }), fc.integer({ min: 0xd800, max: 0xdfff })).map(([a, half]) => `${a}${String.fromCharCode(half)}`),
+  fc.integer({ min: 0xd800, max: 0xdfff }).map((half) => `${String.fromCharCode(half)}tail`),
+);
+const refusedNumber = fc.oneof(
+  fc.constantFrom(2 ** 53 + 2, -(2 ** 53) - 2, 1e20, -1e300, 1e308),
+  fc.double({ min: 2 ** 54, noNaN: true }),
+);
+const refusedKeyed = fc.tuple(refusedText, fc.jsonValue({ maxDepth: 1 })).map(([key, v]) => ({ [key]: v }));
+
 /** Values that are wrong in many ways: any JSON, big text, deep nesting, nulls, arrays for objects. */
 const nasty: fc.Arbitrary<unknown> = fc.oneof(
+  { weight: 2, arbitrary: fc.oneof(refusedText, refusedNumber, refusedKeyed) },
   { weight: 4, arbitrary: fc.jsonValue({ maxDepth: 4 }) },
   { weight: 1, arbitrary: fc.constantFrom(null, '', 0, -1, 1e308, true, [], {}, '💥'.repeat(3000), 'x'.repeat(70_000)) },
   { weight: 1, arbitrary: fc.integer({ min: 1, max: 3000 }).map((n) => JSON.parse('['.repeat(n) + ']'.repeat(n))) },
@@ -84,6 +102,21 @@ const queryOf = (names: string[]) =>
     .dictionary(fc.oneof(fc.constantFrom(...names, 'page', 'count'), fc.string({ maxLength: 20 })), fc.oneof(fc.string({ maxLength: 200 }), fc.constantFrom('', '-1', '0', '1e999', 'NaN', 'null', '[]', 'x'.repeat(5000))), { maxKeys: 6 })
     .map((q) => new URLSearchParams(q).toString());
 
+/** Bytes that are not UTF-8: a stray byte, an overlong encoding, a cut-off sequence, an encoded surrogate half. */
+const INVALID_UTF8: [string, Buffer][] = [
+  ['stray 0xFF', Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d])],
+  ['overlong slash', Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xc0, 0xaf]), Buffer.from('"}')])],
+  ['cut-off euro sign', Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xe2, 0x82]), Buffer.from('"}')])],
+  ['encoded surrogate half', Buffer.concat([Buffer.from('{"a":"'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')])],
+];
+
+/** A multipart form whose one text field holds `bytes`. */
+const formWithField = (bytes: Buffer) =>
+  Buffer.concat([Buffer.from('--x\r\nContent-Disposition: form-data; name="mediaType"\r\n\r\n'), bytes, Buffer.from('\r\n--x--\r\n')]);
+
+/** Query strings as sent on the wire: percent-encodings of NUL, a surrogate half, bytes that are not UTF-8. */
+const RAW_QUERIES = ['page=%00', 'chatSessionId=%00', 'x=%ED%A0%80', 'x=%FF', 'x=%E0%A4%A', 'x%FF=1', 'count=9007199254740993'];
+
 describe('bad input on every route of the table', () => {
   let t: TestApp;
 
@@ -105,7 +138,7 @@ describe('bad input on every route of the table', () => {
       const queryNames = (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
       const bodySchema = Object.values(op.requestBody?.content ?? {})[0]?.schema;
 
-      const send = async (opts: { query?: string; payload?: string; contentType?: string; lang?: string }): Promise<Sent> => {
+      const send = async (opts: { query?: string; payload?: string | Buffer; contentType?: string; lang?: string }): Promise<Sent> => {
         const res = await t.app.inject({
           method: route.method as 'GET' | 'POST',
           url: opts.query ? `${route.url}?${opts.query}` : route.url,
@@ -149,7 +182,10 @@ describe('bad input on every route of the table', () => {
             ['deep nesting inside an object', { payload: `[{"event":{"eventType":"e"},"payload":{"a":${'['.repeat(50_000)}${']'.repeat(50_000)}}}]`, contentType: 'application/json' }],
           ];
           for (const [label, opts] of raw) await check(label, opts);
+          for (const [label, bytes] of INVALID_UTF8) await check(`body ${label}`, { payload: bytes, contentType: 'application/json' });
+          for (const [label, bytes] of INVALID_UTF8) await check(`form field ${label}`, { payload: formWithField(bytes), contentType: 'multipart/form-data; boundary=x' });
         }
+        for (const query of RAW_QUERIES) await check(`raw query ${query}`, { query });
       } catch (err) {
         failures.push((err as Error).message.split('\n').slice(0, 6).join('\n'));
       }
@@ -186,5 +222,94 @@ describe('bad input on every route of the table', () => {
       });
       expect(big.json()).toEqual({ Code: 10413, Msg: '请求内容过大。', Data: null });
     });
+  });
+});
+
+describe('one rule at the edge for every route', () => {
+  let t: TestApp;
+  let token: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({ AUTH_RATE_LIMIT: '100000' });
+    ({ token } = await createAdmin(t.app));
+  });
+  afterAll(() => t.close());
+
+  const rename = (payload: string | Buffer, lang = 'en', contentType = 'application/json') =>
+    t.app.inject({ method: 'POST', url: '/api/User/UpdateNickName', payload, headers: { ...auth(token), 'content-type': contentType, 'accept-language': lang } });
+  const nameNow = async () => (await t.app.inject({ method: 'GET', url: '/api/User/GetUserByLogin', headers: auth(token) })).json().Data.userName;
+
+  it('refuses each class with the bad-input Code and a message that names the rule, in the caller language, and stores nothing', async () => {
+    const before = await nameNow();
+    const cases: [string | Buffer, RegExp, RegExp][] = [
+      [JSON.stringify({ userName: 'a\u0000b' }), /NUL character/, /NUL 字符/],
+      [JSON.stringify({ userName: 'half \ud83d' }), /not valid Unicode/, /无效的 Unicode/],
+      [JSON.stringify({ userName: '\udc00' }), /not valid Unicode/, /无效的 Unicode/],
+      [JSON.stringify({ userName: 'ok', 'ke\u0000y': 1 }), /NUL character/, /NUL 字符/],
+      ['{"userName":"ok","n":1e999}', /number that is too large/, /数字过大/],
+      ['{"userName":"ok","n":9007199254740993}', /number that is too large/, /数字过大/],
+      [INVALID_UTF8[0][1], /not valid UTF-8/, /UTF-8/],
+      [INVALID_UTF8[3][1], /not valid UTF-8/, /UTF-8/],
+    ];
+    for (const [payload, en, zh] of cases) {
+      for (const [lang, msg] of [['en', en], ['zh-CN', zh]] as const) {
+        const res = await rename(payload, lang);
+        expect(res.statusCode).toBe(200);
+        expect(res.json()).toEqual({ Code: 10400, Msg: expect.stringMatching(msg), Data: null });
+      }
+    }
+    // The same body as text/plain (beacons) and json-patch+json (the client) meets the same rule.
+    for (const type of ['text/plain', 'application/json-patch+json']) expect((await rename(INVALID_UTF8[0][1], 'en', type)).json().Code).toBe(10400);
+    expect(await nameNow()).toBe(before);
+    // Well-formed text, emoji and CJK included, passes.
+    expect((await rename(JSON.stringify({ userName: '水獭 🦦' }))).json().Code).toBe(10000);
+    expect(await nameNow()).toBe('水獭 🦦');
+  });
+
+  it('refuses a query that is not UTF-8 once decoded, or holds NUL or half a surrogate pair', async () => {
+    const cases: [string, RegExp][] = [
+      ['chatSessionId=%FF', /not valid UTF-8/],
+      ['chatSessionId=%ED%A0%80', /not valid UTF-8/],
+      ['chatSessionId=%E0%A4%A', /not valid UTF-8/],
+      ['chatSessionId=%00', /NUL character/],
+    ];
+    for (const [query, msg] of cases) {
+      const res = await t.app.inject({ method: 'GET', url: `/api/Chat/GetChatMessageListBySelfSessionId?${query}`, headers: auth(token) });
+      expect(res.json(), query).toEqual({ Code: 10400, Msg: expect.stringMatching(msg), Data: null });
+    }
+    // Repeated names and + for spaces decode as before.
+    const res = await t.app.inject({ method: 'GET', url: '/api/Chat/GetChatSessionListBySelf?sessionTitle=a+b%20c&page=1', headers: auth(token) });
+    expect(res.json().Code).toBe(10000);
+  });
+
+  it('refuses a multipart text field that is not UTF-8 or holds NUL, and keeps no upload', async () => {
+    // pageTitle is free text: only the edge rule stands between these bytes and the database.
+    const form = (value: Buffer) =>
+      Buffer.concat([
+        Buffer.from('--x\r\nContent-Disposition: form-data; name="mediaType"\r\n\r\nfile\r\n--x\r\nContent-Disposition: form-data; name="pageTitle"\r\n\r\n'),
+        value,
+        Buffer.from('\r\n--x\r\nContent-Disposition: form-data; name="pageFile"; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nhello\r\n--x--\r\n'),
+      ]);
+    const cases: [Buffer, RegExp][] = [
+      [Buffer.from([0x66, 0xff]), /not valid UTF-8/],
+      [Buffer.from('ti\u0000tle'), /NUL character/],
+    ];
+    for (const [value, msg] of cases) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/Chat/AddChatMedia', payload: form(value), headers: { ...auth(token), 'content-type': 'multipart/form-data; boundary=x' } });
+      expect(res.json()).toEqual({ Code: 10400, Msg: expect.stringMatching(msg), Data: null });
+    }
+    const ok = await t.app.inject({ method: 'POST', url: '/api/Chat/AddChatMedia', payload: form(Buffer.from('Notes ✓')), headers: { ...auth(token), 'content-type': 'multipart/form-data; boundary=x' } });
+    expect(ok.json().Code).toBe(10000);
+    expect(ok.json().Data.pageTitle).toBe('Notes ✓');
+  });
+
+  it('maps a value the database refuses to bad input or a conflict, and only our own faults to 10500', () => {
+    expect(failureOf({ code: '22001' }, 'r')).toMatchObject({ code: 10400, key: 'invalidValue', serverFault: false, status: 200 });
+    expect(failureOf(Object.assign(new Error('query failed'), { cause: { code: '22003' } }), 'r')).toMatchObject({ code: 10400, serverFault: false });
+    expect(failureOf({ cause: { code: '23503' } }, 'r')).toMatchObject({ code: 10400 });
+    expect(failureOf({ code: '54000' }, 'r')).toMatchObject({ code: 10400 });
+    expect(failureOf({ code: '23505' }, 'r')).toMatchObject({ code: 10409, key: 'valueConflict' });
+    expect(failureOf(Object.assign(new Error('raised'), { code: 'P0001' }), 'r')).toMatchObject({ code: 10500, serverFault: true, status: 500 });
+    expect(failureOf(new TypeError('a bug of ours'), 'r')).toMatchObject({ code: 10500, serverFault: true });
   });
 });
