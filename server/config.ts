@@ -51,6 +51,8 @@ export const EnvSchema = z.object({
   AUTH_RATE_LIMIT: int(10, 1, 100_000),
   /** A deployment that sends no text for this long is given up (the next one is tried; the user hears "took too long"). */
   MODEL_FIRST_TEXT_TIMEOUT_SECONDS: int(30, 1, 600),
+  /** On SIGTERM, how long answers already running may take to finish before they are stored as interrupted. */
+  SHUTDOWN_GRACE_SECONDS: int(25, 0, 600),
   AUTH_RATE_WINDOW_SECONDS: int(60, 1, 86_400),
 
   EXTENSION_IDS: csv,

@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { buildApp } from './app.ts';
+import { drainRunningStreams } from './services/chat-running.ts';
 
 async function main() {
   let config;
@@ -19,8 +20,12 @@ async function main() {
     { database: database.kind === 'postgres' ? 'postgres' : `pglite (${config.DATA_DIR})` },
     'database ready',
   );
+  // Graceful: new messages are refused and the health check answers 503 at once, answers already
+  // running get SHUTDOWN_GRACE_SECONDS to finish, then the close stores the rest as interrupted.
   const shutdown = async (signal: string) => {
-    app.log.info({ signal }, 'shutting down');
+    app.log.info({ signal, graceSeconds: config.SHUTDOWN_GRACE_SECONDS }, 'shutting down');
+    const unfinished = await drainRunningStreams(app.ctx, config.SHUTDOWN_GRACE_SECONDS * 1000);
+    if (unfinished > 0) app.log.warn({ unfinished }, 'answers still running at the end of the grace period are stored as interrupted');
     await app.close();
     await database.close();
     process.exit(0);

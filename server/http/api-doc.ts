@@ -33,7 +33,7 @@ export type RawAnswer = {
 const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
 
 /** The `response` of a route's Fastify schema: every status it answers, each with its media types. */
-export function routeResponses(spec: { data?: z.ZodType; raw?: RawAnswer; refusedStatus?: 400 }) {
+export function routeResponses(spec: { data?: z.ZodType; raw?: RawAnswer; refusedStatus?: 400; unavailableStatus?: true }) {
   const success = spec.raw
     ? {
         description: `${spec.raw.description} A failure is the JSON envelope (Code ≠ 10000, Data null), with HTTP 200.`,
@@ -54,7 +54,12 @@ export function routeResponses(spec: { data?: z.ZodType; raw?: RawAnswer; refuse
       : {}),
     ...(spec.raw?.notFoundStatus ? { 404: { description: 'Not found, or not the caller’s (Code 10404).', content: json(NotFoundEnvelopeSchema) } } : {}),
     500: { description: 'The server’s own fault (Code 10500); Msg names the request id.', content: json(ServerFaultEnvelopeSchema) },
-    503: { description: 'The server is shutting down (Fastify’s own answer, not an envelope).', content: json(ShuttingDownSchema) },
+    503: spec.unavailableStatus
+      ? {
+          description: 'This instance cannot serve: a dependency is down or it is shutting down (the failure envelope, or Fastify’s own answer once closed).',
+          content: json(z.union([FailureEnvelopeSchema, ShuttingDownSchema])),
+        }
+      : { description: 'The server is shutting down (Fastify’s own answer, not an envelope).', content: json(ShuttingDownSchema) },
   };
 }
 

@@ -47,6 +47,8 @@ export type RouteSpec<Q, B, A extends RouteAuth> = {
    * bad signature: its sender reads the status, not Code), for the API reference.
    */
   refusedStatus?: 400;
+  /** Answers HTTP 503 with the failure envelope when it cannot serve (the health check: a load balancer reads the status). */
+  unavailableStatus?: true;
   bodyLimit?: number;
   rateLimit?: { max: number; timeWindow: number };
   /** Accept a token verified in the last few seconds without asking the database (hot paths only). */

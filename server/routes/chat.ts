@@ -29,7 +29,7 @@ import { readUploadForm } from '../http/upload-form.ts';
 import { authenticateCached, bearerOf } from '../services/auth.ts';
 import { deleteMessage, deleteSessions, listMessages, listSessions, renameSession } from '../services/chat-sessions.ts';
 import { prepareChatMessage } from '../services/chat-prepare.ts';
-import { startChatBackground, stopChatMessage } from '../services/chat-running.ts';
+import { refuseWhileDraining, startChatBackground, stopChatMessage } from '../services/chat-running.ts';
 import { streamChatAnswer } from '../services/chat-stream.ts';
 import { addDraw, withFreshImageLinks } from '../services/draw.ts';
 import { forgetDetachedMedia, startMediaSweep } from '../services/media-cleanup.ts';
@@ -80,6 +80,7 @@ function registerMessageRoutes(app: FastifyInstance): void {
       content: { 'text/event-stream': ChatStreamEventSchema },
     },
     handler: async ({ ctx, user, body, reply, lang, req }) => {
+      refuseWhileDraining(ctx);
       const prepared = await prepareChatMessage(ctx, user, body).catch(async (err: unknown) => {
         // The login check may be a few seconds old: a plan bought since then must count at once.
         if (!(err instanceof AppError) || err.code !== Codes.PlanRequired) throw err;

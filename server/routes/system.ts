@@ -1,8 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { SettingKeyQuerySchema, SettingListSchema, SettingSchema } from '../../shared/contracts/system.ts';
+import { Codes } from '../../shared/contracts/envelope.ts';
+import { HealthSchema, SettingKeyQuerySchema, SettingListSchema, SettingSchema } from '../../shared/contracts/system.ts';
 import { AddRequestTimeBodySchema, SavedCountSchema } from '../../shared/contracts/tracking.ts';
-import { addRoute } from '../http/route.ts';
+import { t } from '../http/i18n.ts';
+import { addRoute, RAW } from '../http/route.ts';
+import { checkHealth } from '../services/health.ts';
 import { getPublicSetting, listPublicSettings } from '../services/settings.ts';
 import { saveRequestTimes, type TrackingSource } from '../services/tracking.ts';
 
@@ -20,6 +23,25 @@ export function trackingSource(req: FastifyRequest, userId: string | null): Trac
 }
 
 export function registerSystemRoutes(app: FastifyInstance): void {
+  addRoute(app, {
+    method: 'GET',
+    url: '/api/health',
+    auth: 'public',
+    summary:
+      'Whether this instance can serve: its database and message bus answer and it is not shutting down. HTTP 503 with the failure envelope when not (for load balancers).',
+    data: HealthSchema,
+    unavailableStatus: true,
+    handler: async ({ ctx, reply, lang }) => {
+      const health = await checkHealth(ctx);
+      reply.header('Cache-Control', 'no-store');
+      if (health.status === 'ok') return health;
+      const parts = lang === 'zh' ? { draining: '正在关闭', database: '数据库', bus: '消息总线' } : { draining: 'shutting down', database: 'database', bus: 'message bus' };
+      const down = health.draining ? parts.draining : [health.database === 'down' && parts.database, health.bus === 'down' && parts.bus].filter(Boolean).join(', ');
+      reply.code(503).send({ Code: Codes.ServerError, Msg: t(lang, 'unavailable', { what: down }), Data: null });
+      return RAW;
+    },
+  });
+
   const base = '/api/System';
   addRoute(app, {
     method: 'GET',

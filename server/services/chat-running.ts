@@ -37,6 +37,31 @@ export function registerRunningStream(ctx: AppContext, messageId: string, stop: 
   };
 }
 
+/** Instances that are shutting down: they start no new answers and tell the health check so. */
+const draining = new WeakSet<AppContext>();
+
+export const isDraining = (ctx: AppContext) => draining.has(ctx);
+
+/** A new message on an instance that is shutting down: refused, so the client retries on another. */
+export function refuseWhileDraining(ctx: AppContext): void {
+  if (draining.has(ctx)) throw new AppError(Codes.ServerError, 'shuttingDown');
+}
+
+/**
+ * The first half of a graceful shutdown: new messages are refused and the health check answers 503,
+ * while the answers already running get up to `graceMs` to finish. Resolves with how many were
+ * still running then; the close that follows ends those as interrupted, their text stored.
+ */
+export async function drainRunningStreams(ctx: AppContext, graceMs: number): Promise<number> {
+  draining.add(ctx);
+  const streams = [...runningIn(ctx).values()];
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+  await Promise.race([Promise.all(streams.map((s) => s.done)), deadline]);
+  clearTimeout(timer);
+  return runningIn(ctx).size;
+}
+
 /** Stops a stream running in this instance; false when it runs elsewhere or has ended. */
 function stopLocal(ctx: AppContext, messageId: string, reason: string): boolean {
   const stream = runningIn(ctx).get(messageId);

@@ -44,3 +44,14 @@ export const AdminSettingSchema = SettingSchema.extend({
 });
 export type AdminSetting = z.infer<typeof AdminSettingSchema>;
 export const AdminSettingListSchema = z.array(AdminSettingSchema);
+
+/** GET /api/health: what this instance depends on, each 'ok' or 'down'; draining while it shuts down. */
+export const HealthSchema = z.object({
+  status: z.enum(['ok', 'unavailable']),
+  database: z.enum(['ok', 'down']),
+  /** The cross-instance bus: Redis, PostgreSQL LISTEN/NOTIFY, or in-process ('local', always ok). */
+  bus: z.enum(['ok', 'down']),
+  busKind: z.enum(['redis', 'postgres', 'local']),
+  draining: z.boolean(),
+});
+export type Health = z.infer<typeof HealthSchema>;
