@@ -39,6 +39,8 @@ import { registerAdminVipRoutes } from './routes/admin/vip.ts';
 import { registerVipRoutes } from './routes/vip.ts';
 import { registerRewardRoutes } from './routes/rewards.ts';
 import { registerAdminRedeemCodeRoutes } from './routes/admin/redeem-codes.ts';
+import { registerCouponRoutes } from './routes/coupons.ts';
+import { registerAdminCouponRoutes } from './routes/admin/coupons.ts';
 import { registerInviteRoutes } from './routes/invite.ts';
 import { registerNotificationRoutes } from './routes/notification.ts';
 import { registerAdminNotificationRoutes } from './routes/admin/notification.ts';
@@ -212,6 +214,8 @@ function registerApiRoutes(app: FastifyInstance): void {
   registerVipRoutes(app);
   registerRewardRoutes(app);
   registerAdminRedeemCodeRoutes(app);
+  registerCouponRoutes(app);
+  registerAdminCouponRoutes(app);
   registerInviteRoutes(app);
   registerNotificationRoutes(app);
   registerAdminNotificationRoutes(app);

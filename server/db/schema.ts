@@ -7,6 +7,7 @@ import * as media from './schema/media.ts';
 import * as plugins from './schema/plugins.ts';
 import * as economy from './schema/economy.ts';
 import * as plans from './schema/plans.ts';
+import * as coupons from './schema/coupons.ts';
 
 /** The whole schema, for Drizzle's relational queries. Tables are imported from their own files. */
-export const schema = { ...users, ...points, ...models, ...chat, ...system, ...media, ...plugins, ...economy, ...plans };
+export const schema = { ...users, ...points, ...models, ...chat, ...system, ...media, ...plugins, ...economy, ...plans, ...coupons };

@@ -35,7 +35,7 @@ export function registerVipRoutes(app: FastifyInstance): void {
     url: '/api/Vip/CreateCheckout',
     auth: 'user',
     summary:
-      "Start buying a package: answers the URL of Stripe's checkout page (a subscription, renewed each period). 10461 when payments are not set up; 10409 with a subscription running already; a couponCode Stripe does not know answers 10400",
+      "Start buying a package: answers the URL of Stripe's checkout page (a subscription, renewed each period). 10461 when payments are not set up; 10409 with a subscription running already. A couponCode is one of our coupons (refused with 10400 and its reason: disabled, not yet or no longer valid, used up, not for this plan, another currency), else a Stripe promotion code (10400 when Stripe does not know it)",
     body: CreateCheckoutSchema,
     data: RedirectUrlSchema,
     rateLimit: { max: 20, timeWindow: 60_000 },

@@ -33,7 +33,7 @@ const DAY_MS = 86_400_000;
 export const levelName = (level: number) => VIP_LEVEL_NAMES[level] ?? `Level ${level}`;
 export const periodMonths = (period: VipPeriod) => (period === 'year' ? 12 : 1);
 
-type PackageRow = typeof vipPackages.$inferSelect;
+export type PackageRow = typeof vipPackages.$inferSelect;
 
 /**
  * What a new server sells until an operator changes it. The yearly plans give more points a month

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import type { RedeemBatch, RedeemBatchCreate, RedeemResult } from '../../shared/contracts/redeem-codes.ts';
 import type { AppContext } from '../context.ts';
@@ -233,4 +233,38 @@ export async function redeemCode(ctx: AppContext, userId: string, input: string)
     if (!(err instanceof AppError && err.key === 'redeemFailed')) attempt.succeeded();
     throw err;
   }
+}
+
+/**
+ * Whether `input` is a code this user could redeem now, without redeeming it: the promo-code box asks
+ * which kind of code it was given (CheckPromoCode, server/services/coupons.ts). Every other code
+ * (unknown, used up, expired, disabled, redeemed before by this user) answers false alike, and counts
+ * against the same per-user limit of failed attempts as a redeem, so asking probes no faster.
+ */
+export async function isRedeemable(ctx: AppContext, userId: string, input: string): Promise<boolean> {
+  const attempt = startAttempt(ctx, userId);
+  const code = canonicalCode(input);
+  let redeemable = false;
+  try {
+    if (CODE_PATTERN.test(code)) {
+      const [found] = await ctx.db
+        .select({
+          uses: redeemCodes.uses,
+          usesPerCode: redeemBatches.usesPerCode,
+          expiresAt: redeemBatches.expiresAt,
+          disabled: redeemBatches.disabled,
+          mine: redeemUses.userId,
+        })
+        .from(redeemCodes)
+        .innerJoin(redeemBatches, eq(redeemBatches.id, redeemCodes.batchId))
+        .leftJoin(redeemUses, and(eq(redeemUses.code, redeemCodes.code), eq(redeemUses.userId, userId)))
+        .where(eq(redeemCodes.code, code));
+      redeemable = !!found && !found.disabled && !(found.expiresAt && found.expiresAt <= new Date()) && found.uses < found.usesPerCode && !found.mine;
+    }
+  } catch (err) {
+    attempt.succeeded(); // our own failure does not count against the user
+    throw err;
+  }
+  if (redeemable) attempt.succeeded();
+  return redeemable;
 }

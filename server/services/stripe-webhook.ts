@@ -7,6 +7,7 @@ import type { Db } from '../db/client.ts';
 import { stripeCustomers, stripeEvents, stripeSubscriptions } from '../db/schema/plans.ts';
 import { users, vipOrders } from '../db/schema/users.ts';
 import { AppError } from '../http/errors.ts';
+import { holdCompletedReservation, recordCouponRedemption } from './coupons.ts';
 import { creditPoints } from './ledger.ts';
 import { notify } from './notifications.ts';
 import { packageById, periodMonths, takeBackPlanPoints } from './plans.ts';
@@ -89,12 +90,14 @@ async function checkoutCompleted(tx: Db, session: Stripe.Checkout.Session): Prom
   await rememberCustomer(tx, userId, customerId);
   const status = session.payment_status === 'paid' ? 'active' : 'incomplete';
   await tx.insert(stripeSubscriptions).values({ id: subscriptionId, userId, customerId, packageId, status }).onConflictDoNothing();
+  await holdCompletedReservation(tx, session.metadata?.couponReservationId);
   return true;
 }
 
 /**
  * A paid invoice of a subscription: one order for the period it pays (one per invoice id), at the
- * package's level, with the period's points on the ledger (key plan:<invoiceId>), and the user told.
+ * package's level, with the period's points on the ledger (key plan:<invoiceId>), the use of a coupon
+ * it was paid with counted, and the user told.
  */
 async function invoicePaid(tx: Db, invoice: Stripe.Invoice): Promise<boolean> {
   const sub = invoiceSubscription(invoice);
@@ -127,6 +130,8 @@ async function invoicePaid(tx: Db, invoice: Stripe.Invoice): Promise<boolean> {
     .returning({ id: vipOrders.id });
   if (!made.length) return false;
   if (points > 0) await creditPoints(tx, { userId, delta: points, kind: 'plan', key: `plan:${invoice.id}`, refId: orderId, note: pkg.name });
+  // A coupon's use counts with the order it paid for (docs/economy.md#coupons).
+  await recordCouponRedemption(tx, { invoice, subscriptionId: sub.id, userId, metadata: sub.metadata });
   const customerId = idOf(invoice.customer);
   await rememberCustomer(tx, userId, customerId);
   await tx

@@ -8,7 +8,18 @@ import { stripeCustomers, stripeSubscriptions } from '../db/schema/plans.ts';
 import { AppError } from '../http/errors.ts';
 import type { MessageKey } from '../http/i18n.ts';
 import type { AuthUser } from './auth.ts';
-import { levelName, packageById } from './plans.ts';
+import {
+  attachSession,
+  canonicalCouponCode,
+  CHECKOUT_SESSION_MS,
+  releaseReservation,
+  rememberStripeCoupon,
+  reserveCoupon,
+  termsOf,
+  type CouponRow,
+  type Reservation,
+} from './coupons.ts';
+import { levelName, packageById, type PackageRow } from './plans.ts';
 
 /**
  * Payments through Stripe (docs/economy.md#payments-stripe): checkout, the customer portal, cancelling
@@ -82,7 +93,7 @@ async function customerFor(ctx: AppContext, stripe: Stripe, user: AuthUser): Pro
   return (await storedCustomer(ctx.db, user.id)) ?? customer.id;
 }
 
-/** A promotion code the customer typed, as Checkout's discount; an unknown or inactive code is refused. */
+/** A promotion code made in Stripe's dashboard, as Checkout's discount; an unknown or inactive code is refused. */
 async function promotionDiscount(ctx: AppContext, stripe: Stripe, code: string): Promise<Stripe.Checkout.SessionCreateParams.Discount[]> {
   const found = await callStripe(ctx, 'checkoutFailed', () => stripe.promotionCodes.list({ code, active: true, limit: 1 }));
   const promotion = found.data[0];
@@ -91,10 +102,59 @@ async function promotionDiscount(ctx: AppContext, stripe: Stripe, code: string):
 }
 
 /**
+ * The Stripe coupon with a coupon's terms, for payments in `currency`: made at the first checkout in
+ * that currency and remembered on the coupon's row (rememberStripeCoupon). Stripe's idempotency key
+ * names the coupon and its terms, so two first checkouts at once make one.
+ */
+async function stripeCouponFor(ctx: AppContext, stripe: Stripe, coupon: CouponRow, currency: string): Promise<string> {
+  const known = coupon.stripeCouponIds[currency];
+  if (known) return known;
+  const terms = coupon.percentOff !== null ? { percent_off: coupon.percentOff } : { amount_off: coupon.amountOff ?? 0, currency: coupon.currency ?? currency };
+  const made = await callStripe(ctx, 'checkoutFailed', () =>
+    stripe.coupons.create(
+      { ...terms, duration: coupon.duration, name: coupon.code, metadata: { couponId: coupon.id, code: coupon.code } },
+      { idempotencyKey: `tandem-coupon-${coupon.id}-${currency}-${termsOf(coupon)}` },
+    ),
+  );
+  await rememberStripeCoupon(ctx.db, coupon, currency, made.id);
+  return made.id;
+}
+
+type CheckoutDiscount = {
+  /** Absent: Checkout offers its own promotion code field. */
+  discounts?: Stripe.Checkout.SessionCreateParams.Discount[];
+  /** The coupon and the reservation, for the webhook (session and subscription metadata). */
+  metadata: Record<string, string>;
+  /** The session's end (Unix seconds) when a reservation holds a use for it. */
+  expiresAt?: number;
+  reservation?: Reservation;
+};
+
+/**
+ * The discount of a checkout: a coupon here first (validated and one use reserved, under its row
+ * lock: server/services/coupons.ts), else a Stripe promotion code, as before coupons were ours.
+ */
+async function checkoutDiscount(ctx: AppContext, stripe: Stripe, user: AuthUser, pkg: PackageRow, input: CreateCheckout): Promise<CheckoutDiscount> {
+  if (!input.couponCode) return { metadata: {} };
+  const sessionEnd = new Date(Date.now() + CHECKOUT_SESSION_MS);
+  const code = canonicalCouponCode(input.couponCode);
+  const reservation = code ? await reserveCoupon(ctx.db, { userId: user.id, code, pkg, currency: input.currency, sessionEnd }) : null;
+  if (!reservation) return { discounts: await promotionDiscount(ctx, stripe, input.couponCode), metadata: {} };
+  try {
+    const coupon = await stripeCouponFor(ctx, stripe, reservation.coupon, input.currency);
+    const metadata = { couponId: reservation.coupon.id, couponReservationId: reservation.reservationId };
+    return { discounts: [{ coupon }], metadata, expiresAt: Math.floor(sessionEnd.getTime() / 1000), reservation };
+  } catch (err) {
+    await releaseReservation(ctx.db, reservation);
+    throw err;
+  }
+}
+
+/**
  * A Checkout Session for a package, in subscription mode. The user and the package travel in the
  * session's and the subscription's metadata, so every later event (invoices, renewals) names them
- * whatever order the events arrive in. Payment methods are the Stripe account's (cards; Alipay or
- * WeChat Pay where the account enables them for subscriptions).
+ * whatever order the events arrive in; so do a coupon and its reservation. Payment methods are the
+ * Stripe account's (cards; Alipay or WeChat Pay where the account enables them for subscriptions).
  */
 export async function createCheckout(ctx: AppContext, user: AuthUser, input: CreateCheckout): Promise<{ url: string }> {
   const stripe = requireStripe(ctx);
@@ -103,9 +163,8 @@ export async function createCheckout(ctx: AppContext, user: AuthUser, input: Cre
   const amount = pkg.prices[input.currency];
   if (!Number.isInteger(amount)) throw new AppError(Codes.BadRequest, 'packageCurrencyUnavailable', { currency: input.currency.toUpperCase() });
   if (await runningSubscription(ctx.db, user.id)) throw new AppError(Codes.Conflict, 'subscriptionExists');
-  const discounts = input.couponCode ? await promotionDiscount(ctx, stripe, input.couponCode) : undefined;
-  const customer = await customerFor(ctx, stripe, user);
-  const metadata = { userId: user.id, vipPackageId: pkg.id };
+  const discount = await checkoutDiscount(ctx, stripe, user, pkg, input);
+  const metadata = { userId: user.id, vipPackageId: pkg.id, ...discount.metadata };
   const priceId = pkg.stripePriceIds[input.currency];
   const lineItem: Stripe.Checkout.SessionCreateParams.LineItem = priceId
     ? { price: priceId, quantity: 1 }
@@ -115,25 +174,35 @@ export async function createCheckout(ctx: AppContext, user: AuthUser, input: Cre
           currency: input.currency,
           unit_amount: amount,
           recurring: { interval: pkg.period },
-          product_data: { name: `${pkg.name} (${pkg.period === 'year' ? 'yearly' : 'monthly'})`, metadata },
+          product_data: { name: `${pkg.name} (${pkg.period === 'year' ? 'yearly' : 'monthly'})`, metadata: { userId: user.id, vipPackageId: pkg.id } },
         },
       };
   const base = `${ctx.config.publicUrl}/pricing/pay`;
-  const session = await callStripe(ctx, 'checkoutFailed', () =>
-    stripe.checkout.sessions.create({
-      mode: 'subscription',
-      customer,
-      client_reference_id: user.id,
-      metadata,
-      subscription_data: { metadata },
-      line_items: [lineItem],
-      ...(discounts ? { discounts } : { allow_promotion_codes: true }),
-      // Stripe fills {CHECKOUT_SESSION_ID} in; the page asks the server, not the address, whether it was paid.
-      success_url: `${base}?status=success&session_id={CHECKOUT_SESSION_ID}`,
-      cancel_url: `${base}?status=cancel`,
-    }),
-  );
-  if (!session.url) throw new AppError(Codes.ServiceFailed, 'checkoutFailed');
+  let session: Stripe.Checkout.Session;
+  try {
+    const customer = await customerFor(ctx, stripe, user);
+    session = await callStripe(ctx, 'checkoutFailed', () =>
+      stripe.checkout.sessions.create({
+        mode: 'subscription',
+        customer,
+        client_reference_id: user.id,
+        metadata,
+        subscription_data: { metadata },
+        line_items: [lineItem],
+        ...(discount.discounts ? { discounts: discount.discounts } : { allow_promotion_codes: true }),
+        // A reserved use of a coupon is held only as long as the session can be paid.
+        ...(discount.expiresAt ? { expires_at: discount.expiresAt } : {}),
+        // Stripe fills {CHECKOUT_SESSION_ID} in; the page asks the server, not the address, whether it was paid.
+        success_url: `${base}?status=success&session_id={CHECKOUT_SESSION_ID}`,
+        cancel_url: `${base}?status=cancel`,
+      }),
+    );
+    if (!session.url) throw new AppError(Codes.ServiceFailed, 'checkoutFailed');
+  } catch (err) {
+    if (discount.reservation) await releaseReservation(ctx.db, discount.reservation);
+    throw err;
+  }
+  if (discount.reservation) await attachSession(ctx.db, discount.reservation.reservationId, session.id);
   return { url: session.url };
 }
 

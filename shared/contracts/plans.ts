@@ -116,7 +116,7 @@ export const ExtendEndTimeResultSchema = z.object({
 export const CreateCheckoutSchema = z.object({
   vipPackageId: IdSchema,
   currency: CurrencySchema,
-  /** A Stripe promotion code the customer typed; absent: Checkout offers its own coupon field. */
+  /** A coupon code (docs/economy.md#coupons), else a Stripe promotion code; absent: Checkout offers its own coupon field. */
   couponCode: z.string().trim().max(100).optional(),
 });
 export type CreateCheckout = z.infer<typeof CreateCheckoutSchema>;

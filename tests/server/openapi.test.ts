@@ -209,6 +209,7 @@ describe('the API reference', () => {
     const { batchId } = JSON.parse((await answerOf({ method: 'POST', url: '/api/admin/RedeemCode/GenerateBatch', headers: { ...auth(owner.token), ...json({}) }, ...json(batch) })).body).Data;
     const codes = JSON.parse((await answerOf({ method: 'GET', url: `/api/admin/RedeemCode/GetCodeList?batchId=${batchId}`, headers: auth(owner.token) })).body).Data;
     const vipOrderId = await subscribeOwner();
+    const coupon = JSON.parse((await answerOf({ method: 'POST', url: '/api/admin/Coupons/Save', headers: { ...auth(owner.token), ...json({}) }, ...json({ code: 'DOC-SEED', percentOff: 10 }) })).body).Data;
     return {
       chatMediaId: upload.Data.chatMediaId,
       exp: link.searchParams.get('exp'),
@@ -229,6 +230,7 @@ describe('the API reference', () => {
       vipPackageId: 'advanced-month',
       currency: 'usd',
       vipOrderId,
+      couponId: coupon.couponId,
       // Plain messages: the stream test above covers web search and plugins.
       chatMediaIds: [],
       pluginIds: [],
@@ -275,6 +277,8 @@ describe('the API reference', () => {
     '/api/admin/Vip/DeletePackage': { vipPackageId: 'doc-extra' },
     // A user without a subscription buys; the owner, who has one, would be refused (10409).
     '/api/Vip/CreateCheckout': { couponCode: undefined },
+    // A percentage off: the common `currency` would ask for an amount off.
+    '/api/admin/Coupons/Save': { couponId: undefined, code: 'DOC-COUPON', percentOff: 10, vipPackageIds: [], amountOff: undefined, currency: undefined, validFrom: undefined, validTo: undefined },
     '/api/admin/UserNotification/Broadcast': { audience: 'all', title: 'Hello', body: 'Welcome', link: '/setting', level: undefined, userId: undefined, requestId: 'openapi-broadcast' },
   });
 
