@@ -54,7 +54,8 @@ export default defineConfig({
     key: EXTENSION_MANIFEST_KEY,
     description: 'An AI chat assistant in your browser side panel.',
     minimum_chrome_version: '114',
-    permissions: ['sidePanel', 'storage', 'tabs', 'activeTab', 'scripting'],
+    // alarms: the toolbar badge's unread count is refreshed every five minutes (entrypoints/background/badge.ts).
+    permissions: ['sidePanel', 'storage', 'tabs', 'activeTab', 'scripting', 'alarms'],
     // The server's host: the API calls. <all_urls>: "Read this page" and "Attach a screenshot" act on
     // whatever tab the side panel sits beside (chrome.scripting.executeScript of the tab reader,
     // chrome.tabs.captureVisibleTab), as Sider and Monica do. activeTab is not enough: it is granted

@@ -24,7 +24,7 @@ const buildServer = new URL(DEFAULT_SERVER_URL);
 /**
  * The bridge between the web app's page and the extension, which are one product
  * (docs/architecture.md#the-web-page-and-the-extension). The page talks to it with window messages (shared/messaging/page-bridge.ts);
- * it forwards the seven messages to the background and posts the answers back, and tells the
+ * it forwards the eight messages to the background and posts the answers back, and tells the
  * page when the extension logs in or out.
  *
  * It works only on the configured server's origin: the match pattern covers every port of the build's

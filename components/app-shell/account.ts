@@ -1,9 +1,17 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { useAtomValue, useStore } from 'jotai';
 import { useEffect } from 'react';
 import { getUserByLogin, logoutOnServer } from '../../shared/api/user.ts';
 import { authActionAtom, isLoggedInAtom, tokenAtom } from '../../shared/atoms/auth.ts';
 import type { JotaiStore } from './start.ts';
+
+/** The user-info query's key, before the token. */
+export const userInfoKey = ['user-info'] as const;
+
+/** Reads the user again now (a plan granted by a redeem code shows at once on every surface). */
+export function refreshUserInfo(queryClient: QueryClient): Promise<void> {
+  return queryClient.invalidateQueries({ queryKey: userInfoKey });
+}
 
 /**
  * Keeps the stored user current while logged in: the plan may have changed since it was stored
@@ -13,7 +21,7 @@ export function useFreshUserInfo(): void {
   const store = useStore();
   // Keyed by the token: after another account logs in, the cached user of the last one is not reused.
   const token = useAtomValue(tokenAtom);
-  const user = useQuery({ queryKey: ['user-info', token], queryFn: () => getUserByLogin(), enabled: token !== null, staleTime: 60_000 });
+  const user = useQuery({ queryKey: [...userInfoKey, token], queryFn: () => getUserByLogin(), enabled: token !== null, staleTime: 60_000 });
   useEffect(() => {
     if (user.data && store.get(isLoggedInAtom)) void store.set(authActionAtom, { type: 'userInfo', userInfo: user.data });
   }, [user.data, store]);

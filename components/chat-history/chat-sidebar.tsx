@@ -7,9 +7,9 @@ import { chatSessionsKey, clearSessionsInCache, deleteSessions, moveSessionToTop
 import { isLoggedInAtom, userInfoAtom } from '../../shared/atoms/auth.ts';
 import type { UserInfo } from '../../shared/contracts/user.ts';
 import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
-import { useSystemSetting } from '../app-shell/system-settings.ts';
+import { usePlansLink } from '../app-shell/plans-link.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
-import { IconCrown, IconDots, IconPlus, IconSearch, IconSidebar, IconTrash } from '../ui/icons.tsx';
+import { IconCrown, IconDots, IconGift, IconPlus, IconSearch, IconSidebar, IconTrash } from '../ui/icons.tsx';
 import { notifyError, notifySuccess } from '../ui/notify.ts';
 import { SearchChatDialog } from './search-chat-dialog.tsx';
 import { SessionList } from './session-list.tsx';
@@ -24,6 +24,8 @@ export interface ChatSidebarProps {
   defaultCollapsed?: boolean;
   /** In a drawer (narrow layout) the collapse button closes the drawer instead. */
   onClose?: () => void;
+  /** Beside the collapse button (the layout's notification bell). */
+  headerAction?: ReactNode;
 }
 
 /** A sidebar action: a full-width button, or an icon with a tooltip when collapsed. */
@@ -65,28 +67,27 @@ function HistoryHeader({ onDeleteAll }: { onDeleteAll: () => void }) {
   );
 }
 
-/** The go-premium button (without a plan) and the plan card. */
-function PlanFooter({ user }: { user: UserInfo | null }) {
+/**
+ * The go-premium button (without a plan) and the plan card; both open the plans: /pricing on the web
+ * page, vip_url in a new tab from the extension.
+ */
+function PlanFooter({ user, onNavigate }: { user: UserInfo | null; onNavigate: (path: string) => void }) {
   const { t } = useTranslation();
-  const vipUrl = useSystemSetting('vip_url').value;
+  const openPlans = usePlansLink();
   return (
     <Stack gap={8}>
       {!user?.vipOrder && (
-        <Button
-          leftSection={<IconCrown size={16} />}
-          onClick={() => vipUrl && window.open(vipUrl, '_blank', 'noopener,noreferrer')}
-          disabled={!vipUrl}
-        >
+        <Button leftSection={<IconCrown size={16} />} onClick={() => openPlans(onNavigate)}>
           {t('chat.sider.goPremium')}
         </Button>
       )}
-      {user && <VipCard user={user} />}
+      {user && <VipCard user={user} onOpen={() => openPlans(onNavigate)} />}
     </Stack>
   );
 }
 
 /** The chat layout's sidebar: new chat, search, the history, and the user's plan. */
-export function ChatSidebar({ activeSessionId, onNavigate, defaultCollapsed = false, onClose }: ChatSidebarProps) {
+export function ChatSidebar({ activeSessionId, onNavigate, defaultCollapsed = false, onClose, headerAction }: ChatSidebarProps) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const loggedIn = useAtomValue(isLoggedInAtom);
@@ -134,7 +135,8 @@ export function ChatSidebar({ activeSessionId, onNavigate, defaultCollapsed = fa
         transition: 'width 150ms ease',
       }}
     >
-      <Group justify={collapsed ? 'center' : 'flex-end'}>
+      <Group justify={collapsed ? 'center' : 'flex-end'} gap={4} style={collapsed ? { flexDirection: 'column-reverse' } : undefined}>
+        {headerAction}
         <ActionIcon
           variant="subtle"
           color="gray"
@@ -159,7 +161,12 @@ export function ChatSidebar({ activeSessionId, onNavigate, defaultCollapsed = fa
       )}
       {(collapsed || !loggedIn) && <div style={{ flex: 1 }} />}
 
-      {!collapsed && <PlanFooter user={user} />}
+      {!collapsed && loggedIn && (
+        <Button variant="subtle" color="gray" justify="flex-start" leftSection={<IconGift size={16} />} onClick={() => onNavigate('/invited')} fullWidth>
+          {t('invite.title')}
+        </Button>
+      )}
+      {!collapsed && <PlanFooter user={user} onNavigate={onNavigate} />}
 
       <SearchChatDialog
         opened={searching}

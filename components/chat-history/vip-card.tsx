@@ -1,20 +1,24 @@
-import { Paper, Text } from '@mantine/core';
+import { Paper, Text, UnstyledButton } from '@mantine/core';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { UserInfo } from '../../shared/contracts/user.ts';
+import { FREE_PLAN_COLOR as FREE_COLOR, PLAN_LEVEL_COLORS, planColor, planTier } from '../../shared/utils/plan-level.ts';
 import { IconCrown } from '../ui/icons.tsx';
 
 /** The card's colour follows the plan tier, vipPackageLevel 1 to 3; free plans are grey. */
-export const VIP_TIER_COLORS: Record<number, string> = { 1: '#3b82f6', 2: '#7b7ddb', 3: '#f59f00' };
-export const FREE_PLAN_COLOR = '#868e96';
+export const VIP_TIER_COLORS: Readonly<Record<number, string>> = PLAN_LEVEL_COLORS;
+export const FREE_PLAN_COLOR = FREE_COLOR;
 
-/** The plan the user is on: its name (or 'free version'), its tier colour and when it ends (YYYY-MM-DD). */
-export function VipCard({ user }: { user: UserInfo }) {
+/**
+ * The plan the user is on: its name (or 'free version'), its tier colour and when it ends (YYYY-MM-DD).
+ * With `onOpen` the card is a button to the plans.
+ */
+export function VipCard({ user, onOpen }: { user: UserInfo; onOpen?: () => void }) {
   const { t } = useTranslation();
   const order = user.vipOrder;
-  const level = order ? Math.min(3, Math.max(1, order.vipPackageLevel)) : 0;
-  const color = order ? VIP_TIER_COLORS[level] : FREE_PLAN_COLOR;
-  return (
+  const level = order ? Math.max(1, planTier(order.vipPackageLevel)) : 0;
+  const color = order ? planColor(level) : FREE_PLAN_COLOR;
+  const card = (
     <Paper
       data-testid="vip-card"
       data-tier={level}
@@ -35,5 +39,12 @@ export function VipCard({ user }: { user: UserInfo }) {
         )}
       </div>
     </Paper>
+  );
+  return onOpen ? (
+    <UnstyledButton onClick={onOpen} display="block" w="100%">
+      {card}
+    </UnstyledButton>
+  ) : (
+    card
   );
 }

@@ -3,7 +3,7 @@ import { Alert, Button, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import i18next from 'i18next';
 import { useAtom, useAtomValue, useSetAtom } from 'jotai';
-import { useCallback, useEffect } from 'react';
+import { useCallback, useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { modelListQuery } from '../../shared/api/chat.ts';
 import { isLoggedInAtom } from '../../shared/atoms/auth.ts';
@@ -16,11 +16,12 @@ import { useSystemSetting } from '../app-shell/system-settings.ts';
 import { notifyError } from '../ui/notify.ts';
 import { useAttachActions } from './attach-actions.ts';
 import { AttachFileButton, AttachmentChips, AttachPageButton, ReadThisPageButton, ScreenshotButton } from './attachments.tsx';
+import { ChatAddonsContext, type ChatAddons } from './chat-addons.ts';
 import { Composer } from './composer.tsx';
 import { ChatDropOverlay } from './link-drop.tsx';
 import { preloadMarkdownView } from './message-item.tsx';
 import { MessageList } from './message-list.tsx';
-import { ModelPicker } from './model-picker.tsx';
+import { ModelPicker, useLockedModelPrompt } from './model-picker.tsx';
 import { useModelSwitch } from './model-switch.tsx';
 import { useAttachments } from './use-attachments.ts';
 import { useChat, type ChatTurn } from './use-chat.ts';
@@ -32,7 +33,11 @@ export interface ChatViewProps {
   sessionId: string | undefined;
   /** The first answer of a new chat names its session: the caller moves the route to /{id}. */
   onSessionCreated: (chatSessionId: string) => void;
+  /** What other features show in the chat (the layout composes them). */
+  addons?: ChatAddons;
 }
+
+const NO_ADDONS: ChatAddons = {};
 
 /** The model the picker shows: the user's last pick while it is usable, else the default rule's. */
 export function resolveModel(models: readonly ModelListItem[], chosen: string | null): ModelListItem | undefined {
@@ -52,8 +57,8 @@ function whyNoWebSearch(model: ModelListItem | undefined, searchProvider: string
   return searchProvider ? null : i18next.t('chat.composer.webSearchNotConfigured');
 }
 
-/** What an empty chat shows: a welcome, and for a visitor the way to sign in. */
-function ChatWelcome({ loggedIn, onSignIn }: { loggedIn: boolean; onSignIn: () => void }) {
+/** What an empty chat shows: a welcome, and for a visitor the way to sign in (for a user, the addons' welcome). */
+function ChatWelcome({ loggedIn, onSignIn, extra }: { loggedIn: boolean; onSignIn: () => void; extra?: ReactNode }) {
   const { t } = useTranslation();
   return (
     <div className="chat-welcome">
@@ -68,6 +73,7 @@ function ChatWelcome({ loggedIn, onSignIn }: { loggedIn: boolean; onSignIn: () =
           {t('chat.welcome.signIn')}
         </Button>
       )}
+      {loggedIn && extra}
     </div>
   );
 }
@@ -90,7 +96,7 @@ function ModelListAlert({ error, noneUsable }: { error: unknown; noneUsable: boo
 }
 
 /** A chat: its messages, the model picker and the composer. */
-export function ChatView({ sessionId, onSessionCreated }: ChatViewProps) {
+export function ChatView({ sessionId, onSessionCreated, addons = NO_ADDONS }: ChatViewProps) {
   const { t } = useTranslation();
   const loggedIn = useAtomValue(isLoggedInAtom);
   const openLogin = useSetAtom(openLoginDialogAtom);
@@ -108,6 +114,7 @@ export function ChatView({ sessionId, onSessionCreated }: ChatViewProps) {
   const attachments = useAttachments(model);
   const attach = useAttachActions(attachments, model);
   const modelSwitch = useModelSwitch(attachments, (m) => void setChosenModel(m.aiModelId));
+  const lockedModel = useLockedModelPrompt(addons);
   const webSearchUnavailable = whyNoWebSearch(model, searchProvider);
   const options = { aiModelId: model?.aiModelId ?? '', webSearch: webSearch && webSearchUnavailable === null, pluginIds: plugins.enabledIds };
 
@@ -130,48 +137,58 @@ export function ChatView({ sessionId, onSessionCreated }: ChatViewProps) {
   const onDelete = useCallback((turn: ChatTurn) => void chat.remove(turn).catch(reportFailure), [chat.remove]);
 
   return (
-    <div className="chat-view" {...attach.drop.handlers}>
-      {attach.drop.dragging && <ChatDropOverlay kind={attach.drop.dragging} />}
-      <MessageList
-        turns={chat.turns}
-        streaming={chat.streaming}
-        hasEarlier={chat.hasEarlier}
-        loading={chat.loading}
-        loadError={chat.loadError}
-        onLoadEarlier={chat.loadEarlier}
-        onRetry={onRetry}
-        onDelete={onDelete}
-        empty={<ChatWelcome loggedIn={loggedIn} onSignIn={() => openLogin()} />}
-      />
-      <div className="chat-footer">
-        <ModelListAlert error={models.isError ? models.error : null} noneUsable={models.isSuccess && list.length > 0 && !model} />
-        {tabs && <ReadThisPageButton tabs={tabs} has={attachments.has} onRead={attach.readTab} />}
-        <Composer
+    <ChatAddonsContext.Provider value={addons}>
+      <div className="chat-view" {...attach.drop.handlers}>
+        {attach.drop.dragging && <ChatDropOverlay kind={attach.drop.dragging} />}
+        <MessageList
+          turns={chat.turns}
           streaming={chat.streaming}
-          onSend={send}
-          onStop={() => void chat.stop()}
-          webSearch={webSearch}
-          onWebSearchChange={(on) => void setWebSearch(on)}
-          webSearchUnavailable={webSearchUnavailable}
-          disabled={loggedIn && !model}
-          sendBlocked={attachments.busy ? t('chat.content.attachmentsLoading') : null}
-          attachments={<AttachmentChips items={attachments.items} onRetry={attachments.retry} onRemove={attachments.remove} />}
-          onPasteFiles={attach.pasteFiles}
-          tools={
-            <>
-              <AttachFileButton accepted={attach.accepted} unavailable={attach.fileUnavailable} canOpen={attach.canUpload} onFile={attach.addFile} />
-              <AttachPageButton onAdd={attach.addPage} />
-              {tabs && model?.modelMap.isImage && <ScreenshotButton tabs={tabs} canCapture={attach.canUpload} onFile={attach.addFile} />}
-            </>
-          }
-          plugins={pluginPickerVisible && <PluginPicker {...plugins} />}
-          modelPicker={
-            <ModelPicker models={list} selected={model} onSelect={modelSwitch.request} disabled={chat.streaming} />
-          }
+          hasEarlier={chat.hasEarlier}
+          loading={chat.loading}
+          loadError={chat.loadError}
+          onLoadEarlier={chat.loadEarlier}
+          onRetry={onRetry}
+          onDelete={onDelete}
+          empty={<ChatWelcome loggedIn={loggedIn} onSignIn={() => openLogin()} extra={addons.welcome} />}
         />
+        <div className="chat-footer">
+          <ModelListAlert error={models.isError ? models.error : null} noneUsable={models.isSuccess && list.length > 0 && !model} />
+          {tabs && <ReadThisPageButton tabs={tabs} has={attachments.has} onRead={attach.readTab} />}
+          <Composer
+            streaming={chat.streaming}
+            onSend={send}
+            onStop={() => void chat.stop()}
+            webSearch={webSearch}
+            onWebSearchChange={(on) => void setWebSearch(on)}
+            webSearchUnavailable={webSearchUnavailable}
+            disabled={loggedIn && !model}
+            sendBlocked={attachments.busy ? t('chat.content.attachmentsLoading') : null}
+            sendCost={loggedIn ? addons.sendCost?.(model, list) : null}
+            attachments={<AttachmentChips items={attachments.items} onRetry={attachments.retry} onRemove={attachments.remove} />}
+            onPasteFiles={attach.pasteFiles}
+            tools={
+              <>
+                <AttachFileButton accepted={attach.accepted} unavailable={attach.fileUnavailable} canOpen={attach.canUpload} onFile={attach.addFile} />
+                <AttachPageButton onAdd={attach.addPage} />
+                {tabs && model?.modelMap.isImage && <ScreenshotButton tabs={tabs} canCapture={attach.canUpload} onFile={attach.addFile} />}
+              </>
+            }
+            plugins={pluginPickerVisible && <PluginPicker {...plugins} />}
+            modelPicker={
+              <ModelPicker
+                models={list}
+                selected={model}
+                onSelect={modelSwitch.request}
+                onLockedSelect={lockedModel.onLockedSelect}
+                disabled={chat.streaming}
+              />
+            }
+          />
+        </div>
+        {modelSwitch.dialog}
+        {lockedModel.prompt}
       </div>
-      {modelSwitch.dialog}
-    </div>
+    </ChatAddonsContext.Provider>
   );
 }
 

@@ -24,6 +24,8 @@ export interface ComposerProps {
   attachments?: ReactNode;
   /** Why the message cannot be sent yet (attachments still loading); the text stays. */
   sendBlocked?: string | null;
+  /** Beside the send button: what the message will cost. */
+  sendCost?: ReactNode;
   disabled?: boolean;
   /** Files pasted into the message box (images copied from a page or a screenshot tool). */
   onPasteFiles?: (files: File[]) => void;
@@ -45,6 +47,7 @@ export function Composer({
   tools,
   attachments,
   sendBlocked,
+  sendCost,
   disabled,
   onPasteFiles,
 }: ComposerProps) {
@@ -105,19 +108,22 @@ export function Composer({
           {plugins}
           {tools}
         </Group>
-        {streaming ? (
-          <ActionIcon size={30} color="red" variant="light" aria-label={t('chat.composer.stop')} onClick={onStop}>
-            <IconStop size={16} />
-          </ActionIcon>
-        ) : (
-          <Tooltip label={sendBlocked} withArrow disabled={!sendBlocked}>
-            <span>
-              <ActionIcon size={30} aria-label={t('chat.composer.send')} aria-description={sendBlocked ?? undefined} disabled={!canSend} onClick={submit}>
-                <IconSend size={16} />
-              </ActionIcon>
-            </span>
-          </Tooltip>
-        )}
+        <Group gap={6} wrap="nowrap" style={{ flexShrink: 0 }}>
+          {sendCost}
+          {streaming ? (
+            <ActionIcon size={30} color="red" variant="light" aria-label={t('chat.composer.stop')} onClick={onStop}>
+              <IconStop size={16} />
+            </ActionIcon>
+          ) : (
+            <Tooltip label={sendBlocked} withArrow disabled={!sendBlocked}>
+              <span>
+                <ActionIcon size={30} aria-label={t('chat.composer.send')} aria-description={sendBlocked ?? undefined} disabled={!canSend} onClick={submit}>
+                  <IconSend size={16} />
+                </ActionIcon>
+              </span>
+            </Tooltip>
+          )}
+        </Group>
       </Group>
     </Paper>
   );

@@ -1,9 +1,10 @@
 import { ActionIcon, Alert, Box, Group, Text, Tooltip } from '@mantine/core';
-import { lazy, memo, Suspense, useState } from 'react';
+import { lazy, memo, Suspense, useContext, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { stripProductTags } from '../../shared/utils/strip-tags.ts';
 import { IconCopy, IconRefresh, IconTrash } from '../ui/icons.tsx';
 import { SentMedia } from './attachments.tsx';
+import { ChatAddonsContext } from './chat-addons.ts';
 import type { ChatTurn } from './use-chat.ts';
 
 /**
@@ -33,6 +34,7 @@ export interface MessageItemProps {
 /** One exchange: the user's bubble, then the model's answer with the model's name and its actions. */
 export const MessageItem = memo(function MessageItem({ turn, busy, onRetry, onDelete }: MessageItemProps) {
   const { t } = useTranslation();
+  const { failureNotice } = useContext(ChatAddonsContext);
   const [copied, setCopied] = useState(false);
   const streaming = turn.status === 'streaming';
   const answer = stripProductTags(turn.output, { streaming });
@@ -79,11 +81,12 @@ export const MessageItem = memo(function MessageItem({ turn, busy, onRetry, onDe
             {t('chat.message.stopped')}
           </Text>
         )}
-        {turn.status === 'error' && (
-          <Alert color="red" variant="light" p={8} mt={answer ? 8 : 0} role="alert">
-            {turn.error ?? t('chat.modelBusy')}
-          </Alert>
-        )}
+        {turn.status === 'error' &&
+          ((turn.errorCode !== undefined && failureNotice?.(turn.errorCode, turn.error ?? t('chat.modelBusy'))) || (
+            <Alert color="red" variant="light" p={8} mt={answer ? 8 : 0} role="alert">
+              {turn.error ?? t('chat.modelBusy')}
+            </Alert>
+          ))}
         {!streaming && (
           <Group gap={2} mt={4} className="chat-actions">
             <Tooltip label={copied ? t('chat.message.copied') : t('chat.message.copy')}>

@@ -1,6 +1,8 @@
 import { Button, Menu, Text } from '@mantine/core';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ModelListItem } from '../../shared/contracts/model.ts';
+import type { ChatAddons } from './chat-addons.ts';
 import { groupModelsByLevel } from '../../shared/utils/default-model.ts';
 import { IconChevronDown, IconLock } from '../ui/icons.tsx';
 
@@ -9,26 +11,29 @@ export interface ModelPickerProps {
   selected: ModelListItem | undefined;
   onSelect: (model: ModelListItem) => void;
   disabled?: boolean;
+  /** A locked model was picked (the upgrade prompt); without it, locked models cannot be picked. */
+  onLockedSelect?: (model: ModelListItem) => void;
 }
 
 /**
  * Models open to everyone first, then the rest grouped by plan level, ascending. Models
  * above the user's plan stay listed, locked, saying which plan unlocks them.
  */
-export function ModelPicker({ models, selected, onSelect, disabled }: ModelPickerProps) {
+export function ModelPicker({ models, selected, onSelect, disabled, onLockedSelect }: ModelPickerProps) {
   const { t } = useTranslation();
   const { ungrouped, groups } = groupModelsByLevel(models);
 
   const item = (model: ModelListItem) => (
     <Menu.Item
       key={model.aiModelId}
-      disabled={model.locked}
-      onClick={() => onSelect(model)}
+      disabled={model.locked && !onLockedSelect}
+      onClick={() => (model.locked ? onLockedSelect?.(model) : onSelect(model))}
+      data-locked={model.locked || undefined}
       data-model-id={model.aiModelId}
       rightSection={model.locked ? <IconLock size={14} /> : undefined}
       aria-current={model.aiModelId === selected?.aiModelId ? 'true' : undefined}
     >
-      <Text size="sm" fw={model.aiModelId === selected?.aiModelId ? 600 : 400}>
+      <Text size="sm" fw={model.aiModelId === selected?.aiModelId ? 600 : 400} c={model.locked ? 'dimmed' : undefined}>
         {model.name}
       </Text>
       {model.locked ? (
@@ -68,4 +73,17 @@ export function ModelPicker({ models, selected, onSelect, disabled }: ModelPicke
       </Menu.Dropdown>
     </Menu>
   );
+}
+
+/**
+ * Picking a locked model opens the addons' upgrade prompt (naming the plan that unlocks it); without
+ * that addon, locked models stay unpickable (`onLockedSelect` undefined).
+ */
+export function useLockedModelPrompt(addons: ChatAddons): { onLockedSelect?: (model: ModelListItem) => void; prompt: ReactNode } {
+  const [state, setState] = useState<{ opened: boolean; model: ModelListItem | null }>({ opened: false, model: null });
+  if (!addons.upgradePrompt) return { prompt: null };
+  return {
+    onLockedSelect: (model) => setState({ opened: true, model }),
+    prompt: addons.upgradePrompt({ ...state, onClose: () => setState((s) => ({ ...s, opened: false })) }),
+  };
 }

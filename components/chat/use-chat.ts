@@ -1,9 +1,12 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useStore } from 'jotai';
 import { useCallback, useEffect, useRef, useState, type Dispatch, type MutableRefObject, type SetStateAction } from 'react';
 import { chatSessionsKey, moveSessionToTop } from '../../shared/api/chat-history.ts';
 import { deleteChatMessage, getMessagesNewestFirst, MESSAGE_PAGE_SIZE, sendChatMessage, stopChatMessage } from '../../shared/api/chat.ts';
+import { cachedPointsUsed, pollBalanceAfterAnswer, stopBalancePoll } from '../../shared/api/points-balance.ts';
 import { ApiError } from '../../shared/api/request.ts';
 import type { StreamUpdate } from '../../shared/api/sse.ts';
+import { tokenAtom } from '../../shared/atoms/auth.ts';
 import { ChatFinishReasons, type ChatCitation, type ChatMessageItem, type ChatToolCall, type MessageMedia } from '../../shared/contracts/chat.ts';
 import { Codes } from '../../shared/contracts/envelope.ts';
 
@@ -17,6 +20,8 @@ export interface ChatTurn {
   modelName?: string;
   status: 'streaming' | 'done' | 'stopped' | 'error';
   error?: string;
+  /** The failure's Code (10470 Not Enough Points shows its own notice). */
+  errorCode?: number;
   /** The media sent with the message (shown in its bubble); asking again sends them again. */
   media?: MessageMedia[];
   /** Sources the answer cites as [n] (web search). */
@@ -169,7 +174,8 @@ const streamedFields = (update: StreamUpdate): Partial<ChatTurn> => ({
 /**
  * Sends one message and streams its answer into the turn `run.key`, applying updates at most once
  * per animation frame. The first event of a new chat names its session: the history lists it at
- * once and `onCreated` moves the route to it.
+ * once and `onCreated` moves the route to it. Resolves true when the answer started (its points
+ * were charged), false when the message was refused before it.
  */
 async function streamTurn(
   core: ChatCore,
@@ -177,7 +183,7 @@ async function streamTurn(
   input: string,
   options: SendOptions,
   hooks: { queryClient: QueryClient; onCreated: (chatSessionId: string) => void },
-): Promise<void> {
+): Promise<boolean> {
   const { patchTurn, sessionRef, known } = core;
   let frame: number | undefined;
   let latest: StreamUpdate | undefined;
@@ -213,6 +219,7 @@ async function streamTurn(
     if (frame !== undefined) cancelAnimationFrame(frame);
     known.current += 1;
     patchTurn(run.key, { ...streamedFields(final), status: final.finishReason === ChatFinishReasons.userStopped ? 'stopped' : 'done' });
+    return true;
   } catch (error) {
     if (frame !== undefined) cancelAnimationFrame(frame);
     const stoppedByUser = error instanceof ApiError && error.code === Codes.Aborted && run.stopped;
@@ -221,13 +228,16 @@ async function streamTurn(
       ...(latest ? streamedFields(latest) : {}),
       status: stoppedByUser ? 'stopped' : 'error',
       error: stoppedByUser ? undefined : error instanceof Error ? error.message : String(error),
+      errorCode: !stoppedByUser && error instanceof ApiError ? error.code : undefined,
     });
+    return latest !== undefined;
   }
 }
 
 /** Sending (one message at a time) and stopping the answer streaming now. */
 function useSending(core: ChatCore, onSessionCreated: (chatSessionId: string) => void) {
   const queryClient = useQueryClient();
+  const store = useStore();
   const onCreated = useRef(onSessionCreated);
   onCreated.current = onSessionCreated;
   const { active, setTurns, setStreaming } = core;
@@ -241,9 +251,15 @@ function useSending(core: ChatCore, onSessionCreated: (chatSessionId: string) =>
       active.current = run;
       setStreaming(true);
       setTurns((current) => [...current, { key: run.key, input, output: '', status: 'streaming', media: options.media ?? [] }]);
+      // The points spent before this message: the balance poll after its answer waits for a change from them.
+      const token = store.get(tokenAtom);
+      stopBalancePoll();
+      const usedBefore = cachedPointsUsed(queryClient, token);
+      let charged = false;
       try {
-        await streamTurn(coreRef.current, run, input, options, { queryClient, onCreated: (id) => onCreated.current(id) });
+        charged = await streamTurn(coreRef.current, run, input, options, { queryClient, onCreated: (id) => onCreated.current(id) });
       } finally {
+        if (charged) pollBalanceAfterAnswer(queryClient, token, usedBefore);
         if (active.current === run) {
           active.current = null;
           setStreaming(false);
@@ -252,7 +268,7 @@ function useSending(core: ChatCore, onSessionCreated: (chatSessionId: string) =>
         void queryClient.invalidateQueries({ queryKey: chatSessionsKey });
       }
     },
-    [active, queryClient, setStreaming, setTurns],
+    [active, queryClient, setStreaming, setTurns, store],
   );
 
   /** The stop button calls StopMessage (the server ends the answer, keeping its text) and aborts. */

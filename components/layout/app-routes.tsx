@@ -4,23 +4,29 @@ import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Route, Switch, useLocation } from 'wouter';
 import { recordPageView } from '../../shared/api/tracking.ts';
+import { keepInviteCodeFromUrl } from '../../shared/atoms/invite-code.ts';
 import { useFreshUserInfo } from '../app-shell/account.ts';
 import { LinkLoginDialog } from '../login/link-login-dialog.tsx';
 import { LoginDialog } from '../login/login-dialog.tsx';
 import { loginFromUrl } from '../login/url-login.ts';
 import { ChatLayout } from './chat-layout.tsx';
+import { PayResultRoute, PlanSettingsSection, PricingRoute, SubscriptionRoute, UserVipRoute } from './plans-routes.tsx';
+
+/** The plan pages keep their path after a login (a visitor about to subscribe stays on the plans). */
+const PLAN_PATHS = /^\/(pricing|subscription|user-vip)(\/|$)/;
 
 /**
- * The routes of this release: the chat layout at / and /{id}, settings and the not-found page;
- * around them what every screen has: the login dialog, page views, URL logins and a fresh copy of
- * the user.
+ * The routes of this release: the chat layout at / and /{id}, settings, invite friends (/invited), the
+ * plan pages (/pricing, /pricing/pay, /subscription, /user-vip: plans-routes.tsx) and the not-found page; around them what every screen has: the login dialog, page views (with a kept
+ * invite code), URL logins and a fresh copy of the user.
  */
 export function AppRoutes() {
   const [path, navigate] = useLocation();
   const store = useStore();
 
+  // ?inviteCode= is kept for a sign-up (and leaves the address bar); page views carry the kept code.
   useEffect(() => {
-    void recordPageView(path);
+    void keepInviteCodeFromUrl().then((inviteCode) => recordPageView(path, inviteCode ? { inviteCode } : {}));
   }, [path]);
 
   // ?token= or ?tempKey= log in and keep the path.
@@ -36,6 +42,21 @@ export function AppRoutes() {
         <Route path="/setting">
           <SettingsRoute />
         </Route>
+        <Route path="/invited">
+          <InviteRoute />
+        </Route>
+        <Route path="/pricing">
+          <PricingRoute />
+        </Route>
+        <Route path="/pricing/pay">
+          <PayResultRoute />
+        </Route>
+        <Route path="/subscription">
+          <SubscriptionRoute />
+        </Route>
+        <Route path="/user-vip">
+          <UserVipRoute />
+        </Route>
         <Route path="/:id?">
           <ChatLayout />
         </Route>
@@ -43,7 +64,7 @@ export function AppRoutes() {
           <NotFound />
         </Route>
       </Switch>
-      <LoginDialog onLoggedIn={() => navigate('/')} />
+      <LoginDialog onLoggedIn={() => !PLAN_PATHS.test(path) && navigate('/')} />
       <LinkLoginDialog />
     </>
   );
@@ -51,8 +72,41 @@ export function AppRoutes() {
 
 /** Not needed to open the app: fetched when first visited. */
 const SettingsPage = lazy(() => import('../settings/settings-page.tsx').then((module) => ({ default: module.SettingsPage })));
+/** Settings' Points section (balance, check-in, promo codes, history): fetched with the page. */
+const loadPointsSection = () => import('../points/points-section.tsx');
+const PointsSection = lazy(() => loadPointsSection().then((module) => ({ default: module.PointsSection })));
 
 function SettingsRoute() {
+  const [, navigate] = useLocation();
+  // Fetched beside the page's own chunk, not after it.
+  useEffect(() => void loadPointsSection().catch(() => undefined), []);
+  return (
+    <Suspense
+      fallback={
+        <Center h="100dvh">
+          <Loader size="sm" />
+        </Center>
+      }
+    >
+      <SettingsPage
+        onBack={() => navigate('/')}
+        sections={
+          <>
+            <PointsSection />
+            <InviteSettingsSection onOpen={() => navigate('/invited')} />
+            <PlanSettingsSection onNavigate={navigate} />
+          </>
+        }
+      />
+    </Suspense>
+  );
+}
+
+/** The invite page and settings' way to it: fetched when first shown. */
+const InvitePage = lazy(() => import('../invite/invite-page.tsx').then((module) => ({ default: module.InvitePage })));
+const InviteSettingsSection = lazy(() => import('../invite/invite-entry.tsx').then((module) => ({ default: module.InviteSettingsSection })));
+
+function InviteRoute() {
   const [, navigate] = useLocation();
   return (
     <Suspense
@@ -62,7 +116,7 @@ function SettingsRoute() {
         </Center>
       }
     >
-      <SettingsPage onBack={() => navigate('/')} />
+      <InvitePage onBack={() => navigate('/')} />
     </Suspense>
   );
 }

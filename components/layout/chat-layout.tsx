@@ -8,11 +8,17 @@ import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
 import type { Platform } from '../../shared/platform/platform.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
 import { ChatView } from '../chat/chat-view.tsx';
+import { NotificationBell } from '../notifications/notification-bell.tsx';
 import type { ChatSidebarProps } from '../chat-history/chat-sidebar.tsx';
 import { SIDEBAR_WIDTH } from '../chat-history/sidebar-width.ts';
 import { deferred } from '../ui/deferred.tsx';
 import { IconMenu, IconPlus, IconSettings } from '../ui/icons.tsx';
 import { Drawer } from '../ui/overlays.tsx';
+import { chatPlansAddons } from './chat-plans.tsx';
+import { chatPointsAddons } from './chat-points.tsx';
+
+/** What other features show inside the chat: points, and the plans' upgrade prompt. */
+const chatAddons = { ...chatPointsAddons, ...chatPlansAddons };
 
 /**
  * The history sidebar is a chunk of its own: the side panel shows it only in a drawer. The wide
@@ -53,12 +59,14 @@ export function ChatLayout() {
     setDrawer(false);
     navigate(path);
   };
-  const chat = <ChatView sessionId={id} onSessionCreated={(sessionId) => navigate(`/${sessionId}`, { replace: true })} />;
+  const chat = (
+    <ChatView sessionId={id} onSessionCreated={(sessionId) => navigate(`/${sessionId}`, { replace: true })} addons={chatAddons} />
+  );
 
   if (!isH5) {
     return (
       <div style={{ display: 'flex', height: '100dvh' }}>
-        <ChatSidebar activeSessionId={id} onNavigate={go} />
+        <ChatSidebar activeSessionId={id} onNavigate={go} headerAction={<NotificationBell onNavigate={go} />} />
         <main style={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
           <Group justify="flex-end" px="md" py={6}>
             <Tooltip label={t('settings.title')}>
@@ -83,6 +91,7 @@ export function ChatLayout() {
           Tandem
         </Text>
         <Group gap={4} wrap="nowrap">
+          <NotificationBell onNavigate={go} />
           <ActionIcon
             variant="subtle"
             color="gray"

@@ -2,6 +2,7 @@ import { Alert, Button, Center, Group, Loader, Paper, PasswordInput, SegmentedCo
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { addUser, login } from '../../shared/api/account.ts';
+import { forgetInviteCode, keepInviteCodeFromUrl, pendingInviteCode } from '../../shared/atoms/invite-code.ts';
 import { rememberLoginState } from '../../shared/atoms/login-link.ts';
 import { LanguageSchema } from '../../shared/contracts/common.ts';
 import { setLanguage } from '../../shared/i18n/i18n.ts';
@@ -29,6 +30,8 @@ const EMPTY: LoginFormValues = { email: '', password: '', userName: '' };
 export function LoginPage({ navigate = (url) => window.location.assign(url) }: LoginPageProps) {
   const ids = useSystemSetting('extension_ids');
   useDocumentTitle();
+  // An invite link may lead here directly (/login?inviteCode=): the code is kept as the app keeps it.
+  useEffect(() => void keepInviteCodeFromUrl(), []);
   // Until the server says which extensions it trusts, nothing is handed on; if it cannot say, none are.
   if (ids.value === undefined && ids.isPending) {
     return (
@@ -176,7 +179,10 @@ function LoginForm({ onSignedIn }: { onSignedIn: (tempKey: string) => Promise<vo
     const credentials = { email: values.email.trim(), password: values.password };
     try {
       if (mode === 'signUp') {
-        await addUser({ ...credentials, userName: values.userName.trim() || undefined });
+        // A code kept from an invite link (?inviteCode= on this origin) names the inviter.
+        const inviteCode = await pendingInviteCode();
+        await addUser({ ...credentials, userName: values.userName.trim() || undefined, ...(inviteCode ? { inviteCode } : {}) });
+        if (inviteCode) await forgetInviteCode();
         // The account exists now: a retry after a failed login must sign in, not sign up again.
         setMode('signIn');
       }

@@ -16,10 +16,12 @@ import { notifyError, notifySuccess } from '../ui/notify.ts';
 
 export interface SettingsPageProps {
   onBack: () => void;
+  /** Sections of other features (points), composed by components/layout; shown after the account. */
+  sections?: React.ReactNode;
 }
 
 /** The settings layout, general section: language, the server (extension only) and the account. */
-export function SettingsPage({ onBack }: SettingsPageProps) {
+export function SettingsPage({ onBack, sections }: SettingsPageProps) {
   const { t } = useTranslation();
   const { isExtension } = usePlatform();
   return (
@@ -33,6 +35,7 @@ export function SettingsPage({ onBack }: SettingsPageProps) {
       <LanguageSection />
       {isExtension && <ServerSection />}
       <AccountSection />
+      {sections}
     </Stack>
   );
 }

@@ -71,3 +71,17 @@ export const IconPhoto = (p: IconProps) => (
 export const IconPuzzle = (p: IconProps) => (
   <Icon {...p} paths={['M4 7h3a2 2 0 1 0 4 0h3v3a2 2 0 1 1 0 4v3h-3a2 2 0 1 0-4 0H4v-3a2 2 0 1 0 0-4z']} />
 );
+export const IconCalendarCheck = (p: IconProps) => (
+  <Icon {...p} paths={['M4 6h16v14H4z', 'M8 3v4', 'M16 3v4', 'M4 10h16', 'M9 15l2 2 4-4']} />
+);
+export const IconCoin = (p: IconProps) => (
+  <Icon {...p} paths={['M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18z', 'M14.5 9.5c-.5-1-1.5-1.5-2.5-1.5-1.5 0-2.5.8-2.5 2s1 1.7 2.5 2 2.5.8 2.5 2-1 2-2.5 2c-1 0-2-.5-2.5-1.5', 'M12 6.5v1.5', 'M12 16v1.5']} />
+);
+export const IconGift = (p: IconProps) => (
+  <Icon {...p} paths={['M4 11h16v9H4z', 'M3 7h18v4H3z', 'M12 7v13', 'M12 7c-1.5-3-5-3.5-5-1.5S10 7 12 7c2 0 5-.5 5-1.5S13.5 4 12 7']} />
+);
+export const IconBell = (p: IconProps) => (
+  <Icon {...p} paths={['M6 16V11a6 6 0 0 1 12 0v5l2 2H4z', 'M10 21h4']} />
+);
+export const IconArrowLeft = (p: IconProps) => <Icon {...p} paths={['M19 12H5', 'M11 6l-6 6 6 6']} />;
+export const IconCheck = (p: IconProps) => <Icon {...p} paths={['M5 12l5 5L20 7']} />;

@@ -2,6 +2,7 @@ import { startAuthSync } from '../../components/login/auth-sync.ts';
 import { startApp } from '../../components/app-shell/start.ts';
 import { preloadChatLayout } from '../../components/layout/chat-layout.tsx';
 import { renderApp } from '../../components/layout/render-app.tsx';
+import { startUnreadRelay } from '../../components/notifications/unread-relay.ts';
 import { startLanguageSync } from '../../shared/i18n/language-sync.ts';
 import { createPageBridge } from '../../shared/messaging/page-bridge.ts';
 import { detectPlatform } from '../../shared/platform/platform.ts';
@@ -16,5 +17,7 @@ if (!started.platform.isExtension) {
   const bridge = createPageBridge();
   startAuthSync(started.store, bridge);
   startLanguageSync(bridge);
+  // The toolbar badge follows the unread count the page sees change.
+  startUnreadRelay(bridge);
 }
 await renderApp(document.getElementById('root')!, started);

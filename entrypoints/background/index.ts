@@ -1,6 +1,7 @@
 import { defineBackground } from 'wxt/utils/define-background';
 import { installStorage } from '../../shared/storage/active.ts';
 import { createExtensionStorage } from '../../shared/storage/extension.ts';
+import { wireBadge } from './badge.ts';
 import { wireMessages } from './messages.ts';
 import { wireServer } from './server.ts';
 import { wireSidePanel } from './side-panel.ts';
@@ -13,5 +14,6 @@ export default defineBackground({
     wireSidePanel();
     wireServer();
     wireMessages();
+    wireBadge();
   },
 });

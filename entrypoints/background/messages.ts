@@ -18,6 +18,7 @@ import { extensionMessaging, replyError, replyOk } from '../../shared/messaging/
 import { clearPersisted, loadPersisted, watchPersisted, writePersisted } from '../../shared/storage/active.ts';
 import type { Persisted } from '../../shared/storage/persisted.ts';
 import { originOf } from '../../shared/platform/server-url.ts';
+import { refreshBadge } from './badge.ts';
 import { knownServerUrl, loadServerUrl } from './server.ts';
 
 export type MessageSender = chrome.runtime.MessageSender;
@@ -141,6 +142,11 @@ const handlers: { [K in ExtensionMessageType]: Handler<K> } = {
   updatePromptPlugin: async () => {
     const version = await loadPersisted(promptPluginVersionPersisted);
     await writePersisted(promptPluginVersionPersisted, version + 1);
+    return null;
+  },
+  // The page sends no count: the badge asks the server itself, with the extension's login (badge.ts).
+  notificationsChanged: async () => {
+    await refreshBadge();
     return null;
   },
 };

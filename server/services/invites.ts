@@ -182,7 +182,8 @@ export async function creditInviter(ctx: AppContext, inviteeId: string): Promise
         kind: 'invite',
         titleKey: 'notifications.inviteCredited.title',
         bodyKey: 'notifications.inviteCredited.body',
-        params: { points: settings.invite_points, name: pair.inviteeName },
+        // Masked as in the invite list: an invitee's name is theirs to show.
+        params: { points: settings.invite_points, name: maskName(pair.inviteeName) },
         dedupeKey: `invite-credited:${inviteeId}`,
       });
       return 'credited' as const;

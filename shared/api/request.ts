@@ -179,6 +179,8 @@ export interface RequestOptions<T> {
   timeoutMs?: number;
   /** Validates Data; a mismatch is a 10500 'Request error'. */
   data?: z.ZodType<T>;
+  /** The message of a failure answered without a Msg (default 'request failed'). */
+  fallbackMessage?: string;
   /** False for the tracking calls themselves, which would otherwise feed on their own timings. */
   track?: boolean;
   /**
@@ -241,7 +243,7 @@ export async function request<T = unknown>(path: string, options: RequestOptions
     } catch {
       throw new ApiError(Codes.ServerError, t('request.error'));
     }
-    const data = await unwrapEnvelope(json, undefined, !!options.asToken);
+    const data = await unwrapEnvelope(json, options.fallbackMessage, !!options.asToken);
     if (!options.data) {
       report();
       return data as T;

@@ -19,7 +19,7 @@ export const BUILT_IN_EXTENSION_ID = 'hhnidkcejghlkbldejpjheplacdjkpkf';
 // validates answers and pushes.
 // ---------------------------------------------------------------------------------------------
 
-/** The seven messages (docs/architecture.md#the-web-page-and-the-extension). */
+/** The eight messages (docs/architecture.md#the-web-page-and-the-extension). */
 export const EXTENSION_MESSAGE_TYPES = [
   'syncLoginState',
   'getLoginToken',
@@ -28,6 +28,8 @@ export const EXTENSION_MESSAGE_TYPES = [
   'webUpdatesUserSetting',
   'getCachedUserConfig',
   'updatePromptPlugin',
+  /** The web app's unread notification count changed: the background refetches it for the toolbar badge. */
+  'notificationsChanged',
 ] as const;
 export const ExtensionMessageTypeSchema = z.enum(EXTENSION_MESSAGE_TYPES);
 export type ExtensionMessageType = z.infer<typeof ExtensionMessageTypeSchema>;
@@ -53,6 +55,7 @@ export const ExtensionMessageDataSchemas = {
   webUpdatesUserSetting: z.strictObject({ setting: UserSettingSchema }),
   getCachedUserConfig: NoDataSchema,
   updatePromptPlugin: NoDataSchema,
+  notificationsChanged: NoDataSchema,
 } as const satisfies Record<ExtensionMessageType, z.ZodType>;
 
 export const ExtensionMessageResultSchemas = {
@@ -65,6 +68,7 @@ export const ExtensionMessageResultSchemas = {
   webUpdatesUserSetting: z.null(),
   getCachedUserConfig: UserSettingSchema.nullable(),
   updatePromptPlugin: z.null(),
+  notificationsChanged: z.null(),
 } as const satisfies Record<ExtensionMessageType, z.ZodType>;
 
 export type ExtensionMessageData<K extends ExtensionMessageType> = z.infer<(typeof ExtensionMessageDataSchemas)[K]>;
@@ -95,7 +99,7 @@ export const BRIDGE_PING_INTERVAL_MS = 50;
 
 const EnvelopeIdSchema = z.string().min(1).max(100);
 
-/** Page -> bridge: one of the seven messages, answered by a reply with the same id. */
+/** Page -> bridge: one of the eight messages, answered by a reply with the same id. */
 export const PageRequestSchema = z.object({
   source: z.literal(PAGE_MESSAGE_SOURCE),
   id: EnvelopeIdSchema,

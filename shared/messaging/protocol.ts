@@ -8,7 +8,7 @@ import type {
 } from '../contracts/extension.ts';
 
 /**
- * The extension message protocol: the seven messages the bridge content script forwards
+ * The extension message protocol: the eight messages the bridge content script forwards
  * to the background. Every message answers an ExtensionReply value: refusals and failures travel
  * as values, so the bridge can pass them on to the page as they are.
  *

@@ -131,7 +131,7 @@ describe('invites', () => {
     expect(balance.balance).toBe(100);
     const [told] = await notificationsOf(inviter.userId);
     expect(told).toMatchObject({ kind: 'invite', titleKey: 'notifications.inviteCredited.title', bodyKey: 'notifications.inviteCredited.body', dedupeKey: `invite-credited:${invitee.userId}` });
-    expect(JSON.parse(told.params)).toEqual({ points: 100, name: 'Alice' });
+    expect(JSON.parse(told.params)).toEqual({ points: 100, name: 'Al***' });
     expect(await myInvite(inviter)).toMatchObject({ invitedCount: 1, creditedCount: 1, pointsEarned: 100 });
 
     // The second message credits nothing more, and tells nobody anything.

@@ -1,0 +1,30 @@
+import { createContext, type ReactNode } from 'react';
+import type { ModelListItem } from '../../shared/contracts/model.ts';
+
+/**
+ * What other features show inside the chat (points: today's check-in, the cost of a message, the
+ * Not-Enough-Points notice). A feature imports no other, so components/layout passes them in.
+ */
+export interface ChatAddons {
+  /** Under the welcome of an empty chat, for signed-in users. */
+  welcome?: ReactNode;
+  /** Beside the send button: what the next message costs with `model`. */
+  sendCost?: (model: ModelListItem | undefined, models: readonly ModelListItem[]) => ReactNode;
+  /** In place of the error of a message refused with `code`; null or undefined shows the error as it is. */
+  failureNotice?: (code: number, message: string) => ReactNode;
+  /**
+   * What picking a model above the user's plan (locked) shows: the upgrade prompt, open while
+   * `opened`. Without it, locked models cannot be picked.
+   */
+  upgradePrompt?: (prompt: LockedModelPrompt) => ReactNode;
+}
+
+/** A locked model the user picked; `model` stays while the prompt closes. */
+export interface LockedModelPrompt {
+  opened: boolean;
+  model: ModelListItem | null;
+  onClose: () => void;
+}
+
+/** The addons of the chat on screen, for the messages deep in its list. */
+export const ChatAddonsContext = createContext<ChatAddons>({});

@@ -1,0 +1,52 @@
+import { Text, Tooltip } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { AUTO_MODEL_ID, type ModelListItem } from '../../shared/contracts/model.ts';
+import { IconCoin } from '../ui/icons.tsx';
+
+/**
+ * What the next message costs with `model`: its pointsCost; for 'auto', the range over the models
+ * auto may pick (those the user's plan reaches). Null without a model.
+ */
+export function messageCost(model: ModelListItem | undefined, models: readonly ModelListItem[]): { min: number; max: number } | null {
+  if (!model) return null;
+  if (model.aiModelId !== AUTO_MODEL_ID) return { min: model.pointsCost, max: model.pointsCost };
+  const costs = models.filter((m) => m.aiModelId !== AUTO_MODEL_ID && !m.locked).map((m) => m.pointsCost);
+  if (costs.length === 0) return { min: model.pointsCost, max: model.pointsCost };
+  return { min: Math.min(...costs), max: Math.max(...costs) };
+}
+
+export interface MessageCostProps {
+  model: ModelListItem | undefined;
+  models: readonly ModelListItem[];
+}
+
+/** Beside the send button, small and muted: a coin and the points the next message costs, explained on hover. */
+export function MessageCost({ model, models }: MessageCostProps) {
+  const { t } = useTranslation();
+  const cost = messageCost(model, models);
+  if (!cost) return null;
+  const range = cost.min !== cost.max;
+  // A coin and the number (the side panel's composer is narrow); the tooltip says it in words.
+  const label = range ? `${cost.min}\u2013${cost.max}` : cost.min === 0 ? t('points.cost.free') : String(cost.min);
+  const tooltip = range
+    ? t('points.cost.tooltipRange', { min: cost.min, max: cost.max })
+    : cost.min === 0
+      ? t('points.cost.tooltipFree')
+      : t('points.cost.tooltip', { count: cost.min });
+  return (
+    <Tooltip label={tooltip} withArrow multiline maw={260}>
+      <Text
+        component="span"
+        size="xs"
+        c="dimmed"
+        tabIndex={0}
+        aria-label={tooltip}
+        data-testid="message-cost"
+        style={{ display: 'inline-flex', alignItems: 'center', gap: 3, whiteSpace: 'nowrap', flexShrink: 0 }}
+      >
+        <IconCoin size={13} />
+        {label}
+      </Text>
+    </Tooltip>
+  );
+}

@@ -1,0 +1,41 @@
+/**
+ * How a plan level looks wherever it shows (the sidebar's plan card, the pricing and subscription
+ * pages): 0 Free, 1 Standard, 2 Advanced, 3 Super (docs/economy.md#plans).
+ */
+
+/** The colour of each paid level; free plans are grey. */
+export const PLAN_LEVEL_COLORS: Readonly<Record<number, string>> = { 1: '#3b82f6', 2: '#7b7ddb', 3: '#f59f00' };
+export const FREE_PLAN_COLOR = '#868e96';
+
+/** A level as the UI shows it: 0 for none, else 1 to 3. */
+export function planTier(level: number | null | undefined): number {
+  if (!level || level < 1) return 0;
+  return Math.min(3, Math.floor(level));
+}
+
+export function planColor(level: number | null | undefined): string {
+  const tier = planTier(level);
+  return tier === 0 ? FREE_PLAN_COLOR : PLAN_LEVEL_COLORS[tier]!;
+}
+
+/** A date as YYYY-MM-DD in the reader's time zone; '' for what is not a date. */
+export function planDate(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return '';
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+/** Minor units of `currency` (cents, fen) as the reader writes the amount: $9.99, ¥68.00. */
+export function formatPrice(minor: number, currency: string, language: string): string {
+  const code = currency.toUpperCase();
+  const locale = language === 'zh' ? 'zh-CN' : 'en-US';
+  try {
+    const format = new Intl.NumberFormat(locale, { style: 'currency', currency: code });
+    const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
+    return format.format(minor / 10 ** digits);
+  } catch {
+    return `${(minor / 100).toFixed(2)} ${code}`;
+  }
+}
