@@ -24,18 +24,20 @@ export function useGoOutside(): (url: string) => void {
  * the app's own /pricing when vip_url is this site's (or not set); in the extension, vip_url (or the
  * server's /pricing) in a new tab, since the side panel cannot host Stripe's checkout.
  */
-export function usePlansLink(): (navigate: (path: string) => void) => void {
+export function usePlansLink(): (navigate: (path: string) => void, query?: string) => void {
   const { isExtension } = usePlatform();
   const vipUrl = useSystemSetting('vip_url').value;
-  return (navigate) => {
-    if (isExtension) return openInNewTab(vipUrl || `${getApiBase() || window.location.origin}/pricing`);
-    if (!vipUrl) return navigate('/pricing');
+  return (navigate, query) => {
+    // `query` (a coupon to apply, for example) goes along to whichever plans page opens.
+    const withQuery = (url: string) => (query ? `${url}${url.includes('?') ? '&' : '?'}${query}` : url);
+    if (isExtension) return openInNewTab(withQuery(vipUrl || `${getApiBase() || window.location.origin}/pricing`));
+    if (!vipUrl) return navigate(withQuery('/pricing'));
     try {
       const target = new URL(vipUrl, window.location.href);
-      if (target.origin === window.location.origin) return navigate(`${target.pathname}${target.search}`);
+      if (target.origin === window.location.origin) return navigate(withQuery(`${target.pathname}${target.search}`));
     } catch {
-      return navigate('/pricing');
+      return navigate(withQuery('/pricing'));
     }
-    openInNewTab(vipUrl);
+    openInNewTab(withQuery(vipUrl));
   };
 }

@@ -43,7 +43,8 @@ export function PricingPage({ onBack, onNavigate, redeemEntry }: PricingPageProp
   const token = useAtomValue(tokenAtom);
   const user = useAtomValue(userInfoAtom);
   const [period, setPeriod] = useState<VipPeriod>('month');
-  const [coupon, setCoupon] = useState('');
+  // A coupon brought from the promo dialog (?coupon=) is filled in.
+  const [coupon, setCoupon] = useState(() => new URLSearchParams(window.location.search).get('coupon') ?? '');
   const packages = useQuery(vipPackageListQuery(currencyFor(i18n.language)));
   const subscription = useQuery(subscriptionQuery(token));
 

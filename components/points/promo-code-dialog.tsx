@@ -2,9 +2,11 @@ import { Alert, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { invalidatePoints, redeemCode } from '../../shared/api/points.ts';
+import { useLocation } from 'wouter';
+import { applyPromoCode, invalidatePoints, type PromoCodeOutcome } from '../../shared/api/points.ts';
 import type { RedeemResult } from '../../shared/contracts/redeem-codes.ts';
 import { refreshUserInfo } from '../app-shell/account.ts';
+import { usePlansLink } from '../app-shell/plans-link.ts';
 import { Modal } from '../ui/overlays.tsx';
 
 export interface PromoCodeDialogProps {
@@ -24,9 +26,11 @@ export function useRedeemSummary(): (result: RedeemResult) => string {
 }
 
 /**
- * The promo-code dialog: redeem codes today (coupons come with plans). The code is trimmed; Enter
- * submits; the form is disabled while it is sent. Success says what was received and reads the
- * balance, the history and the user (a plan granted by the code shows at once) again; a refusal
+ * The promo-code dialog, for redeem codes and coupons alike: the server says which a code is
+ * without using it. A redeem code is redeemed at once: the dialog says what was received and reads
+ * the balance, the history and the user (a plan granted by the code shows at once) again. A coupon is
+ * described (what it takes off, or why it cannot be used) with a way to the plans, where it is applied
+ * at checkout. The code is trimmed; Enter submits; the form is disabled while it is sent; a refusal
  * shows the server's message.
  */
 export function PromoCodeDialog({ opened, onClose }: PromoCodeDialogProps) {
@@ -37,10 +41,10 @@ export function PromoCodeDialog({ opened, onClose }: PromoCodeDialogProps) {
   const [missing, setMissing] = useState(false);
 
   const redeem = useMutation({
-    mutationFn: (value: string) => redeemCode(value),
-    onSuccess: async () => {
+    mutationFn: (value: string) => applyPromoCode(value),
+    onSuccess: async (outcome: PromoCodeOutcome) => {
       setCode('');
-      await Promise.all([invalidatePoints(queryClient), refreshUserInfo(queryClient)]);
+      if (outcome.kind === 'redeem') await Promise.all([invalidatePoints(queryClient), refreshUserInfo(queryClient)]);
     },
   });
 
@@ -88,11 +92,12 @@ export function PromoCodeDialog({ opened, onClose }: PromoCodeDialogProps) {
               {failure}
             </Alert>
           )}
-          {redeem.isSuccess && (
+          {redeem.isSuccess && redeem.data.kind === 'redeem' && (
             <Alert color="teal" variant="light" p={8} role="status" data-testid="redeem-success">
-              {summary(redeem.data)}
+              {summary(redeem.data.result)}
             </Alert>
           )}
+          {redeem.isSuccess && redeem.data.kind === 'coupon' && <CouponFound code={redeem.data.code} coupon={redeem.data.coupon} onLeave={close} />}
           <Group justify="flex-end" gap="xs">
             <Button variant="default" onClick={close} disabled={redeem.isPending}>
               {redeem.isSuccess ? t('points.redeem.done') : t('points.redeem.cancel')}
@@ -104,5 +109,35 @@ export function PromoCodeDialog({ opened, onClose }: PromoCodeDialogProps) {
         </Stack>
       </form>
     </Modal>
+  );
+}
+
+/** A coupon entered in the dialog: what it gives (or why it cannot be used now) and the way to the plans, where it applies. */
+function CouponFound({ code, coupon, onLeave }: { code: string; coupon: Extract<PromoCodeOutcome, { kind: 'coupon' }>['coupon']; onLeave: () => void }) {
+  const { t } = useTranslation();
+  const [, navigate] = useLocation();
+  const openPlans = usePlansLink();
+  return (
+    <Alert color={coupon.valid ? 'teal' : 'yellow'} variant="light" p={8} role="status" data-testid="coupon-found">
+      <Stack gap={6}>
+        <Text size="sm" fw={600}>
+          {t('points.redeem.couponTitle', { code: code.toUpperCase() })}
+        </Text>
+        <Text size="sm">{coupon.message}</Text>
+        {coupon.valid && (
+          <Group>
+            <Button
+              size="xs"
+              onClick={() => {
+                onLeave();
+                openPlans(navigate, `coupon=${encodeURIComponent(code)}`);
+              }}
+            >
+              {t('points.redeem.couponUse')}
+            </Button>
+          </Group>
+        )}
+      </Stack>
+    </Alert>
   );
 }

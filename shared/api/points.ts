@@ -2,11 +2,13 @@ import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import i18next from 'i18next';
 import { pagedSchema, type Paged } from '../contracts/common.ts';
 import { CheckinStatusSchema, LedgerEntrySchema, type CheckinStatus, type LedgerEntry } from '../contracts/points.ts';
+import { CheckCouponResultSchema, CheckPromoCodeResultSchema, type CheckCouponResult } from '../contracts/coupons.ts';
+import { Codes } from '../contracts/envelope.ts';
 import { RedeemResultSchema, type RedeemResult } from '../contracts/redeem-codes.ts';
-import { apiGet, apiPost } from './request.ts';
+import { ApiError, apiGet, apiPost } from './request.ts';
 
 /**
- * Points (docs/economy.md): the history, the daily check-in and redeem codes
+ * Points (docs/economy.md): the history, the daily check-in, redeem codes and coupons entered as promo codes
  * (the balance and the poll after an answer are in points-balance.ts). Every query is
  * keyed by the login token, so another account never sees the last one's points.
  */
@@ -63,6 +65,23 @@ export function pointsHistoryQuery(token: string | null, page: number) {
  */
 export function redeemCode(code: string): Promise<RedeemResult> {
   return apiPost('/api/User/RedeemCode', { code: code.trim() }, { data: RedeemResultSchema, fallbackMessage: i18next.t('points.redeem.failed') });
+}
+
+/** What a code entered in the promo dialog turned out to be: a redeem code (now redeemed) or a coupon (for checkout). */
+export type PromoCodeOutcome = { kind: 'redeem'; result: RedeemResult } | { kind: 'coupon'; code: string; coupon: CheckCouponResult };
+
+/**
+ * The promo dialog's code: asks the server what it is without using it (CheckPromoCode), then
+ * redeems a redeem code, or describes a coupon, which is used at checkout. An unknown code fails with
+ * the same message as a failed redeem, so codes cannot be told apart by probing.
+ */
+export async function applyPromoCode(code: string): Promise<PromoCodeOutcome> {
+  const value = code.trim();
+  const fallbackMessage = i18next.t('points.redeem.failed');
+  const { kind } = await apiPost('/api/User/CheckPromoCode', { code: value }, { data: CheckPromoCodeResultSchema, fallbackMessage });
+  if (kind === 'redeem') return { kind, result: await redeemCode(value) };
+  if (kind === 'coupon') return { kind, code: value, coupon: await apiGet('/api/Coupons/CheckCoupon', { code: value }, { data: CheckCouponResultSchema }) };
+  throw new ApiError(Codes.BadRequest, fallbackMessage);
 }
 
 /** After points changed (a check-in, a redeem, an answer): the balance and the history are read again. */

@@ -27,6 +27,12 @@ const server = serveTheseTests(
       redeemed = true;
       sendEnvelope(res, { Code: 10000, Data: { kind: 'both', points: 500, planDays: 30, planLevel: 2, balance: 600 } });
     },
+    // What a code is, as the server tells it without using it: one redeem code, one coupon, the rest unknown.
+    '/api/User/CheckPromoCode': (req, res) => {
+      const code = (JSON.parse(req.body) as { code: string }).code.toUpperCase();
+      sendEnvelope(res, { Code: 10000, Data: { kind: code === 'ABCD-EFGH-JKMN-PQRS' ? 'redeem' : code === 'SPRING20' ? 'coupon' : 'unknown' } });
+    },
+    '/api/Coupons/CheckCoupon': answer({ valid: true, percentOff: 20, duration: 'once', appliesTo: ['adv-year'], validTo: null, message: '20% off the first payment.' }),
     '/api/User/GetUserByLogin': (_req, res) => sendEnvelope(res, { Code: 10000, Data: user() }),
     '/api/User/GetUserIntegralByLogin': (_req, res) =>
       sendEnvelope(res, { Code: 10000, Data: [{ integralType: 1, integralValue: redeemed ? 600 : 100, useIntegral: 0 }] }),
@@ -83,6 +89,18 @@ describe('PromoCodeDialog', () => {
     expect(await screen.findByTestId('redeem-error')).toHaveTextContent(REFUSED);
     expect(input).toHaveValue('WRONG-CODE');
     expect(input).not.toBeDisabled();
+  });
+
+  it('tells a coupon apart: says what it takes off, redeems nothing, and leads to the plans with it', async () => {
+    await renderInApp(<WithUserInfo />, { apiBase: server.url, user: testUser });
+    await userEvent.type(await screen.findByRole('textbox', { name: 'Code' }), 'spring20{Enter}');
+    const found = await screen.findByTestId('coupon-found');
+    expect(found).toHaveTextContent('SPRING20 is a coupon');
+    expect(found).toHaveTextContent('20% off the first payment.');
+    expect(redeemRequests()).toHaveLength(0);
+    expect(screen.queryByTestId('redeem-success')).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'Use it on the plans page' }));
+    await waitFor(() => expect(`${window.location.pathname}${window.location.search}${window.location.hash}`).toContain('/pricing?coupon=spring20'));
   });
 
   it('closes with Cancel', async () => {
