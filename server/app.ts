@@ -114,7 +114,7 @@ function createServer(opts: BuildOptions): FastifyInstance {
     // Request ids make log lines of one request easy to find.
     requestIdHeader: 'x-request-id',
     // Strict: a query that is not UTF-8 once decoded is refused rather than kept as literal text.
-    querystringParser: parseQueryString,
+    routerOptions: { querystringParser: parseQueryString },
     // A URL the router cannot read (broken percent-encoding) is bad input: in the envelope for the
     // API, a plain 400 for a page address.
     frameworkErrors: (err, req, reply) => void answerUnroutable(err, req, reply as FastifyReply),

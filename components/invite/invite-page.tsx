@@ -1,15 +1,16 @@
-import { ActionIcon, Alert, Anchor, Badge, Box, Button, Center, Group, Loader, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Box, Button, Center, Group, Loader, Paper, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useAtomValue, useSetAtom } from 'jotai';
+import { useAtomValue } from 'jotai';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { inviteKey, myInviteListQuery, myInviteQuery } from '../../shared/api/invite.ts';
 import { isLoggedInAtom, tokenAtom } from '../../shared/atoms/auth.ts';
-import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
 import type { InvitedAccount, InviteInfo } from '../../shared/contracts/economy.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
-import { IconArrowLeft, IconCopy } from '../ui/icons.tsx';
+import { SignInPrompt } from '../app-shell/sign-in-prompt.tsx';
+import { IconCopy } from '../ui/icons.tsx';
 import { notifyError, notifySuccess } from '../ui/notify.ts';
+import { PageFrame } from '../ui/page-frame.tsx';
 
 export interface InvitePageProps {
   /** Back to the chat (/). */
@@ -31,48 +32,9 @@ export function InvitePage({ onBack }: InvitePageProps) {
   }, [loggedIn, queryClient]);
 
   return (
-    <Box mih="100dvh">
-      {isH5 && (
-        <Group
-          gap={4}
-          px={8}
-          py={6}
-          wrap="nowrap"
-          style={{ borderBottom: '1px solid var(--mantine-color-gray-3)', position: 'sticky', top: 0, background: 'var(--mantine-color-body)', zIndex: 1 }}
-        >
-          <ActionIcon variant="subtle" color="gray" aria-label={t('invite.back')} onClick={onBack}>
-            <IconArrowLeft />
-          </ActionIcon>
-          <Text fw={600} size="sm">
-            {t('invite.title')}
-          </Text>
-        </Group>
-      )}
-      <Stack maw={720} mx="auto" p="md" gap="md">
-        {!isH5 && (
-          <Group justify="space-between">
-            <Title order={3}>{t('invite.title')}</Title>
-            <Anchor component="button" type="button" size="sm" onClick={onBack}>
-              {t('invite.back')}
-            </Anchor>
-          </Group>
-        )}
-        {loggedIn ? <InviteContent /> : <SignInPrompt />}
-      </Stack>
-    </Box>
-  );
-}
-
-function SignInPrompt() {
-  const { t } = useTranslation();
-  const openLogin = useSetAtom(openLoginDialogAtom);
-  return (
-    <Paper withBorder p="lg" radius={6}>
-      <Stack align="center" gap="sm">
-        <Text ta="center">{t('invite.signInPrompt')}</Text>
-        <Button onClick={() => openLogin('invite.signInTip')}>{t('invite.signIn')}</Button>
-      </Stack>
-    </Paper>
+    <PageFrame title={t('invite.title')} backLabel={t('invite.back')} onBack={onBack} narrow={isH5}>
+      {loggedIn ? <InviteContent /> : <SignInPrompt message={t('invite.signInPrompt')} signInLabel={t('invite.signIn')} notice="invite.signInTip" />}
+    </PageFrame>
   );
 }
 
@@ -80,13 +42,7 @@ function InviteContent() {
   const { t } = useTranslation();
   const token = useAtomValue(tokenAtom);
   const info = useQuery(myInviteQuery(token));
-  if (info.isPending) {
-    return (
-      <Center py="xl">
-        <Loader size="sm" />
-      </Center>
-    );
-  }
+  if (info.isPending) return <Loading py="xl" />;
   if (info.isError) {
     return (
       <Stack gap="sm">
@@ -109,6 +65,15 @@ function InviteContent() {
       </SimpleGrid>
       <InvitedList />
     </>
+  );
+}
+
+/** The page's and the list's spinner while their first answer is on its way. */
+function Loading({ py }: { py: 'xl' | 'md' }) {
+  return (
+    <Center py={py}>
+      <Loader size="sm" />
+    </Center>
   );
 }
 
@@ -147,34 +112,38 @@ function ShareCard({ info }: { info: InviteInfo }) {
         <Text size="sm" data-testid="invite-rule">
           {info.pointsPerInvite > 0 ? t('invite.rule', { points: info.pointsPerInvite }) : t('invite.ruleOff')}
         </Text>
-        <div>
-          <Text size="xs" c="dimmed" fw={600} mb={4}>
-            {t('invite.yourCode')}
+        <ShareField label={t('invite.yourCode')} justify="space-between">
+          <Text data-testid="invite-code" ff="monospace" fz={26} fw={700} style={{ letterSpacing: 3 }}>
+            {info.inviteCode}
           </Text>
-          <Group gap="sm" wrap="nowrap" justify="space-between">
-            <Text data-testid="invite-code" ff="monospace" fz={26} fw={700} style={{ letterSpacing: 3 }}>
-              {info.inviteCode}
-            </Text>
-            {copyButton(info.inviteCode, 'code', t('invite.copyCode'))}
-          </Group>
-        </div>
-        <div>
-          <Text size="xs" c="dimmed" fw={600} mb={4}>
-            {t('invite.yourLink')}
-          </Text>
-          <Group gap="sm" wrap="nowrap" align="flex-start">
-            <TextInput
-              aria-label={t('invite.yourLink')}
-              value={info.inviteUrl}
-              readOnly
-              onFocus={(event) => event.currentTarget.select()}
-              style={{ flex: 1, minWidth: 0 }}
-            />
-            {copyButton(info.inviteUrl, 'link', t('invite.copyLink'))}
-          </Group>
-        </div>
+          {copyButton(info.inviteCode, 'code', t('invite.copyCode'))}
+        </ShareField>
+        <ShareField label={t('invite.yourLink')} align="flex-start">
+          <TextInput
+            aria-label={t('invite.yourLink')}
+            value={info.inviteUrl}
+            readOnly
+            onFocus={(event) => event.currentTarget.select()}
+            style={{ flex: 1, minWidth: 0 }}
+          />
+          {copyButton(info.inviteUrl, 'link', t('invite.copyLink'))}
+        </ShareField>
       </Stack>
     </Paper>
+  );
+}
+
+/** One thing to share (the code, the link): its label above it, its copy button beside it. */
+function ShareField({ label, align, justify, children }: { label: string; align?: 'flex-start'; justify?: 'space-between'; children: ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed" fw={600} mb={4}>
+        {label}
+      </Text>
+      <Group gap="sm" wrap="nowrap" align={align} justify={justify}>
+        {children}
+      </Group>
+    </div>
   );
 }
 
@@ -197,11 +166,7 @@ function InvitedList() {
   const list = useInfiniteQuery(myInviteListQuery(token));
   let body: ReactNode;
   if (list.isPending) {
-    body = (
-      <Center py="md">
-        <Loader size="sm" />
-      </Center>
-    );
+    body = <Loading py="md" />;
   } else if (list.isError) {
     body = (
       <Alert color="red" role="alert">

@@ -1,6 +1,6 @@
-import { Button, Center, Loader, Stack, Text, Title } from '@mantine/core';
+import { Button, Stack, Text, Title } from '@mantine/core';
 import { useStore } from 'jotai';
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Route, Switch, useLocation } from 'wouter';
 import { recordPageView } from '../../shared/api/tracking.ts';
@@ -10,6 +10,7 @@ import { LinkLoginDialog } from '../login/link-login-dialog.tsx';
 import { LoginDialog } from '../login/login-dialog.tsx';
 import { loginFromUrl } from '../login/url-login.ts';
 import { ChatLayout } from './chat-layout.tsx';
+import { PageSuspense } from './page-suspense.tsx';
 import { PayResultRoute, PlanSettingsSection, PricingRoute, SubscriptionRoute, UserVipRoute } from './plans-routes.tsx';
 
 /** The plan pages keep their path after a login (a visitor about to subscribe stays on the plans). */
@@ -39,30 +40,14 @@ export function AppRoutes() {
   return (
     <>
       <Switch>
-        <Route path="/setting">
-          <SettingsRoute />
-        </Route>
-        <Route path="/invited">
-          <InviteRoute />
-        </Route>
-        <Route path="/pricing">
-          <PricingRoute />
-        </Route>
-        <Route path="/pricing/pay">
-          <PayResultRoute />
-        </Route>
-        <Route path="/subscription">
-          <SubscriptionRoute />
-        </Route>
-        <Route path="/user-vip">
-          <UserVipRoute />
-        </Route>
-        <Route path="/:id?">
-          <ChatLayout />
-        </Route>
-        <Route>
-          <NotFound />
-        </Route>
+        <Route path="/setting" component={SettingsRoute} />
+        <Route path="/invited" component={InviteRoute} />
+        <Route path="/pricing" component={PricingRoute} />
+        <Route path="/pricing/pay" component={PayResultRoute} />
+        <Route path="/subscription" component={SubscriptionRoute} />
+        <Route path="/user-vip" component={UserVipRoute} />
+        <Route path="/:id?" component={ChatLayout} />
+        <Route component={NotFound} />
       </Switch>
       <LoginDialog onLoggedIn={() => !PLAN_PATHS.test(path) && navigate('/')} />
       <LinkLoginDialog />
@@ -81,13 +66,7 @@ function SettingsRoute() {
   // Fetched beside the page's own chunk, not after it.
   useEffect(() => void loadPointsSection().catch(() => undefined), []);
   return (
-    <Suspense
-      fallback={
-        <Center h="100dvh">
-          <Loader size="sm" />
-        </Center>
-      }
-    >
+    <PageSuspense>
       <SettingsPage
         onBack={() => navigate('/')}
         sections={
@@ -98,7 +77,7 @@ function SettingsRoute() {
           </>
         }
       />
-    </Suspense>
+    </PageSuspense>
   );
 }
 
@@ -109,15 +88,9 @@ const InviteSettingsSection = lazy(() => import('../invite/invite-entry.tsx').th
 function InviteRoute() {
   const [, navigate] = useLocation();
   return (
-    <Suspense
-      fallback={
-        <Center h="100dvh">
-          <Loader size="sm" />
-        </Center>
-      }
-    >
+    <PageSuspense>
       <InvitePage onBack={() => navigate('/')} />
-    </Suspense>
+    </PageSuspense>
   );
 }
 

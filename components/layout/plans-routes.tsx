@@ -1,11 +1,12 @@
-import { Anchor, Center, Loader } from '@mantine/core';
+import { Anchor } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { lazy, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import { modelListQuery } from '../../shared/api/chat.ts';
 import type { PromoCodeDialogProps } from '../points/promo-code-dialog.tsx';
 import { deferred } from '../ui/deferred.tsx';
+import { PageSuspense } from './page-suspense.tsx';
 
 /**
  * The plan pages (docs/economy.md#plans): /pricing, /pricing/pay (where Stripe's checkout returns),
@@ -19,20 +20,6 @@ const UserVipPage = lazy(() => import('../plans/user-vip-page.tsx').then((module
 export const PlanSettingsSection = lazy(() => import('../plans/plan-settings-section.tsx').then((module) => ({ default: module.PlanSettingsSection })));
 /** The points feature's redeem dialog, offered on the pricing page when payments are not set up. */
 const PromoCodeDialog = deferred<PromoCodeDialogProps>(() => import('../points/promo-code-dialog.tsx').then((module) => module.PromoCodeDialog)).Component;
-
-function PageSuspense({ children }: { children: ReactNode }) {
-  return (
-    <Suspense
-      fallback={
-        <Center h="100dvh">
-          <Loader size="sm" />
-        </Center>
-      }
-    >
-      {children}
-    </Suspense>
-  );
-}
 
 /** Use a redeem code: opens the points feature's dialog. */
 function RedeemEntry() {

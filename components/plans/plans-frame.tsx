@@ -1,10 +1,8 @@
-import { ActionIcon, Anchor, Box, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { useSetAtom } from 'jotai';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
-import { IconArrowLeft } from '../ui/icons.tsx';
+import { SignInPrompt as SharedSignInPrompt } from '../app-shell/sign-in-prompt.tsx';
+import { PageFrame } from '../ui/page-frame.tsx';
 
 export interface PlansFrameProps {
   title: string;
@@ -17,57 +15,21 @@ export interface PlansFrameProps {
 }
 
 /**
- * The frame of the plan pages (layout 1): on a narrow screen (mobile web at 390 px, the side panel)
- * a bar on top with the back button and the title; on a wide one the title with a back link.
+ * The frame of the plan pages (layout 1): the shared page frame (components/ui/page-frame.tsx) with
+ * the plans' back label and a back bar the tests find by its test id.
  */
 export function PlansFrame({ title, onBack, backLabel, width = 720, children }: PlansFrameProps) {
   const { t } = useTranslation();
   const { isH5 } = usePlatform();
-  const back = backLabel ?? t('plans.back');
   return (
-    <Box mih="100dvh">
-      {isH5 && (
-        <Group
-          gap={4}
-          px={8}
-          py={6}
-          wrap="nowrap"
-          data-testid="plans-back-bar"
-          style={{ borderBottom: '1px solid var(--mantine-color-gray-3)', position: 'sticky', top: 0, background: 'var(--mantine-color-body)', zIndex: 2 }}
-        >
-          <ActionIcon variant="subtle" color="gray" aria-label={back} onClick={onBack}>
-            <IconArrowLeft />
-          </ActionIcon>
-          <Text fw={600} size="sm" truncate>
-            {title}
-          </Text>
-        </Group>
-      )}
-      <Stack maw={width} mx="auto" p="md" gap="md">
-        {!isH5 && (
-          <Group justify="space-between" wrap="nowrap">
-            <Title order={3}>{title}</Title>
-            <Anchor component="button" type="button" size="sm" onClick={onBack}>
-              {back}
-            </Anchor>
-          </Group>
-        )}
-        {children}
-      </Stack>
-    </Box>
+    <PageFrame title={title} onBack={onBack} backLabel={backLabel ?? t('plans.back')} narrow={isH5} width={width} backBarTestId="plans-back-bar">
+      {children}
+    </PageFrame>
   );
 }
 
-/** A visitor's way in: what signing in gives here, and the login dialog. */
+/** A visitor's way in on a plan page: the shared prompt (components/app-shell/sign-in-prompt.tsx) with the plans' words. */
 export function SignInPrompt({ message }: { message: string }) {
   const { t } = useTranslation();
-  const openLogin = useSetAtom(openLoginDialogAtom);
-  return (
-    <Paper withBorder p="lg" radius={6}>
-      <Stack align="center" gap="sm">
-        <Text ta="center">{message}</Text>
-        <Button onClick={() => openLogin('plans.signInTip')}>{t('plans.signIn')}</Button>
-      </Stack>
-    </Paper>
-  );
+  return <SharedSignInPrompt message={message} signInLabel={t('plans.signIn')} notice="plans.signInTip" />;
 }

@@ -1,4 +1,4 @@
-import { Anchor, Button, Group, Paper, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Button, Group, Paper, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useAtomValue, useSetAtom, useStore } from 'jotai';
 import { useState } from 'react';
@@ -13,6 +13,7 @@ import { peekPersisted, writePersisted } from '../../shared/storage/active.ts';
 import { signOut } from '../app-shell/account.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
 import { notifyError, notifySuccess } from '../ui/notify.ts';
+import { PageHeader } from '../ui/page-frame.tsx';
 
 export interface SettingsPageProps {
   onBack: () => void;
@@ -26,12 +27,7 @@ export function SettingsPage({ onBack, sections }: SettingsPageProps) {
   const { isExtension } = usePlatform();
   return (
     <Stack maw={640} mx="auto" p="md" gap="md">
-      <Group justify="space-between">
-        <Title order={3}>{t('settings.title')}</Title>
-        <Anchor component="button" type="button" size="sm" onClick={onBack}>
-          {t('settings.back')}
-        </Anchor>
-      </Group>
+      <PageHeader title={t('settings.title')} backLabel={t('settings.back')} onBack={onBack} />
       <LanguageSection />
       {isExtension && <ServerSection />}
       <AccountSection />

@@ -67,8 +67,8 @@ export async function generateBatch(db: Db, createdBy: string, input: RedeemBatc
   return { batchId, count: input.count };
 }
 
-const batchFields = {
-  id: redeemBatches.id,
+/** A batch's terms: what each code grants, how often and until when; the list and a redeem read them alike. */
+const batchTerms = {
   name: redeemBatches.name,
   points: redeemBatches.points,
   planDays: redeemBatches.planDays,
@@ -76,6 +76,11 @@ const batchFields = {
   usesPerCode: redeemBatches.usesPerCode,
   expiresAt: redeemBatches.expiresAt,
   disabled: redeemBatches.disabled,
+};
+
+const batchFields = {
+  id: redeemBatches.id,
+  ...batchTerms,
   codeCount: sql`(select count(*) from ${redeemCodes} c where c.batch_id = ${redeemBatches.id})`.mapWith(Number),
   redeemedCount: sql`(select coalesce(sum(c.uses), 0) from ${redeemCodes} c where c.batch_id = ${redeemBatches.id})`.mapWith(Number),
   createdAt: redeemBatches.createdAt,
@@ -181,13 +186,7 @@ async function redeemOnce(db: Db, userId: string, code: string): Promise<RedeemR
       .select({
         uses: redeemCodes.uses,
         batchId: redeemBatches.id,
-        name: redeemBatches.name,
-        points: redeemBatches.points,
-        planDays: redeemBatches.planDays,
-        planLevel: redeemBatches.planLevel,
-        usesPerCode: redeemBatches.usesPerCode,
-        expiresAt: redeemBatches.expiresAt,
-        disabled: redeemBatches.disabled,
+        ...batchTerms,
       })
       .from(redeemCodes)
       .innerJoin(redeemBatches, eq(redeemBatches.id, redeemCodes.batchId))

@@ -2,14 +2,14 @@ import type { Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   BUILT_IN_EXTENSION_ID,
-  launchWithExtension,
   loginFrame,
+  openSidePanel,
   readExtensionStorage,
   screenshot,
   settled,
-  startStack,
+  sidePanelUrl,
+  startStackWithExtension,
   submitLoginForm,
-  useServer,
   waitForExtensionStorage,
   waitForText,
   type ExtensionBrowser,
@@ -26,20 +26,10 @@ describe('Tandem in Chromium, extension and web app', () => {
   let panel: Page;
   const account = { email: `e2e-${Date.now()}@example.com`, password: 'correct horse 42', userName: 'Ada' };
   const tokenOf = (value: unknown) => (value as { value?: string | null } | undefined)?.value ?? null;
-  const sidePanelUrl = () => `chrome-extension://${ext.extensionId}/sidepanel.html`;
-
-  /** A page of the browser at the side panel's size (the panel is a narrow page of its own). */
-  async function openPanel(): Promise<Page> {
-    const page = await ext.browser.newPage();
-    await page.setViewport({ width: 400, height: 800 });
-    await page.goto(sidePanelUrl());
-    return page;
-  }
 
   beforeAll(async () => {
-    [stack, ext] = await Promise.all([startStack(), launchWithExtension()]);
-    await useServer(ext.control, stack.origin);
-    panel = await openPanel();
+    ({ stack, ext } = await startStackWithExtension());
+    panel = await openSidePanel(ext);
   });
 
   // A failed step leaves a picture of the side panel, to see what it showed.
@@ -124,7 +114,7 @@ describe('Tandem in Chromium, extension and web app', () => {
     await panel.waitForSelector('[role="list"] ::-p-text(Weekend in Rome)');
 
     // The new title is the server's: a fresh panel lists it too.
-    const second = await openPanel();
+    const second = await openSidePanel(ext);
     await second.locator('::-p-aria([name="Chat history"][role="button"])').click();
     await second.waitForSelector('[role="list"] ::-p-text(Weekend in Rome)');
 
@@ -260,7 +250,7 @@ describe('Tandem in Chromium, extension and web app', () => {
     expect(await panel.evaluate(() => document.body.innerText)).not.toMatch(/Language|Log out/);
 
     // The choice is stored: every surface opened now starts in Chinese.
-    await panel.goto(sidePanelUrl());
+    await panel.goto(sidePanelUrl(ext));
     await waitForText(panel, /提出问题/);
     await screenshot(panel, 'side-panel-zh');
 

@@ -154,6 +154,26 @@ export async function launchWithExtension(): Promise<ExtensionBrowser> {
 
 export { BUILT_IN_EXTENSION_ID };
 
+/** The server stack and Chromium with the extension, started together, the extension pointed at the server. */
+export async function startStackWithExtension(env: Record<string, string> = {}): Promise<{ stack: Stack; ext: ExtensionBrowser }> {
+  const [stack, ext] = await Promise.all([startStack(env), launchWithExtension()]);
+  await useServer(ext.control, stack.origin);
+  return { stack, ext };
+}
+
+/** The address of the extension's side panel, with a route (`#/invited`) or query after it. */
+export function sidePanelUrl(ext: ExtensionBrowser, suffix = ''): string {
+  return `chrome-extension://${ext.extensionId}/sidepanel.html${suffix}`;
+}
+
+/** A page of the browser at the side panel's size (the panel is a narrow page of its own), showing the panel. */
+export async function openSidePanel(ext: ExtensionBrowser, suffix = ''): Promise<Page> {
+  const page = await ext.browser.newPage();
+  await page.setViewport({ width: 400, height: 800 });
+  await page.goto(sidePanelUrl(ext, suffix));
+  return page;
+}
+
 /** Reads a key of the extension's local storage (the persisted envelope `{ v, value }`). */
 export async function readExtensionStorage(control: Page, key: string): Promise<unknown> {
   return control.evaluate(async (k) => (await chrome.storage.local.get(k))[k], key);

@@ -1,18 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  launchWithExtension,
-  loginFrame,
-  screenshot,
-  settled,
-  startStack,
-  submitLoginForm,
-  useServer,
-  waitForExtensionStorage,
-  waitForText,
-  type ExtensionBrowser,
-  type Stack,
-} from './harness.ts';
+import { loginFrame, openSidePanel, screenshot, settled, sidePanelUrl, startStackWithExtension, submitLoginForm, waitForExtensionStorage, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
 
 /** The toolbar badge's text, read in the extension's service worker (whichever instance runs now). */
 async function badgeText(browser: Browser): Promise<string> {
@@ -49,16 +37,12 @@ describe('invite friends and the notification bell', () => {
   let inviteUrl: string;
   const a = { email: `inviter-${Date.now()}@example.com`, password: 'correct horse 42', userName: 'Ada' };
   const b = { email: `invitee-${Date.now()}@example.com`, password: 'battery staple 7', userName: 'Boris' };
-  const sidePanelUrl = (hash = '') => `chrome-extension://${ext.extensionId}/sidepanel.html${hash}`;
   const desktop = { width: 1280, height: 800 };
   const mobile = { width: 390, height: 844, isMobile: true, hasTouch: true };
 
   beforeAll(async () => {
-    [stack, ext] = await Promise.all([startStack(), launchWithExtension()]);
-    await useServer(ext.control, stack.origin);
-    panel = await ext.browser.newPage();
-    await panel.setViewport({ width: 400, height: 800 });
-    await panel.goto(sidePanelUrl());
+    ({ stack, ext } = await startStackWithExtension());
+    panel = await openSidePanel(ext);
   });
 
   afterEach(async ({ task }) => {
@@ -83,7 +67,7 @@ describe('invite friends and the notification bell', () => {
     await waitForExtensionStorage(ext.control, 'tandem.notifications.unread', (v) => (v as { value?: number } | undefined)?.value === 0);
     expect(await badgeText(ext.browser)).toBe('');
 
-    await panel.goto(sidePanelUrl('#/invited'));
+    await panel.goto(sidePanelUrl(ext, '#/invited'));
     const link = await panel.waitForSelector('::-p-aria(Your invite link)');
     inviteUrl = await link!.evaluate((input) => (input as HTMLInputElement).value);
     expect(inviteUrl).toMatch(new RegExp(`^${stack.origin}/\\?inviteCode=[A-Z2-9]{8}$`));
@@ -128,7 +112,7 @@ describe('invite friends and the notification bell', () => {
     await waitForText(web, /Echo: Hello from Boris/);
 
     await panel.bringToFront();
-    await panel.goto(sidePanelUrl());
+    await panel.goto(sidePanelUrl(ext));
     await panel.waitForSelector('[data-testid="notification-bell"]');
     // The credit is written beside the answer: the bell asks again when the panel gets the focus.
     const deadline = Date.now() + 15_000;
@@ -198,11 +182,11 @@ describe('invite friends and the notification bell', () => {
   it('all of it in Chinese', async () => {
     await ext.control.evaluate(() => chrome.storage.local.set({ 'tandem.language': { v: 1, value: 'zh' } }));
     await panel.bringToFront();
-    await panel.goto(sidePanelUrl('#/invited'));
+    await panel.goto(sidePanelUrl(ext, '#/invited'));
     await waitForText(panel, /你的邀请码/);
     await panel.waitForSelector('[data-testid="invited-account"]');
     await screenshot(panel, 'invite-side-panel-zh');
-    await panel.goto(sidePanelUrl());
+    await panel.goto(sidePanelUrl(ext));
     await panel.locator('[data-testid="notification-bell"]').click();
     await waitForText(panel, /你获得了 100 积分/);
     await screenshot(panel, 'notifications-side-panel-zh');

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../../server/app.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
 import { openDatabase, type Database } from '../../server/db/client.ts';
+import { createAdmin, type TestUser } from './users.ts';
 
 /**
  * Tests run on PGlite (in memory) by default, and on PostgreSQL when TEST_DATABASE_URL is set
@@ -75,4 +77,37 @@ export async function createTestApp(
       await pgDb?.drop();
     },
   };
+}
+
+/**
+ * Stands for an object a beforeAll hook makes, so a describe block can name it before the hook ran:
+ * reading or writing a property forwards to the object, and throws while there is none yet.
+ */
+export function madeInBeforeAll<T extends object>(what: string, current: () => T | undefined): T {
+  const made = () => current() ?? fail(new Error(`${what} is made in beforeAll: use it inside tests and hooks`));
+  return new Proxy({} as T, {
+    get: (_, key) => Reflect.get(made(), key),
+    set: (_, key, value) => Reflect.set(made(), key, value),
+    has: (_, key) => Reflect.has(made(), key),
+  });
+}
+
+function fail(error: Error): never {
+  throw error;
+}
+
+/**
+ * A test app and an admin account of it for the tests of the enclosing describe block: made in its
+ * beforeAll, closed in its afterAll. `env` is read when the hook runs (so it may name servers an
+ * earlier beforeAll started).
+ */
+export function useTestAppWithAdmin(env: Record<string, string> | (() => Record<string, string>) = {}): { t: TestApp; admin: TestUser } {
+  let t: TestApp | undefined;
+  let admin: TestUser | undefined;
+  beforeAll(async () => {
+    t = await createTestApp(typeof env === 'function' ? env() : env);
+    admin = await createAdmin(t.app);
+  });
+  afterAll(() => t?.close());
+  return { t: madeInBeforeAll('The test app', () => t), admin: madeInBeforeAll('The admin', () => admin) };
 }

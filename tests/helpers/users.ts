@@ -19,6 +19,16 @@ async function call(app: FastifyInstance, method: 'GET' | 'POST', url: string, p
   return body.Data;
 }
 
+/**
+ * Client addresses for `inject`'s remoteAddress, a new one each call (`prefix` is the first two
+ * octets), so that routes rate limited per address (UserSignin, RedeemCode, CheckPromoCode) never
+ * refuse a test for calling them often.
+ */
+export function addressesUnder(prefix: string): () => string {
+  let calls = 0;
+  return () => `${prefix}.${(++calls >> 8) & 255}.${calls & 255}`;
+}
+
 export async function loginUser(app: FastifyInstance, email: string, password: string): Promise<string> {
   const { tempKey } = await call(app, 'POST', '/api/Account/Login', { email, password });
   return call(app, 'GET', `/api/User/GetTokenForTempKey?tempKey=${encodeURIComponent(tempKey)}`);

@@ -1,9 +1,9 @@
-import net from 'node:net';
 import sharp from 'sharp';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TINY_PNG } from '../fixtures/fake-images.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { startTestServer, type TestServer } from '../helpers/http-server.ts';
+import { allowOnlyLoopbackConnections } from '../helpers/loopback-only.ts';
 import { auth, createUser, type TestUser } from '../helpers/users.ts';
 
 /**
@@ -13,24 +13,9 @@ import { auth, createUser, type TestUser } from '../helpers/users.ts';
  * answered with headers that keep the bytes inert and briefly cached.
  */
 
-// Nothing here may leave loopback, even if the guard under test were broken: every socket the
-// process opens is checked, and a non-loopback host is refused before Node sees it.
-const LOOPBACK = new net.BlockList();
-LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
-LOOPBACK.addAddress('::1', 'ipv6');
-const outside: string[] = [];
-const connect = net.Socket.prototype.connect;
-vi.spyOn(net.Socket.prototype, 'connect').mockImplementation(function (this: net.Socket, ...args: unknown[]) {
-  const first = args[0];
-  const options = (Array.isArray(first) ? first[0] : first) as { host?: string } | number | string;
-  const host = typeof options === 'object' && options ? (options.host ?? 'localhost') : 'localhost';
-  const family = net.isIP(host);
-  if (family !== 0 && !LOOPBACK.check(host, family === 6 ? 'ipv6' : 'ipv4')) {
-    outside.push(host);
-    throw new Error(`test safety net: refused to connect to ${host}`);
-  }
-  return connect.apply(this, args as Parameters<typeof connect>);
-});
+// Nothing here may leave loopback, even if the guard under test were broken: a connection to a
+// non-loopback address is refused before Node connects, and each test checks none was tried.
+const { refused: outside } = allowOnlyLoopbackConnections();
 
 // The contract of shared/contracts/image-proxy.ts, spelled out here.
 const PROXY_IMAGE_PATH = '/api/Chat/ProxyImage';

@@ -1,10 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { userCheckins, userNotifications } from '../../server/db/schema/economy.ts';
 import { pointBalances, pointLedger } from '../../server/db/schema/points.ts';
 import { dayIn, shiftDay } from '../../server/services/checkin.ts';
-import { createTestApp, onPostgres, type TestApp } from '../helpers/app.ts';
-import { auth, createAdmin, createUser, type TestUser } from '../helpers/users.ts';
+import { onPostgres, useTestAppWithAdmin } from '../helpers/app.ts';
+import { addressesUnder, auth, createUser, type TestUser } from '../helpers/users.ts';
 
 /**
  * Daily check-in (docs/economy.md#check-in): once per calendar day of the user's time zone, with a
@@ -17,18 +17,10 @@ const EAST = 'Pacific/Kiritimati';
 const WEST = 'Pacific/Pago_Pago';
 
 // UserSignin is rate limited per address: each call comes from an address of its own.
-let calls = 0;
-const nextAddress = () => `10.1.${(++calls >> 8) & 255}.${calls & 255}`;
+const nextAddress = addressesUnder('10.1');
 
 describe('daily check-in', () => {
-  let t: TestApp;
-  let admin: TestUser;
-
-  beforeAll(async () => {
-    t = await createTestApp({ AUTH_RATE_LIMIT: '1000' });
-    admin = await createAdmin(t.app);
-  });
-  afterAll(() => t?.close());
+  const { t, admin } = useTestAppWithAdmin({ AUTH_RATE_LIMIT: '1000' });
 
   const signIn = async (user: TestUser, timeZone: unknown, lang = 'en') =>
     (

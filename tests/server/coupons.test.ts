@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { couponRedemptions, couponReservations, coupons } from '../../server/db/schema/coupons.ts';
 import { redeemCodes } from '../../server/db/schema/economy.ts';
 import { vipOrders } from '../../server/db/schema/users.ts';
 import { MAX_FAILURES_PER_HOUR } from '../../server/services/redeem-codes.ts';
-import { startFakeStripe, type FakeStripe, type TestEvent } from '../fixtures/fake-stripe.ts';
-import { createTestApp, onPostgres, type TestApp } from '../helpers/app.ts';
-import { auth, createAdmin, createUser, type TestUser } from '../helpers/users.ts';
+import type { TestEvent } from '../fixtures/fake-stripe.ts';
+import { onPostgres } from '../helpers/app.ts';
+import { useTestAppWithStripe } from '../helpers/stripe-app.ts';
+import { addressesUnder, auth, createUser, type TestUser } from '../helpers/users.ts';
 
 /**
  * Coupons (docs/economy.md#coupons): operators save, list and disable them; anyone asks what a code
@@ -20,30 +21,10 @@ const DAY = 86_400;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 // RedeemCode and CheckPromoCode are rate limited per address: each call comes from an address of its own.
-let calls = 0;
-const nextAddress = () => `10.3.${(++calls >> 8) & 255}.${calls & 255}`;
+const nextAddress = addressesUnder('10.3');
 
 describe('coupons', () => {
-  let fake: FakeStripe;
-  let t: TestApp;
-  let admin: TestUser;
-
-  beforeAll(async () => {
-    fake = await startFakeStripe();
-    t = await createTestApp({
-      AUTH_RATE_LIMIT: '1000',
-      PUBLIC_URL: 'https://tandem.example',
-      STRIPE_SECRET_KEY: 'sk_test_fake',
-      STRIPE_WEBHOOK_SECRET: fake.webhookSecret,
-      STRIPE_API_BASE: fake.url,
-    });
-    admin = await createAdmin(t.app);
-  });
-  afterAll(async () => {
-    await t?.close();
-    await fake?.close();
-  });
-  beforeEach(() => fake.reset());
+  const { t, admin, stripe: fake } = useTestAppWithStripe({ AUTH_RATE_LIMIT: '1000' });
 
   const get = async (url: string, token?: string, lang = 'en') =>
     (await t.app.inject({ method: 'GET', url, headers: { ...(token ? auth(token) : {}), 'accept-language': lang } })).json();

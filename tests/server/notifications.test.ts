@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { userNotifications } from '../../server/db/schema/economy.ts';
 import { notify } from '../../server/services/notifications.ts';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { auth, createAdmin, createUser, grantVip, type TestUser } from '../helpers/users.ts';
+import { useTestAppWithAdmin } from '../helpers/app.ts';
+import { auth, createUser, grantVip, type TestUser } from '../helpers/users.ts';
 
 /**
  * Notifications (docs/economy.md#notifications): a user reads, pages, counts and marks only their
@@ -16,14 +16,7 @@ const json = { 'content-type': 'application/json-patch+json' };
 type Item = { id: string; kind: string; titleKey: string; bodyKey: string; params: Record<string, unknown>; link: string; read: boolean; createTime: string };
 
 describe('notifications', () => {
-  let t: TestApp;
-  let admin: TestUser;
-
-  beforeAll(async () => {
-    t = await createTestApp({ AUTH_RATE_LIMIT: '1000' });
-    admin = await createAdmin(t.app);
-  });
-  afterAll(() => t?.close());
+  const { t, admin } = useTestAppWithAdmin({ AUTH_RATE_LIMIT: '1000' });
 
   const get = async (user: TestUser, url: string) => (await t.app.inject({ method: 'GET', url, headers: auth(user.token) })).json();
   const post = async (user: TestUser, url: string, body?: unknown, lang = 'en') =>

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import net, { type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteTableEntry } from '../../server/http/route.ts';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import { TINY_PNG, startFakeImages, type FakeImages } from '../fixtures/fake-images.ts';
@@ -11,6 +11,7 @@ import { startFakeSearxng, type FakeSearxng } from '../fixtures/fake-searxng.ts'
 import { startFakeStripe, type FakeStripe } from '../fixtures/fake-stripe.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { parseChatStream } from '../helpers/chat.ts';
+import { allowOnlyLoopbackConnections } from '../helpers/loopback-only.ts';
 import { answerChecker, fetchApiDocument, operationOf, sampleRequest, type Answer, type OpenApi } from '../helpers/openapi.ts';
 import { auth, createAdmin, createUser, type TestUser } from '../helpers/users.ts';
 
@@ -21,20 +22,8 @@ import { auth, createAdmin, createUser, type TestUser } from '../helpers/users.t
  * has a status, a content type and a body the document declares for that route.
  */
 
-// Sample requests carry made-up addresses (https://guard.example.com/): nothing may leave loopback,
-// as in tests/security/image-proxy.test.ts. A non-loopback address is refused before Node connects.
-const LOOPBACK = new net.BlockList();
-LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
-LOOPBACK.addAddress('::1', 'ipv6');
-const connect = net.Socket.prototype.connect;
-vi.spyOn(net.Socket.prototype, 'connect').mockImplementation(function (this: net.Socket, ...args: unknown[]) {
-  const first = args[0];
-  const options = (Array.isArray(first) ? first[0] : first) as { host?: string } | number | string;
-  const host = typeof options === 'object' && options ? (options.host ?? 'localhost') : 'localhost';
-  const family = net.isIP(host);
-  if (family !== 0 && !LOOPBACK.check(host, family === 6 ? 'ipv6' : 'ipv4')) throw new Error(`test safety net: refused to connect to ${host}`);
-  return connect.apply(this, args as Parameters<typeof connect>);
-});
+// Sample requests carry made-up addresses (https://guard.example.com/): nothing may leave loopback.
+allowOnlyLoopbackConnections();
 
 const ARTICLE = `<!doctype html><html><head><meta charset="utf-8"><title>Otters</title></head><body><article><h1>Sea otters</h1>
 <p>${'Sea otters hold hands while they sleep, so that they do not drift apart. '.repeat(8)}</p></article></body></html>`;

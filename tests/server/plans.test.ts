@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { and, count, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userNotifications } from '../../server/db/schema/economy.ts';
 import { stripeEvents, stripeSubscriptions, vipPackages } from '../../server/db/schema/plans.ts';
 import { pointBalances, pointLedger } from '../../server/db/schema/points.ts';
 import { vipOrders } from '../../server/db/schema/users.ts';
 import { expirePlanPoints } from '../../server/services/plans.ts';
-import { startFakeStripe, subscriptionObject, type FakeStripe, type TestEvent } from '../fixtures/fake-stripe.ts';
+import { subscriptionObject, type TestEvent } from '../fixtures/fake-stripe.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { auth, createAdmin, createUser, type TestUser } from '../helpers/users.ts';
+import { useTestAppWithStripe } from '../helpers/stripe-app.ts';
+import { auth, createUser, type TestUser } from '../helpers/users.ts';
 
 /**
  * Plans, payments and orders (docs/economy.md#plans, #payments-stripe, #orders): the packages on sale,
@@ -86,28 +87,8 @@ describe('plans without Stripe', () => {
 });
 
 describe('plans with Stripe', () => {
-  let fake: FakeStripe;
-  let t: TestApp;
-  let admin: TestUser;
+  const { t, admin, stripe: fake } = useTestAppWithStripe({ ...MODELS, AUTH_RATE_LIMIT: '1000' });
   const { get, post } = api(() => t);
-
-  beforeAll(async () => {
-    fake = await startFakeStripe();
-    t = await createTestApp({
-      ...MODELS,
-      AUTH_RATE_LIMIT: '1000',
-      PUBLIC_URL: 'https://tandem.example',
-      STRIPE_SECRET_KEY: 'sk_test_fake',
-      STRIPE_WEBHOOK_SECRET: fake.webhookSecret,
-      STRIPE_API_BASE: fake.url,
-    });
-    admin = await createAdmin(t.app);
-  });
-  afterAll(async () => {
-    await t?.close();
-    await fake?.close();
-  });
-  beforeEach(() => fake.reset());
 
   /** Delivers an event as Stripe does: the exact bytes, signed. */
   const deliver = async (event: TestEvent, opts: { timestamp?: number; secret?: string; signature?: string } = {}) => {

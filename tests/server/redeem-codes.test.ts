@@ -1,10 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { redeemBatches, redeemCodes, redeemUses, userNotifications } from '../../server/db/schema/economy.ts';
 import { pointBalances, pointLedger } from '../../server/db/schema/points.ts';
 import { CODE_ALPHABET, MAX_FAILURES_PER_HOUR } from '../../server/services/redeem-codes.ts';
-import { createTestApp, onPostgres, type TestApp } from '../helpers/app.ts';
-import { auth, createAdmin, createUser, grantVip, type TestUser } from '../helpers/users.ts';
+import { onPostgres, useTestAppWithAdmin } from '../helpers/app.ts';
+import { addressesUnder, auth, createUser, grantVip, type TestUser } from '../helpers/users.ts';
 
 /**
  * Redeem codes (docs/economy.md#redeem-codes): operators generate, list, export and disable batches;
@@ -18,18 +18,10 @@ const GROUPED = new RegExp(`^[${CODE_ALPHABET}]{4}(-[${CODE_ALPHABET}]{4}){3}$`)
 const DAY_MS = 86_400_000;
 
 // RedeemCode is rate limited per address: each call comes from an address of its own unless a test says.
-let calls = 0;
-const nextAddress = () => `10.2.${(++calls >> 8) & 255}.${calls & 255}`;
+const nextAddress = addressesUnder('10.2');
 
 describe('redeem codes', () => {
-  let t: TestApp;
-  let admin: TestUser;
-
-  beforeAll(async () => {
-    t = await createTestApp({ AUTH_RATE_LIMIT: '1000' });
-    admin = await createAdmin(t.app);
-  });
-  afterAll(() => t?.close());
+  const { t, admin } = useTestAppWithAdmin({ AUTH_RATE_LIMIT: '1000' });
 
   const adminPost = async (url: string, body: unknown, token = admin.token, lang = 'en') =>
     (await t.app.inject({ method: 'POST', url: `/api/admin/RedeemCode/${url}`, headers: { ...auth(token), ...json, 'accept-language': lang }, payload: JSON.stringify(body) })).json();
