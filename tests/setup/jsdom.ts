@@ -3,8 +3,10 @@ import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
 // findBy* and waitFor give up after 1 s by default. CI runs the client and server suites side by
-// side on two cores, where a render and a request to the test server can take longer than that.
-configure({ asyncUtilTimeout: 5_000 });
+// side on two cores, where a render and a request to the test server can take longer than that (a
+// first render that loads lazy chunks took over 5 s on a loaded machine). A wait that succeeds ends
+// as soon as it does, so a longer limit costs passing tests nothing.
+configure({ asyncUtilTimeout: 10_000 });
 
 // Testing Library unmounts between tests only when the test API is global; it is not here.
 afterEach(() => cleanup());
