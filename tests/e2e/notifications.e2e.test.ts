@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from 'puppeteer-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loginFrame, openSidePanel, screenshot, settled, sidePanelUrl, startStackWithExtension, submitLoginForm, waitForExtensionStorage, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
 
 /** The toolbar badge's text, read in the extension's service worker (whichever instance runs now). */
@@ -10,14 +10,10 @@ async function badgeText(browser: Browser): Promise<string> {
 }
 
 async function waitForBadge(browser: Browser, text: string, timeout = 15_000): Promise<void> {
-  const deadline = Date.now() + timeout;
   let last = '';
-  while (Date.now() < deadline) {
-    last = await badgeText(browser);
-    if (last === text) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`the badge stayed ${JSON.stringify(last)}, not ${JSON.stringify(text)}`);
+  await vi
+    .waitUntil(async () => (last = await badgeText(browser)) === text, { timeout, interval: 100 })
+    .catch(() => expect.fail(`the badge stayed ${JSON.stringify(last)}, not ${JSON.stringify(text)}`));
 }
 
 /** The count on the bell ('' when it shows none). */
@@ -115,12 +111,14 @@ describe('invite friends and the notification bell', () => {
     await panel.goto(sidePanelUrl(ext));
     await panel.waitForSelector('[data-testid="notification-bell"]');
     // The credit is written beside the answer: the bell asks again when the panel gets the focus.
-    const deadline = Date.now() + 15_000;
-    while ((await bellCount(panel)) !== '1') {
-      if (Date.now() > deadline) throw new Error(`the bell shows ${JSON.stringify(await bellCount(panel))}`);
-      await panel.evaluate(() => window.dispatchEvent(new Event('focus')));
-      await new Promise((resolve) => setTimeout(resolve, 300));
-    }
+    await vi.waitUntil(
+      async () => {
+        if ((await bellCount(panel)) === '1') return true;
+        await panel.evaluate(() => window.dispatchEvent(new Event('focus')));
+        return false;
+      },
+      { timeout: 15_000, interval: 150 },
+    );
     await waitForBadge(ext.browser, '1');
     await screenshot(panel, 'notifications-side-panel-bell-en');
 

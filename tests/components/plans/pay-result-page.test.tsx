@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PayResultPage } from '../../../components/plans/pay-result-page.tsx';
 import { rememberPurchase } from '../../../components/plans/pending-purchase.ts';
 import { userInfoAtom } from '../../../shared/atoms/auth.ts';
@@ -28,7 +28,19 @@ beforeEach(() => {
   freeAnswers = 2;
   subscriptionLevel = 2;
   sessionStorage.clear();
+  // The poll's timers are fake but move with the clock, so requests and renders go on as usual and a
+  // test can jump past any number of polls at once to show that none is left (instead of sleeping).
+  vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ['setTimeout', 'clearTimeout', 'Date'] });
 });
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** Requests for the user this page has started (counted as they leave, not as they arrive). */
+function userRequestsStarted(): () => number {
+  const spy = vi.spyOn(globalThis, 'fetch');
+  return () => spy.mock.calls.filter(([input]) => String(input instanceof Request ? input.url : input).includes('/api/User/GetUserByLogin')).length;
+}
 
 const userCalls = () => server.requests.filter((r) => r.url.startsWith('/api/User/GetUserByLogin'));
 const FAST = { intervalMs: 50, timeoutMs: 2_000 };
@@ -36,6 +48,7 @@ const FAST = { intervalMs: 50, timeoutMs: 2_000 };
 describe('PayResultPage', () => {
   it('after a payment, asks for the user until the plan shows, then shows the plan and its end date', async () => {
     rememberPurchase({ vipPackageId: 'advanced-year', level: 2, name: 'Advanced' });
+    const started = userRequestsStarted();
     const onPlanChanged = vi.fn();
     const { store } = await renderInApp(<PayResultPage status="success" onNavigate={vi.fn()} onPlanChanged={onPlanChanged} poll={FAST} />, {
       apiBase: server.url,
@@ -52,9 +65,10 @@ describe('PayResultPage', () => {
     // The tab's purchase is settled, and the subscription was not needed to know the level.
     expect(sessionStorage.getItem('tandem.plans.pending')).toBeNull();
     expect(server.requests.filter((r) => r.url.startsWith('/api/Vip/GetSubscription'))).toHaveLength(0);
-    // No further asking.
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(userCalls()).toHaveLength(3);
+    // No further asking, however long the page stays open.
+    const asked = started();
+    await vi.advanceTimersByTimeAsync(FAST.timeoutMs * 2);
+    expect(started()).toBe(asked);
   });
 
   it('waits for the level of the subscription when the checkout was opened elsewhere (the side panel)', async () => {
@@ -66,12 +80,13 @@ describe('PayResultPage', () => {
 
   it('says the plan is on its way when it has not shown within the time', async () => {
     freeAnswers = 1000;
+    const started = userRequestsStarted();
     await renderInApp(<PayResultPage status="success" onNavigate={vi.fn()} poll={{ intervalMs: 50, timeoutMs: 300 }} />, { apiBase: server.url, user: testUser });
     expect(await screen.findByTestId('plan-slow')).toHaveTextContent('taking longer than usual');
-    const asked = userCalls().length;
-    expect(asked).toBeGreaterThan(2);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(userCalls()).toHaveLength(asked);
+    expect(userCalls().length).toBeGreaterThan(2);
+    const asked = started();
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(started()).toBe(asked);
   });
 
   it('after a cancelled payment, says nothing was charged and leads home', async () => {
