@@ -14,12 +14,13 @@ import type {
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { isUniqueViolation } from '../db/errors.ts';
-import { vipPackages } from '../db/schema/plans.ts';
+import { stripeSubscriptions, vipPackages } from '../db/schema/plans.ts';
 import { pointBalances } from '../db/schema/points.ts';
 import { systemSettings } from '../db/schema/system.ts';
 import { users, vipOrders } from '../db/schema/users.ts';
 import { AppError } from '../http/errors.ts';
 import { applyLedgerChange } from './ledger.ts';
+import { notify } from './notifications.ts';
 
 /**
  * Plans (docs/economy.md#plans) and orders (docs/economy.md#orders). A package is what is sold: a
@@ -320,10 +321,49 @@ export async function expirePlanPoints(ctx: AppContext, now = new Date()): Promi
   return due.length;
 }
 
-/** Every 10 minutes while the instance runs (expirePlanPoints). Returns the stop. */
+/** How long before a subscription renews its user is told (docs/economy.md#notifications). */
+export const RENEWAL_NOTICE_DAYS = 3;
+
+/**
+ * Tells each user whose subscription renews within RENEWAL_NOTICE_DAYS (active, not cancelled) when
+ * and which plan, once per period: the dedupe key names the subscription and the period's end.
+ * Returns how many subscriptions were due.
+ */
+export async function notifyRenewalsDue(ctx: AppContext, now = new Date()): Promise<number> {
+  const soon = new Date(now.getTime() + RENEWAL_NOTICE_DAYS * 86_400_000);
+  const due = await ctx.db
+    .select({ id: stripeSubscriptions.id, userId: stripeSubscriptions.userId, end: stripeSubscriptions.currentPeriodEnd, plan: vipPackages.name })
+    .from(stripeSubscriptions)
+    .innerJoin(vipPackages, eq(vipPackages.id, stripeSubscriptions.packageId))
+    .where(
+      and(
+        eq(stripeSubscriptions.status, 'active'),
+        eq(stripeSubscriptions.cancelAtPeriodEnd, false),
+        gt(stripeSubscriptions.currentPeriodEnd, now),
+        lte(stripeSubscriptions.currentPeriodEnd, soon),
+      ),
+    )
+    .limit(1000);
+  for (const s of due) {
+    const endDate = s.end!.toISOString().slice(0, 10);
+    await notify(ctx.db, {
+      userId: s.userId,
+      kind: 'plan',
+      titleKey: 'notifications.planRenewing.title',
+      bodyKey: 'notifications.planRenewing.body',
+      params: { plan: s.plan, endDate },
+      link: '/subscription',
+      dedupeKey: `plan-renewing:${s.id}:${s.end!.toISOString()}`,
+    });
+  }
+  return due.length;
+}
+
+/** Every 10 minutes while the instance runs: plan points that expire, renewals to announce. Returns the stop. */
 export function startPlanPointsSweep(ctx: AppContext, intervalMs = 600_000): () => void {
   const timer = setInterval(() => {
     expirePlanPoints(ctx).catch((err: unknown) => ctx.log.error({ err }, 'expiring plan points failed'));
+    notifyRenewalsDue(ctx).catch((err: unknown) => ctx.log.error({ err }, 'announcing renewals failed'));
   }, intervalMs);
   timer.unref();
   return () => clearInterval(timer);
