@@ -125,6 +125,11 @@ describe('Plans and payments in Chromium', () => {
     expect(text).toContain('Advanced');
     expect(text).toContain(`Expires ${endDate}`);
     expect(await web.$('::-p-aria(Go premium)')).toBeNull();
+    // The payment was announced: the bell counts it and its list says so.
+    await web.waitForFunction(() => Number(document.querySelector('[data-testid="notification-count"]')?.textContent ?? 0) >= 1, { timeout: 15_000 });
+    await web.locator('[data-testid="notification-bell"]').click();
+    await waitForText(web, new RegExp(`Payment received[\\s\\S]*Your Advanced plan is active until ${endDate}`));
+    await web.keyboard.press('Escape');
 
     const panel = await openPanel();
     const pro = await modelItem(panel, 'pro-model');
