@@ -25,6 +25,15 @@ export function useFreshUserInfo(): void {
   useEffect(() => {
     if (user.data && store.get(isLoggedInAtom)) void store.set(authActionAtom, { type: 'userInfo', userInfo: user.data });
   }, [user.data, store]);
+  // A plan bought in another tab shows when the user comes back here. The side panel stays visible
+  // beside the page, so it is the window's focus that says so (the queries only watch visibility).
+  const { refetch } = user;
+  useEffect(() => {
+    if (token === null) return;
+    const onFocus = () => void refetch();
+    window.addEventListener('focus', onFocus);
+    return () => window.removeEventListener('focus', onFocus);
+  }, [token, refetch]);
 }
 
 /**

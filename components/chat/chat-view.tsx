@@ -6,7 +6,7 @@ import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { useCallback, useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { modelListQuery } from '../../shared/api/chat.ts';
-import { isLoggedInAtom } from '../../shared/atoms/auth.ts';
+import { isLoggedInAtom, userInfoAtom } from '../../shared/atoms/auth.ts';
 import { chatModelAtom, webSearchAtom } from '../../shared/atoms/chat.ts';
 import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
 import type { ModelListItem } from '../../shared/contracts/model.ts';
@@ -102,7 +102,8 @@ export function ChatView({ sessionId, onSessionCreated, addons = NO_ADDONS }: Ch
   const openLogin = useSetAtom(openLoginDialogAtom);
   const [chosenModel, setChosenModel] = useAtom(chatModelAtom);
   const [webSearch, setWebSearch] = useAtom(webSearchAtom);
-  const models = useQuery(modelListQuery(loggedIn));
+  const planLevel = useAtomValue(userInfoAtom)?.vipOrder?.vipPackageLevel ?? 0;
+  const models = useQuery(modelListQuery(loggedIn, planLevel));
   const searchProvider = useSystemSetting('web_search_provider').value;
   const chat = useChat({ sessionId, onSessionCreated });
   const { visible: pluginPickerVisible, ...plugins } = useChatPlugins();

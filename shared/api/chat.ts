@@ -13,9 +13,13 @@ import { streamMessage, type StreamOptions, type StreamUpdate } from './sse.ts';
 export const MESSAGE_PAGE_SIZE = 30;
 
 /** The catalogue as the caller sees it (locked models included, so the picker can explain them). */
-export function modelListQuery(loggedIn: boolean) {
+/**
+ * The models the caller may pick. Keyed by the plan level too: a plan bought or ended (seen when the
+ * user is read again) lists the models it unlocks or locks at once, not after the cache's 5 minutes.
+ */
+export function modelListQuery(loggedIn: boolean, planLevel = 0) {
   return queryOptions({
-    queryKey: ['models', loggedIn] as const,
+    queryKey: ['models', loggedIn, planLevel] as const,
     queryFn: ({ signal }) => apiGet('/api/Chat/GetModelListAll', undefined, { data: ModelListSchema, signal }),
     staleTime: 5 * 60_000,
   });
