@@ -5,12 +5,6 @@ import type { UserInfo } from '../../shared/contracts/user.ts';
 import { planColor, planDate, planTier } from '../../shared/utils/plan-level.ts';
 import { IconCrown } from '../ui/icons.tsx';
 
-/** A level's name in the reader's language: Free, Standard, Advanced, Super. */
-export function useLevelName(): (level: number) => string {
-  const { t } = useTranslation();
-  return (level) => t(`plans.level.${planTier(level)}`);
-}
-
 export interface PlanSummaryProps {
   /** 0 for the free plan. */
   level: number;
