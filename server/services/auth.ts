@@ -14,6 +14,8 @@ export type AuthUser = {
   vipOrder: VipOrder | null;
   /** 0 for free users, else the active order's package level (1 to 3). */
   vipLevel: number;
+  /** Who invited this account (null: nobody): only invited accounts may owe their inviter a credit. */
+  invitedBy: string | null;
 };
 
 export type TokenPolicy = { ttlDays: number; renewAfterSeconds: number };
@@ -59,6 +61,7 @@ export async function authenticate(
       email: users.email,
       userName: users.userName,
       role: users.role,
+      invitedBy: users.invitedBy,
       tokenCreatedAt: authTokens.createdAt,
       vipOrder: activeVipOrderSql(users.id),
     })
@@ -82,6 +85,7 @@ export async function authenticate(
     role: row.role,
     vipOrder: row.vipOrder ?? null,
     vipLevel: row.vipOrder?.vipPackageLevel ?? 0,
+    invitedBy: row.invitedBy,
   };
   if (Date.now() - row.tokenCreatedAt.getTime() < policy.renewAfterSeconds * 1000) return { user };
   const renewedToken = await issueToken(db, user.id, policy);

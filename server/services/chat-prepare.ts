@@ -155,8 +155,9 @@ export async function prepareChatMessage(ctx: AppContext, user: AuthUser, body: 
     throw new AppError(Codes.NotFound, 'notFound');
   }
   // The message is stored and committed: an invitee's first one earns their inviter points
-  // (docs/economy.md#invites), in the background, so it neither delays nor fails the answer.
-  creditInviterLater(ctx, user.id);
+  // (docs/economy.md#invites), in the background, so it neither delays nor fails the answer. Accounts
+  // nobody invited (most) skip it: no query on the hot path.
+  if (user.invitedBy) creditInviterLater(ctx, user.id);
   return {
     messageId,
     sessionId,

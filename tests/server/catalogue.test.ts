@@ -91,7 +91,7 @@ describe('seeding from the environment', () => {
       expect(row.source).toBe('env');
     }
     fake.script('gpt-4o-mini', { chunks: ['hello'] });
-    const user = { id: 'u', email: 'u@example.com', userName: 'u', role: 'user' as const, vipOrder: null, vipLevel: 0 };
+    const user = { id: 'u', email: 'u@example.com', userName: 'u', role: 'user' as const, vipOrder: null, vipLevel: 0, invitedBy: null };
     const resolved = await resolveModel(t.app.ctx, { user, aiModelId: 'gpt-4o-mini', hasImages: false, conversationChars: 2 });
     const stream = await openModelStream(t.app.ctx, resolved, { messages: [{ role: 'user', content: 'hi' }], signal: new AbortController().signal });
     for await (const _ of stream.parts);
@@ -305,7 +305,7 @@ describe('the catalogue API', () => {
     expect(kept.Data.hasApiKey).toBe(true);
     fake.script('keyed', { chunks: ['ok'] });
     const resolved = await resolveModel(t.app.ctx, {
-      user: { id: user.userId, email: '', userName: '', role: 'user', vipOrder: null, vipLevel: 0 },
+      user: { id: user.userId, email: '', userName: '', role: 'user', vipOrder: null, vipLevel: 0, invitedBy: null },
       aiModelId: 'level-0',
       hasImages: false,
       conversationChars: 1,

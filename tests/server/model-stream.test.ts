@@ -18,6 +18,7 @@ const userOf = (vipLevel: number): AuthUser => ({
   role: 'user',
   vipOrder: null,
   vipLevel,
+  invitedBy: null,
 });
 
 /** A port nothing listens on: bound once, then closed. */
