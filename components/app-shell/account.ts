@@ -1,6 +1,6 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { useAtomValue, useStore } from 'jotai';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { getUserByLogin, logoutOnServer } from '../../shared/api/user.ts';
 import { authActionAtom, isLoggedInAtom, tokenAtom } from '../../shared/atoms/auth.ts';
 import type { JotaiStore } from './start.ts';
@@ -17,6 +17,9 @@ export function refreshUserInfo(queryClient: QueryClient): Promise<void> {
  * Keeps the stored user current while logged in: the plan may have changed since it was stored
  * (bought elsewhere, expired), and a login synced from another context may arrive without its user.
  */
+/** How old the user may be when the window gets the focus before it is read again. */
+const FOCUS_REFRESH_MS = 10_000;
+
 export function useFreshUserInfo(): void {
   const store = useStore();
   // Keyed by the token: after another account logs in, the cached user of the last one is not reused.
@@ -27,10 +30,15 @@ export function useFreshUserInfo(): void {
   }, [user.data, store]);
   // A plan bought in another tab shows when the user comes back here. The side panel stays visible
   // beside the page, so it is the window's focus that says so (the queries only watch visibility).
-  const { refetch } = user;
+  // At most once in FOCUS_REFRESH_MS: a panel the user clicks in and out of asks once.
+  const { refetch, dataUpdatedAt } = user;
+  const updatedAt = useRef(dataUpdatedAt);
+  updatedAt.current = dataUpdatedAt;
   useEffect(() => {
     if (token === null) return;
-    const onFocus = () => void refetch();
+    const onFocus = () => {
+      if (Date.now() - updatedAt.current >= FOCUS_REFRESH_MS) void refetch();
+    };
     window.addEventListener('focus', onFocus);
     return () => window.removeEventListener('focus', onFocus);
   }, [token, refetch]);

@@ -44,8 +44,14 @@ describe('a plan bought elsewhere', () => {
     await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
 
     level = 2;
+    // A focus right after the user was read asks nothing; one later reads it again.
     window.dispatchEvent(new Event('focus'));
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 11_000);
+    window.dispatchEvent(new Event('focus'));
+    vi.useRealTimers();
     await waitFor(() => expect(server.requests.filter((r) => r.url.startsWith('/api/Chat/GetModelListAll'))).toHaveLength(2));
+    expect(server.requests.filter((r) => r.url.startsWith('/api/User/GetUserByLogin'))).toHaveLength(2);
     await userEvent.click(picker);
     expect(await proItem()).not.toHaveAttribute('data-locked');
   });
