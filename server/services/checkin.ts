@@ -6,7 +6,7 @@ import { userCheckins } from '../db/schema/economy.ts';
 import { AppError } from '../http/errors.ts';
 import { creditPoints } from './ledger.ts';
 import { notify } from './notifications.ts';
-import { getPublicSetting } from './settings.ts';
+import { settingValues, wholeNumberSetting } from './settings.ts';
 
 /**
  * Daily check-in (docs/economy.md#check-in). A check-in counts for the user's calendar day in the
@@ -47,18 +47,15 @@ export function userToday(timeZone: string, now = new Date()): string {
   return day;
 }
 
-/** A whole-number setting; a stored value that is not one in [min, MAX_SETTING] counts as `fallback`. */
-async function intSetting(ctx: AppContext, key: string, min: number, fallback: number): Promise<number> {
-  const { settingValue } = await getPublicSetting(ctx, key);
-  const value = /^\s*\d{1,7}\s*$/.test(settingValue) ? Number(settingValue) : NaN;
-  return value >= min && value <= MAX_SETTING ? value : fallback;
-}
 
 type CheckinRules = { points: number; streakBonus: number };
 
 async function checkinRules(ctx: AppContext): Promise<CheckinRules> {
-  const [points, streakBonus] = await Promise.all([intSetting(ctx, 'checkin_points', 1, DEFAULT_POINTS), intSetting(ctx, 'checkin_streak_bonus', 0, 0)]);
-  return { points, streakBonus };
+  const values = await settingValues(ctx, ['checkin_points', 'checkin_streak_bonus']);
+  return {
+    points: wholeNumberSetting(values.checkin_points, 1, MAX_SETTING, DEFAULT_POINTS),
+    streakBonus: wholeNumberSetting(values.checkin_streak_bonus, 0, MAX_SETTING, 0),
+  };
 }
 
 const bonusFor = (streak: number, rules: CheckinRules) => (streak % STREAK_BONUS_EVERY === 0 ? rules.streakBonus : 0);

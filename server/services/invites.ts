@@ -1,16 +1,15 @@
 import { randomInt } from 'node:crypto';
-import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { InviteInfo, InvitedAccount } from '../../shared/contracts/economy.ts';
 import type { Paged } from '../../shared/contracts/common.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { pointBalances, pointLedger } from '../db/schema/points.ts';
-import { systemSettings } from '../db/schema/system.ts';
 import { users } from '../db/schema/users.ts';
 import { applyLedgerChange, ensureBalance } from './ledger.ts';
 import { notify } from './notifications.ts';
-import { SETTINGS } from './settings.ts';
+import { SETTINGS, settingValues, wholeNumberSetting } from './settings.ts';
 
 /**
  * Invites (docs/economy.md#invites): every account has a code of its own; an account that signs up
@@ -32,16 +31,11 @@ export const canonicalInviteCode = (code: string) => code.trim().toUpperCase();
 
 const inviteKey = (inviteeId: string) => `invite:${inviteeId}`;
 
-/** A setting of SETTINGS read as a whole number ≥ 0; a stored value that is not one reads as the default. */
-async function intSettings<K extends string>(ctx: AppContext, keys: readonly K[]): Promise<Record<K, number>> {
-  const rows = await ctx.db.select().from(systemSettings).where(inArray(systemSettings.settingKey, [...keys]));
-  const stored = new Map(rows.map((r) => [r.settingKey, r.settingValue.trim()]));
+/** Invite settings as whole numbers ≥ 0; a stored value that is not one reads as the default. */
+async function intSettings<K extends 'invite_points' | 'invite_daily_cap'>(ctx: AppContext, keys: readonly K[]): Promise<Record<K, number>> {
+  const values = await settingValues(ctx, keys);
   const out = {} as Record<K, number>;
-  for (const key of keys) {
-    const fallback = Number(SETTINGS.find((d) => d.key === key)?.defaultValue(ctx.config) ?? 0);
-    const value = stored.get(key);
-    out[key] = value !== undefined && /^\d{1,9}$/.test(value) ? Number(value) : fallback;
-  }
+  for (const key of keys) out[key] = wholeNumberSetting(values[key], 0, 999_999_999, Number(SETTINGS.find((d) => d.key === key)!.defaultValue(ctx.config)));
   return out;
 }
 

@@ -16,10 +16,10 @@ import type { Db } from '../db/client.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { stripeSubscriptions, vipPackages } from '../db/schema/plans.ts';
 import { pointBalances } from '../db/schema/points.ts';
-import { systemSettings } from '../db/schema/system.ts';
 import { users, vipOrders } from '../db/schema/users.ts';
 import { AppError } from '../http/errors.ts';
 import { applyLedgerChange } from './ledger.ts';
+import { settingValues } from './settings.ts';
 import { notify } from './notifications.ts';
 
 /**
@@ -294,9 +294,9 @@ export async function takeBackPlanPoints(tx: Db, order: OrderRow, kind: 'plan' |
   return take;
 }
 
-async function planPointsExpire(db: Db): Promise<boolean> {
-  const [row] = await db.select().from(systemSettings).where(eq(systemSettings.settingKey, 'plan_points_expire'));
-  return row?.settingValue.trim().toLowerCase() === 'true';
+async function planPointsExpire(ctx: AppContext): Promise<boolean> {
+  const { plan_points_expire: value } = await settingValues(ctx, ['plan_points_expire']);
+  return value.trim().toLowerCase() === 'true';
 }
 
 /**
@@ -305,7 +305,7 @@ async function planPointsExpire(db: Db): Promise<boolean> {
  * (server/services/startup.ts); answers how many orders it settled.
  */
 export async function expirePlanPoints(ctx: AppContext, now = new Date()): Promise<number> {
-  if (!(await planPointsExpire(ctx.db))) return 0;
+  if (!(await planPointsExpire(ctx))) return 0;
   const due = await ctx.db
     .select({ id: vipOrders.id })
     .from(vipOrders)

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import type { AdminSetting, SaveSetting, Setting } from '../../shared/contracts/system.ts';
 import { allowedExtensionIds, type Config } from '../config.ts';
@@ -100,6 +100,27 @@ const definitionOf = (key: string) => SETTINGS.find((d) => d.key === key);
 
 const valueOf = (d: SettingDefinition, stored: string | undefined, config: Config) =>
   d.fromEnvironment ? d.defaultValue(config) : (stored ?? d.defaultValue(config));
+
+/**
+ * The values in force of known settings (stored, else the default), read in one query: for services
+ * that act on settings (check-in points, invite rewards, plan points expiry).
+ */
+export async function settingValues<K extends string>(ctx: AppContext, keys: readonly K[]): Promise<Record<K, string>> {
+  const rows = await ctx.db.select().from(systemSettings).where(inArray(systemSettings.settingKey, [...keys]));
+  const stored = new Map(rows.map((r) => [r.settingKey, r.settingValue]));
+  const out = {} as Record<K, string>;
+  for (const key of keys) {
+    const def = definitionOf(key);
+    out[key] = def ? valueOf(def, stored.get(key), ctx.config) : (stored.get(key) ?? '');
+  }
+  return out;
+}
+
+/** A setting's value as a whole number in [min, max]; anything else (a typing mistake) counts as `fallback`. */
+export function wholeNumberSetting(value: string, min: number, max: number, fallback: number): number {
+  const n = /^\s*\d{1,10}\s*$/.test(value) ? Number(value) : NaN;
+  return n >= min && n <= max ? n : fallback;
+}
 
 async function storedSettings(ctx: AppContext) {
   const rows = await ctx.db.select().from(systemSettings);
