@@ -8,6 +8,7 @@ import puppeteer, { type Browser, type Frame, type Page } from 'puppeteer-core';
 import { BUILT_IN_EXTENSION_ID } from '../../shared/contracts/extension.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { freePort } from '../helpers/ports.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 /** The unpacked extension, built by the global setup; the server serves the same folder as the web app. */
@@ -90,18 +91,6 @@ function startSite(): Promise<{ server: Server; origin: string }> {
   return new Promise((resolve) =>
     server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })),
   );
-}
-
-async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 export type ExtensionBrowser = {

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { onPostgres } from '../helpers/app.ts';
 import { readStream, textOf } from '../helpers/chat.ts';
+import { freePort } from '../helpers/ports.ts';
 
 /**
  * The server as `npm start` runs it (server/main.ts, PGlite in a data folder), killed with SIGKILL in
@@ -22,14 +22,6 @@ import { readStream, textOf } from '../helpers/chat.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const ANSWERS = 20;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 type Running = { child: ChildProcess; origin: string; exited: Promise<unknown> };
 

@@ -1,0 +1,16 @@
+import { createServer } from 'node:net';
+
+/**
+ * A port free on loopback now, for a server that must know its address before it listens (PUBLIC_URL
+ * of a stack, a process started on it).
+ */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
