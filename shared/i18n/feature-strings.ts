@@ -1,0 +1,14 @@
+import i18next from 'i18next';
+
+/** A feature's strings: nested keys as in locales/en.json. */
+export type FeatureStrings = { readonly [key: string]: string | FeatureStrings };
+
+/**
+ * Adds a feature's English strings (locales/features/<feature>.en.json) when its module is first
+ * imported, so a screen that loads when first opened brings its words with it instead of growing
+ * the side panel's entry. Keys already present are kept. The Chinese files of every feature come
+ * with the Chinese chunk (i18n.ts), which is fetched only for a page shown in Chinese.
+ */
+export function addEnglishStrings(strings: FeatureStrings): void {
+  i18next.addResourceBundle('en', 'translation', strings, true, false);
+}
