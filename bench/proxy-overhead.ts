@@ -10,14 +10,9 @@
  *   npm run bench:proxy -- --requests 400 --concurrency 1,100
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:proxy   # on PostgreSQL
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { createPostgresDatabase } from '../tests/helpers/app.ts';
+import { pct, startFakeUpstream, startPassThrough, startTandem } from './harness.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -31,36 +26,6 @@ const LEVELS = args.concurrency!.split(',').map(Number);
 const WARMUP = Number(args.warmup);
 
 const now = () => performance.timeOrigin + performance.now();
-const children: ChildProcess[] = [];
-const cleanup: (() => void)[] = [];
-process.on('exit', () => {
-  for (const c of children) c.kill('SIGTERM');
-  for (const f of cleanup) f();
-});
-
-function startChild(cmd: string[], env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, cmd, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  children.push(child);
-  return child;
-}
-
-async function firstLine(child: ChildProcess): Promise<string> {
-  const rl = createInterface({ input: child.stdout! });
-  for await (const line of rl) return line;
-  throw new Error('child exited before it was ready');
-}
-
-async function waitFor(url: string) {
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      /* not yet listening */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${url} did not come up`);
-}
 
 const STAMP = /⟨(\d+\.\d+)⟩/g;
 
@@ -134,10 +99,6 @@ async function proxied(server: string, token: string): Promise<Sample> {
   return sample;
 }
 
-const pct = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-};
 const f = (x: number) => x.toFixed(3);
 
 type Sides = { direct: Sample[]; passThrough: Sample[]; tandem: Sample[] };
@@ -178,10 +139,11 @@ function report(concurrency: number, s: Sides) {
   console.log(`concurrency ${concurrency}: ${s.tandem.length} requests per side, ${s.tandem.flatMap((x) => x.chunkDelays).length} chunks`);
   metric('time to first token', (x) => x.map((v) => v.ttft));
   const timing = (name: string) => s.tandem.flatMap((v) => v.timing?.[name] ?? []);
-  const [prepare, store] = [timing('prepare'), timing('store')];
+  const [prepare, store, wait] = [timing('prepare'), timing('store'), timing('wait')];
   if (prepare.length && store.length) {
-    console.log(`    of which in Tandem before the model call (its Server-Timing): ${f(pct(prepare, 50))} / ${f(pct(prepare, 99))}`);
-    console.log(`      of which the statement that charges and stores the message: ${f(pct(store, 50))} / ${f(pct(store, 99))}`);
+    console.log(`    Tandem's Server-Timing: before the model call ${f(pct(prepare, 50))} / ${f(pct(prepare, 99))}`);
+    console.log(`      the statement that charges and stores the message (beside the model call): ${f(pct(store, 50))} / ${f(pct(store, 99))}`);
+    if (wait.length) console.log(`      the first answer text waiting for that statement: ${f(pct(wait, 50))} / ${f(pct(wait, 99))}`);
   }
   metric('per-chunk delay', (x) => x.flatMap((v) => v.chunkDelays));
 }
@@ -205,34 +167,11 @@ async function databaseFloor(url: string) {
 }
 
 async function main() {
-  const upstreamChild = startChild(['--import', 'tsx', 'bench/fake-upstream.ts'], {});
-  const { url: upstream } = JSON.parse(await firstLine(upstreamChild));
-  const passChild = startChild(['--import', 'tsx', 'bench/pass-through-proxy.ts'], { UPSTREAM_URL: upstream });
-  const { url: passThrough } = JSON.parse(await firstLine(passChild));
-  // On PostgreSQL the run gets a database of its own, dropped at the end.
-  const pgDb = process.env.BENCH_DATABASE_URL ? await createPostgresDatabase(process.env.BENCH_DATABASE_URL) : undefined;
-  const dataDir = mkdtempSync(join(tmpdir(), 'tandem-bench-'));
-  cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const port = String(20000 + Math.floor(Math.random() * 20000));
-  const server = `http://127.0.0.1:${port}`;
-  // BENCH_SERVER_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof' profiles the server during the run.
-  const serverArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  startChild([...serverArgs, '--import', 'tsx', 'server/main.ts'], {
-    PORT: port,
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    DATABASE_URL: pgDb?.url ?? '',
-    LOG_LEVEL: 'warn',
-    OPENAI_API_KEY: 'bench',
-    OPENAI_BASE_URL: `${upstream}/v1`,
-    OPENAI_MODELS: 'bench-model',
-    OLLAMA_URL: 'http://127.0.0.1:9',
-    FREE_DAILY_POINTS: '1000000000',
-    AUTH_RATE_LIMIT: '100000',
-    ADMIN_EMAIL: '',
-    ADMIN_PASSWORD: '',
-  });
-  await waitFor(`${server}/api/System/GetSettingListAll`);
+  const upstream = await startFakeUpstream();
+  const { url: passThrough } = await startPassThrough(upstream);
+  // On PostgreSQL (BENCH_DATABASE_URL) the run gets a database of its own, dropped at the end.
+  const tandem = await startTandem(upstream);
+  const server = tandem.url;
   const post = async (path: string, body: unknown) =>
     (await fetch(server + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
   const email = `bench-${Date.now()}@example.com`;
@@ -241,14 +180,12 @@ async function main() {
   const { Data: token } = await (await fetch(`${server}/api/User/GetTokenForTempKey?tempKey=${login.tempKey}`)).json();
 
   console.log(
-    `proxy overhead: ${REQUESTS} requests per side and level, ${WARMUP} warm-up; database ${pgDb ? 'PostgreSQL' : 'PGlite'}; node ${process.version}`,
+    `proxy overhead: ${REQUESTS} requests per side and level, ${WARMUP} warm-up; database ${tandem.databaseUrl ? 'PostgreSQL' : 'PGlite'}; node ${process.version}`,
   );
   await run(4, WARMUP, upstream, passThrough, server, token);
   for (const c of LEVELS) report(c, await run(c, Math.max(REQUESTS, c * 2), upstream, passThrough, server, token));
-  if (pgDb) await databaseFloor(pgDb.url);
-  for (const c of children) c.kill('SIGTERM');
-  await new Promise((r) => setTimeout(r, 500));
-  await pgDb?.drop();
+  if (tandem.databaseUrl) await databaseFloor(tandem.databaseUrl);
+  await tandem.drop();
   process.exit(0);
 }
 

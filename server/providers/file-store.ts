@@ -102,6 +102,16 @@ export function s3FileStore(opts: S3Options): FileStore {
     const detail = (await res.text().catch(() => '')).slice(0, 300);
     return new FileStoreError(`S3 ${what} answered HTTP ${res.status}: ${detail}`);
   };
+  /**
+   * A 404 means "no such object" only when the service says NoSuchKey (or says nothing): a missing
+   * bucket (NoSuchBucket, a wrong S3_BUCKET or endpoint) is a configuration error that must be heard,
+   * not every file silently "gone" and every delete silently "done".
+   */
+  const objectMissing = async (what: string, res: Response) => {
+    const detail = (await res.text().catch(() => '')).slice(0, 300);
+    if (/<Code>NoSuchBucket<\/Code>/.test(detail)) throw new FileStoreError(`S3 ${what} answered HTTP 404: ${detail}`);
+    return true;
+  };
 
   return {
     kind: 's3',
@@ -122,17 +132,15 @@ export function s3FileStore(opts: S3Options): FileStore {
     },
     async get(key) {
       const res = await client.fetch(urlOf(key), { method: 'GET', signal: timeout() });
-      if (res.status === 404) {
-        await res.body?.cancel();
-        return null;
-      }
+      if (res.status === 404 && (await objectMissing('GET', res))) return null;
       if (!res.ok) throw await fail('GET', res);
       return Buffer.from(await res.arrayBuffer());
     },
     async delete(key) {
       const res = await client.fetch(urlOf(key), { method: 'DELETE', signal: timeout() });
-      if (!res.ok && res.status !== 404) throw await fail('DELETE', res);
-      await res.body?.cancel();
+      if (res.status === 404) await objectMissing('DELETE', res);
+      else if (!res.ok) throw await fail('DELETE', res);
+      else await res.body?.cancel();
     },
     async close() {},
   };

@@ -187,13 +187,14 @@ function partsOf(response: IncomingMessage, signal: AbortSignal | undefined): Re
   });
 }
 
-/** The prompt as chat-completions messages: text only (isPlainText). */
-function messagesOf(options: LanguageModelV3CallOptions): { role: string; content: string }[] {
-  return options.prompt.map((m) =>
-    m.role === 'system'
-      ? { role: 'system', content: m.content }
-      : { role: m.role, content: (m.content as { type: 'text'; text: string }[]).map((p) => p.text).join('') },
-  );
+/** The prompt as chat-completions messages: text only (isPlainText); a user turn of several parts keeps them apart. */
+function messagesOf(options: LanguageModelV3CallOptions): { role: string; content: string | { type: 'text'; text: string }[] }[] {
+  return options.prompt.map((m) => {
+    if (m.role === 'system') return { role: 'system', content: m.content };
+    const parts = m.content as { type: 'text'; text: string }[];
+    if (m.role === 'user' && parts.length > 1) return { role: m.role, content: parts.map((p) => ({ type: 'text' as const, text: p.text })) };
+    return { role: m.role, content: parts.map((p) => p.text).join('') };
+  });
 }
 
 const UNIFIED: Record<string, LanguageModelV3FinishReason['unified']> = {

@@ -11,7 +11,13 @@ import type { UpstreamModel } from './llm.ts';
 /** An image a user turn shows a vision model: its bytes (already downscaled) and sniffed type. */
 export type TurnImage = { mediaType: string; data: Uint8Array };
 /** `images` only on user turns, and only for models whose modelMap.isImage (others never receive them). */
-export type ChatTurn = { role: 'system' | 'user' | 'assistant'; content: string; images?: TurnImage[] };
+export type ChatTurn = {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+  images?: TurnImage[];
+  /** Further text parts of a user turn, sent as separate content parts after `content` (a delimited page selection). */
+  parts?: string[];
+};
 export type StreamPart =
   | { type: 'text'; text: string }
   | { type: 'finish'; reason: string }
@@ -82,7 +88,11 @@ function toPrompt(messages: ChatTurn[], canSeeImages: boolean): LanguageModelV3P
     const images = canSeeImages ? (m.images ?? []) : [];
     return {
       role: 'user',
-      content: [...images.map((i) => ({ type: 'file' as const, mediaType: i.mediaType, data: i.data })), { type: 'text', text: m.content }],
+      content: [
+        ...images.map((i) => ({ type: 'file' as const, mediaType: i.mediaType, data: i.data })),
+        { type: 'text', text: m.content },
+        ...(m.parts ?? []).map((text) => ({ type: 'text' as const, text })),
+      ],
     };
   });
 }

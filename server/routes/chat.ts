@@ -26,9 +26,10 @@ import { AppError } from '../http/errors.ts';
 import { t } from '../http/i18n.ts';
 import { addRoute, parseInput, RAW } from '../http/route.ts';
 import { readUploadForm } from '../http/upload-form.ts';
-import { authenticateCached, bearerOf } from '../services/auth.ts';
+import { authenticateCached, bearerOf, hashSecret } from '../services/auth.ts';
 import { deleteMessage, deleteSessions, listMessages, listSessions, renameSession } from '../services/chat-sessions.ts';
 import { prepareChatMessage } from '../services/chat-prepare.ts';
+import { frameMessage } from '../services/chat-quick-function.ts';
 import { refuseWhileDraining, startChatBackground, stopChatMessage } from '../services/chat-running.ts';
 import { streamChatAnswer } from '../services/chat-stream.ts';
 import { addDraw, withFreshImageLinks } from '../services/draw.ts';
@@ -76,22 +77,28 @@ function registerMessageRoutes(app: FastifyInstance): void {
     body: AddMessageBodySchema,
     raw: {
       description:
-        'The answer as it streams: text/event-stream, one `data: {Code, Msg, Data}` event per line, the last with its FinishReason, then the line `data: DONE`. What is refused before the model is called (input, login, plan, points) is not a stream.',
+        'The answer as it streams: text/event-stream, one `data: {Code, Msg, Data}` event per line, the last with its FinishReason, then the line `data: DONE`. What is refused before the message is stored (input, login, plan, points) is not a stream.',
       content: { 'text/event-stream': ChatStreamEventSchema },
     },
     handler: async ({ ctx, user, body, reply, lang, req }) => {
       refuseWhileDraining(ctx);
-      const prepared = await prepareChatMessage(ctx, user, body).catch(async (err: unknown) => {
-        // The login check may be a few seconds old: a plan bought since then must count at once.
+      const token = bearerOf(req.headers.authorization)!;
+      const tokenHash = hashSecret(token);
+      // A quick function (from the cache) and a page selection frame the message (docs/api.md#quick-functions-and-prompts).
+      const framing = await frameMessage(ctx, user.id, body, lang);
+      const prepared = await prepareChatMessage(ctx, user, body, tokenHash, framing, lang).catch(async (err: unknown) => {
+        // The login check may be from the cache: a plan bought since then must count at once.
         if (!(err instanceof AppError) || err.code !== Codes.PlanRequired) throw err;
         const policy = { ttlDays: ctx.config.TOKEN_TTL_DAYS, renewAfterSeconds: ctx.config.TOKEN_RENEW_AFTER_SECONDS };
-        const fresh = await authenticateCached(ctx, bearerOf(req.headers.authorization)!, policy, true);
+        const fresh = await authenticateCached(ctx, token, policy, true);
         if (!fresh || fresh.user.vipLevel === user.vipLevel) throw err;
-        return prepareChatMessage(ctx, fresh.user, body);
+        return prepareChatMessage(ctx, fresh.user, body, tokenHash, framing, lang);
       });
-      // What the server spent before calling the model (from receiving the request), and the database's
-      // part of it: shown by browser devtools, read by bench/proxy-overhead.
-      reply.header('server-timing', `prepare;dur=${reply.elapsedTime.toFixed(2)}, store;dur=${prepared.storeMs.toFixed(2)}`);
+      // Asks the upstream and runs the statement that charges and stores the message side by side; a
+      // refusal of the statement rejects here, before anything was streamed (an ordinary envelope).
+      // Its Server-Timing header says what the server spent before calling the model (prepare), the
+      // statement's time (store) and how long the first answer text waited for it (wait): shown by
+      // browser devtools, read by bench/proxy-overhead.
       await streamChatAnswer(ctx, reply, prepared, lang);
       return RAW;
     },

@@ -52,7 +52,7 @@ export async function authenticate(
   db: Db,
   rawToken: string,
   policy: TokenPolicy,
-): Promise<{ user: AuthUser; renewedToken?: string } | null> {
+): Promise<{ user: AuthUser; renewedToken?: string; validUntil?: number } | null> {
   if (!rawToken || rawToken.length > 200) return null;
   const tokenHash = hashSecret(rawToken);
   const rows = await db
@@ -63,6 +63,7 @@ export async function authenticate(
       role: users.role,
       invitedBy: users.invitedBy,
       tokenCreatedAt: authTokens.createdAt,
+      tokenExpiresAt: authTokens.expiresAt,
       vipOrder: activeVipOrderSql(users.id),
     })
     .from(authTokens)
@@ -87,7 +88,12 @@ export async function authenticate(
     vipLevel: row.vipOrder?.vipPackageLevel ?? 0,
     invitedBy: row.invitedBy,
   };
-  if (Date.now() - row.tokenCreatedAt.getTime() < policy.renewAfterSeconds * 1000) return { user };
+  const renewAt = row.tokenCreatedAt.getTime() + policy.renewAfterSeconds * 1000;
+  if (Date.now() < renewAt) {
+    // What is read here holds until the token is due for renewal, expires, or the plan ends.
+    const planEnds = user.vipOrder ? Date.parse(user.vipOrder.endTime) : Infinity;
+    return { user, validUntil: Math.min(renewAt, row.tokenExpiresAt.getTime(), planEnds) };
+  }
   const renewedToken = await issueToken(db, user.id, policy);
   await db
     .update(authTokens)
@@ -97,12 +103,15 @@ export async function authenticate(
 }
 
 /**
- * Tokens verified in the last few seconds, for routes on the chat's hot path (one database round
- * trip less before the model is called). Revocation drops entries at once here and, through the bus,
- * in every other instance. A plan bought meanwhile is seen by asking again with `fresh` before
- * refusing the user (see AddMessage); a plan that ended shows within CACHE_MS.
+ * Tokens verified recently, for routes on the chat's hot path (no database round trip before the
+ * model is called). An entry holds for CACHE_MS at most, and never past the token's renewal age, its
+ * expiry or the end of the plan it saw. It is a hint, not the authority: the statement that charges
+ * a message checks the token and the plan again in the same round trip (tokenStillValidSql,
+ * planLevelSql), so a revoked token or a plan ended early is refused there; revocation also drops
+ * entries at once here and, through the bus, in every other instance. A plan bought meanwhile is
+ * seen by asking again with `fresh` before refusing the user (see AddMessage).
  */
-const CACHE_MS = 5_000;
+const CACHE_MS = 10 * 60_000;
 const CACHE_MAX = 10_000;
 const REVOKE_CHANNEL = 'auth-revoke';
 type CachedUser = { user: AuthUser; until: number };
@@ -130,12 +139,27 @@ export async function authenticateCached(ctx: AppContext, rawToken: string, poli
   const hit = cache.get(tokenHash);
   if (!fresh && hit && hit.until > Date.now()) return { user: hit.user };
   const found = await authenticate(ctx.db, rawToken, policy);
-  if (found && !found.renewedToken) {
+  if (found?.validUntil) {
+    cache.delete(tokenHash);
     if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
-    cache.set(tokenHash, { user: found.user, until: Date.now() + CACHE_MS });
-  }
+    cache.set(tokenHash, { user: found.user, until: Math.min(Date.now() + CACHE_MS, found.validUntil) });
+  } else cache.delete(tokenHash);
   return found;
 }
+
+/** Drops one token's cached user in this instance (the database refused what the cache said). */
+export function forgetCachedToken(ctx: AppContext, tokenHash: string): void {
+  cacheOf(ctx).delete(tokenHash);
+}
+
+/** In a statement: the token is not revoked or expired, and its account (`userId`) is active. */
+export const tokenStillValidSql = (tokenHash: string, userId: string) => sql<boolean>`exists (
+  select 1 from ${authTokens} t join ${users} u on u.id = t.user_id
+  where t.token_hash = ${tokenHash} and t.user_id = ${userId} and t.revoked_at is null and t.expires_at > now() and u.status = 'active')`;
+
+/** In a statement: the level of the plan in force (0 without one), as activeVipOrderSql picks it. */
+export const planLevelSql = (userId: string) =>
+  sql<number>`coalesce((select max(v.package_level) from ${vipOrders} v where v.user_id = ${userId} and v.end_time > now()), 0)`;
 
 async function announceRevocation(ctx: AppContext, message: string) {
   forget(cacheOf(ctx), message);

@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { ChatCitation, ChatToolCall } from '../../shared/contracts/chat.ts';
 import type { AppContext } from '../context.ts';
 import { chatMessages } from '../db/schema/chat.ts';
+import { instanceIdOf } from './instances.ts';
 import { refundPoints } from './ledger.ts';
 
 /**
@@ -43,16 +44,31 @@ export type AnswerStore = {
   saveExtras(citations: ChatCitation[], toolCalls: ChatToolCall[]): void;
   /** Stops the timer, waits for pending writes and stores the outcome. Never throws (logs instead). */
   finish(outcome: AnswerOutcome): Promise<void>;
+  /** The message was never stored (its statement refused it): stops the timer, writes nothing. */
+  discard(): void;
 };
 
-export function createAnswerStore(ctx: AppContext, messageId: string): AnswerStore {
+/**
+ * `stored` settles when the message's row exists (the statement that stores it runs while the
+ * answer already streams in): no write is made before it.
+ */
+export function createAnswerStore(ctx: AppContext, messageId: string, stored: Promise<unknown> = Promise.resolve()): AnswerStore {
   const db = ctx.db;
   const rowOf = eq(chatMessages.id, messageId);
+  // Each batch also names this instance as the writer: recovery after a crash ends an unfinished
+  // answer only when its writer is gone (instances.ts). Null on PGlite, where nothing else writes.
+  const writerInstanceId = instanceIdOf(ctx);
+  const writer = writerInstanceId === null ? {} : { writerInstanceId };
   let pending = '';
   let lastWrite = Date.now();
-  let writes = Promise.resolve();
+  // A refused message has no row: nothing queued for it is written.
+  let dropped = false;
+  let writes = stored.then(
+    () => {},
+    () => void (dropped = true),
+  );
   const enqueue = (what: string, write: () => Promise<unknown>) => {
-    writes = writes.then(write).then(
+    writes = writes.then(() => (dropped ? undefined : write())).then(
       () => {},
       (err: unknown) => ctx.log.error({ err, messageId }, `storing ${what} failed`),
     );
@@ -63,7 +79,7 @@ export function createAnswerStore(ctx: AppContext, messageId: string): AnswerSto
     pending = pending.slice(pending.length - keep);
     lastWrite = Date.now();
     enqueue('streamed text', () =>
-      db.update(chatMessages).set({ outputMessage: sql`${chatMessages.outputMessage} || ${piece}`, updatedAt: sql`now()` }).where(rowOf),
+      db.update(chatMessages).set({ outputMessage: sql`${chatMessages.outputMessage} || ${piece}`, updatedAt: sql`now()`, ...writer }).where(rowOf),
     );
   };
   const timer = setInterval(() => {
@@ -88,6 +104,11 @@ export function createAnswerStore(ctx: AppContext, messageId: string): AnswerSto
       } catch (err) {
         ctx.log.error({ err, messageId }, 'storing the end of a stream failed');
       }
+    },
+    discard() {
+      clearInterval(timer);
+      dropped = true;
+      pending = '';
     },
   };
 }

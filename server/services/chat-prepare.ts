@@ -3,21 +3,28 @@ import { sql } from 'drizzle-orm';
 import type { AddMessageBody } from '../../shared/contracts/chat.ts';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import type { AppContext } from '../context.ts';
+import type { Language } from '../../shared/contracts/common.ts';
+import type { MessageSelection } from '../../shared/contracts/quick-function.ts';
 import { AppError } from '../http/errors.ts';
 import type { ChatTurn } from '../providers/upstream.ts';
-import type { AuthUser } from './auth.ts';
+import { forgetCachedToken, planLevelSql, tokenStillValidSql, type AuthUser } from './auth.ts';
+import { vipLevelName } from './catalogue.ts';
 import { sessionDescribeFrom, sessionTitleFrom } from './chat-sessions.ts';
+import { historyFraming, plainFraming, type MessageFraming } from './chat-quick-function.ts';
 import { imageOfMedia, loadOwnMedia, withAttachments, type AttachedMedia } from './media-for-model.ts';
 import { resolveModel, type ResolvedModel } from './model-stream.ts';
 import { loadMessagePlugins, type MessagePlugin } from './plugins.ts';
+import { withMemoryTool, withPersonalization } from './personalization.ts';
 import { creditInviterLater } from './invites.ts';
 import { chargeCtes, refundPoints } from './ledger.ts';
+import { instanceIdOf } from './instances.ts';
 import { requireSearchProvider } from './web-search.ts';
 
 /**
- * The first step of AddMessage, before any upstream call: ownership, model gating, points, and the
- * user's message stored (docs/architecture.md#a-message-from-the-side-panel-to-the-model-and-back).
- * Failures here are ordinary envelopes, not streams.
+ * The first step of AddMessage: ownership, model gating and the conversation for the model, then
+ * (`commit`, run while the upstream is asked) the points charged and the user's message stored
+ * (docs/architecture.md#a-message-from-the-side-panel-to-the-model-and-back). Failures here are
+ * ordinary envelopes, not streams.
  */
 
 /** Upper bound of history read per message; the model's context window cuts it further. */
@@ -38,9 +45,15 @@ export type PreparedMessage = {
   plugins: MessagePlugin[];
   /** Milliseconds the statement that charges and stores the message took (Server-Timing). */
   storeMs: number;
+  /**
+   * Runs the statement that charges the points and stores the session and the message; rejects with
+   * the refusal (not enough points, plan, login, session gone) having changed nothing. Call once.
+   */
+  commit(): Promise<void>;
 };
 
-type HistoryRow = { input: string; output: string; mediaIds: string[] };
+/** promptText and selection: a quick function's rendered text and the attached page text (chat-quick-function.ts). */
+type HistoryRow = { input: string; output: string; mediaIds: string[]; promptText?: string | null; selection?: MessageSelection | null };
 
 /**
  * The caller's session (null when it is not theirs) with its latest finished exchanges, newest first,
@@ -49,9 +62,9 @@ type HistoryRow = { input: string; output: string; mediaIds: string[] };
 async function loadSession(ctx: AppContext, userId: string, sessionId: string): Promise<HistoryRow[] | null> {
   const result = await ctx.db.execute<{ history: HistoryRow[] | string }>(sql`
     select coalesce((
-      select json_agg(json_build_object('input', h.input_message, 'output', h.output_message, 'mediaIds', h.media_ids) order by h.created_at desc, h.id desc)
+      select json_agg(json_build_object('input', h.input_message, 'output', h.output_message, 'mediaIds', h.media_ids, 'promptText', h.prompt_text, 'selection', h.selection) order by h.created_at desc, h.id desc)
       from (
-        select m.id, m.created_at, m.input_message, m.output_message, m.media_ids,
+        select m.id, m.created_at, m.input_message, m.output_message, m.media_ids, m.prompt_text, m.selection,
           sum(length(m.input_message) + length(m.output_message)) over (order by m.created_at desc, m.id desc) as running
         from chat_messages m
         where m.session_id = s.id and m.finish_reason is not null and m.output_message <> ''
@@ -74,9 +87,10 @@ const PAGE_SHARE_OF_CONTEXT = 0.6;
  */
 function buildTurns(
   history: HistoryRow[],
-  input: { text: string; mediaIds: string[]; images: NonNullable<ChatTurn['images']> },
+  input: { text: string; mediaIds: string[]; images: NonNullable<ChatTurn['images']>; parts?: string[] },
   media: Map<string, AttachedMedia>,
   contextWindow: number,
+  lang: Language = 'en',
 ): ChatTurn[] {
   const contextChars = contextWindow * CHARS_PER_TOKEN;
   const pageBudget = Math.floor(contextChars * PAGE_SHARE_OF_CONTEXT);
@@ -87,23 +101,35 @@ function buildTurns(
       pageBudget,
       { imageNotes },
     );
+  const partsOf = (parts: string[] | undefined) => (parts?.length ? { parts } : {});
+  const partsLength = (parts: string[] | undefined) => (parts ?? []).reduce((n, p) => n + p.length, 0);
   const content = userContent(input.text, input.mediaIds, false);
-  let budget = contextChars - content.length;
-  const turns: ChatTurn[] = [{ role: 'user', content, ...(input.images.length ? { images: input.images } : {}) }];
+  let budget = contextChars - content.length - partsLength(input.parts);
+  const turns: ChatTurn[] = [{ role: 'user', content, ...(input.images.length ? { images: input.images } : {}), ...partsOf(input.parts) }];
   for (const h of history) {
-    const asked = userContent(h.input, h.mediaIds ?? [], true);
-    budget -= asked.length + h.output.length;
+    const framed = historyFraming(h, lang);
+    const asked = userContent(framed.text, h.mediaIds ?? [], true);
+    budget -= asked.length + partsLength(framed.parts) + h.output.length;
     if (budget < 0) break;
-    turns.unshift({ role: 'user', content: asked }, { role: 'assistant', content: h.output });
+    turns.unshift({ role: 'user', content: asked, ...partsOf(framed.parts) }, { role: 'assistant', content: h.output });
   }
   return turns;
 }
 
 /**
- * Everything before the upstream call: ownership, model gating, points, and the stored message.
- * Failures here are ordinary envelopes, not streams.
+ * Everything the upstream call needs: ownership, model gating, the conversation. Nothing is stored
+ * or charged until `commit`. With the login cache warm this asks the database nothing for a new
+ * chat without attachments. `tokenHash` (the caller's token) lets the statement check the login again.
  */
-export async function prepareChatMessage(ctx: AppContext, user: AuthUser, body: AddMessageBody): Promise<PreparedMessage> {
+export async function prepareChatMessage(
+  ctx: AppContext,
+  user: AuthUser,
+  body: AddMessageBody,
+  tokenHash: string | null = null,
+  // A quick function's rendered text and a page selection (chat-quick-function.ts frameMessage).
+  framing: MessageFraming = plainFraming(body),
+  lang: Language = 'en',
+): Promise<PreparedMessage> {
   // Web search that is not set up, and plugins that are off, are refused before anything is charged.
   if (body.webSearch) requireSearchProvider(ctx);
   const plugins = body.pluginIds?.length ? await loadMessagePlugins(ctx, body.pluginIds) : [];
@@ -113,7 +139,8 @@ export async function prepareChatMessage(ctx: AppContext, user: AuthUser, body: 
   const media = await loadOwnMedia(ctx, user.id, [...body.chatMediaIds, ...history.flatMap((h) => h.mediaIds ?? [])]);
   if (body.chatMediaIds.some((id) => !media.has(id))) throw new AppError(Codes.NotFound, 'notFound');
   const attachedChars = body.chatMediaIds.reduce((n, id) => n + (media.get(id)?.contentText.length ?? 0), 0);
-  const conversationChars = history.reduce((n, h) => n + h.input.length + h.output.length, body.inputMessage.length + attachedChars);
+  const framedChars = framing.modelText.length + framing.parts.reduce((n, p) => n + p.length, 0);
+  const conversationChars = history.reduce((n, h) => n + h.input.length + h.output.length, framedChars + attachedChars);
   // Attached images need a vision model: 'auto' picks one, and a model that cannot see refuses (modelNoImages).
   const attachedImages = body.chatMediaIds.flatMap((id) => (media.get(id)?.mediaType === 'image' ? [media.get(id)!] : []));
   const hasImages = attachedImages.length > 0;
@@ -123,31 +150,85 @@ export async function prepareChatMessage(ctx: AppContext, user: AuthUser, body: 
   const images = await Promise.all(attachedImages.map((m) => imageOfMedia(ctx, m)));
 
   const messageId = randomUUID();
-  const cost = model.pointsCost;
   const sessionId = body.chatSessionId ?? randomUUID();
-  const describe = sessionDescribeFrom(body.inputMessage);
-  const messageValues = sql`${messageId}, s.id, ${user.id}, ${body.inputMessage}, ${JSON.stringify(body.chatMediaIds)}::jsonb,
-    ${resolved.requestedId}, ${model.aiModelId}, ${model.name}, ${cost}`;
+  const prepared: PreparedMessage = {
+    messageId,
+    sessionId,
+    userId: user.id,
+    input: framing.storedInput,
+    resolved,
+    // The user's personalization and remembered facts (cached: no query once read), and the remember tool when asked.
+    turns: await withPersonalization(ctx, user.id, buildTurns(history, { text: framing.modelText, mediaIds: body.chatMediaIds, images, parts: framing.parts }, media, model.contextWindow, lang)),
+    webSearch: !!body.webSearch,
+    plugins: await withMemoryTool(ctx, user.id, body.inputMessage, plugins),
+    storeMs: 0,
+    commit: async () => {
+      const started = performance.now();
+      try {
+        await storeMessage(ctx, { user, tokenHash, body, resolved, messageId, sessionId, framing });
+      } finally {
+        prepared.storeMs = performance.now() - started;
+      }
+    },
+  };
+  return prepared;
+}
+
+/**
+ * The one statement (one round trip, one commit) that charges the points, creates or touches the
+ * session and stores the user's message. It runs while the upstream is already being asked
+ * (chat-stream.ts), so it also checks again what the login cache said: the token is still valid and
+ * the plan still allows the model. Throws the refusal's AppError; nothing is charged then.
+ */
+async function storeMessage(
+  ctx: AppContext,
+  m: {
+    user: AuthUser;
+    tokenHash: string | null;
+    body: AddMessageBody;
+    resolved: ResolvedModel;
+    messageId: string;
+    sessionId: string;
+    framing: MessageFraming;
+  },
+): Promise<void> {
+  const { user, body, resolved, messageId, sessionId, framing } = m;
+  const { model } = resolved;
+  const cost = model.pointsCost;
+  const input = framing.storedInput;
+  const describe = sessionDescribeFrom(input);
+  const json = (v: unknown) => (v === null ? sql`null` : sql`${JSON.stringify(v)}::jsonb`);
+  const messageValues = sql`${messageId}, s.id, ${user.id}, ${input}, ${JSON.stringify(body.chatMediaIds)}::jsonb,
+    ${resolved.requestedId}, ${model.aiModelId}, ${model.name}, ${cost}, ${json(framing.quickFunction)}, ${json(framing.selection)}, ${framing.promptText},
+    ${instanceIdOf(ctx)}::integer`;
   const ifCharged = sql`exists (select 1 from charged)`;
-  // One statement (one round trip, one commit) takes the points, creates or touches the session and
-  // stores the message, before the upstream is called.
-  const storeStarted = performance.now();
-  const result = await ctx.db.execute<{ charged: boolean; message_id: string | null }>(sql`
-    with ${chargeCtes(user.id, cost, ctx.config.FREE_DAILY_POINTS, { kind: 'message', key: `message:${messageId}`, refId: messageId })},
+  const authorized = m.tokenHash ? tokenStillValidSql(m.tokenHash, user.id) : sql`true`;
+  const gate = sql`(select ok from gate) and (select level from gate) >= ${model.minVipLevel}`;
+  const result = await ctx.db.execute<{ authorized: boolean; level: number; charged: boolean; message_id: string | null }>(sql`
+    with gate as (select ${authorized} as ok, ${planLevelSql(user.id)} as level),
+    ${chargeCtes(user.id, cost, ctx.config.FREE_DAILY_POINTS, { kind: 'message', key: `message:${messageId}`, refId: messageId }, gate)},
     s as (${
       body.chatSessionId
         ? sql`update chat_sessions set last_active_at = now(), describe = ${describe}
               where id = ${sessionId} and user_id = ${user.id} and ${ifCharged} returning id`
         : sql`insert into chat_sessions (id, user_id, title, describe)
-              select ${sessionId}, ${user.id}, ${sessionTitleFrom(body.inputMessage)}, ${describe} where ${ifCharged} returning id`
+              select ${sessionId}, ${user.id}, ${sessionTitleFrom(input)}, ${describe} where ${ifCharged} returning id`
     }),
     m as (
-      insert into chat_messages (id, session_id, user_id, input_message, media_ids, requested_model_id, ai_model_id, model_name, points_cost)
+      insert into chat_messages (id, session_id, user_id, input_message, media_ids, requested_model_id, ai_model_id, model_name, points_cost,
+        quick_function, selection, prompt_text, writer_instance_id)
       select ${messageValues} from s returning id
     )
-    select ${ifCharged} as charged, (select id from m) as message_id`);
-  const storeMs = performance.now() - storeStarted;
-  const { charged, message_id: inserted } = result.rows[0];
+    select (select ok from gate) as authorized, (select level from gate) as level, ${ifCharged} as charged, (select id from m) as message_id`);
+  const { authorized: ok, level, charged, message_id: inserted } = result.rows[0];
+  if (!ok || Number(level) < model.minVipLevel) {
+    // The login cache was out of date: the next message asks the database.
+    if (m.tokenHash) forgetCachedToken(ctx, m.tokenHash);
+    if (!ok) throw new AppError(Codes.NotLoggedIn, 'notLoggedIn');
+    throw new AppError(Codes.PlanRequired, 'planRequired', { model: model.name, plan: vipLevelName(model.minVipLevel) });
+  }
+  // A plan bought since the login was cached: the next message (its 'auto' pick) sees it.
+  if (m.tokenHash && Number(level) !== user.vipLevel) forgetCachedToken(ctx, m.tokenHash);
   if (!charged) throw new AppError(Codes.NotEnoughPoints, 'notEnoughPoints');
   if (!inserted) {
     // The session was deleted since it was checked.
@@ -158,16 +239,5 @@ export async function prepareChatMessage(ctx: AppContext, user: AuthUser, body: 
   // (docs/economy.md#invites), in the background, so it neither delays nor fails the answer. Accounts
   // nobody invited (most) skip it: no query on the hot path.
   if (user.invitedBy) creditInviterLater(ctx, user.id);
-  return {
-    messageId,
-    sessionId,
-    userId: user.id,
-    input: body.inputMessage,
-    resolved,
-    turns: buildTurns(history, { text: body.inputMessage, mediaIds: body.chatMediaIds, images }, media, model.contextWindow),
-    webSearch: !!body.webSearch,
-    plugins,
-    storeMs,
-  };
 }
 

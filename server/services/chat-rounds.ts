@@ -25,6 +25,8 @@ export type AnswerState = {
   p: PreparedMessage;
   lang: Language;
   signal: AbortSignal;
+  /** Settles when the user's message is stored (its statement runs beside the first model call). */
+  stored: Promise<unknown>;
   output: string;
   modelId: string;
   modelName: string;
@@ -50,6 +52,8 @@ async function withWebSources(s: AnswerState, turns: ChatTurn[]): Promise<ChatTu
 
 /** Runs one round's calls in parallel; waits for all of them, so none outlives a stop. */
 async function runCalls(s: AnswerState, calls: ToolCallPart[]): Promise<ToolRound['results']> {
+  // Tools charge points and write rows that name the message: only once it is stored.
+  await s.stored;
   const scope: ToolScope = {
     ctx: s.ctx,
     userId: s.p.userId,

@@ -90,10 +90,17 @@ export async function creditPoints(db: Db, change: LedgerChange): Promise<Ledger
  * then the balance; the entry records both parts. The row lock of `b` makes parallel charges exact.
  * Every account has its balance row from sign-up.
  */
-export function chargeCtes(userId: string, cost: number, dailyAllowance: number, ref: { kind: LedgerKind; key: string; refId?: string }): SQL {
-  if (cost <= 0) return sql`charged as (select ${userId}::text as user_id), ledger as (select 1)`;
+export function chargeCtes(
+  userId: string,
+  cost: number,
+  dailyAllowance: number,
+  ref: { kind: LedgerKind; key: string; refId?: string },
+  /** A condition the charge also needs (e.g. the caller's login still valid): false charges nothing. */
+  gate: SQL = sql`true`,
+): SQL {
+  if (cost <= 0) return sql`charged as (select ${userId}::text as user_id where ${gate}), ledger as (select 1)`;
   return sql`b as (
-      select user_id, balance, ${dailyLeftSql(dailyAllowance)} as daily from ${pointBalances} where user_id = ${userId} for update
+      select user_id, balance, ${dailyLeftSql(dailyAllowance)} as daily from ${pointBalances} where user_id = ${userId} and ${gate} for update
     ),
     charged as (
       update ${pointBalances} p set

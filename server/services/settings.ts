@@ -63,6 +63,30 @@ export const SETTINGS: readonly SettingDefinition[] = [
     defaultValue: (c) => `${c.publicUrl}/downloads/tandem-edge.zip`,
   },
   {
+    key: 'firefox_download_url',
+    public: true,
+    description: 'Download of the Firefox add-on (the package `wxt zip -b firefox` builds).',
+    defaultValue: (c) => `${c.publicUrl}/downloads/tandem-firefox.zip`,
+  },
+  {
+    key: 'chrome_store_url',
+    public: true,
+    description: "The extension's Chrome Web Store page. When set, the home page's Chrome button opens it instead of the package download.",
+    defaultValue: () => '',
+  },
+  {
+    key: 'edge_store_url',
+    public: true,
+    description: "The extension's Microsoft Edge Add-ons page. When set, the home page's Edge button opens it instead of the package download.",
+    defaultValue: () => '',
+  },
+  {
+    key: 'firefox_store_url',
+    public: true,
+    description: "The add-on's addons.mozilla.org page. When set, the home page's Firefox button opens it instead of the package download.",
+    defaultValue: () => '',
+  },
+  {
     key: 'invite_points',
     public: true,
     description:

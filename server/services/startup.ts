@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.ts';
-import { recoverInterruptedMessages } from './chat-running.ts';
 import { seedCatalogue } from './catalogue-seed.ts';
 import { bootstrapAdmin } from './accounts.ts';
+import { recoverOrphanedAnswers, registerInstance, startOrphanSweep, unregisterInstance } from './instances.ts';
 import { seedPlugins } from './plugins.ts';
 import { seedPackages, startPlanPointsSweep } from './plans.ts';
 
@@ -11,11 +11,18 @@ export async function runStartupTasks(ctx: AppContext): Promise<void> {
   await seedCatalogue(ctx);
   await seedPlugins(ctx);
   await seedPackages(ctx);
-  await recoverInterruptedMessages(ctx);
+  // Registered before recovering: answers of instances still alive are not this start's to end.
+  await registerInstance(ctx);
+  await recoverOrphanedAnswers(ctx);
 }
 
 /** What runs periodically while the instance runs (timers unref'd, so they never hold the process). Returns the stop, called on close. */
-export function startPeriodicTasks(ctx: AppContext): () => void {
+export function startPeriodicTasks(ctx: AppContext): () => Promise<void> {
   const stopPlanPoints = startPlanPointsSweep(ctx);
-  return () => stopPlanPoints();
+  const stopOrphanSweep = startOrphanSweep(ctx);
+  return async () => {
+    stopPlanPoints();
+    stopOrphanSweep();
+    await unregisterInstance(ctx);
+  };
 }

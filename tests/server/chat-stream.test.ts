@@ -49,7 +49,7 @@ describe('AddMessage streaming', () => {
     expect(res.headers['cache-control']).toBe('no-cache');
     expect(res.headers['x-accel-buffering']).toBe('no');
     // What the server spent before the model call, and the database's part of it (bench/proxy-overhead).
-    expect(res.headers['server-timing']).toMatch(/^prepare;dur=\d+\.\d\d, store;dur=\d+\.\d\d$/);
+    expect(res.headers['server-timing']).toMatch(/^prepare;dur=\d+\.\d\d, store;dur=\d+\.\d\d, wait;dur=\d+\.\d\d$/);
 
     const events = parseChatStream(res.body);
     expect(events.length).toBeGreaterThan(2);
@@ -313,10 +313,12 @@ describe('AddMessage streaming', () => {
     expect(res.json().Code).toBe(10402);
   });
 
-  it('answers 10470 when points do not cover the cost, without calling the upstream', async () => {
+  it('answers 10470 when points do not cover the cost, with no answer from the upstream', async () => {
     const poor = await createTestApp({ ...fakeOpenAIEnv(fake, 'basic-model'), FREE_DAILY_POINTS: '0' });
     try {
       const u = await createUser(poor.app);
+      // An answer slow enough to be cut off when the charge is refused (tests/server/chat-first-token.test.ts).
+      fake.script('basic-model', { chunks: ['slow ', 'answer'], delayMs: 250 });
       const res = await poor.app.inject({
         method: 'POST',
         url: '/api/Chat/AddMessage',
@@ -324,7 +326,8 @@ describe('AddMessage streaming', () => {
         payload: { aiModelId: 'basic-model', inputMessage: 'hi' },
       });
       expect(res.json()).toMatchObject({ Code: 10470, Msg: 'Not Enough Points. Check in daily for free points.' });
-      expect(fake.requests).toHaveLength(0);
+      // The upstream is asked while the points are charged, and cut off when the charge is refused.
+      expect(fake.requests.filter((r) => r.outcome === 'completed')).toHaveLength(0);
       const rows = await poor.database.db.select().from(chatMessages).where(and(eq(chatMessages.userId, u.userId)));
       expect(rows).toHaveLength(0);
     } finally {
