@@ -42,7 +42,37 @@ function katexOutOfMarkdownPlugin() {
   };
 }
 
+/** Firefox's id for the add-on (browser_specific_settings.gecko.id): fixed, so storage and the login survive updates. */
+const GECKO_ID = 'tandem@tandem.chat';
+
+/**
+ * The Firefox build (`wxt zip -b firefox --mv3`, docs/firefox.md): WXT turns the side panel entrypoint
+ * into `sidebar_action`; what Chrome alone understands goes (the sidePanel permission, the key that
+ * fixes Chrome's id, minimum_chrome_version), the shortcut opens the sidebar through Firefox's own
+ * `_execute_sidebar_action` command, and the add-on gets its gecko id.
+ */
+function firefoxManifest(manifest: Record<string, unknown>): void {
+  manifest.permissions = ((manifest.permissions as string[] | undefined) ?? []).filter((p) => p !== 'sidePanel');
+  delete manifest.key;
+  delete manifest.minimum_chrome_version;
+  delete manifest.side_panel;
+  const commands = manifest.commands as Record<string, unknown> | undefined;
+  if (commands?.['open-side-panel']) {
+    commands._execute_sidebar_action = commands['open-side-panel'];
+    delete commands['open-side-panel'];
+  }
+  // 128: Firefox ESR's first release with everything the MV3 build uses (scripting, module background).
+  manifest.browser_specific_settings = { gecko: { id: GECKO_ID, strict_min_version: '128.0' } };
+}
+
 export default defineConfig({
+  // The Firefox package is not for addons.mozilla.org review: no sources zip beside it.
+  zip: { zipSources: false },
+  hooks: {
+    'build:manifestGenerated': (wxt, manifest) => {
+      if (wxt.config.browser === 'firefox') firefoxManifest(manifest as unknown as Record<string, unknown>);
+    },
+  },
   vite: () => ({ plugins: [katexWoff2Only(), katexOutOfMarkdownPlugin(), pageChunks()] }),
   // Every name is imported explicitly (docs/architecture.md#layers-and-import-rules), so no auto-imports.
   imports: false,
@@ -55,14 +85,17 @@ export default defineConfig({
     description: 'An AI chat assistant in your browser side panel.',
     minimum_chrome_version: '114',
     // alarms: the toolbar badge's unread count is refreshed every five minutes (entrypoints/background/badge.ts).
-    permissions: ['sidePanel', 'storage', 'tabs', 'activeTab', 'scripting', 'alarms'],
+    // contextMenus: the selection, page and image items (entrypoints/background/selection.ts).
+    permissions: ['sidePanel', 'storage', 'tabs', 'activeTab', 'scripting', 'alarms', 'contextMenus'],
     // The server's host: the API calls. <all_urls>: "Read this page" and "Attach a screenshot" act on
     // whatever tab the side panel sits beside (chrome.scripting.executeScript of the tab reader,
     // chrome.tabs.captureVisibleTab), as Sider and Monica do. activeTab is not enough: it is granted
     // only by a click on the extension's own action, shortcut or menu, never by a click inside the
     // side panel, and the panel stays open while the user moves between tabs. Reading in the tab,
     // rather than having the server fetch the address, is what makes signed-in and script-built
-    // pages readable. Nothing is injected until the user asks (no content script runs on every page).
+    // pages readable. One small content script runs on every page (entrypoints/selection.content:
+    // the selection toolbar and the floating icon, plain DOM in a closed shadow root, ≤ 15 KB gzipped);
+    // nothing else is injected until the user asks.
     host_permissions: [`${serverUrl.protocol}//${serverUrl.hostname}/*`, '<all_urls>'],
     action: { default_title: 'Tandem' },
     // MV3's default for the extension's pages, plus images: their own files, data: and blob: only.
@@ -74,6 +107,11 @@ export default defineConfig({
       'open-side-panel': {
         suggested_key: { default: 'Alt+T' },
         description: 'Open the Tandem side panel',
+      },
+      // The page's selection goes to the side panel's composer (entrypoints/background/selection.ts).
+      'send-selection': {
+        suggested_key: { default: 'Alt+Shift+K' },
+        description: 'Ask Tandem about the selected text',
       },
     },
   },

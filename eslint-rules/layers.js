@@ -9,7 +9,7 @@ import path from 'node:path';
 const ROOT = path.resolve(import.meta.dirname, '..');
 
 /** Extension-only entrypoints: the web pages (app, login, admin) never load them. */
-const EXTENSION_ENTRYPOINTS = new Set(['background', 'sidepanel', 'popup', 'bridge.content', 'tab-reader']);
+const EXTENSION_ENTRYPOINTS = new Set(['background', 'sidepanel', 'popup', 'bridge.content', 'selection.content', 'tab-reader']);
 const SHARED = ['contracts', 'api', 'atoms', 'storage', 'messaging', 'platform', 'markdown', 'i18n', 'utils'];
 const SHELL = new Set(['ui', 'app-shell', 'layout']);
 
@@ -35,7 +35,8 @@ const sharedBelowApi = ['shared/contracts', 'shared/utils', 'shared/i18n', 'shar
 const ALLOWED = {
   entrypoint: ['layout', 'feature', 'ui', 'app-shell', ...sharedAll],
   layout: ['layout', 'feature', 'ui', 'app-shell', ...sharedAll],
-  feature: ['feature:self', 'ui', 'app-shell', ...sharedAll],
+  // A feature registers its own strings (locales/features/<feature>.en.json, shared/i18n/feature-strings.ts).
+  feature: ['feature:self', 'ui', 'app-shell', ...sharedAll, 'locales'],
   'app-shell': ['app-shell', 'ui', ...sharedAll],
   // Generic pieces: no atoms, no API calls of their own (the answer renderer's images load
   // through shared/markdown).

@@ -1,4 +1,5 @@
 import { createContext, type ReactNode } from 'react';
+import type { ChatToolCall } from '../../shared/contracts/chat.ts';
 import type { ModelListItem } from '../../shared/contracts/model.ts';
 
 /**
@@ -17,6 +18,13 @@ export interface ChatAddons {
    * `opened`. Without it, locked models cannot be picked.
    */
   upgradePrompt?: (prompt: LockedModelPrompt) => ReactNode;
+  /**
+   * In place of a tool call's item in an answer: a card of the feature that owns the tool (the
+   * memory's "Remember this? Save / Dismiss"); null or undefined shows the usual item.
+   */
+  toolCallCard?: (call: ChatToolCall, answer: { chatMessageId?: string; streaming: boolean }) => ReactNode;
+  /** Among a finished answer's actions (copy, retry, delete): more of them (save to favourites). */
+  answerActions?: (answer: { chatMessageId: string }) => ReactNode;
 }
 
 /** A locked model the user picked; `model` stays while the prompt closes. */

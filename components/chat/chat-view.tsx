@@ -3,13 +3,15 @@ import { Alert, Button, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import i18next from 'i18next';
 import { useAtom, useAtomValue, useSetAtom } from 'jotai';
-import { useCallback, useEffect, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { modelListQuery } from '../../shared/api/chat.ts';
 import { isLoggedInAtom, userInfoAtom } from '../../shared/atoms/auth.ts';
 import { chatModelAtom, webSearchAtom } from '../../shared/atoms/chat.ts';
 import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
 import type { ModelListItem } from '../../shared/contracts/model.ts';
+import type { MessageQuickFunction } from '../../shared/contracts/quick-function.ts';
+import type { TabAccess } from '../../shared/platform/platform.ts';
 import { pickDefaultModel } from '../../shared/utils/default-model.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
 import { useSystemSetting } from '../app-shell/system-settings.ts';
@@ -17,14 +19,16 @@ import { notifyError } from '../ui/notify.ts';
 import { useAttachActions } from './attach-actions.ts';
 import { AttachFileButton, AttachmentChips, AttachPageButton, ReadThisPageButton, ScreenshotButton } from './attachments.tsx';
 import { ChatAddonsContext, type ChatAddons } from './chat-addons.ts';
-import { Composer } from './composer.tsx';
+import { Composer, type ComposerMenuProps } from './composer.tsx';
 import { ChatDropOverlay } from './link-drop.tsx';
 import { preloadMarkdownView } from './message-item.tsx';
 import { MessageList } from './message-list.tsx';
 import { ModelPicker, useLockedModelPrompt } from './model-picker.tsx';
 import { useModelSwitch } from './model-switch.tsx';
-import { useAttachments } from './use-attachments.ts';
-import { useChat, type ChatTurn } from './use-chat.ts';
+import { ChosenToolChip, QuickFunctionStarters, SlashMenuSlot, useChatQuickFunctions, type ChatTool } from './quick-functions.tsx';
+import { parsePageUrl, useAttachments } from './use-attachments.ts';
+import { usePendingChatAction } from './pending-action.tsx';
+import { useChat, type ChatTurn, type SendOptions } from './use-chat.ts';
 import { PluginPicker } from './plugin-picker.tsx';
 import { useChatPlugins } from './use-plugins.ts';
 
@@ -35,6 +39,8 @@ export interface ChatViewProps {
   onSessionCreated: (chatSessionId: string) => void;
   /** What other features show in the chat (the layout composes them). */
   addons?: ChatAddons;
+  /** A message to scroll to and mark once loaded (a link to it: ?message=<chatMessageId>). */
+  focusMessageId?: string;
 }
 
 const NO_ADDONS: ChatAddons = {};
@@ -57,8 +63,76 @@ function whyNoWebSearch(model: ModelListItem | undefined, searchProvider: string
   return searchProvider ? null : i18next.t('chat.composer.webSearchNotConfigured');
 }
 
-/** What an empty chat shows: a welcome, and for a visitor the way to sign in (for a user, the addons' welcome). */
-function ChatWelcome({ loggedIn, onSignIn, extra }: { loggedIn: boolean; onSignIn: () => void; extra?: ReactNode }) {
+/** The model a message with `tool` goes to: the tool's preferred one when the user may use it, else `fallback`. */
+export function toolModelId(models: readonly ModelListItem[], tool: ChatTool | null, fallback: string): string {
+  const preferred = tool?.aiModelId ? models.find((m) => m.aiModelId === tool.aiModelId && !m.locked) : undefined;
+  return preferred?.aiModelId ?? fallback;
+}
+
+/**
+ * Picking a quick function (a starter or the "/" menu): it is chosen for the next message, the text
+ * box takes the focus, and in the side panel a tool that works on the page attaches the tab's page
+ * (as "read this page" does) unless it is attached already.
+ */
+function useToolPick(choose: (tool: ChatTool) => void, input: RefObject<HTMLTextAreaElement | null>, tabs: TabAccess | null | undefined, has: (url: string) => boolean, readTab: ReturnType<typeof useAttachActions>['readTab']) {
+  return useCallback(
+    (tool: ChatTool) => {
+      choose(tool);
+      input.current?.focus();
+      if (!tabs || !tool.appliesTo.includes('page')) return;
+      tabs.queryActiveTab().then(
+        (tab) => {
+          const url = tab && parsePageUrl(tab.url);
+          if (tab && !(url && has(url))) readTab(tab);
+        },
+        () => undefined,
+      );
+    },
+    [choose, input, tabs, has, readTab],
+  );
+}
+
+/**
+ * The quick functions' parts of the chat: the tools and the chosen one, the text box's ref, the
+ * starters, the chosen tool's chip, and what the composer takes for them. `take` gives what a message
+ * sends of the chosen tool and clears the choice.
+ */
+function useChatTools(tabs: TabAccess | null | undefined, attachments: ReturnType<typeof useAttachments>, attach: ReturnType<typeof useAttachActions>) {
+  const { t } = useTranslation();
+  const quick = useChatQuickFunctions(!!tabs);
+  const input = useRef<HTMLTextAreaElement>(null);
+  const pick = useToolPick(quick.choose, input, tabs, attachments.has, attach.readTab);
+  const { chosen, choose, tools } = quick;
+  return {
+    quick,
+    input,
+    take: (): MessageQuickFunction | null => {
+      choose(null);
+      return chosen && { quickFunctionId: chosen.quickFunctionId, name: chosen.name, icon: chosen.icon };
+    },
+    starters: <QuickFunctionStarters tools={tools} onPick={pick} />,
+    chip: chosen && <ChosenToolChip tool={chosen} onRemove={() => choose(null)} />,
+    composer: {
+      commandMenu: (menu: ComposerMenuProps) => <SlashMenuSlot {...menu} tools={tools} onPick={pick} />,
+      allowEmpty: chosen ? t('chat.quickFunctions.toolPlaceholder') : null,
+      textareaRef: input,
+    },
+  };
+}
+
+/** The composer's attach buttons: a file, a web page, and in the side panel a screenshot of the tab for a model that sees images. */
+function AttachTools({ tabs, model, attach }: { tabs: TabAccess | null | undefined; model: ModelListItem | undefined; attach: ReturnType<typeof useAttachActions> }) {
+  return (
+    <>
+      <AttachFileButton accepted={attach.accepted} unavailable={attach.fileUnavailable} canOpen={attach.canUpload} onFile={attach.addFile} />
+      <AttachPageButton onAdd={attach.addPage} />
+      {tabs && model?.modelMap.isImage && <ScreenshotButton tabs={tabs} canCapture={attach.canUpload} onFile={attach.addFile} />}
+    </>
+  );
+}
+
+/** What an empty chat shows: a welcome, and for a visitor the way to sign in (for a user, the addons' welcome); then the quick-function starters. */
+function ChatWelcome({ loggedIn, onSignIn, extra, starters }: { loggedIn: boolean; onSignIn: () => void; extra?: ReactNode; starters?: ReactNode }) {
   const { t } = useTranslation();
   return (
     <div className="chat-welcome">
@@ -74,6 +148,7 @@ function ChatWelcome({ loggedIn, onSignIn, extra }: { loggedIn: boolean; onSignI
         </Button>
       )}
       {loggedIn && extra}
+      {starters}
     </div>
   );
 }
@@ -96,7 +171,7 @@ function ModelListAlert({ error, noneUsable }: { error: unknown; noneUsable: boo
 }
 
 /** A chat: its messages, the model picker and the composer. */
-export function ChatView({ sessionId, onSessionCreated, addons = NO_ADDONS }: ChatViewProps) {
+export function ChatView({ sessionId, onSessionCreated, addons = NO_ADDONS, focusMessageId }: ChatViewProps) {
   const { t } = useTranslation();
   const loggedIn = useAtomValue(isLoggedInAtom);
   const openLogin = useSetAtom(openLoginDialogAtom);
@@ -118,16 +193,38 @@ export function ChatView({ sessionId, onSessionCreated, addons = NO_ADDONS }: Ch
   const lockedModel = useLockedModelPrompt(addons);
   const webSearchUnavailable = whyNoWebSearch(model, searchProvider);
   const options = { aiModelId: model?.aiModelId ?? '', webSearch: webSearch && webSearchUnavailable === null, pluginIds: plugins.enabledIds };
+  const { quick, input, ...toolUi } = useChatTools(tabs, attachments, attach);
 
-  const send = (text: string) => {
+  // What the page sent (selection toolbar, context menu, shortcut: pending-action.tsx) runs through send below.
+  const pending = usePendingChatAction({
+    sessionId,
+    loggedIn,
+    model,
+    models: list,
+    busy: attachments.busy,
+    streaming: chat.streaming,
+    ready: attachments.completed.length,
+    send: (text, extra) => send(text, extra),
+    readTab: attach.readTab,
+    addFile: attach.addFile,
+    chooseModel: (id) => void setChosenModel(id),
+    openLogin: () => openLogin('chat.notLoginTip'),
+    focusInput: () => input.current?.focus(),
+  });
+
+  const send = (text: string, extra: Pick<SendOptions, 'quickFunction' | 'selection'> = {}) => {
     if (!loggedIn) {
       openLogin('chat.notLoginTip');
       return;
     }
     if (!model || attachments.busy) return;
     // Attachments that failed are not sent; the message carries the ones uploaded, and the chips go with it.
-    void chat.send(text, { ...options, media: attachments.completed });
+    const aiModelId = toolModelId(list, quick.chosen, options.aiModelId);
+    const quickFunction = extra.quickFunction ?? toolUi.take();
+    const selection = extra.selection ?? pending.selection;
+    void chat.send(text, { ...options, aiModelId, media: attachments.completed, quickFunction, selection });
     attachments.clear();
+    pending.clearSelection();
   };
 
   const onRetry = useCallback(
@@ -150,7 +247,8 @@ export function ChatView({ sessionId, onSessionCreated, addons = NO_ADDONS }: Ch
           onLoadEarlier={chat.loadEarlier}
           onRetry={onRetry}
           onDelete={onDelete}
-          empty={<ChatWelcome loggedIn={loggedIn} onSignIn={() => openLogin()} extra={addons.welcome} />}
+          focusMessageId={focusMessageId}
+          empty={<ChatWelcome loggedIn={loggedIn} onSignIn={() => openLogin()} extra={addons.welcome} starters={toolUi.starters} />}
         />
         <div className="chat-footer">
           <ModelListAlert error={models.isError ? models.error : null} noneUsable={models.isSuccess && list.length > 0 && !model} />
@@ -165,15 +263,16 @@ export function ChatView({ sessionId, onSessionCreated, addons = NO_ADDONS }: Ch
             disabled={loggedIn && !model}
             sendBlocked={attachments.busy ? t('chat.content.attachmentsLoading') : null}
             sendCost={loggedIn ? addons.sendCost?.(model, list) : null}
-            attachments={<AttachmentChips items={attachments.items} onRetry={attachments.retry} onRemove={attachments.remove} />}
-            onPasteFiles={attach.pasteFiles}
-            tools={
+            attachments={
               <>
-                <AttachFileButton accepted={attach.accepted} unavailable={attach.fileUnavailable} canOpen={attach.canUpload} onFile={attach.addFile} />
-                <AttachPageButton onAdd={attach.addPage} />
-                {tabs && model?.modelMap.isImage && <ScreenshotButton tabs={tabs} canCapture={attach.canUpload} onFile={attach.addFile} />}
+                {pending.chip}
+                {toolUi.chip}
+                <AttachmentChips items={attachments.items} onRetry={attachments.retry} onRemove={attachments.remove} />
               </>
             }
+            {...toolUi.composer}
+            onPasteFiles={attach.pasteFiles}
+            tools={<AttachTools tabs={tabs} model={model} attach={attach} />}
             plugins={pluginPickerVisible && <PluginPicker {...plugins} />}
             modelPicker={
               <ModelPicker

@@ -1,9 +1,17 @@
 import { ActionIcon, Group, Paper, Textarea, Tooltip } from '@mantine/core';
-import { useState, type ClipboardEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { useRef, useState, type ClipboardEvent, type KeyboardEvent, type MutableRefObject, type ReactNode, type Ref } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MAX_INPUT_CHARS } from '../../shared/contracts/chat.ts';
 import { IconGlobe, IconSend, IconStop } from '../ui/icons.tsx';
 import { ToolButton } from '../ui/tool-button.tsx';
+
+/** What the composer gives its command menu (the "/" menu of quick functions). */
+export interface ComposerMenuProps {
+  text: string;
+  setText: (text: string) => void;
+  /** The menu puts its key handler here: it sees each key first and returns true when it took the key. */
+  keys: MutableRefObject<((event: KeyboardEvent<HTMLTextAreaElement>) => boolean) | null>;
+}
 
 export interface ComposerProps {
   streaming: boolean;
@@ -29,6 +37,11 @@ export interface ComposerProps {
   disabled?: boolean;
   /** Files pasted into the message box (images copied from a page or a screenshot tool). */
   onPasteFiles?: (files: File[]) => void;
+  /** A menu over the text box that may take keys first (the "/" menu of quick functions). */
+  commandMenu?: (menu: ComposerMenuProps) => ReactNode;
+  /** The message may go without text (a quick function is chosen); its placeholder then says so. */
+  allowEmpty?: string | null;
+  textareaRef?: Ref<HTMLTextAreaElement>;
 }
 
 /**
@@ -50,10 +63,14 @@ export function Composer({
   sendCost,
   disabled,
   onPasteFiles,
+  commandMenu,
+  allowEmpty,
+  textareaRef,
 }: ComposerProps) {
   const { t } = useTranslation();
   const [text, setText] = useState('');
-  const canSend = !streaming && !disabled && !sendBlocked && text.trim().length > 0;
+  const menuKeys = useRef<((event: KeyboardEvent<HTMLTextAreaElement>) => boolean) | null>(null);
+  const canSend = !streaming && !disabled && !sendBlocked && (text.trim().length > 0 || !!allowEmpty);
 
   const submit = () => {
     if (!canSend) return;
@@ -70,6 +87,10 @@ export function Composer({
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (menuKeys.current?.(event)) {
+      event.preventDefault();
+      return;
+    }
     // keyCode 229 is what some browsers report for the Enter that ends a composition.
     if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing || event.keyCode === 229) return;
     event.preventDefault();
@@ -78,9 +99,11 @@ export function Composer({
 
   const searchLabel = webSearchUnavailable ?? (webSearch ? t('chat.composer.webSearchOn') : t('chat.composer.webSearchOff'));
   return (
-    <Paper withBorder radius={6} p={6} data-testid="composer">
+    <Paper withBorder radius={6} p={6} pos="relative" data-testid="composer">
+      {commandMenu?.({ text, setText, keys: menuKeys })}
       {attachments}
       <Textarea
+        ref={textareaRef}
         variant="unstyled"
         autosize
         minRows={1}
@@ -88,7 +111,7 @@ export function Composer({
         px={4}
         value={text}
         maxLength={MAX_INPUT_CHARS}
-        placeholder={t('chat.composer.placeholder')}
+        placeholder={allowEmpty ?? t('chat.composer.placeholder')}
         aria-label={t('chat.composer.label')}
         onChange={(event) => setText(event.currentTarget.value)}
         onKeyDown={onKeyDown}

@@ -5,6 +5,7 @@ import { stripProductTags } from '../../shared/utils/strip-tags.ts';
 import { IconCopy, IconRefresh, IconTrash } from '../ui/icons.tsx';
 import { SentMedia } from './attachments.tsx';
 import { ChatAddonsContext } from './chat-addons.ts';
+import { SentQuickFunction, SentSelection } from './quick-functions.tsx';
 import type { ChatTurn } from './use-chat.ts';
 
 /**
@@ -34,7 +35,7 @@ export interface MessageItemProps {
 /** One exchange: the user's bubble, then the model's answer with the model's name and its actions. */
 export const MessageItem = memo(function MessageItem({ turn, busy, onRetry, onDelete }: MessageItemProps) {
   const { t } = useTranslation();
-  const { failureNotice } = useContext(ChatAddonsContext);
+  const { failureNotice, answerActions } = useContext(ChatAddonsContext);
   const [copied, setCopied] = useState(false);
   const streaming = turn.status === 'streaming';
   const answer = stripProductTags(turn.output, { streaming });
@@ -48,12 +49,17 @@ export const MessageItem = memo(function MessageItem({ turn, busy, onRetry, onDe
   };
 
   return (
-    <Box className="chat-turn" data-status={turn.status} data-testid="chat-turn">
+    <Box className="chat-turn" data-status={turn.status} data-message-id={turn.chatMessageId} data-testid="chat-turn">
       <Box className="chat-bubble chat-bubble-user" data-author="user">
+        {turn.quickFunction && <SentQuickFunction tool={turn.quickFunction} />}
+        {turn.selection && <SentSelection selection={turn.selection} />}
         <SentMedia media={turn.media ?? []} />
-        <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-          {input}
-        </Text>
+        {/* A message sent with a tool and no text may be stored under the tool's name: the chip says it already. */}
+        {input && input !== turn.quickFunction?.name && (
+          <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+            {input}
+          </Text>
+        )}
       </Box>
       <Box className="chat-bubble chat-bubble-model" data-author="model">
         {turn.modelName && (
@@ -63,7 +69,7 @@ export const MessageItem = memo(function MessageItem({ turn, busy, onRetry, onDe
         )}
         {turn.toolCalls && turn.toolCalls.length > 0 && (
           <Suspense fallback={null}>
-            <ToolCalls calls={turn.toolCalls} streaming={streaming} />
+            <ToolCalls calls={turn.toolCalls} streaming={streaming} chatMessageId={turn.chatMessageId} />
           </Suspense>
         )}
         {(answer || streaming) && (
@@ -94,6 +100,7 @@ export const MessageItem = memo(function MessageItem({ turn, busy, onRetry, onDe
                 <IconCopy size={14} />
               </ActionIcon>
             </Tooltip>
+            {answer && turn.chatMessageId && answerActions?.({ chatMessageId: turn.chatMessageId })}
             <Tooltip label={t('chat.message.retry')}>
               <ActionIcon variant="subtle" color="gray" size="sm" aria-label={t('chat.message.retry')} onClick={() => onRetry(turn)} disabled={busy}>
                 <IconRefresh size={14} />

@@ -1,5 +1,5 @@
 import { ActionIcon, Button, Center, Loader, Text } from '@mantine/core';
-import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { IconArrowDown } from '../ui/icons.tsx';
 import { MessageItem } from './message-item.tsx';
@@ -21,6 +21,8 @@ export interface MessageListProps {
   onDelete: (turn: ChatTurn) => void;
   /** Shown when there are no turns (the welcome). */
   empty: ReactNode;
+  /** A message to scroll to and mark once it is loaded (a link to it: a saved answer's source). */
+  focusMessageId?: string;
 }
 
 /**
@@ -28,7 +30,7 @@ export interface MessageListProps {
  * and paint through content-visibility), so a long chat stays fast. The view follows a streaming
  * answer unless the reader scrolled up; then a button brings them back down.
  */
-export function MessageList({ turns, streaming, hasEarlier, loading, loadError, onLoadEarlier, onRetry, onDelete, empty }: MessageListProps) {
+export function MessageList({ turns, streaming, hasEarlier, loading, loadError, onLoadEarlier, onRetry, onDelete, empty, focusMessageId }: MessageListProps) {
   const { t } = useTranslation();
   const viewport = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
@@ -72,6 +74,9 @@ export function MessageList({ turns, streaming, hasEarlier, loading, loadError, 
       el.scrollTop = el.scrollHeight;
     }
   }, [turns, windowSize]);
+
+  // Runs after the effect above that keeps the end.
+  useFocusMessage({ focusMessageId, turns, windowSize, setWindowSize, viewport, stick, setAtBottom });
 
   // Growth that React does not see (a highlighted code block, an image loading) is followed too.
   useEffect(() => {
@@ -135,4 +140,36 @@ export function MessageList({ turns, streaming, hasEarlier, loading, loadError, 
       )}
     </div>
   );
+}
+
+interface FocusMessageOptions {
+  focusMessageId: string | undefined;
+  turns: ChatTurn[];
+  windowSize: number;
+  setWindowSize: (size: number) => void;
+  viewport: RefObject<HTMLDivElement | null>;
+  stick: RefObject<boolean>;
+  setAtBottom: (atBottom: boolean) => void;
+}
+
+/**
+ * A link to one message (?message=<id>, a saved answer's source): once it is among the loaded turns,
+ * it is brought into view (the view then stops following the end) and marked for a moment.
+ */
+function useFocusMessage({ focusMessageId, turns, windowSize, setWindowSize, viewport, stick, setAtBottom }: FocusMessageOptions): void {
+  const focused = useRef<string | null>(null);
+  useLayoutEffect(() => {
+    if (!focusMessageId || focused.current === focusMessageId) return;
+    const index = turns.findIndex((turn) => turn.chatMessageId === focusMessageId);
+    if (index < 0) return;
+    if (turns.length - index > windowSize) return setWindowSize(turns.length - index);
+    const found = [...(viewport.current?.querySelectorAll('[data-message-id]') ?? [])].find((el) => el.getAttribute('data-message-id') === focusMessageId);
+    if (!found) return;
+    focused.current = focusMessageId;
+    stick.current = false;
+    setAtBottom(false);
+    found.scrollIntoView?.({ block: 'start' });
+    found.setAttribute('data-focused', '');
+    setTimeout(() => found.removeAttribute('data-focused'), 2500);
+  }, [focusMessageId, turns, windowSize, setWindowSize, viewport, stick, setAtBottom]);
 }

@@ -1,12 +1,13 @@
 import './answer-extras.css';
 import { Accordion, Group, Loader, Text, VisuallyHidden } from '@mantine/core';
 import type { TFunction } from 'i18next';
-import { memo, useEffect, useState, type ReactNode } from 'react';
+import { memo, useContext, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { loadOwnImage } from '../../shared/api/image-proxy.ts';
 import { mediaLink } from '../../shared/api/media.ts';
 import type { ChatToolCall } from '../../shared/contracts/chat.ts';
 import { IconAlert, IconFileText, IconGlobe, IconPhoto, IconPuzzle } from '../ui/icons.tsx';
+import { ChatAddonsContext } from './chat-addons.ts';
 
 /** The tools the server implements (server/services/plugins.ts); others are named as the model did. */
 const KNOWN_TOOLS = ['web_search', 'read_url', 'generate_image'] as const;
@@ -174,6 +175,8 @@ export interface ToolCallsProps {
   calls: readonly ChatToolCall[];
   /** The answer is still streaming: a running call shows a spinner (else it was cut off). */
   streaming: boolean;
+  /** The answer's id, for the cards of other features' tools (ChatAddons.toolCallCard). */
+  chatMessageId?: string;
 }
 
 /**
@@ -181,16 +184,23 @@ export interface ToolCallsProps {
  * its status), each opening on the input it was given and what it answered. Collapsed panels are
  * not rendered, so a long tool output costs nothing until it is opened.
  */
-export const ToolCalls = memo(function ToolCalls({ calls, streaming }: ToolCallsProps) {
+export const ToolCalls = memo(function ToolCalls({ calls, streaming, chatMessageId }: ToolCallsProps) {
   const { t } = useTranslation();
+  const { toolCallCard } = useContext(ChatAddonsContext);
+  // A call another feature shows as a card of its own (the memory's proposal) is not listed as an item.
+  const cards = calls.map((call) => ({ call, card: toolCallCard?.(call, { chatMessageId, streaming }) ?? null }));
+  const items = cards.filter((c) => c.card === null).map((c) => c.call);
   if (calls.length === 0) return null;
   return (
     <div role="group" aria-label={t('chat.tools.label')} data-testid="tool-calls">
-      <Accordion multiple variant="separated" chevronPosition="right" keepMounted={false} className="tool-calls" transitionDuration={150}>
-        {calls.map((call) => (
-          <ToolCallItem key={call.toolCallId} call={call} streaming={streaming} />
-        ))}
-      </Accordion>
+      {items.length > 0 && (
+        <Accordion multiple variant="separated" chevronPosition="right" keepMounted={false} className="tool-calls" transitionDuration={150}>
+          {items.map((call) => (
+            <ToolCallItem key={call.toolCallId} call={call} streaming={streaming} />
+          ))}
+        </Accordion>
+      )}
+      {cards.map((c) => c.card !== null && <div key={c.call.toolCallId}>{c.card}</div>)}
     </div>
   );
 });

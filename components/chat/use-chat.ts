@@ -9,6 +9,7 @@ import type { StreamUpdate } from '../../shared/api/sse.ts';
 import { tokenAtom } from '../../shared/atoms/auth.ts';
 import { ChatFinishReasons, type ChatCitation, type ChatMessageItem, type ChatToolCall, type MessageMedia } from '../../shared/contracts/chat.ts';
 import { Codes } from '../../shared/contracts/envelope.ts';
+import type { ChatSelection, MessageQuickFunction, MessageSelection } from '../../shared/contracts/quick-function.ts';
 
 /** One exchange: the user's message and the model's answer to it. */
 export interface ChatTurn {
@@ -28,6 +29,10 @@ export interface ChatTurn {
   citations?: ChatCitation[];
   /** Function-plugin calls made while answering, latest state of each. */
   toolCalls?: ChatToolCall[];
+  /** The quick function the message was sent with (its bubble shows it; asking again uses it again). */
+  quickFunction?: MessageQuickFunction | null;
+  /** The page text sent with the message (shown as a chip in its bubble; asking again sends it again). */
+  selection?: MessageSelection | null;
 }
 
 export interface SendOptions {
@@ -37,6 +42,10 @@ export interface SendOptions {
   media?: MessageMedia[];
   /** The function plugins switched on (only function plugins). */
   pluginIds?: string[];
+  /** A quick function (built-in or own) whose template frames the message; the text may then be empty. */
+  quickFunction?: MessageQuickFunction | null;
+  /** Text selected on a page, sent as a separate part of the message. */
+  selection?: ChatSelection | null;
 }
 
 export interface UseChatOptions {
@@ -64,6 +73,8 @@ function turnOf(message: ChatMessageItem): ChatTurn {
     media: message.chatMedias,
     citations: message.citations,
     toolCalls: message.toolCalls,
+    quickFunction: message.quickFunction,
+    selection: message.selection,
     status: message.finishReason === ChatFinishReasons.error ? 'error' : stopped ? 'stopped' : 'done',
   };
 }
@@ -213,6 +224,8 @@ async function streamTurn(
     chatMediaIds: (options.media ?? []).map((m) => m.chatMediaId),
     webSearch: options.webSearch,
     pluginIds: options.pluginIds ?? [],
+    ...(options.quickFunction ? { quickFunctionId: options.quickFunction.quickFunctionId } : {}),
+    ...(options.selection ? { selection: options.selection } : {}),
   };
   try {
     const final = await sendChatMessage(body, { signal: run.controller.signal, onUpdate });
@@ -250,7 +263,9 @@ function useSending(core: ChatCore, onSessionCreated: (chatSessionId: string) =>
       const run: ActiveRun = { controller: new AbortController(), key: `local-${++localKeys}`, stopped: false };
       active.current = run;
       setStreaming(true);
-      setTurns((current) => [...current, { key: run.key, input, output: '', status: 'streaming', media: options.media ?? [] }]);
+      const { quickFunction = null } = options;
+      const selection = options.selection ? { text: options.selection.text, title: options.selection.title ?? '', url: options.selection.url ?? '' } : null;
+      setTurns((current) => [...current, { key: run.key, input, output: '', status: 'streaming', media: options.media ?? [], quickFunction, selection }]);
       // The points spent before this message: the balance poll after its answer waits for a change from them.
       const token = store.get(tokenAtom);
       stopBalancePoll();
@@ -311,7 +326,7 @@ export function useChat({ sessionId, onSessionCreated }: UseChatOptions) {
     async (turn: ChatTurn, options: SendOptions) => {
       if (active.current) return;
       await remove(turn);
-      await send(turn.input, { ...options, media: turn.media ?? [] });
+      await send(turn.input, { ...options, media: turn.media ?? [], quickFunction: turn.quickFunction, selection: turn.selection });
     },
     [active, remove, send],
   );

@@ -85,3 +85,11 @@ export const IconBell = (p: IconProps) => (
 );
 export const IconArrowLeft = (p: IconProps) => <Icon {...p} paths={['M19 12H5', 'M11 6l-6 6 6 6']} />;
 export const IconCheck = (p: IconProps) => <Icon {...p} paths={['M5 12l5 5L20 7']} />;
+export const IconArrowUp = (p: IconProps) => <Icon {...p} paths={['M12 19V5', 'M6 11l6-6 6 6']} />;
+export const IconPin = (p: IconProps) => <Icon {...p} paths={['M9 4h6l-1 5 4 4H6l4-4z', 'M12 13v7']} />;
+export const IconGrip = (p: IconProps) => (
+  <Icon {...p} paths={['M9 6h.01', 'M15 6h.01', 'M9 12h.01', 'M15 12h.01', 'M9 18h.01', 'M15 18h.01']} strokeWidth={3} />
+);
+export const IconDownload = (p: IconProps) => <Icon {...p} paths={['M12 4v11', 'M7 10l5 5 5-5', 'M5 20h14']} />;
+export const IconUpload = (p: IconProps) => <Icon {...p} paths={['M12 15V4', 'M7 9l5-5 5 5', 'M5 20h14']} />;
+export const IconFolder = (p: IconProps) => <Icon {...p} paths={['M3 6h6l2 2h10v11H3z']} />;

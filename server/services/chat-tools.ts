@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { ChatCitation, ChatToolCall } from '../../shared/contracts/chat.ts';
 import type { Language } from '../../shared/contracts/common.ts';
+import { REMEMBER_TOOL_NAME, RememberToolInputSchema } from '../../shared/contracts/personalization.ts';
 import { AddDrawBodySchema } from '../../shared/contracts/plugin.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../http/errors.ts';
@@ -58,7 +59,27 @@ const DEFINITIONS: Record<ToolName, ModelTool> = {
       additionalProperties: false,
     },
   },
+  remember: {
+    name: REMEMBER_TOOL_NAME,
+    description:
+      'Propose to remember a fact about the user for future conversations, when the user asks you to remember it. ' +
+      'The user is shown the fact and decides whether to save it; it is not saved until they do.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        fact: { type: 'string', description: 'The fact, short and self-contained, in the third person ("Writes Python at work").' },
+      },
+      required: ['fact'],
+      additionalProperties: false,
+    },
+  },
 };
+
+/**
+ * The remember tool, offered by the chat when memory is on (server/services/personalization.ts). Free,
+ * and it saves nothing: the answer carries the proposal and the user saves it (POST /api/Memory/Save).
+ */
+export const REMEMBER_PLUGIN: MessagePlugin = { pluginId: REMEMBER_TOOL_NAME, name: 'Memory', toolName: 'remember', pointsCost: 0 };
 
 export const toolsOf = (plugins: readonly MessagePlugin[]): ModelTool[] => plugins.map((p) => DEFINITIONS[p.toolName]);
 
@@ -66,6 +87,7 @@ const INPUTS = {
   web_search: z.object({ query: z.string().trim().min(1).max(1000) }),
   read_url: z.object({ url: z.string().trim().min(1).max(2048) }),
   generate_image: AddDrawBodySchema,
+  remember: RememberToolInputSchema,
 } satisfies Record<ToolName, z.ZodType>;
 
 /** What a tool call needs from the message it serves. */
@@ -112,6 +134,13 @@ async function execute(scope: ToolScope, toolName: ToolName, input: unknown): Pr
         images: [drawn.imgSrcAll],
       };
     }
+    case 'remember': {
+      // Nothing is saved here: the user sees the proposal with the answer and saves it, or not.
+      const { fact } = INPUTS.remember.parse(input);
+      return {
+        output: `Not saved yet: the user is shown "${fact}" with a button to save it to their memory. Tell them briefly they can save it there.`,
+      };
+    }
   }
 }
 
@@ -147,7 +176,7 @@ export async function runToolCall(
   // A model may reuse its call ids across rounds: each call is its own charge.
   const chargeId = randomUUID();
   const ref = { kind: 'plugin' as const, key: `plugin:${chargeId}`, refId: messageId };
-  if (!(await chargePoints(ctx.db, userId, cost, ctx.config.FREE_DAILY_POINTS, ref))) return fail(t(scope.lang, 'notEnoughPoints'));
+  if (cost > 0 && !(await chargePoints(ctx.db, userId, cost, ctx.config.FREE_DAILY_POINTS, ref))) return fail(t(scope.lang, 'notEnoughPoints'));
   try {
     const done = await execute(scope, plugin.toolName, parsed.data);
     return {

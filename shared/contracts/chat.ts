@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IdSchema, PageQuerySchema, pagedSchema } from './common.ts';
 import { MediaTypeSchema } from './media.ts';
+import { ChatSelectionSchema, MessageQuickFunctionSchema, MessageSelectionSchema } from './quick-function.ts';
 
 /** The client sends an absent session as undefined, null or '' alike. */
 const optionalId = z.preprocess((v) => (v === null || v === '' ? undefined : v), IdSchema.optional());
@@ -12,7 +13,8 @@ export const MAX_SESSION_TITLE_CHARS = 100;
 export const AddMessageBodySchema = z.object({
   chatSessionId: optionalId,
   aiModelId: IdSchema,
-  inputMessage: z.string().trim().min(1, 'inputMessageRequired').max(MAX_INPUT_CHARS),
+  /** May be empty when a quickFunctionId is given (the tool's name is then shown). */
+  inputMessage: z.string().trim().max(MAX_INPUT_CHARS),
   /** Uploaded media (AddChatMedia) attached to this message; an id repeated counts once. */
   chatMediaIds: z
     .array(IdSchema)
@@ -21,6 +23,12 @@ export const AddMessageBodySchema = z.object({
     .transform((v) => [...new Set(v ?? [])]),
   webSearch: z.boolean().nullish(),
   pluginIds: z.array(z.union([IdSchema, z.number().int()])).max(20).nullish(),
+  /** A quick function (built-in or own, shared/contracts/quick-function.ts) whose template frames the message. */
+  quickFunctionId: IdSchema.nullish(),
+  /** Text selected on a page, sent to the model as a separate, delimited part (never inside the template). */
+  selection: ChatSelectionSchema.nullish(),
+}).superRefine((v, ctx) => {
+  if (!v.inputMessage && !v.quickFunctionId) ctx.addIssue({ code: 'custom', path: ['inputMessage'], message: 'inputMessageRequired' });
 });
 export type AddMessageBody = z.infer<typeof AddMessageBodySchema>;
 
@@ -130,6 +138,10 @@ export const ChatMessageItemSchema = z.object({
   citations: z.array(ChatCitationSchema).default([]),
   /** Function-plugin calls made while answering (absent from older servers: none). */
   toolCalls: z.array(ChatToolCallSchema).default([]),
+  /** The quick function used for this message; the server always sends it (null: none; absent from older servers). */
+  quickFunction: MessageQuickFunctionSchema.nullish(),
+  /** The page text attached to this message; the server always sends it (null: none; absent from older servers). */
+  selection: MessageSelectionSchema.nullish(),
   /** null while the answer is still streaming. */
   finishReason: z.string().nullable(),
   createTime: z.string(),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eq, inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatMessages, chatSessions } from '../../server/db/schema/chat.ts';
 import { recoverInterruptedMessages } from '../../server/services/chat-running.ts';
@@ -82,6 +82,19 @@ describe('chat history', () => {
     expect(bobs.Data.list.map((s: { sessionTitle: string }) => s.sessionTitle)).toEqual(['Bob private']);
   });
 
+  it('counts the total up to 1000 sessions past the page asked for, and pages on past that', async () => {
+    const many = await createUser(t.app);
+    await t.database.db.execute(sql`
+      insert into chat_sessions (id, user_id, title, last_active_at)
+      select 'many-' || i, ${many.userId}, 'Chat ' || i, timestamp '2026-01-01' + (i || ' seconds')::interval from generate_series(1, 1100) i`);
+    const first = await sessionsOf(many, 'page=1&count=20');
+    expect(first.Data.total).toBe(1020);
+    expect(first.Data.list[0].chatSessionId).toBe('many-1100');
+    const later = await sessionsOf(many, 'page=5&count=20');
+    expect(later.Data.total).toBe(1100);
+    expect(later.Data.list[0].chatSessionId).toBe('many-1020');
+  });
+
   it('searches titles by case-insensitive substring, with % and _ taken literally', async () => {
     await seedSessions(alice, ['Quarterly REPORT draft', 'report: 100% done', 'my_report', 'myXreport']);
     const titlesFor = async (q: string) =>
@@ -112,6 +125,8 @@ describe('chat history', () => {
       chatMedias: [],
       citations: [],
       toolCalls: [],
+      quickFunction: null,
+      selection: null,
       finishReason: 'stop',
       createTime: new Date(t0).toISOString(),
       finishTime: new Date(t0).toISOString(),

@@ -1,0 +1,161 @@
+/**
+ * bench/selection: from a click on the selection toolbar's "Explain" to the AddMessage request
+ * leaving the side panel, in Chromium with the built extension, on an article served from loopback.
+ * The request is seen in the side panel's own network events (DevTools protocol, Network
+ * requestWillBeSent: its wallTime), the click's time is taken just before the click is dispatched.
+ * Two cases: the side panel already open (the action arrives through storage.onChanged), and closed
+ * (Chrome opens it for the click; the panel starts, takes the action, loads the model list, sends).
+ * Target (issue 11): ≤ 300 ms.
+ *
+ *   npm run bench:selection                 # 50 runs of each case
+ *   npm run bench:selection -- --runs 20
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import puppeteer, { type CDPSession, type Page, type Target } from 'puppeteer-core';
+import { CHROMIUM, startStack, useServer, waitForExtensionStorage } from '../../tests/e2e/harness.ts';
+import { isSidePanel, selectParagraph, startArticleSite, waitForShadow } from '../../tests/e2e/selection-helpers.ts';
+import { createUser } from '../../tests/helpers/users.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const runsArg = process.argv.indexOf('--runs');
+const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 50;
+
+// A build given in BENCH_EXTENSION_DIR is used as it is; else .output is brought up to date first.
+if (!process.env.BENCH_EXTENSION_DIR) {
+  const build = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/ensure-extension-build.ts'], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+/**
+ * Chromium with a copy of the build (BENCH_EXTENSION_DIR, else .output/chrome-mv3 copied at once):
+ * a rebuild of .output during the minutes of the runs must not pull the extension from under it.
+ */
+async function launchWithExtension() {
+  const work = mkdtempSync(path.join(os.tmpdir(), 'tandem-bench-selection-'));
+  const dir = process.env.BENCH_EXTENSION_DIR ?? path.join(work, 'extension');
+  if (!process.env.BENCH_EXTENSION_DIR) cpSync(path.join(root, '.output', 'chrome-mv3'), dir, { recursive: true });
+  const browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    userDataDir: path.join(work, 'profile'),
+    ignoreDefaultArgs: ['--disable-extensions'],
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--lang=en-US', `--disable-extensions-except=${dir}`, `--load-extension=${dir}`],
+  });
+  const worker = await browser.waitForTarget((t) => t.type() === 'service_worker' && t.url().endsWith('/background.js'), { timeout: 20_000 });
+  const control = await browser.newPage();
+  await control.goto(`chrome-extension://${new URL(worker.url()).host}/manifest.json`);
+  return {
+    browser,
+    control,
+    async close() {
+      await browser.close();
+      rmSync(work, { recursive: true, force: true });
+    },
+  };
+}
+
+const [stack, ext, site] = await Promise.all([startStack(), launchWithExtension(), startArticleSite()]);
+
+/** The side panel's network, watched for AddMessage: when it left, and when its answer ended. */
+type Watch = { session: CDPSession; sent: Promise<number>; done: Promise<void> };
+
+async function watchPanel(target: Target): Promise<Watch> {
+  const session = await target.createCDPSession();
+  let resolveSent!: (ms: number) => void;
+  let resolveDone!: () => void;
+  const sent = new Promise<number>((resolve) => (resolveSent = resolve));
+  const done = new Promise<void>((resolve) => (resolveDone = resolve));
+  let requestId: string | undefined;
+  session.on('Network.requestWillBeSent', (event) => {
+    if (requestId === undefined && event.request.url.includes('/api/Chat/AddMessage')) {
+      requestId = event.requestId;
+      resolveSent(event.wallTime * 1000);
+    }
+  });
+  const end = (event: { requestId: string }) => {
+    if (event.requestId === requestId) resolveDone();
+  };
+  session.on('Network.loadingFinished', end);
+  session.on('Network.loadingFailed', end);
+  await session.send('Network.enable');
+  return { session, sent, done };
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+try {
+  await useServer(ext.control, stack.origin);
+  const user = await createUser(stack.server.app);
+  await ext.control.evaluate((token) => chrome.storage.local.set({ 'tandem.auth.token': { v: 1, value: token } }), user.token);
+  await waitForExtensionStorage(ext.control, 'tandem.selectionTools', (v) => JSON.stringify(v ?? '').includes('qf-explain'));
+  const article: Page = await ext.browser.newPage();
+  await article.setViewport({ width: 1280, height: 800 });
+  await article.goto(`${site.origin}/article`);
+  await article.waitForFunction(() => !!document.querySelector('tandem-sider'));
+  const cdp = await article.createCDPSession();
+  const paragraphs = ['#lead', '#second', '#third'];
+  let turn = 0;
+
+  /** Selects a paragraph, waits for the toolbar, clicks Explain; the time of the click. */
+  const clickExplain = async (): Promise<number> => {
+    await article.bringToFront();
+    await selectParagraph(article, paragraphs[turn++ % paragraphs.length]);
+    const point = await waitForShadow(cdp, '[data-tool="qf-explain"]');
+    const at = Date.now();
+    await article.mouse.click(point.x, point.y);
+    return at;
+  };
+
+  const results: Record<'open' | 'closed', number[]> = { open: [], closed: [] };
+  const opened: number[] = [];
+
+  // Closed: each run starts without a panel; Chrome opens it for the click.
+  for (let i = 0; i < RUNS; i++) {
+    const appeared = ext.browser.waitForTarget(isSidePanel, { timeout: 15_000 });
+    const clickedAt = await clickExplain();
+    const target = await appeared;
+    opened.push(Date.now() - clickedAt);
+    const watch = await watchPanel(target);
+    results.closed.push((await watch.sent) - clickedAt);
+    await watch.done;
+    const panel = await target.asPage();
+    const gone = new Promise<void>((resolve) => ext.browser.on('targetdestroyed', (t: Target) => t === target && resolve()));
+    await panel.evaluate(() => window.close());
+    await gone;
+    if (process.env.BENCH_VERBOSE) console.log(`closed run ${i + 1}: ${results.closed.at(-1)} ms`);
+  }
+
+  // Open: the panel stays; each click's action arrives through storage.onChanged.
+  const appeared = ext.browser.waitForTarget(isSidePanel, { timeout: 15_000 });
+  await clickExplain();
+  let watch = await watchPanel(await appeared);
+  await watch.done;
+  const target = await appeared;
+  for (let i = 0; i < RUNS; i++) {
+    await watch.session.detach();
+    watch = await watchPanel(target);
+    const clickedAt = await clickExplain();
+    results.open.push((await watch.sent) - clickedAt);
+    await watch.done;
+    if (process.env.BENCH_VERBOSE) console.log(`open run ${i + 1}: ${results.open.at(-1)} ms`);
+  }
+
+  const row = (name: string, values: number[]) =>
+    `| ${name} | ${values.length} | ${percentile(values, 50).toFixed(0)} | ${percentile(values, 95).toFixed(0)} | ${Math.max(...values).toFixed(0)} |`;
+  console.log(`\nToolbar click → AddMessage leaves the side panel (ms; target ≤ 300):\n`);
+  console.log('| side panel | runs | p50 | p95 | max |\n|---|---|---|---|---|');
+  console.log(row('already open', results.open));
+  console.log(row('closed (opened by the click)', results.closed));
+  console.log(row('  of which: the panel appears', opened));
+} finally {
+  await ext.close();
+  await stack.close();
+  await site.close();
+}

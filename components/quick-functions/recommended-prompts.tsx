@@ -1,0 +1,102 @@
+import { Alert, Badge, Button, Group, Loader, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { recommendedPromptsQuery, saveUserQuickFunction } from '../../shared/api/quick-functions.ts';
+import type { AppliesTo, RecommendedPrompt, UserQuickFunction } from '../../shared/contracts/quick-function.ts';
+import { IconCheck, IconPlus } from '../ui/icons.tsx';
+import { notifyError } from '../ui/notify.ts';
+
+/** Where a recommended prompt applies, from its placeholders: the selection, the page, and typed input when it names neither. */
+export function appliesToOf(content: string): AppliesTo[] {
+  const found: AppliesTo[] = [];
+  if (content.includes('{selection}')) found.push('selection');
+  if (content.includes('{page}')) found.push('page');
+  if (content.includes('{input}') || found.length === 0) found.push('input');
+  return found;
+}
+
+/**
+ * The operator's recommended prompts (GetAiPrompWordByRecomment) in the UI's language; one click adds
+ * one to the user's own (a copy they can change). One already added (same name and content) says so.
+ */
+export function RecommendedPrompts({ own, onAdded }: { own: readonly UserQuickFunction[]; onAdded: (saved: UserQuickFunction) => void }) {
+  const { t, i18n } = useTranslation();
+  const language = i18n.language === 'zh' ? 'zh' : 'en';
+  const query = useQuery(recommendedPromptsQuery(language));
+  const [adding, setAdding] = useState<string | null>(null);
+  const add = useMutation({
+    mutationFn: (prompt: RecommendedPrompt) =>
+      saveUserQuickFunction({
+        name: prompt.title,
+        template: prompt.content,
+        icon: prompt.icon,
+        category: prompt.category,
+        appliesTo: appliesToOf(prompt.content),
+        online: true,
+      }),
+    onMutate: (prompt) => setAdding(prompt.aiPrompWordId),
+    onSettled: () => setAdding(null),
+    onSuccess: onAdded,
+    onError: (error) => notifyError(t('quickFunctions.failed', { message: error instanceof Error ? error.message : String(error) })),
+  });
+  const added = (prompt: RecommendedPrompt) => own.some((item) => item.name === prompt.title && item.template === prompt.content);
+
+  return (
+    <Stack gap="xs" component="section" aria-label={t('quickFunctions.recommended.title')}>
+      <Text fw={600}>{t('quickFunctions.recommended.title')}</Text>
+      <Text size="xs" c="dimmed">
+        {t('quickFunctions.recommended.hint')}
+      </Text>
+      {query.isPending ? (
+        <Loader size="sm" />
+      ) : query.isError ? (
+        <Alert color="red" variant="light" role="alert">
+          {t('quickFunctions.recommended.loadFailed')}
+        </Alert>
+      ) : query.data.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          {t('quickFunctions.recommended.empty')}
+        </Text>
+      ) : (
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
+          {query.data.map((prompt) => {
+            const done = added(prompt);
+            return (
+              <Paper key={prompt.aiPrompWordId} withBorder radius={6} p="xs" data-testid="recommended-prompt">
+                <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">
+                  <Stack gap={2} style={{ minWidth: 0 }}>
+                    <Group gap={6} wrap="nowrap">
+                      <span aria-hidden="true">{prompt.icon || '⚡'}</span>
+                      <Text size="sm" fw={600} truncate>
+                        {prompt.title}
+                      </Text>
+                      <Badge size="xs" variant="dot" color="gray" tt="none" style={{ flexShrink: 0 }}>
+                        {t(`quickFunctions.category.${prompt.category}`)}
+                      </Badge>
+                    </Group>
+                    <Text size="xs" c="dimmed" lineClamp={2}>
+                      {prompt.content}
+                    </Text>
+                  </Stack>
+                  <Button
+                    size="compact-xs"
+                    variant={done ? 'subtle' : 'light'}
+                    disabled={done}
+                    loading={adding === prompt.aiPrompWordId}
+                    leftSection={done ? <IconCheck size={12} /> : <IconPlus size={12} />}
+                    aria-label={done ? undefined : t('quickFunctions.recommended.addLabel', { name: prompt.title })}
+                    style={{ flexShrink: 0 }}
+                    onClick={() => add.mutate(prompt)}
+                  >
+                    {done ? t('quickFunctions.recommended.added') : t('quickFunctions.recommended.add')}
+                  </Button>
+                </Group>
+              </Paper>
+            );
+          })}
+        </SimpleGrid>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,36 @@
+/** The shadow root's own styles: the page's CSS cannot reach inside, and these cannot leak out. */
+export const STYLES = `
+:host { all: initial; }
+* { box-sizing: border-box; font-family: system-ui, -apple-system, "Segoe UI", Roboto, "PingFang SC", "Microsoft YaHei", sans-serif, "Apple Color Emoji", "Segoe UI Emoji", "Noto Color Emoji"; }
+.bar { position: fixed; display: flex; align-items: center; gap: 2px; padding: 3px; background: #fff; color: #1f2328;
+  border: 1px solid #d0d7de; border-radius: 8px; box-shadow: 0 4px 14px rgba(0,0,0,.14); font-size: 13px; line-height: 1;
+  z-index: 2147483647; pointer-events: auto; user-select: none; max-width: calc(100vw - 16px); overflow: hidden; }
+.bar[hidden], .menu[hidden], .icon[hidden] { display: none; }
+button { all: unset; cursor: pointer; display: inline-flex; align-items: center; gap: 4px; padding: 6px 8px; border-radius: 6px;
+  white-space: nowrap; font-size: 13px; color: inherit; }
+button:hover, button:focus-visible { background: #eef2ff; color: #3b5bdb; }
+.ask { font-weight: 600; color: #3b5bdb; }
+.sep { width: 1px; align-self: stretch; margin: 4px 2px; background: #d0d7de; }
+.brand { width: 18px; height: 18px; border-radius: 5px; background: #4c6ef5; color: #fff; font-weight: 700; font-size: 11px;
+  display: inline-flex; align-items: center; justify-content: center; margin: 0 3px; }
+.more { padding: 6px 6px; color: #57606a; }
+.menu { position: fixed; display: flex; flex-direction: column; padding: 4px; background: #fff; color: #1f2328; border: 1px solid #d0d7de;
+  border-radius: 8px; box-shadow: 0 4px 14px rgba(0,0,0,.14); z-index: 2147483647; min-width: 180px; }
+.menu button { padding: 8px 10px; }
+.icon { position: fixed; right: 0; width: 40px; height: 40px; display: flex; align-items: center; justify-content: center;
+  background: #4c6ef5; color: #fff; border-radius: 20px 0 0 20px; box-shadow: 0 2px 10px rgba(0,0,0,.2); cursor: grab;
+  z-index: 2147483646; touch-action: none; transform: translateX(6px); transition: transform .15s ease; }
+.icon:hover { transform: translateX(0); }
+.icon.dragging { cursor: grabbing; transition: none; }
+.icon .logo { font: 700 17px/1 system-ui, sans-serif; pointer-events: none; }
+.icon .close { position: absolute; top: -6px; left: -6px; width: 16px; height: 16px; padding: 0; justify-content: center;
+  border-radius: 8px; background: #495057; color: #fff; font-size: 11px; opacity: 0; }
+.icon:hover .close, .icon .close:focus-visible { opacity: 1; }
+.icon .close:hover { background: #212529; color: #fff; }
+@media (prefers-color-scheme: dark) {
+  .bar, .menu { background: #25262b; color: #e9ecef; border-color: #373a40; }
+  button:hover, button:focus-visible { background: #373a40; color: #91a7ff; }
+  .ask { color: #91a7ff; }
+  .sep { background: #373a40; }
+}
+`;

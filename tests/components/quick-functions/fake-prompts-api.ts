@@ -1,0 +1,80 @@
+import type { ServerResponse } from 'node:http';
+import {
+  QuickFunctionExportSchema,
+  SaveUserQuickFunctionBodySchema,
+  type RecommendedPrompt,
+  type UserQuickFunction,
+} from '../../../shared/contracts/quick-function.ts';
+import { answer, fakeApi, type Route } from '../../helpers/fake-api.ts';
+import { sendEnvelope } from '../../helpers/http-server.ts';
+import { testModel } from '../../helpers/models.ts';
+import { own } from './fake-quick-functions.ts';
+
+/** The messages the server answers bad input with (as the real one does, in English). */
+const MESSAGES: Record<string, string> = {
+  promptNameRequired: 'Please enter a name for the prompt',
+  promptContentRequired: 'Please enter the prompt content',
+  promptAppliesToRequired: 'Please choose where the prompt applies',
+};
+
+export const RECOMMENDED: RecommendedPrompt[] = [
+  { aiPrompWordId: 'r1', title: 'Proofread', content: 'Proofread {selection} and list the changes.', category: 'style', icon: '🔍', sort: 0 },
+  { aiPrompWordId: 'r2', title: 'Code review', content: 'Review this code: {input}', category: 'scoped', icon: '🧑‍💻', sort: 1 },
+];
+
+/**
+ * The prompt routes of the API over an in-memory list of the user's own, checked with the real
+ * contracts: what the settings page sends is what the server would accept.
+ */
+export function fakePromptsApi(initial: UserQuickFunction[] = []) {
+  const state = { items: [...initial], imported: [] as unknown[], next: 100, refuseSave: null as string | null };
+  const body = (raw: string) => JSON.parse(raw) as Record<string, unknown>;
+  const bad = (res: ServerResponse, msg: string) => sendEnvelope(res, { Code: 10400, Msg: msg });
+  const save: Route = (req, res) => {
+    if (state.refuseSave) return bad(res, state.refuseSave);
+    const parsed = SaveUserQuickFunctionBodySchema.safeParse(body(req.body));
+    if (!parsed.success) return bad(res, MESSAGES[parsed.error.issues[0].message] ?? parsed.error.issues[0].message);
+    const { userQuickFunctionId, ...fields } = parsed.data;
+    const existing = state.items.find((i) => i.userQuickFunctionId === userQuickFunctionId);
+    const saved: UserQuickFunction = existing
+      ? { ...existing, ...fields }
+      : own(`own-${++state.next}`, fields.name, { ...fields, sort: state.items.length });
+    state.items = existing ? state.items.map((i) => (i === existing ? saved : i)) : [...state.items, saved];
+    sendEnvelope(res, { Code: 10000, Data: saved });
+  };
+  const handler = fakeApi({
+    '/api/Chat/GetModelListAll': answer([testModel('basic', 1), testModel('smart', 2), testModel('super', 3, { locked: true })]),
+    '/api/QuickFunction/GetUserQuickFunctionList': (_req, res) => sendEnvelope(res, { Code: 10000, Data: state.items }),
+    '/api/QuickFunction/SaveUserQuickFunction': save,
+    '/api/QuickFunction/DeleteUserQuickFunction': (req, res) => {
+      const id = body(req.body).userQuickFunctionId;
+      state.items = state.items.filter((i) => i.userQuickFunctionId !== id).map((i) => (i.parentId === id ? { ...i, parentId: null } : i));
+      sendEnvelope(res, { Code: 10000, Data: null });
+    },
+    '/api/QuickFunction/OnlineUserQuickFunction': (req, res) => {
+      const { userQuickFunctionId, online } = body(req.body) as { userQuickFunctionId: string; online: boolean };
+      state.items = state.items.map((i) => (i.userQuickFunctionId === userQuickFunctionId ? { ...i, online } : i));
+      sendEnvelope(res, { Code: 10000, Data: null });
+    },
+    '/api/QuickFunction/SortUserQuickFunction': (req, res) => {
+      const ids = body(req.body).ids as string[];
+      state.items = state.items.map((i) => ({ ...i, sort: ids.indexOf(i.userQuickFunctionId) }));
+      sendEnvelope(res, { Code: 10000, Data: null });
+    },
+    '/api/QuickFunction/GroupUserQuickFunction': (req, res) => {
+      const { userQuickFunctionId, parentId } = body(req.body) as { userQuickFunctionId: string; parentId: string | null };
+      state.items = state.items.map((i) => (i.userQuickFunctionId === userQuickFunctionId ? { ...i, parentId } : i));
+      sendEnvelope(res, { Code: 10000, Data: null });
+    },
+    '/api/QuickFunction/ExportUserQuickFunction': (_req, res) =>
+      sendEnvelope(res, { Code: 10000, Data: { version: 1, items: state.items.map((i) => ({ key: i.userQuickFunctionId, name: i.name, template: i.template, appliesTo: i.appliesTo })) } }),
+    '/api/QuickFunction/ImportUserQuickFunction': (req, res) => {
+      const parsed = QuickFunctionExportSchema.safeParse(body(req.body));
+      if (!parsed.success) return bad(res, 'bad import');
+      state.imported.push(parsed.data);
+      sendEnvelope(res, { Code: 10000, Data: { imported: parsed.data.items.length } });
+    },
+    '/api/AiPrompWord/GetAiPrompWordByRecomment': answer(RECOMMENDED),
+  });
+  return { handler, state };
+}
