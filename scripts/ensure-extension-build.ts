@@ -1,6 +1,6 @@
 /**
  * Run by `npm start` before the server: builds the extension (which is also the hosted web app) and
- * its Chrome and Edge zips when they are missing or older than their sources, so a fresh clone
+ * its Chrome, Edge and Firefox zips when they are missing or older than their sources, so a fresh clone
  * serves the web app, /login and /downloads/* on its first start. Fresh builds are left alone.
  */
 import { spawnSync } from 'node:child_process';
@@ -15,7 +15,7 @@ const manifest = path.join(outDir, 'chrome-mv3', 'manifest.json');
 const wxtBin = path.join(root, 'node_modules', 'wxt', 'bin', 'wxt.mjs');
 
 /** What the build is made from; entrypoints are discovered by WXT, so folders, not a file list. */
-const SOURCES = ['entrypoints', 'components', 'shared', 'locales', 'public', 'assets', 'wxt.config.ts', 'scripts/page-chunks.ts', 'package.json'];
+const SOURCES = ['entrypoints', 'components', 'shared', 'locales', 'public', 'assets', 'docs/help', 'wxt.config.ts', 'scripts/page-chunks.ts', 'package.json'];
 
 /** Newest modification time under p (0 when it does not exist). */
 function newestMtime(p: string): number {
@@ -61,6 +61,7 @@ async function main() {
     build: manifest,
     'Chrome zip': (await findExtensionZip(outDir, 'chrome'))?.file,
     'Edge zip': (await findExtensionZip(outDir, 'edge'))?.file,
+    'Firefox zip': (await findExtensionZip(outDir, 'firefox'))?.file,
   };
   const stale = Object.entries(outputs)
     .filter(([, file]) => mtime(file) < sourcesTime)
@@ -78,6 +79,8 @@ async function main() {
   // `wxt zip` builds, then zips: one build per browser, no separate `wxt build`.
   wxt(['zip']);
   wxt(['zip', '-b', 'edge']);
+  // Firefox: the same code as Manifest V3 (its sidebar instead of the side panel: wxt.config.ts).
+  wxt(['zip', '-b', 'firefox', '--mv3']);
 }
 
 await main();

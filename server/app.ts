@@ -27,6 +27,8 @@ import { runStartupTasks, startPeriodicTasks } from './services/startup.ts';
 import { registerAccountRoutes } from './routes/account.ts';
 import { registerUserRoutes } from './routes/user.ts';
 import { registerChatRoutes } from './routes/chat.ts';
+import { registerChatSearchRoutes } from './routes/chat-search.ts';
+import { registerShareRoutes } from './routes/share.ts';
 import { registerModelRoutes } from './routes/ai-model.ts';
 import { registerSystemRoutes } from './routes/system.ts';
 import { registerBrowserRoutes } from './routes/browser.ts';
@@ -45,6 +47,12 @@ import { registerInviteRoutes } from './routes/invite.ts';
 import { registerNotificationRoutes } from './routes/notification.ts';
 import { registerAdminNotificationRoutes } from './routes/admin/notification.ts';
 import { registerImageProxyRoutes } from './routes/image-proxy.ts';
+import { registerPersonalizationRoutes } from './routes/personalization.ts';
+import { watchPersonalizationChanges } from './services/personalization.ts';
+import { registerQuickFunctionRoutes } from './routes/quick-function.ts';
+import { registerAdminQuickFunctionRoutes } from './routes/admin/quick-function.ts';
+import { registerSaveRoutes } from './routes/save.ts';
+import { registerFeedbackRoutes } from './routes/feedback.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -202,6 +210,8 @@ function registerApiRoutes(app: FastifyInstance): void {
   registerAccountRoutes(app);
   registerUserRoutes(app);
   registerChatRoutes(app);
+  registerChatSearchRoutes(app);
+  registerShareRoutes(app);
   registerModelRoutes(app);
   registerSystemRoutes(app);
   registerBrowserRoutes(app);
@@ -220,6 +230,11 @@ function registerApiRoutes(app: FastifyInstance): void {
   registerNotificationRoutes(app);
   registerAdminNotificationRoutes(app);
   registerImageProxyRoutes(app);
+  registerPersonalizationRoutes(app);
+  registerQuickFunctionRoutes(app);
+  registerAdminQuickFunctionRoutes(app);
+  registerSaveRoutes(app);
+  registerFeedbackRoutes(app);
 }
 
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
@@ -230,6 +245,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const files = opts.files ?? createFileStore(config);
   const ctx: AppContext = { config, database, db: database.db, bus, files, log: app.log };
   app.decorate('ctx', ctx);
+  // Personalization is cached per instance: joined to changes made elsewhere before the first message.
+  watchPersonalizationChanges(ctx);
   app.decorate('routeTable', [] as RouteTableEntry[]);
   app.addHook('onClose', async () => {
     if (!opts.bus) await bus.close();

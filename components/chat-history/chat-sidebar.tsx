@@ -12,6 +12,7 @@ import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { IconCrown, IconDots, IconGift, IconPlus, IconSearch, IconSidebar, IconTrash } from '../ui/icons.tsx';
 import { notifyError, notifySuccess } from '../ui/notify.ts';
 import { SearchChatDialog } from './search-chat-dialog.tsx';
+import { SessionActionsContext, type SessionActions } from './session-actions.ts';
 import { SessionList } from './session-list.tsx';
 import { SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_WIDTH } from './sidebar-width.ts';
 import { VipCard } from './vip-card.tsx';
@@ -26,6 +27,8 @@ export interface ChatSidebarProps {
   onClose?: () => void;
   /** Beside the collapse button (the layout's notification bell). */
   headerAction?: ReactNode;
+  /** Items other features add to each chat's menu (the layout's sharing and export). */
+  sessionActions?: SessionActions;
 }
 
 /** A sidebar action: a full-width button, or an icon with a tooltip when collapsed. */
@@ -87,7 +90,7 @@ function PlanFooter({ user, onNavigate }: { user: UserInfo | null; onNavigate: (
 }
 
 /** The chat layout's sidebar: new chat, search, the history, and the user's plan. */
-export function ChatSidebar({ activeSessionId, onNavigate, defaultCollapsed = false, onClose, headerAction }: ChatSidebarProps) {
+export function ChatSidebar({ activeSessionId, onNavigate, defaultCollapsed = false, onClose, headerAction, sessionActions }: ChatSidebarProps) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const loggedIn = useAtomValue(isLoggedInAtom);
@@ -156,7 +159,9 @@ export function ChatSidebar({ activeSessionId, onNavigate, defaultCollapsed = fa
       {!collapsed && loggedIn && (
         <>
           <HistoryHeader onDeleteAll={() => setConfirmingDeleteAll(true)} />
-          <SessionList activeSessionId={activeSessionId} onNavigate={onNavigate} />
+          <SessionActionsContext.Provider value={sessionActions ?? null}>
+            <SessionList activeSessionId={activeSessionId} onNavigate={onNavigate} />
+          </SessionActionsContext.Provider>
         </>
       )}
       {(collapsed || !loggedIn) && <div style={{ flex: 1 }} />}
@@ -175,6 +180,7 @@ export function ChatSidebar({ activeSessionId, onNavigate, defaultCollapsed = fa
           moveSessionToTop(queryClient, session);
           onNavigate(`/${session.chatSessionId}`);
         }}
+        onSelectMessage={(hit) => onNavigate(`/${hit.chatSessionId}?message=${encodeURIComponent(hit.chatMessageId)}`)}
       />
       <ConfirmDialog
         opened={confirmingDeleteAll}

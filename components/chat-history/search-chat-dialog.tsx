@@ -1,29 +1,41 @@
-import { ActionIcon, Center, Loader, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Center, Divider, Loader, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { chatSessionSearchQuery } from '../../shared/api/chat-history.ts';
+import { chatSessionSearchQuery, messageSearchQuery } from '../../shared/api/chat-history.ts';
 import type { ChatSessionItem } from '../../shared/contracts/chat.ts';
-import { MAX_SESSION_TITLE_CHARS } from '../../shared/contracts/chat.ts';
+import { MAX_SEARCH_CHARS, type MessageSearchHit } from '../../shared/contracts/chat-search.ts';
+import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
+import en from '../../locales/features/chat-search.en.json';
 import { usePlatform } from '../app-shell/platform-context.tsx';
 import { IconSearch } from '../ui/icons.tsx';
 import { Drawer, Modal } from '../ui/overlays.tsx';
+
+addEnglishStrings(en);
 
 export interface SearchChatDialogProps {
   opened: boolean;
   onClose: () => void;
   onSelect: (session: ChatSessionItem) => void;
+  /** A match inside a message: open its chat at that message. */
+  onSelectMessage: (hit: MessageSearchHit) => void;
 }
 
-/** Finds chats by title (first 10 matches) on Enter or the search icon; a modal on desktop, a full-height drawer on mobile. */
-export function SearchChatDialog({ opened, onClose, onSelect }: SearchChatDialogProps) {
+/**
+ * Finds chats by title (first 10 matches, as before) and messages by their text (first 10, newest
+ * first, with the match highlighted in a snippet) on Enter or the search icon; a modal on desktop,
+ * a full-height drawer on mobile.
+ */
+export function SearchChatDialog({ opened, onClose, onSelect, onSelectMessage }: SearchChatDialogProps) {
   const { t } = useTranslation();
   const { isH5 } = usePlatform();
   const [input, setInput] = useState('');
   // null until the first search: typing alone sends nothing.
   const [term, setTerm] = useState<string | null>(null);
-  const results = useQuery({ ...chatSessionSearchQuery(term ?? ''), enabled: opened && term !== null });
+  const enabled = opened && term !== null && term !== '';
+  const titles = useQuery({ ...chatSessionSearchQuery(term ?? ''), enabled });
+  const messages = useQuery({ ...messageSearchQuery(term ?? ''), enabled });
 
   const search = () => setTerm(input.trim());
   const close = () => {
@@ -31,15 +43,16 @@ export function SearchChatDialog({ opened, onClose, onSelect }: SearchChatDialog
     setTerm(null);
     onClose();
   };
+  const searched = term !== null && term !== '';
 
   const body = (
     <Stack gap="sm">
       <TextInput
         data-autofocus
-        aria-label={t('chat.sider.searchPlaceholder')}
-        placeholder={t('chat.sider.searchPlaceholder')}
+        aria-label={t('chatSearch.placeholder')}
+        placeholder={t('chatSearch.placeholder')}
         value={input}
-        maxLength={MAX_SESSION_TITLE_CHARS}
+        maxLength={MAX_SEARCH_CHARS}
         onChange={(event) => setInput(event.currentTarget.value)}
         onKeyDown={(event) => {
           if (event.key === 'Enter' && !event.nativeEvent.isComposing) search();
@@ -50,18 +63,17 @@ export function SearchChatDialog({ opened, onClose, onSelect }: SearchChatDialog
           </ActionIcon>
         }
       />
-      <SearchResults
-        searched={term !== null}
-        loading={results.isFetching}
-        error={results.isError ? t('chat.sider.loadFailed') : null}
-        sessions={results.data?.list ?? []}
-        emptyLabel={t('chat.sider.noSearchResult')}
-        loadingLabel={t('chat.sider.loading')}
-        onSelect={(session) => {
-          close();
-          onSelect(session);
-        }}
-      />
+      {searched && (
+        <>
+          <Section label={t('chatSearch.titles')} loading={titles.isFetching} error={titles.isError} empty={titles.data?.list.length === 0} emptyLabel={t('chat.sider.noSearchResult')}>
+            <SessionResults sessions={titles.data?.list ?? []} onSelect={(session) => (close(), onSelect(session))} />
+          </Section>
+          <Divider />
+          <Section label={t('chatSearch.messages')} loading={messages.isFetching} error={messages.isError} empty={messages.data?.list.length === 0} emptyLabel={t('chatSearch.noMessages')}>
+            <MessageResults hits={messages.data?.list ?? []} total={messages.data?.total ?? 0} onSelect={(hit) => (close(), onSelectMessage(hit))} />
+          </Section>
+        </>
+      )}
     </Stack>
   );
 
@@ -76,35 +88,37 @@ export function SearchChatDialog({ opened, onClose, onSelect }: SearchChatDialog
   );
 }
 
-function SearchResults(props: {
-  searched: boolean;
-  loading: boolean;
-  error: string | null;
-  sessions: ChatSessionItem[];
-  emptyLabel: string;
-  loadingLabel: string;
-  onSelect: (session: ChatSessionItem) => void;
-}): ReactNode {
-  if (!props.searched) return null;
+function Section(props: { label: string; loading: boolean; error: boolean; empty: boolean; emptyLabel: string; children: ReactNode }): ReactNode {
+  const { t } = useTranslation();
+  let content = props.children;
   if (props.loading) {
-    return (
+    content = (
       <Center py="md">
-        <Loader size="sm" aria-label={props.loadingLabel} />
+        <Loader size="sm" aria-label={t('chat.sider.loading')} />
       </Center>
     );
+  } else if (props.error) {
+    content = <Text size="sm" c="red">{t('chat.sider.loadFailed')}</Text>;
+  } else if (props.empty) {
+    content = <Text size="sm" c="dimmed">{props.emptyLabel}</Text>;
   }
-  if (props.error) return <Text size="sm" c="red">{props.error}</Text>;
-  if (props.sessions.length === 0) return <Text size="sm" c="dimmed">{props.emptyLabel}</Text>;
+  return (
+    <Stack gap={4} role="group" aria-label={props.label}>
+      <Text size="xs" fw={600} c="dimmed" tt="uppercase">
+        {props.label}
+      </Text>
+      {content}
+    </Stack>
+  );
+}
+
+const rowStyle = { borderRadius: 6, display: 'flex', justifyContent: 'space-between', gap: 8 } as const;
+
+function SessionResults(props: { sessions: ChatSessionItem[]; onSelect: (session: ChatSessionItem) => void }): ReactNode {
   return (
     <Stack gap={2} role="list">
       {props.sessions.map((session) => (
-        <UnstyledButton
-          role="listitem"
-          key={session.chatSessionId}
-          onClick={() => props.onSelect(session)}
-          p={8}
-          style={{ borderRadius: 6, display: 'flex', justifyContent: 'space-between', gap: 8 }}
-        >
+        <UnstyledButton role="listitem" key={session.chatSessionId} onClick={() => props.onSelect(session)} p={8} style={rowStyle}>
           <Text size="sm" truncate>
             {session.sessionTitle}
           </Text>
@@ -113,6 +127,34 @@ function SearchResults(props: {
           </Text>
         </UnstyledButton>
       ))}
+    </Stack>
+  );
+}
+
+function MessageResults(props: { hits: MessageSearchHit[]; total: number; onSelect: (hit: MessageSearchHit) => void }): ReactNode {
+  const { t } = useTranslation();
+  return (
+    <Stack gap={2} role="list">
+      {props.hits.map((hit) => (
+        <UnstyledButton role="listitem" key={hit.chatMessageId} onClick={() => props.onSelect(hit)} p={8} style={{ borderRadius: 6 }}>
+          <Text size="sm" lineClamp={3} style={{ wordBreak: 'break-word' }}>
+            <Text span size="xs" c="dimmed" mr={6}>
+              {hit.field === 'input' ? t('chatSearch.question') : t('chatSearch.answer')}
+            </Text>
+            {hit.snippet.slice(0, hit.matchStart)}
+            <mark>{hit.snippet.slice(hit.matchStart, hit.matchStart + hit.matchLength)}</mark>
+            {hit.snippet.slice(hit.matchStart + hit.matchLength)}
+          </Text>
+          <Text size="xs" c="dimmed" truncate>
+            {t('chatSearch.from', { title: hit.sessionTitle })} · {dayjs(hit.createTime).format('YYYY-MM-DD')}
+          </Text>
+        </UnstyledButton>
+      ))}
+      {props.total > props.hits.length && (
+        <Text size="xs" c="dimmed">
+          {t('chatSearch.more', { count: props.total, shown: props.hits.length })}
+        </Text>
+      )}
     </Stack>
   );
 }

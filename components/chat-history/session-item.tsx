@@ -1,6 +1,6 @@
 import { ActionIcon, Group, Menu, TextInput, UnstyledButton } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { useContext, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { deleteSessions, removeSessionFromCache, renameSessionInCache, updateSessionTitle } from '../../shared/api/chat-history.ts';
 import type { ChatSessionItem } from '../../shared/contracts/chat.ts';
@@ -8,6 +8,7 @@ import { MAX_SESSION_TITLE_CHARS } from '../../shared/contracts/chat.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { IconDots, IconPencil, IconTrash } from '../ui/icons.tsx';
 import { notifyError, notifySuccess } from '../ui/notify.ts';
+import { SessionActionsContext } from './session-actions.ts';
 
 export interface SessionItemProps {
   session: ChatSessionItem;
@@ -65,7 +66,7 @@ function useSessionRename(session: SessionItemProps['session']) {
   return { editing, draft, setDraft, start, commit, cancel, onKeyDown };
 }
 
-/** The session's menu (rename, delete) and the question before deleting it. */
+/** The session's menu (rename, what other features add, delete) and the question before deleting it. */
 function SessionMenu({ session, active, onNavigate, onRename }: SessionItemProps & { onRename: () => void }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -80,23 +81,28 @@ function SessionMenu({ session, active, onNavigate, onRename }: SessionItemProps
     },
     onError: () => notifyError(t('chat.sider.deleteConversationError')),
   });
+  const Extra = useContext(SessionActionsContext);
+  const menu = (extra: ReactNode) => (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <ActionIcon variant="subtle" color="gray" size="sm" aria-label={t('chat.sider.itemActions', { title: session.sessionTitle })}>
+          <IconDots size={16} />
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Item leftSection={<IconPencil size={14} />} onClick={onRename}>
+          {t('chat.sider.rename')}
+        </Menu.Item>
+        {extra}
+        <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={() => setConfirming(true)}>
+          {t('chat.sider.delete')}
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
   return (
     <>
-      <Menu position="bottom-end" withinPortal>
-        <Menu.Target>
-          <ActionIcon variant="subtle" color="gray" size="sm" aria-label={t('chat.sider.itemActions', { title: session.sessionTitle })}>
-            <IconDots size={16} />
-          </ActionIcon>
-        </Menu.Target>
-        <Menu.Dropdown>
-          <Menu.Item leftSection={<IconPencil size={14} />} onClick={onRename}>
-            {t('chat.sider.rename')}
-          </Menu.Item>
-          <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={() => setConfirming(true)}>
-            {t('chat.sider.delete')}
-          </Menu.Item>
-        </Menu.Dropdown>
-      </Menu>
+      {Extra ? <Extra session={session} renderItems={menu} /> : menu(null)}
       <ConfirmDialog
         opened={confirming}
         title={t('chat.sider.deleteConfirmTitle')}

@@ -1,7 +1,5 @@
-import { Button, Stack, Text, Title } from '@mantine/core';
 import { useStore } from 'jotai';
 import { lazy, useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
 import { Route, Switch, useLocation } from 'wouter';
 import { recordPageView } from '../../shared/api/tracking.ts';
 import { keepInviteCodeFromUrl } from '../../shared/atoms/invite-code.ts';
@@ -11,15 +9,24 @@ import { LoginDialog } from '../login/login-dialog.tsx';
 import { loginFromUrl } from '../login/url-login.ts';
 import { ChatLayout } from './chat-layout.tsx';
 import { PageSuspense } from './page-suspense.tsx';
+import { OfflineNotice } from '../newcomers/offline-notice.tsx';
+import { FeedbackRoute, GuideRoute, HelperRoute, HelpSettingsSection, HomeRoute, NotFoundRoute } from './newcomers-routes.tsx';
 import { PayResultRoute, PlanSettingsSection, PricingRoute, SubscriptionRoute, UserVipRoute } from './plans-routes.tsx';
+import { MemorySettingsSection, PersonalizationSettingsSection } from './personalization-routes.tsx';
+import { PROMPT_SETTING_PATH, PromptSettingRoute, PromptSettingsSettingsSection } from './quick-functions-routes.tsx';
+import { SIDER_SETTING_PATH, SiderSettingRoute, SiderSettingSettingsSection } from './sider-setting-routes.tsx';
+import { SharedChatRoute, ShareSettingsSection } from './chat-share.tsx';
+import { FAVOURITES_PATH, FavouriteEditRoute, FavouritesRoute, FavouritesSettingsSection } from './favourites-routes.tsx';
 
 /** The plan pages keep their path after a login (a visitor about to subscribe stays on the plans). */
 const PLAN_PATHS = /^\/(pricing|subscription|user-vip)(\/|$)/;
 
 /**
  * The routes of this release: the chat layout at / and /{id}, settings, invite friends (/invited), the
- * plan pages (/pricing, /pricing/pay, /subscription, /user-vip: plans-routes.tsx) and the not-found page; around them what every screen has: the login dialog, page views (with a kept
- * invite code), URL logins and a fresh copy of the user.
+ * plan pages (/pricing, /pricing/pay, /subscription, /user-vip: plans-routes.tsx), the newcomers' pages
+ * (/home, /guide, /helper, /feedback: newcomers-routes.tsx) and the not-found page; around them what every
+ * screen has: the login dialog, page views (with a kept invite code), URL logins, a fresh copy of the
+ * user and the offline notice.
  */
 export function AppRoutes() {
   const [path, navigate] = useLocation();
@@ -46,9 +53,20 @@ export function AppRoutes() {
         <Route path="/pricing/pay" component={PayResultRoute} />
         <Route path="/subscription" component={SubscriptionRoute} />
         <Route path="/user-vip" component={UserVipRoute} />
+        <Route path={SIDER_SETTING_PATH} component={SiderSettingRoute} />
+        <Route path={PROMPT_SETTING_PATH} component={PromptSettingRoute} />
+        <Route path="/ans-fav/list" component={FavouritesRoute} />
+        <Route path="/ans-fav/edit/:id" component={FavouriteEditRoute} />
+        <Route path="/home" component={HomeRoute} />
+        <Route path="/guide" component={GuideRoute} />
+        <Route path="/helper" component={HelperRoute} />
+        <Route path="/helper/:slug" component={HelperRoute} />
+        <Route path="/feedback" component={FeedbackRoute} />
+        <Route path="/share/:shareId" component={SharedChatRoute} />
         <Route path="/:id?" component={ChatLayout} />
-        <Route component={NotFound} />
+        <Route component={NotFoundRoute} />
       </Switch>
+      <OfflineNotice />
       <LoginDialog onLoggedIn={() => !PLAN_PATHS.test(path) && navigate('/')} />
       <LinkLoginDialog />
     </>
@@ -74,6 +92,13 @@ function SettingsRoute() {
             <PointsSection />
             <InviteSettingsSection onOpen={() => navigate('/invited')} />
             <PlanSettingsSection onNavigate={navigate} />
+            <PersonalizationSettingsSection />
+            <MemorySettingsSection />
+            <SiderSettingSettingsSection onOpen={() => navigate(SIDER_SETTING_PATH)} />
+            <PromptSettingsSettingsSection onOpen={() => navigate(PROMPT_SETTING_PATH)} />
+            <HelpSettingsSection onNavigate={navigate} />
+            <FavouritesSettingsSection onOpen={() => navigate(FAVOURITES_PATH)} />
+            <ShareSettingsSection />
           </>
         }
       />
@@ -91,17 +116,5 @@ function InviteRoute() {
     <PageSuspense>
       <InvitePage onBack={() => navigate('/')} />
     </PageSuspense>
-  );
-}
-
-function NotFound() {
-  const { t } = useTranslation();
-  const [, navigate] = useLocation();
-  return (
-    <Stack align="center" justify="center" h="100dvh" gap="sm" p="md">
-      <Title order={2}>404</Title>
-      <Text c="dimmed">{t('notFound.message')}</Text>
-      <Button onClick={() => navigate('/')}>{t('notFound.home')}</Button>
-    </Stack>
   );
 }

@@ -2,7 +2,7 @@ import { ActionIcon, Group, Text, Tooltip } from '@mantine/core';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useParams } from 'wouter';
+import { useLocation, useParams, useSearch } from 'wouter';
 import { isLoggedInAtom } from '../../shared/atoms/auth.ts';
 import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
 import type { Platform } from '../../shared/platform/platform.ts';
@@ -16,9 +16,26 @@ import { IconMenu, IconPlus, IconSettings } from '../ui/icons.tsx';
 import { Drawer } from '../ui/overlays.tsx';
 import { chatPlansAddons } from './chat-plans.tsx';
 import { chatPointsAddons } from './chat-points.tsx';
+import { useChatMissing } from './chat-exists.ts';
+import { ChatNotFound } from './newcomers-routes.tsx';
+import { chatFavouritesAddons } from './chat-favourites.tsx';
+import { shareSessionActions } from './chat-share.tsx';
+import { chatMemoryAddons, MemoryOnboarding } from './chat-memory.tsx';
 
-/** What other features show inside the chat: points, and the plans' upgrade prompt. */
-const chatAddons = { ...chatPointsAddons, ...chatPlansAddons };
+/** What other features show inside the chat: points, the plans' upgrade prompt, the favourites' save star, the memory (onboarding, proposals). */
+const chatAddons = {
+  ...chatPointsAddons,
+  ...chatPlansAddons,
+  ...chatFavouritesAddons,
+  ...chatMemoryAddons,
+  // Under the welcome: today's check-in, then the memory onboarding while it is pending.
+  welcome: (
+    <>
+      {chatPointsAddons.welcome}
+      <MemoryOnboarding />
+    </>
+  ),
+};
 
 /**
  * The history sidebar is a chunk of its own: the side panel shows it only in a drawer. The wide
@@ -39,6 +56,8 @@ export function preloadChatLayout(platform: Pick<Platform, 'isH5'>): Promise<voi
 export function ChatLayout() {
   const { t } = useTranslation();
   const { id } = useParams<{ id?: string }>();
+  // ?message=<id>: a link to one message of the chat (a saved answer's source) scrolls to it.
+  const focusMessageId = new URLSearchParams(useSearch()).get('message') ?? undefined;
   const [, navigate] = useLocation();
   const { isH5 } = usePlatform();
   const loggedIn = useAtomValue(isLoggedInAtom);
@@ -59,14 +78,18 @@ export function ChatLayout() {
     setDrawer(false);
     navigate(path);
   };
-  const chat = (
-    <ChatView sessionId={id} onSessionCreated={(sessionId) => navigate(`/${sessionId}`, { replace: true })} addons={chatAddons} />
+  // An address that names no chat of this account: "chat not found", still signed in.
+  const missing = useChatMissing(id);
+  const chat = missing ? (
+    <ChatNotFound onHome={() => go('/')} />
+  ) : (
+    <ChatView sessionId={id} onSessionCreated={(sessionId) => navigate(`/${sessionId}`, { replace: true })} addons={chatAddons} focusMessageId={focusMessageId} />
   );
 
   if (!isH5) {
     return (
       <div style={{ display: 'flex', height: '100dvh' }}>
-        <ChatSidebar activeSessionId={id} onNavigate={go} headerAction={<NotificationBell onNavigate={go} />} />
+        <ChatSidebar activeSessionId={id} onNavigate={go} headerAction={<NotificationBell onNavigate={go} />} sessionActions={shareSessionActions} />
         <main style={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
           <Group justify="flex-end" px="md" py={6}>
             <Tooltip label={t('settings.title')}>
@@ -115,7 +138,7 @@ export function ChatLayout() {
         aria-label={t('chat.sider.label')}
       >
         <div style={{ height: '100dvh', display: 'flex' }}>
-          <ChatSidebar activeSessionId={id} onNavigate={go} onClose={() => setDrawer(false)} />
+          <ChatSidebar activeSessionId={id} onNavigate={go} onClose={() => setDrawer(false)} sessionActions={shareSessionActions} />
         </div>
       </Drawer>
     </div>

@@ -1,4 +1,4 @@
-import { Button, Divider, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Divider, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useAtomValue, useStore } from 'jotai';
 import { useState } from 'react';
@@ -8,6 +8,10 @@ import { isLoggedInAtom, tokenAtom, userInfoAtom } from '../../shared/atoms/auth
 import { signOut as signOutOf, useFreshUserInfo } from '../app-shell/account.ts';
 import { IconCrown, IconGlobe, IconSidebar } from '../ui/icons.tsx';
 import { notifyError } from '../ui/notify.ts';
+import helpLinkEn from '../../locales/features/help-link.en.json';
+import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
+
+addEnglishStrings(helpLinkEn);
 
 /** The popup's width: a toolbar popup sizes itself to its content. */
 export const POPUP_WIDTH = 320;
@@ -17,13 +21,15 @@ export interface QuickActionsProps {
   onOpenSidePanel: () => Promise<void>;
   onOpenWebApp: () => void;
   onSignIn: () => void;
+  /** Opens the server's help centre (/helper) in a tab. */
+  onOpenHelp?: () => void;
 }
 
 /**
  * The toolbar popup: who is signed in, their plan and points, and the ways on (side panel, web app,
  * sign in or out). Browser APIs come in as callbacks from the popup entrypoint.
  */
-export function QuickActions({ onOpenSidePanel, onOpenWebApp, onSignIn }: QuickActionsProps) {
+export function QuickActions({ onOpenSidePanel, onOpenWebApp, onSignIn, onOpenHelp }: QuickActionsProps) {
   const { t } = useTranslation();
   const isLoggedIn = useAtomValue(isLoggedInAtom);
   const userInfo = useAtomValue(userInfoAtom);
@@ -94,6 +100,11 @@ export function QuickActions({ onOpenSidePanel, onOpenWebApp, onSignIn }: QuickA
         <Button variant="outline" onClick={onSignIn}>
           {t('popup.signIn')}
         </Button>
+      )}
+      {onOpenHelp && (
+        <Anchor component="button" type="button" size="xs" c="dimmed" ta="center" onClick={onOpenHelp} data-testid="popup-help">
+          {t('helpLink.label')}
+        </Anchor>
       )}
     </Stack>
   );

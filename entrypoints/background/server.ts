@@ -17,10 +17,21 @@ export async function loadServerUrl(): Promise<string> {
   return known ?? serverUrlFor(await loadPersisted(serverUrlPersisted));
 }
 
-function setUninstallUrl(server: string): void {
-  // Uninstalling opens the uninstall feedback page of the server the user used.
+/** The build's version ('' where there is no manifest to read: the tests' fake browser). */
+function extensionVersion(): string {
   try {
-    browser.runtime.setUninstallURL(`${server}/feedback`).catch((error: unknown) => console.error('setUninstallURL failed', error));
+    return browser.runtime.getManifest().version;
+  } catch {
+    return '';
+  }
+}
+
+function setUninstallUrl(server: string): void {
+  // Uninstalling opens the uninstall feedback page of the server the user used, saying which
+  // build left (the page sends it with the answer): its version and browser (WXT's build target).
+  const query = new URLSearchParams({ v: extensionVersion(), browser: String(import.meta.env.BROWSER ?? 'chrome') });
+  try {
+    browser.runtime.setUninstallURL(`${server}/feedback?${query}`).catch((error: unknown) => console.error('setUninstallURL failed', error));
   } catch (error) {
     console.error('setUninstallURL failed', error);
   }

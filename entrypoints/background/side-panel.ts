@@ -11,7 +11,8 @@ export const OPEN_SIDE_PANEL_COMMAND = 'open-side-panel';
 export function wireSidePanel(): void {
   // Chrome keeps this behaviour across restarts, and older builds turned it on (the action then
   // opened the panel instead of the popup): setting it on every start repairs those profiles.
-  browser.sidePanel.setPanelBehavior({ openPanelOnActionClick: false }).catch((error: unknown) => {
+  // Firefox has no sidePanel API (its sidebar is sidebar_action, opened by its own command).
+  browser.sidePanel?.setPanelBehavior({ openPanelOnActionClick: false }).catch((error: unknown) => {
     console.error('sidePanel.setPanelBehavior failed', error);
   });
 
@@ -19,7 +20,7 @@ export function wireSidePanel(): void {
     if (command !== OPEN_SIDE_PANEL_COMMAND) return;
     // sidePanel.open exists from Chrome 116 and must run inside the command's user gesture, so it
     // is called directly here and not after an await.
-    if (typeof browser.sidePanel.open !== 'function' || tab === undefined) return;
+    if (typeof browser.sidePanel?.open !== 'function' || tab === undefined) return;
     browser.sidePanel
       .open({ windowId: tab.windowId })
       .catch((error: unknown) => console.error('sidePanel.open failed', error));

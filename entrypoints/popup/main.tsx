@@ -23,11 +23,15 @@ async function main(): Promise<void> {
       <AppProviders store={app.store} queryClient={app.queryClient} i18n={app.i18n} platform={app.platform}>
         <QuickActions
           onOpenSidePanel={async () => {
-            if (windowId === undefined) throw new Error('No window to open the side panel in');
-            await browser.sidePanel.open({ windowId });
+            // Firefox: the sidebar (sidebar_action), opened in the click's own turn as well.
+            const sidebar = (browser as unknown as { sidebarAction?: { open(): Promise<void> } }).sidebarAction;
+            if (sidebar) await sidebar.open();
+            else if (windowId === undefined) throw new Error('No window to open the side panel in');
+            else await browser.sidePanel.open({ windowId });
             window.close();
           }}
           onOpenWebApp={() => openTab(`${serverUrl()}/`)}
+          onOpenHelp={() => openTab(`${serverUrl()}/helper`)}
           // The login page the server names (as the login dialog uses), from the last stored settings.
           onSignIn={() => openTab(settingValue(peekPersisted(systemConfigPersisted), 'login_page_url') || `${serverUrl()}/login`)}
         />

@@ -8,6 +8,12 @@ import * as plugins from './schema/plugins.ts';
 import * as economy from './schema/economy.ts';
 import * as plans from './schema/plans.ts';
 import * as coupons from './schema/coupons.ts';
+import * as feedback from './schema/feedback.ts';
+import * as favourites from './schema/favourites.ts';
+import * as quickFunctions from './schema/quick-functions.ts';
+import * as personalization from './schema/personalization.ts';
+import * as instances from './schema/instances.ts';
+import * as shares from './schema/shares.ts';
 
 /** The whole schema, for Drizzle's relational queries. Tables are imported from their own files. */
-export const schema = { ...users, ...points, ...models, ...chat, ...system, ...media, ...plugins, ...economy, ...plans, ...coupons };
+export const schema = { ...users, ...points, ...models, ...chat, ...system, ...media, ...plugins, ...economy, ...plans, ...coupons, ...favourites, ...feedback, ...quickFunctions, ...personalization, ...instances, ...shares };

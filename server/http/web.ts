@@ -1,17 +1,22 @@
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 // For `schema.hide` (keeps these routes out of the API reference).
 import type {} from '@fastify/swagger';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { allowedExtensionIds, type Config } from '../config.ts';
-import { findExtensionZip } from '../services/extension-zip.ts';
+import { EXTENSION_BROWSERS, findExtensionZip } from '../services/extension-zip.ts';
+import { shareExists } from '../services/chat-shares.ts';
+import { ShareIdSchema } from '../../shared/contracts/share.ts';
+import { serviceWorkerSource } from './service-worker.ts';
 
 /**
  * The hosted web app: the WXT build folder (`.output/chrome-mv3`) served as the web root, so the web
  * page runs the very bundle the extension ships. `/login` is the central login page, every other
- * page route answers app.html (the client router decides what to show), and `/downloads/*` serves
- * the zips `wxt zip` writes next to the build folder.
+ * page route answers app.html (the client router decides what to show: /home, /guide, /helper and
+ * /feedback are the stable addresses of the product's website), `/downloads/*` serves the zips
+ * `wxt zip` writes next to the build folder (Chrome, Edge, Firefox), and `/sw.js` is the web app's
+ * service worker (its manifest, /manifest.webmanifest, is a file of the build).
  */
 
 type WebOptions = { webDir: string; config: Config };
@@ -147,7 +152,21 @@ export async function registerWebRoutes(app: FastifyInstance, opts: WebOptions):
 
     web.get('/login', hide, (_req, reply) => sendPage(reply, 'login'));
 
-    for (const browser of ['chrome', 'edge'] as const) {
+    // A shared chat's page: the app renders it; a revoked, deleted or made-up link answers HTTP 404
+    // (the same page, which then says it is gone), so crawlers and link previews drop it. Sent as
+    // text, not as a file: a conditional request for a file answers 304, which a 404 must not.
+    web.get<{ Params: { shareId: string } }>('/share/:shareId', hide, async (req, reply) => {
+      const html = await readFile(path.join(webDir, 'app.html'), 'utf8').catch(() => null);
+      if (html === null) return sendText(reply, 404, NOT_BUILT);
+      const id = ShareIdSchema.safeParse(req.params.shareId);
+      const live = id.success && (await shareExists(app.ctx.db, id.data));
+      htmlHeaders(reply, 'app');
+      // Nobody's data is in the page, but the link itself should not travel on in Referer headers.
+      reply.header('referrer-policy', 'no-referrer').header('x-robots-tag', 'noindex');
+      return reply.code(live ? 200 : 404).type('text/html; charset=utf-8').send(html);
+    });
+
+    for (const browser of EXTENSION_BROWSERS) {
       web.get(`/downloads/tandem-${browser}.zip`, hide, async (_req, reply) => {
         const zip = await findExtensionZip(zipDir, browser);
         if (!zip) return sendText(reply, 404, ZIP_NOT_BUILT);
@@ -159,6 +178,18 @@ export async function registerWebRoutes(app: FastifyInstance, opts: WebOptions):
         return reply.sendFile(`/${zip.name}`, zipDir, { cacheControl: false });
       });
     }
+
+    // The web app's service worker (installed-app mode, offline shell): at the root, so its scope is
+    // the whole app. Its text names the build, so a new build replaces it.
+    web.get('/sw.js', hide, async (_req, reply) => {
+      const appHtml = await readFile(path.join(webDir, 'app.html'), 'utf8').catch(() => null);
+      if (appHtml === null) return sendText(reply, 404, NOT_BUILT);
+      return reply
+        .header('content-type', 'text/javascript; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .header('x-content-type-options', 'nosniff')
+        .send(serviceWorkerSource(appHtml));
+    });
 
     web.get('/*', hide, async (req, reply) => {
       const segments = pathSegments(req.url);

@@ -6,7 +6,8 @@ import path from 'node:path';
  * build script that decides whether to rebuild, and bench/bundle. Only the file system, so the last
  * two load no HTTP code.
  */
-export type ExtensionBrowser = 'chrome' | 'edge';
+export const EXTENSION_BROWSERS = ['chrome', 'edge', 'firefox'] as const;
+export type ExtensionBrowser = (typeof EXTENSION_BROWSERS)[number];
 
 function compareVersions(a: number[], b: number[]): number {
   for (let i = 0; i < Math.max(a.length, b.length); i++) {

@@ -7,6 +7,7 @@ import {
   type UpdateSessionTitleBody,
 } from '../contracts/chat.ts';
 import type { Paged } from '../contracts/common.ts';
+import { MessageSearchPageSchema, type MessageSearchPage } from '../contracts/chat-search.ts';
 import { apiGet, apiPost } from './request.ts';
 
 /** The history loads 20 sessions per page; a search shows the first 10 matches. */
@@ -52,6 +53,15 @@ export function chatSessionSearchQuery(sessionTitle: string) {
   return queryOptions({
     queryKey: [...chatSessionsKey, 'search', sessionTitle] as const,
     queryFn: ({ signal }) => getChatSessionList({ page: 1, count: SESSION_SEARCH_SIZE, sessionTitle }, signal),
+  });
+}
+
+/** The search dialog's matches inside messages (first 10): question or answer text, any script. */
+export function messageSearchQuery(q: string) {
+  return queryOptions({
+    queryKey: [...chatSessionsKey, 'search-messages', q] as const,
+    queryFn: ({ signal }): Promise<MessageSearchPage> =>
+      apiGet('/api/Chat/SearchMessages', { q, page: 1, count: SESSION_SEARCH_SIZE }, { data: MessageSearchPageSchema, signal }),
   });
 }
 

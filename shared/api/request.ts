@@ -97,7 +97,14 @@ export async function adoptRenewedToken(response: Response): Promise<void> {
   if (token) await writePersisted(tokenPersisted, token);
 }
 
-async function handleUnauthorized(): Promise<void> {
+/**
+ * `sentWith`: the token the refused request carried (null: none), when known. A login stored while
+ * the request was on its way (a link's token, the extension's) is not the one refused: it stays,
+ * and nobody is sent to the login dialog. (A page opened with ?token= over an expired login sent
+ * its first calls with the old token; their refusals used to clear the link's new one.)
+ */
+async function handleUnauthorized(sentWith?: string | null): Promise<void> {
+  if (sentWith !== undefined && (await loadPersisted(tokenPersisted)) !== sentWith) return;
   await clearPersisted(tokenPersisted);
   for (const handler of [...unauthorizedHandlers]) {
     try {
@@ -143,14 +150,14 @@ export function transportError(error: unknown, signal: AbortSignal | undefined, 
  * `fallbackMessage`), clearing the token and calling the unauthorized handlers on 10402 (not for a
  * token that is not the stored one).
  */
-export async function unwrapEnvelope(body: unknown, fallbackMessage = t('request.failed'), foreignToken = false): Promise<unknown> {
+export async function unwrapEnvelope(body: unknown, fallbackMessage = t('request.failed'), foreignToken = false, sentWith?: string | null): Promise<unknown> {
   if (typeof body !== 'object' || body === null || typeof (body as { Code?: unknown }).Code !== 'number') {
     throw new ApiError(Codes.ServerError, t('request.error'));
   }
   const { Code, Msg, Data } = body as { Code: number; Msg?: unknown; Data?: unknown };
   if (Code === Codes.Success) return Data;
   // A token tried in passing (asToken) is not the stored login: its refusal logs nobody out.
-  if (Code === Codes.NotLoggedIn && !foreignToken) await handleUnauthorized();
+  if (Code === Codes.NotLoggedIn && !foreignToken) await handleUnauthorized(sentWith);
   throw new ApiError(Code, typeof Msg === 'string' && Msg ? Msg : fallbackMessage);
 }
 
@@ -243,7 +250,8 @@ export async function request<T = unknown>(path: string, options: RequestOptions
     } catch {
       throw new ApiError(Codes.ServerError, t('request.error'));
     }
-    const data = await unwrapEnvelope(json, options.fallbackMessage, !!options.asToken);
+    const sentWith = headers.get('Authorization')?.replace(/^Bearer\s+/i, '') ?? null;
+    const data = await unwrapEnvelope(json, options.fallbackMessage, !!options.asToken, sentWith);
     if (!options.data) {
       report();
       return data as T;

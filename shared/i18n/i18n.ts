@@ -1,6 +1,7 @@
 import i18next, { type i18n } from 'i18next';
 import type { Language } from '../contracts/common.ts';
 import { loadPersisted, watchPersisted, writePersisted } from '../storage/active.ts';
+import { addPendingStrings } from './feature-strings.ts';
 import { browserLanguages, detectLanguage, languagePersisted } from './language.ts';
 import en from '../../locales/en.json';
 
@@ -48,6 +49,7 @@ export async function initI18n(languages: readonly string[] = browserLanguages()
       // React escapes what it renders; escaping here too would double-escape.
       interpolation: { escapeValue: false },
     });
+    addPendingStrings();
   }
   await switchTo(lng);
   stopFollowing?.();

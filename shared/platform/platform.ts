@@ -1,4 +1,5 @@
 import type { DocumentReading } from '../utils/read-document.ts';
+import { isInstalledAppMode } from './display-mode.ts';
 
 /** Where this bundle runs: the web page, the extension, or mobile web (H5). */
 export type Scene = 'web' | 'extension' | 'h5';
@@ -75,7 +76,7 @@ export function detectPlatform(probe: PlatformProbe = currentProbe()): Platform 
     // The extension's panel is narrow too, but it is the extension scene: H5 means mobile web.
     scene: isExtension ? 'extension' : isH5 ? 'h5' : 'web',
     isH5,
-    standalone: displayStandalone && probe.pathname !== '/',
+    standalone: isInstalledAppMode(probe.pathname, { standalone: displayStandalone, fullscreen: false }),
     tabs: null,
   };
 }

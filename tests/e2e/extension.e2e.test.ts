@@ -120,7 +120,7 @@ describe('Tandem in Chromium, extension and web app', () => {
 
     // Search by part of the title.
     await second.locator('::-p-aria([name="Search chat"][role="button"])').click();
-    await second.locator('::-p-aria(Search chats by title)').fill('rome');
+    await second.locator('::-p-aria(Search chats and messages)').fill('rome');
     await second.keyboard.press('Enter');
     await second.waitForSelector('[role="dialog"] ::-p-text(Weekend in Rome)');
     await screenshot(second, 'side-panel-search-en');

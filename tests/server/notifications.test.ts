@@ -34,6 +34,8 @@ describe('notifications', () => {
   const seed = async (user: TestUser, n: number, tag = randomUUID()) => {
     for (let i = 1; i <= n; i++) {
       await notify(t.database.db, { userId: user.userId, kind: 'points', titleKey: 'test.title', bodyKey: 'test.body', params: { n: i, tag }, link: '/setting', dedupeKey: `test:${tag}:${i}` });
+      // A second apart: PGlite's clock can give two quick inserts the same time, and the order would be the ids'.
+      await t.database.db.execute(sql`update user_notifications set created_at = created_at - ${`${n - i} seconds`}::interval where dedupe_key = ${`test:${tag}:${i}`}`);
     }
   };
   const broadcast = (body: Record<string, unknown>, as = admin, lang = 'en') => post(as, '/api/admin/UserNotification/Broadcast', body, lang);

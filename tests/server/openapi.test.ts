@@ -52,7 +52,7 @@ const WEBHOOK = '/api/Vip/StripeWebhook';
 const UPLOAD_ROUTES = new Set(['/api/Chat/AddChatMedia', '/api/Chat/UploadMediaByFile', '/api/Chat/AddChatFileToAi']);
 
 /** Calls that end what later calls need (the session, the model, the account): made last, in this order. */
-const LAST = ['/api/Vip/DeleteVipOrder', '/api/Chat/DeleteMessage', '/api/Chat/DeleteSessions', '/api/admin/AiModelMap/Delete', '/api/admin/AiModel/Delete', '/api/admin/System/DeleteSetting', '/api/admin/User/Close', '/api/User/Logout'];
+const LAST = ['/api/Chat/RevokeShare', '/api/QuickFunction/DeleteUserQuickFunction', '/api/admin/QuickFunction/Delete', '/api/admin/AiPrompWord/Delete', '/api/Vip/DeleteVipOrder', '/api/Chat/DeleteMessage', '/api/Chat/DeleteSessions', '/api/admin/AiModelMap/Delete', '/api/admin/AiModel/Delete', '/api/admin/System/DeleteSetting', '/api/admin/User/Close', '/api/User/Logout'];
 const lastRank = (route: RouteTableEntry) => LAST.indexOf(route.url);
 const inCallOrder = (table: RouteTableEntry[]) => [...table].sort((a, b) => lastRank(a) - lastRank(b));
 
@@ -199,7 +199,19 @@ describe('the API reference', () => {
     const codes = JSON.parse((await answerOf({ method: 'GET', url: `/api/admin/RedeemCode/GetCodeList?batchId=${batchId}`, headers: auth(owner.token) })).body).Data;
     const vipOrderId = await subscribeOwner();
     const coupon = JSON.parse((await answerOf({ method: 'POST', url: '/api/admin/Coupons/Save', headers: { ...auth(owner.token), ...json({}) }, ...json({ code: 'DOC-SEED', percentOff: 10 }) })).body).Data;
+    // A favourite of the owner's answer, for GetById, Update and Delete of /api/Save.
+    const favourite = JSON.parse((await answerOf({ method: 'POST', url: '/api/Save/Add', headers: { ...auth(owner.token), ...json({}) }, ...json({ chatMessageId: events[0]!.Data.ChatMessageId }) })).body).Data;
+    // A remembered fact of the owner's, proposed by the seeded answer, for Memory/Update and Delete.
+    const memory = JSON.parse((await answerOf({ method: 'POST', url: '/api/Memory/Save', headers: { ...auth(owner.token), ...json({}) }, ...json({ fact: 'Writes Python', sourceMessageId: events[0]!.Data.ChatMessageId }) })).body).Data;
+    // One of the owner's own quick functions, for the user quick-function calls.
+    const ownTool = JSON.parse((await answerOf({ method: 'POST', url: '/api/QuickFunction/SaveUserQuickFunction', headers: { ...auth(owner.token), ...json({}) }, ...json({ name: 'Doc tool', template: 'Do {selection}', appliesTo: ['selection'] }) })).body).Data;
+    // A share link of the seeded chat, for GetShare and RevokeShare.
+    const shared = JSON.parse((await answerOf({ method: 'POST', url: '/api/Chat/ShareSession', headers: { ...auth(owner.token), ...json({}) }, ...json({ chatSessionId: events[0]!.Data.ChatSessionId }) })).body).Data;
     return {
+      shareId: shared.shareId,
+      userQuickFunctionId: ownTool.userQuickFunctionId,
+      quickFunctionId: 'qf-summarize',
+      aiPrompWordId: 'rp-en-1',
       chatMediaId: upload.Data.chatMediaId,
       exp: link.searchParams.get('exp'),
       sig: link.searchParams.get('sig'),
@@ -220,6 +232,9 @@ describe('the API reference', () => {
       currency: 'usd',
       vipOrderId,
       couponId: coupon.couponId,
+      memoryId: memory.memoryId,
+      favouriteId: favourite.favouriteId,
+      chatMessageIds: [events[0]!.Data.ChatMessageId],
       // Plain messages: the stream test above covers web search and plugins.
       chatMediaIds: [],
       pluginIds: [],
@@ -253,10 +268,12 @@ describe('the API reference', () => {
   }
 
   /** What a route is sent besides the common values: its own credentials, addresses and ids. */
-  const perRoute = (): Record<string, Record<string, unknown>> => ({
+  const perRoute = (known: Record<string, unknown> = {}): Record<string, Record<string, unknown>> => ({
     '/api/Account/AddUser': { email: 'openapi-doc@example.com' },
     '/api/Account/Login': { email: owner.email, password: owner.password },
     '/api/Chat/ProxyImage': { url: `${site.origin}/image.png` },
+    // Text the seeded exchange holds, so the search has a hit to describe.
+    '/api/Chat/SearchMessages': { q: 'Hello' },
     '/api/admin/AiModel/Save': { aiModelId: 'doc-extra', modelMap: { isImage: false, fileTypes: [] } },
     '/api/admin/AiModel/Delete': { aiModelId: 'doc-extra' },
     // A new deployment of the model, on the fake upstream as the first one.
@@ -268,12 +285,27 @@ describe('the API reference', () => {
     '/api/Vip/CreateCheckout': { couponCode: undefined },
     // A percentage off: the common `currency` would ask for an amount off.
     '/api/admin/Coupons/Save': { couponId: undefined, code: 'DOC-COUPON', percentOff: 10, vipPackageIds: [], amountOff: undefined, currency: undefined, validFrom: undefined, validTo: undefined },
+    '/api/System/AddFeedback': { reasons: ['price', 'other'], otherText: 'Too slow', browser: 'chrome', version: '0.1.0', language: 'en' },
+    '/api/admin/Feedback/GetList': { reason: 'price' },
+    // Text the seeded answer holds, so the search finds it; a real edit of the saved answer.
+    '/api/Save/GetList': { q: 'Hello' },
+    '/api/Save/Update': { answer: '## Edited\n\nThe saved copy.', question: undefined },
+    // A fact typed in settings (no source answer).
+    '/api/Memory/Save': { sourceMessageId: undefined },
+    // Quick functions: a root item (no group), the owner's own ids, a valid file to import, a new built-in.
+    '/api/QuickFunction/SaveUserQuickFunction': { parentId: null, isGroup: false },
+    '/api/QuickFunction/GroupUserQuickFunction': { parentId: null },
+    '/api/QuickFunction/SortUserQuickFunction': { ids: [known.userQuickFunctionId] },
+    '/api/QuickFunction/ImportUserQuickFunction': { version: 1, items: [{ key: 'a', name: 'Imported', template: 'Do {selection}', appliesTo: ['selection'] }] },
+    '/api/admin/QuickFunction/Save': { quickFunctionId: undefined, parentId: null, isGroup: false, appliesTo: ['selection'], sort: undefined },
+    '/api/admin/QuickFunction/Sort': { ids: ['qf-summarize', 'qf-explain'] },
+    '/api/admin/AiPrompWord/Save': { aiPrompWordId: undefined },
     '/api/admin/UserNotification/Broadcast': { audience: 'all', title: 'Hello', body: 'Welcome', link: '/setting', level: undefined, userId: undefined, requestId: 'openapi-broadcast' },
   });
 
   /** The requests of one route: signed out, as a user, with bad input (as an admin), then as an admin. */
   async function requestsFor(route: RouteTableEntry, known: Record<string, unknown>, user: TestUser): Promise<[string, Sent][]> {
-    const valid = sampleRequest(doc, route, { ...known, ...perRoute()[route.url] });
+    const valid = sampleRequest(doc, route, { ...known, ...perRoute(known)[route.url] });
     const base = { method: route.method, url: valid.url };
     const asSent = async (headers: Record<string, string>): Promise<Sent> => {
       if (UPLOAD_ROUTES.has(route.url)) {

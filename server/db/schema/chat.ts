@@ -13,7 +13,10 @@ export const chatSessions = pgTable(
     lastActiveAt: timestamp('last_active_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index('chat_sessions_user_active_idx').on(t.userId, t.lastActiveAt.desc()),
+    // The history's order, ties included (lastActiveAt, then id): a page is read from the index in
+    // order, without sorting a heavy user's 100k sessions (bench/history). NULLS FIRST as ORDER BY
+    // ... DESC means it: drizzle's default DESC NULLS LAST index cannot serve that order.
+    index('chat_sessions_user_active_idx').on(t.userId, t.lastActiveAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
     // Substring search on titles stays fast at 100k sessions (pg_trgm, created by the first migration).
     index('chat_sessions_title_trgm_idx').using('gin', sql`lower(${t.title}) gin_trgm_ops`),
   ],
@@ -37,12 +40,20 @@ export const chatMessages = pgTable(
     citations: jsonb('citations').$type<{ index: number; title: string; url: string }[]>().notNull().default([]),
     /** Function-plugin calls the model made while answering, with their results (ChatToolCall). */
     toolCalls: jsonb('tool_calls').$type<unknown[]>().notNull().default([]),
+    /** The quick function the message used (MessageQuickFunction), null for none. */
+    quickFunction: jsonb('quick_function').$type<{ quickFunctionId: string; name: string; icon: string }>(),
+    /** The page text attached to the message (MessageSelection), null for none. */
+    selection: jsonb('selection').$type<{ text: string; title: string; url: string }>(),
+    /** The quick function's rendered text sent to the model in place of inputMessage, null for none. */
+    promptText: text('prompt_text'),
     requestedModelId: text('requested_model_id').notNull(),
     aiModelId: text('ai_model_id'),
     modelName: text('model_name'),
     finishReason: text('finish_reason'),
     errorMessage: text('error_message'),
     pointsCost: integer('points_cost').notNull().default(0),
+    /** The instance streaming the answer (server_instances.id; PostgreSQL only), for crash recovery. */
+    writerInstanceId: integer('writer_instance_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
@@ -50,5 +61,11 @@ export const chatMessages = pgTable(
   (t) => [
     index('chat_messages_session_idx').on(t.sessionId, t.createdAt),
     index('chat_messages_unfinished_idx').on(t.updatedAt).where(sql`${t.finishReason} is null`),
+    // Full-text search (chat-search.ts): a rare text is found through the trigram indexes; a common
+    // one by walking the user's messages newest first until a page is full (bench/search). Finished
+    // answers only: a streaming answer's every flush would otherwise re-index its whole text.
+    index('chat_messages_user_created_idx').on(t.userId, t.createdAt.desc(), t.id.desc()),
+    index('chat_messages_input_trgm_idx').using('gin', sql`lower(${t.inputMessage}) gin_trgm_ops`).where(sql`${t.finishReason} is not null`),
+    index('chat_messages_output_trgm_idx').using('gin', sql`lower(${t.outputMessage}) gin_trgm_ops`).where(sql`${t.finishReason} is not null`),
   ],
 );

@@ -28,6 +28,11 @@ const server = serveTheseTests(
       const matching = sessions.filter((s) => s.sessionTitle.includes(title));
       return sendEnvelope(res, { Code: 10000, Data: { list: matching.slice((page - 1) * count, page * count), total: matching.length } });
     },
+    '/api/Chat/SearchMessages': (_req, res, url) => {
+      const q = url.searchParams.get('q') ?? '';
+      const hits = q === 'tomato' ? [{ chatSessionId: 's7', sessionTitle: 'Chat number 7', chatMessageId: 'm70', field: 'output', snippet: '…grow a Tomato plant in sun', matchStart: 8, matchLength: 6, createTime: '2026-11-21T10:00:00.000Z' }] : [];
+      return sendEnvelope(res, { Code: 10000, Data: { list: hits, total: hits.length ? 12 : 0 } });
+    },
     '/api/Chat/UpdateSessionTitle': (req, res) => {
       const body = JSON.parse(req.body) as { chatSessionId: string; sessionTitle: string };
       sessions = sessions.map((s) => (s.chatSessionId === body.chatSessionId ? { ...s, sessionTitle: body.sessionTitle } : s));
@@ -130,7 +135,7 @@ describe('ChatSidebar', () => {
     await renderInApp(<ChatSidebar onNavigate={onNavigate} />, { apiBase: server.url, user: testUser });
     await screen.findByText('Chat number 1');
     await userEvent.click(screen.getByRole('button', { name: 'Search chat' }));
-    const box = await screen.findByRole('textbox', { name: 'Search chats by title' });
+    const box = await screen.findByRole('textbox', { name: 'Search chats and messages' });
     await userEvent.type(box, 'number 2');
     expect(calls('/api/Chat/GetChatSessionListBySelf').filter((r) => r.url.includes('sessionTitle'))).toHaveLength(0);
     fireEvent.keyDown(box, { key: 'Enter' });
@@ -142,6 +147,24 @@ describe('ChatSidebar', () => {
     expect(onNavigate).toHaveBeenCalledWith('/s25');
     const history = screen.getByRole('list', { name: 'History' });
     expect(within(history).getAllByRole('listitem')[0]).toHaveTextContent('Chat number 25');
+  });
+
+  it('search also finds text inside messages: the match is marked, and a hit opens its chat at that message', async () => {
+    const onNavigate = vi.fn();
+    await renderInApp(<ChatSidebar onNavigate={onNavigate} />, { apiBase: server.url, user: testUser });
+    await screen.findByText('Chat number 1');
+    await userEvent.click(screen.getByRole('button', { name: 'Search chat' }));
+    const box = await screen.findByRole('textbox', { name: 'Search chats and messages' });
+    await userEvent.type(box, 'tomato{Enter}');
+    const inMessages = await screen.findByRole('group', { name: 'In messages' });
+    const mark = await within(inMessages).findByText('Tomato');
+    expect(mark.tagName).toBe('MARK');
+    expect(within(inMessages).getByText('12 matches in all; showing the newest 1')).toBeInTheDocument();
+    expect(within(screen.getByRole('group', { name: 'Chat titles' })).getByText('No chat matches this title')).toBeInTheDocument();
+    const query = new URL(calls('/api/Chat/SearchMessages')[0]!.url, 'http://x').searchParams;
+    expect(Object.fromEntries(query)).toEqual({ q: 'tomato', page: '1', count: '10' });
+    await userEvent.click(mark);
+    expect(onNavigate).toHaveBeenCalledWith('/s7?message=m70');
   });
 
   it('shows go-premium and the free plan card without a VIP order; the tier colour and expiry with one', async () => {

@@ -117,6 +117,27 @@ describe('answers', () => {
     expect(localStorage.getItem(tokenPersisted.key)).toBeNull();
   });
 
+  it('on 10402 for a token that is no longer the stored one (a new login meanwhile) keeps the new login', async () => {
+    // A page opened with ?token= over an expired login: its first call goes out with the old token,
+    // the link's token is stored while it is on its way, then the refusal of the old one arrives.
+    await writePersisted(tokenPersisted, 'expired');
+    let calls = 0;
+    const stop = onUnauthorized(() => calls++);
+    let answer!: () => void;
+    server.handle((_req, res) => {
+      answer = () => sendEnvelope(res, { Code: 10402, Msg: 'Please log in' });
+    });
+    const pending = apiFailure(apiGet('/api/Vip/GetSubscription'));
+    await expect.poll(() => server.requests.length).toBe(1);
+    await writePersisted(tokenPersisted, 'fresh-from-the-link');
+    answer();
+    const error = await pending;
+    stop();
+    expect(error.code).toBe(10402);
+    expect(calls).toBe(0);
+    expect(await loadPersisted(tokenPersisted)).toBe('fresh-from-the-link');
+  });
+
   it('maps HTTP error statuses to their messages', async () => {
     const cases: [number, string][] = [
       [404, 'request not found'],

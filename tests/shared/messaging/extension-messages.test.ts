@@ -61,6 +61,8 @@ beforeEach(() => {
   server.requests.length = 0;
   installStorage(createExtensionStorage());
   vi.spyOn(fakeBrowser.runtime, 'setUninstallURL').mockResolvedValue(undefined);
+  // The uninstall address names the build's version (the test browser has no manifest of its own).
+  vi.spyOn(fakeBrowser.runtime, 'getManifest').mockReturnValue({ manifest_version: 3, name: 'Tandem', version: '0.1.0' });
 });
 afterEach(() => {
   for (const stop of stops.splice(0)) stop();
@@ -167,7 +169,7 @@ describe('background message handlers', () => {
 
   it('follows the server chosen in the settings', async () => {
     await fakeBrowser.storage.local.set({ [serverUrlPersisted.key]: envelope('https://tandem.example') });
-    await vi.waitFor(() => expect(fakeBrowser.runtime.setUninstallURL).toHaveBeenLastCalledWith('https://tandem.example/feedback'));
+    await vi.waitFor(() => expect(fakeBrowser.runtime.setUninstallURL).toHaveBeenLastCalledWith('https://tandem.example/feedback?v=0.1.0&browser=chrome'));
     expect(await handleExtensionMessage('getLoginToken', undefined, bridgeSender())).toMatchObject({
       ok: false,
       error: { code: 'forbiddenSender' },
@@ -179,7 +181,7 @@ describe('background message handlers', () => {
   });
 
   it('sets the uninstall URL to the feedback page of the default server', async () => {
-    await vi.waitFor(() => expect(fakeBrowser.runtime.setUninstallURL).toHaveBeenCalledWith(`${PAGE_ORIGIN}/feedback`));
+    await vi.waitFor(() => expect(fakeBrowser.runtime.setUninstallURL).toHaveBeenCalledWith(`${PAGE_ORIGIN}/feedback?v=0.1.0&browser=chrome`));
   });
 
   it('refuses payloads that fail validation and unknown types', async () => {

@@ -1,0 +1,43 @@
+import type { ChatMessageItem } from '../../shared/contracts/chat.ts';
+import { stripProductTags } from '../../shared/utils/strip-tags.ts';
+
+export type MarkdownLabels = { you: string; attachments: string; sources: string; exported: string };
+
+/** A file name from a chat title: no characters file systems refuse, never empty. */
+export function fileNameFor(title: string, extension: string): string {
+  const printable = Array.from(title, (c) => (c.charCodeAt(0) < 32 ? ' ' : c)).join('');
+  const base = printable.replace(/[\\/:*?"<>|]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 80);
+  return `${base || 'chat'}.${extension}`;
+}
+
+/**
+ * A chat as Markdown: the title, then each exchange (the question as a quote-free heading block,
+ * the answer exactly as the model wrote it, so math and code stay as source), the attachments
+ * listed by name and address, and the cited sources.
+ */
+export function chatToMarkdown(title: string, messages: readonly ChatMessageItem[], labels: MarkdownLabels, exportedAt: string): string {
+  const parts = [`# ${title.replace(/\n/g, ' ')}`, `_${labels.exported} ${exportedAt}_`];
+  for (const m of messages) {
+    parts.push(`## ${labels.you}`, m.inputMessage.trim() || '…');
+    const attached = [
+      ...m.chatMedias.map((media) => (media.url && /^https?:/.test(media.url) ? `- [${media.title || media.mediaType}](${media.url})` : `- ${media.title || media.mediaType}`)),
+      ...(m.selection ? [`- ${m.selection.title || m.selection.url || '—'}${m.selection.url ? ` (${m.selection.url})` : ''}`] : []),
+    ];
+    if (attached.length) parts.push(`**${labels.attachments}**\n\n${attached.join('\n')}`);
+    parts.push(`## ${m.modelName ?? 'AI'}`, stripProductTags(m.outputMessage).trim() || '…');
+    if (m.citations.length) parts.push(`**${labels.sources}**\n\n${m.citations.map((c) => `${c.index}. [${c.title || c.url}](${c.url})`).join('\n')}`);
+  }
+  return `${parts.join('\n\n')}\n`;
+}
+
+/** Saves `text` as a file through the browser's download (a blob link, revoked afterwards). */
+export function downloadText(text: string, fileName: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}

@@ -1,0 +1,46 @@
+import { Menu } from '@mantine/core';
+import { useState, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { getAllMessages } from '../../shared/api/share.ts';
+import type { ChatSessionItem } from '../../shared/contracts/chat.ts';
+import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
+import en from '../../locales/features/share.en.json';
+import { IconDownload, IconLink } from '../ui/icons.tsx';
+import { notifyError } from '../ui/notify.ts';
+import { chatToMarkdown, downloadText, fileNameFor } from './chat-markdown.ts';
+import { ShareDialog } from './share-dialog.tsx';
+
+addEnglishStrings(en);
+
+/** Downloads one of the caller's chats as Markdown. */
+export async function exportChatMarkdown(session: Pick<ChatSessionItem, 'chatSessionId' | 'sessionTitle'>, t: (key: string) => string): Promise<void> {
+  const messages = await getAllMessages(session.chatSessionId);
+  const labels = { you: t('share.markdownYou'), attachments: t('share.markdownAttachments'), sources: t('share.markdownSources'), exported: t('share.markdownExported') };
+  const text = chatToMarkdown(session.sessionTitle, messages, labels, new Date().toISOString().slice(0, 16).replace('T', ' '));
+  downloadText(text, fileNameFor(session.sessionTitle, 'md'), 'text/markdown;charset=utf-8');
+}
+
+/**
+ * A chat's Share and Export items in the history's session menu, and the share dialog they open
+ * (outside the menu, which closes on a click).
+ */
+export function SessionShareActions({ session, renderItems }: { session: ChatSessionItem; renderItems: (items: ReactNode) => ReactNode }) {
+  const { t } = useTranslation();
+  const [sharing, setSharing] = useState(false);
+  const items = (
+    <>
+      <Menu.Item leftSection={<IconLink size={14} />} onClick={() => setSharing(true)}>
+        {t('share.menuShare')}
+      </Menu.Item>
+      <Menu.Item leftSection={<IconDownload size={14} />} onClick={() => void exportChatMarkdown(session, t).catch(() => notifyError(t('share.exportFailed')))}>
+        {t('share.menuExportMarkdown')}
+      </Menu.Item>
+    </>
+  );
+  return (
+    <>
+      {renderItems(items)}
+      <ShareDialog session={sharing ? session : null} onClose={() => setSharing(false)} />
+    </>
+  );
+}

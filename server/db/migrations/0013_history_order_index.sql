@@ -1,0 +1,2 @@
+DROP INDEX "chat_sessions_user_active_idx";--> statement-breakpoint
+CREATE INDEX "chat_sessions_user_active_idx" ON "chat_sessions" USING btree ("user_id","last_active_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);

@@ -1,0 +1,130 @@
+import { randomBytes } from 'node:crypto';
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
+import { Codes } from '../../shared/contracts/envelope.ts';
+import type { ShareItem, SharedChat, ShareSessionBody } from '../../shared/contracts/share.ts';
+import { MAX_SHARES_PER_USER } from '../../shared/contracts/share.ts';
+import type { AppContext } from '../context.ts';
+import type { Db } from '../db/client.ts';
+import { chatMessages, chatSessions } from '../db/schema/chat.ts';
+import { chatShares } from '../db/schema/shares.ts';
+import { AppError } from '../http/errors.ts';
+import { listMessages } from './chat-sessions.ts';
+import { withFreshImageLinks } from './draw.ts';
+import { signedMediaPath } from './media-links.ts';
+
+/** The longest chat a link shows: its first exchanges up to the snapshot, at most this many. */
+const MAX_SHARED_MESSAGES = 1000;
+
+const shareNotFound = () => new AppError(Codes.NotFound, 'shareNotFound');
+const pathOf = (id: string) => `/share/${id}`;
+
+async function shareItems(db: Db, userId: string, shareId?: string): Promise<ShareItem[]> {
+  const rows = await db
+    .select({
+      share: chatShares,
+      title: chatSessions.title,
+      // The snapshot: finished exchanges up to the newest finished one when the link was made.
+      messageCount: sql<number>`(select count(*)::int from chat_messages m where m.session_id = ${chatShares.sessionId}
+        and (m.created_at, m.id) <= (${chatShares.uptoCreatedAt}, ${chatShares.uptoMessageId}) and m.finish_reason is not null)`,
+    })
+    .from(chatShares)
+    .innerJoin(chatSessions, eq(chatSessions.id, chatShares.sessionId))
+    .where(and(eq(chatShares.userId, userId), isNull(chatShares.revokedAt), shareId ? eq(chatShares.id, shareId) : undefined))
+    .orderBy(desc(chatShares.createdAt), desc(chatShares.id));
+  return rows.map(({ share, title, messageCount }) => ({
+    shareId: share.id,
+    path: pathOf(share.id),
+    chatSessionId: share.sessionId,
+    sessionTitle: title,
+    messageCount: Number(messageCount),
+    includeImages: share.includeImages,
+    createTime: share.createdAt.toISOString(),
+  }));
+}
+
+/**
+ * A new link to one of the caller's chats, its snapshot ending at the newest finished exchange.
+ * Another chat's id, or one with nothing finished yet, is refused.
+ */
+export async function createShare(db: Db, userId: string, body: ShareSessionBody): Promise<ShareItem> {
+  const [last] = await db
+    .select({ id: chatMessages.id, createdAt: chatMessages.createdAt })
+    .from(chatMessages)
+    .innerJoin(chatSessions, eq(chatSessions.id, chatMessages.sessionId))
+    .where(and(eq(chatMessages.sessionId, body.chatSessionId), eq(chatSessions.userId, userId), sql`${chatMessages.finishReason} is not null`))
+    .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
+    .limit(1);
+  if (!last) {
+    const [own] = await db.select({ id: chatSessions.id }).from(chatSessions).where(and(eq(chatSessions.id, body.chatSessionId), eq(chatSessions.userId, userId)));
+    throw own ? new AppError(Codes.BadRequest, 'nothingToShare') : new AppError(Codes.NotFound, 'notFound');
+  }
+  const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(chatShares).where(and(eq(chatShares.userId, userId), isNull(chatShares.revokedAt)));
+  if (n >= MAX_SHARES_PER_USER) throw new AppError(Codes.BadRequest, 'shareLimit', { max: MAX_SHARES_PER_USER });
+  const id = randomBytes(16).toString('base64url');
+  await db.insert(chatShares).values({
+    id,
+    userId,
+    sessionId: body.chatSessionId,
+    uptoCreatedAt: last.createdAt,
+    uptoMessageId: last.id,
+    includeImages: body.includeImages,
+  });
+  return (await shareItems(db, userId, id))[0]!;
+}
+
+/** The caller's live links, newest first. */
+export const listShares = (db: Db, userId: string) => shareItems(db, userId);
+
+/** Revokes one of the caller's links: from then on it answers "not found", like a link never made. */
+export async function revokeShare(db: Db, userId: string, shareId: string): Promise<void> {
+  const revoked = await db
+    .update(chatShares)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(chatShares.id, shareId), eq(chatShares.userId, userId), isNull(chatShares.revokedAt)))
+    .returning({ id: chatShares.id });
+  if (revoked.length === 0) throw shareNotFound();
+}
+
+/** Whether a link is live (the web page answers HTTP 404 for one that is not). */
+export async function shareExists(db: Db, shareId: string): Promise<boolean> {
+  const [row] = await db.select({ id: chatShares.id }).from(chatShares).where(and(eq(chatShares.id, shareId), isNull(chatShares.revokedAt)));
+  return !!row;
+}
+
+/**
+ * What anyone with the link sees: the chat's title and the snapshot's exchanges, oldest first.
+ * Nothing names the owner; attachments are left out, but for images when the owner included them.
+ */
+export async function readShare(ctx: AppContext, shareId: string): Promise<SharedChat> {
+  const [share] = await ctx.db
+    .select({ share: chatShares, title: chatSessions.title })
+    .from(chatShares)
+    .innerJoin(chatSessions, eq(chatSessions.id, chatShares.sessionId))
+    .where(and(eq(chatShares.id, shareId), isNull(chatShares.revokedAt)));
+  if (!share) throw shareNotFound();
+  const { userId, sessionId, includeImages } = share.share;
+  const page = withFreshImageLinks(
+    ctx,
+    await listMessages(ctx.db, userId, { chatSessionId: sessionId, page: 1, count: MAX_SHARED_MESSAGES, order: 'asc' }, (id) => signedMediaPath(ctx, id)),
+  );
+  const upto = share.share.uptoCreatedAt.getTime();
+  const messages = page.list.filter(
+    (m) =>
+      m.finishReason !== null &&
+      (Date.parse(m.createTime) < upto || (Date.parse(m.createTime) === upto && m.chatMessageId <= share.share.uptoMessageId)),
+  );
+  return {
+    title: share.title,
+    createTime: share.share.createdAt.toISOString(),
+    messages: messages.map((m) => ({
+      inputMessage: m.inputMessage,
+      outputMessage: m.outputMessage,
+      modelName: m.modelName,
+      citations: m.citations,
+      images: includeImages
+        ? [...m.chatMedias.filter((media) => media.mediaType === 'image' && media.url).map((media) => media.url), ...m.toolCalls.flatMap((c) => c.images)]
+        : [],
+      createTime: m.createTime,
+    })),
+  };
+}

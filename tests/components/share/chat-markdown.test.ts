@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { chatToMarkdown, fileNameFor } from '../../../components/share/chat-markdown.ts';
+import type { ChatMessageItem } from '../../../shared/contracts/chat.ts';
+
+const labels = { you: 'You', attachments: 'Attachments', sources: 'Sources', exported: 'Exported on' };
+
+const message = (over: Partial<ChatMessageItem>): ChatMessageItem => ({
+  chatMessageId: 'm', chatSessionId: 's', inputMessage: '', outputMessage: '', aiModelId: 'basic', modelName: 'Basic',
+  chatMediaIds: [], chatMedias: [], citations: [], toolCalls: [], quickFunction: null, selection: null,
+  finishReason: 'stop', createTime: '2026-11-25T10:00:00.000Z', finishTime: null, ...over,
+});
+
+describe('chatToMarkdown', () => {
+  it('keeps math and code as their source, lists attachments and sources, and drops product tags', () => {
+    const text = chatToMarkdown(
+      'Physics\nnotes',
+      [
+        message({
+          inputMessage: 'Explain $E=mc^2$',
+          outputMessage: 'It is $$E=mc^2$$\n\n```python\nprint("hi")\n```<tandem>internal</tandem> See [1].',
+          chatMedias: [
+            { chatMediaId: 'a', mediaType: 'file', title: 'paper.pdf', url: '/api/Chat/GetChatMedia?x', icon: '' },
+            { chatMediaId: 'b', mediaType: 'html', title: 'Wiki', url: 'https://en.wikipedia.org/wiki/Mass', icon: '' },
+          ],
+          selection: { text: 'selected words', title: 'An article', url: 'https://example.com/a' },
+          citations: [{ index: 1, title: 'Source one', url: 'https://example.com/1' }],
+        }),
+      ],
+      labels,
+      '2026-11-25 10:00',
+    );
+    expect(text).toBe(
+      [
+        '# Physics notes',
+        '_Exported on 2026-11-25 10:00_',
+        '## You',
+        'Explain $E=mc^2$',
+        '**Attachments**\n\n- paper.pdf\n- [Wiki](https://en.wikipedia.org/wiki/Mass)\n- An article (https://example.com/a)',
+        '## Basic',
+        'It is $$E=mc^2$$\n\n```python\nprint("hi")\n``` See [1].',
+        '**Sources**\n\n1. [Source one](https://example.com/1)',
+      ].join('\n\n') + '\n',
+    );
+    expect(text).not.toContain('selected words');
+  });
+});
+
+describe('fileNameFor', () => {
+  it('drops characters file systems refuse and control characters, and is never empty', () => {
+    expect(fileNameFor('a/b:c*?"<>|d\u0000e\n', 'md')).toBe('a b c d e.md');
+    expect(fileNameFor('   ', 'md')).toBe('chat.md');
+    expect(fileNameFor('量子纠缠', 'md')).toBe('量子纠缠.md');
+  });
+});
