@@ -7,18 +7,10 @@
  * Run: npm run bench:history  [-- --sessions 100000 --per-session 10 --others 2 --runs 300 --keep]
  * (BENCH_DATABASE_URL, default the local `test`; a database of its own is created and dropped.)
  */
-import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
-import { buildApp } from '../../server/app.ts';
-import { loadConfig } from '../../server/config.ts';
-import { openDatabase } from '../../server/db/client.ts';
+import type pg from 'pg';
+import { arg, percentile, signUp, timeRoute, withBenchServer } from '../in-process.ts';
 
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const arg = (name: string, fallback: number) => {
-  const at = process.argv.indexOf(`--${name}`);
-  return at > 0 ? Number(process.argv[at + 1]) : fallback;
-};
 const SESSIONS = arg('sessions', 100_000);
 const PER_SESSION = arg('per-session', 10);
 const OTHERS = arg('others', 2);
@@ -28,13 +20,6 @@ const RUNS = arg('runs', 300);
 const TARGET_P95_MS = 10;
 
 const TOPICS = 'python kubernetes recipe travel invoice poem resume garden physics history budget lecture contract music football translation marketing chemistry novel email'.split(' ');
-
-async function adminQuery(text: string): Promise<void> {
-  const c = new pg.Client({ connectionString: ADMIN_URL });
-  await c.connect();
-  await c.query(text);
-  await c.end();
-}
 
 /**
  * `sessions` sessions of `perSession` messages for `userId`, each active a minute apart. Titles are
@@ -54,28 +39,6 @@ async function seedUser(client: pg.Client, userId: string, sessions: number, per
       'Here is what I know about ' || ${topics}[1 + i % ${TOPICS.length}] || '. ' || repeat('It depends on the details. ', 1 + i % 8),
       'basic', 'basic', 'basic', 'stop', t, t, t
     from generate_series(1, ${sessions * perSession}) i, lateral (select now() - (i * 6 || ' seconds')::interval as t) x`);
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
-
-type Timing = { p50: number; p95: number; p99: number; total: number };
-
-async function time(url: string, token: string): Promise<Timing> {
-  const headers = { authorization: `Bearer ${token}` };
-  let total = 0;
-  for (let i = 0; i < 20; i++) await fetch(url, { headers }).then((r) => r.text());
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const start = performance.now();
-    const body = (await (await fetch(url, { headers })).json()) as { Code: number; Data: { total: number } };
-    times.push(performance.now() - start);
-    if (body.Code !== 10000) throw new Error(`${url}: Code ${body.Code}`);
-    total = body.Data.total;
-  }
-  times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p95: percentile(times, 95), p99: percentile(times, 99), total };
 }
 
 /**
@@ -107,71 +70,39 @@ async function timeStatements(client: pg.Client, userId: string): Promise<string
   return rows;
 }
 
-async function signUp(base: string, email: string): Promise<{ userId: string; token: string }> {
-  const post = async (path: string, body: object) =>
-    ((await (await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()) as { Data: Record<string, string> }).Data;
-  const { userId } = await post('/api/Account/AddUser', { email, password: 'correct horse battery' });
-  const { tempKey } = await post('/api/Account/Login', { email, password: 'correct horse battery' });
-  const token = ((await (await fetch(`${base}/api/User/GetTokenForTempKey?tempKey=${encodeURIComponent(tempKey!)}`)).json()) as { Data: string }).Data;
-  return { userId: userId!, token };
-}
+await withBenchServer('tandem_bench_history', async ({ base, client }) => {
+  const users = [];
+  for (let i = 0; i <= OTHERS; i++) users.push(await signUp(base, `bench-${i}@example.test`));
+  const seeding = performance.now();
+  for (const [i, user] of users.entries()) await seedUser(client, user.userId, i === 0 ? SESSIONS : OTHER_SESSIONS, PER_SESSION);
+  await client.query('vacuum analyze');
+  const [{ sessions, messages }] = (await client.query('select (select count(*) from chat_sessions)::int as sessions, (select count(*) from chat_messages)::int as messages')).rows;
+  console.log(`seeded ${sessions} sessions and ${messages} messages (${users.length} users) in ${((performance.now() - seeding) / 1000).toFixed(0)} s`);
+  const sqlRows = await timeStatements(client, users[0]!.userId);
 
-async function main(): Promise<void> {
-  const name = `tandem_bench_history_${randomBytes(4).toString('hex')}`;
-  await adminQuery(`create database ${name}`);
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString(), poolSize: 10 });
-  const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', OLLAMA_URL: 'http://127.0.0.1:9' }), database, logger: false });
-  try {
-    const base = await app.listen({ port: 0, host: '127.0.0.1' });
-    const users = [];
-    for (let i = 0; i <= OTHERS; i++) users.push(await signUp(base, `bench-${i}@example.test`));
-    const client = new pg.Client({ connectionString: url.toString() });
-    client.on('error', () => {});
-    await client.connect();
-    const seeding = performance.now();
-    for (const [i, user] of users.entries()) await seedUser(client, user.userId, i === 0 ? SESSIONS : OTHER_SESSIONS, PER_SESSION);
-    await client.query('vacuum analyze');
-    const [{ sessions, messages }] = (await client.query('select (select count(*) from chat_sessions)::int as sessions, (select count(*) from chat_messages)::int as messages')).rows;
-    console.log(`seeded ${sessions} sessions and ${messages} messages (${users.length} users) in ${((performance.now() - seeding) / 1000).toFixed(0)} s`);
-    const sqlRows = await timeStatements(client, users[0]!.userId);
-    await client.end();
-
-    const me = users[0]!;
-    const list = '/api/Chat/GetChatSessionListBySelf';
-    const cases: [string, string][] = [
-      ['session list, page 1 (20)', `${list}?page=1&count=20`],
-      ['session list, page 50 (20)', `${list}?page=50&count=20`],
-      ['title search, one match (question 54321)', `${list}?page=1&count=20&sessionTitle=question%2054321`],
-      ['title search, 1 title in 20 (kubernetes)', `${list}?page=1&count=20&sessionTitle=kubernetes`],
-      ['title search, 1 title in 20, page 10', `${list}?page=10&count=20&sessionTitle=kubernetes`],
-      ['title search, every title (question)', `${list}?page=1&count=20&sessionTitle=question`],
-      ['title search, no match (zebra)', `${list}?page=1&count=20&sessionTitle=zebra`],
-      ['messages of a session (10)', `/api/Chat/GetChatMessageListBySelfSessionId?chatSessionId=${me.userId}-s777`],
-    ];
-    const rows: string[] = [];
-    for (const [label, path] of cases) {
-      const r = await time(`${base}${path}`, me.token);
-      rows.push(`| ${label} | ${r.total} | ${r.p50.toFixed(2)} | ${r.p95.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.p95 <= TARGET_P95_MS ? 'yes' : 'no'} |`);
-    }
-    console.log(`\n${RUNS} requests each, one at a time, milliseconds over HTTP on loopback (target: p95 ≤ ${TARGET_P95_MS} ms)\n`);
-    console.log('| request | total | p50 | p95 | p99 | p95 met |');
-    console.log('|---|---|---|---|---|---|');
-    for (const row of rows) console.log(row);
-    console.log(`\nThe statements alone (${RUNS} runs each over one connection, milliseconds): where the list's time goes\n`);
-    console.log('| statement | p50 | p95 | p99 |');
-    console.log('|---|---|---|---|');
-    for (const row of sqlRows) console.log(row);
-  } finally {
-    await app.close();
-    await database.close();
-    if (process.argv.includes('--keep')) console.log(`kept database ${name}`);
-    else await adminQuery(`drop database if exists ${name} with (force)`);
+  const me = users[0]!;
+  const list = '/api/Chat/GetChatSessionListBySelf';
+  const cases: [string, string][] = [
+    ['session list, page 1 (20)', `${list}?page=1&count=20`],
+    ['session list, page 50 (20)', `${list}?page=50&count=20`],
+    ['title search, one match (question 54321)', `${list}?page=1&count=20&sessionTitle=question%2054321`],
+    ['title search, 1 title in 20 (kubernetes)', `${list}?page=1&count=20&sessionTitle=kubernetes`],
+    ['title search, 1 title in 20, page 10', `${list}?page=10&count=20&sessionTitle=kubernetes`],
+    ['title search, every title (question)', `${list}?page=1&count=20&sessionTitle=question`],
+    ['title search, no match (zebra)', `${list}?page=1&count=20&sessionTitle=zebra`],
+    ['messages of a session (10)', `/api/Chat/GetChatMessageListBySelfSessionId?chatSessionId=${me.userId}-s777`],
+  ];
+  const rows: string[] = [];
+  for (const [label, path] of cases) {
+    const r = await timeRoute(`${base}${path}`, me.token, RUNS);
+    rows.push(`| ${label} | ${r.total} | ${r.p50.toFixed(2)} | ${r.p95.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.p95 <= TARGET_P95_MS ? 'yes' : 'no'} |`);
   }
-}
-
-await main().catch((err: unknown) => {
-  console.error(err);
-  process.exitCode = 1;
+  console.log(`\n${RUNS} requests each, one at a time, milliseconds over HTTP on loopback (target: p95 ≤ ${TARGET_P95_MS} ms)\n`);
+  console.log('| request | total | p50 | p95 | p99 | p95 met |');
+  console.log('|---|---|---|---|---|---|');
+  for (const row of rows) console.log(row);
+  console.log(`\nThe statements alone (${RUNS} runs each over one connection, milliseconds): where the list's time goes\n`);
+  console.log('| statement | p50 | p95 | p99 |');
+  console.log('|---|---|---|---|');
+  for (const row of sqlRows) console.log(row);
 });
