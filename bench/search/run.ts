@@ -63,7 +63,7 @@ await withBenchServer('tandem_bench_search', async ({ base, client }) => {
     rows.push(`| ${label} | ${r.total} | ${r.p50.toFixed(2)} | ${r.p95.toFixed(2)} | ${r.p99.toFixed(2)} | ${(r.p50 / baseline).toFixed(1)}× |`);
   }
   console.log(`\n${RUNS} requests each, one at a time, milliseconds over HTTP on loopback (target: search p95 ≤ 50 ms)\n`);
-  console.log('| query | matches (total, capped at 1000) | p50 | p95 | p99 | p50 vs baseline |');
+  console.log('| query | matches (total, capped at 100) | p50 | p95 | p99 | p50 vs baseline |');
   console.log('|---|---|---|---|---|---|');
   for (const row of rows) console.log(row);
 });

@@ -5,7 +5,7 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { chatSessionSearchQuery, messageSearchQuery } from '../../shared/api/chat-history.ts';
 import type { ChatSessionItem } from '../../shared/contracts/chat.ts';
-import { MAX_SEARCH_CHARS, type MessageSearchHit } from '../../shared/contracts/chat-search.ts';
+import { MAX_SEARCH_CHARS, SEARCH_TOTAL_CAP, type MessageSearchHit } from '../../shared/contracts/chat-search.ts';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import en from '../../locales/features/chat-search.en.json';
 import { usePlatform } from '../app-shell/platform-context.tsx';
@@ -152,7 +152,9 @@ function MessageResults(props: { hits: MessageSearchHit[]; total: number; onSele
       ))}
       {props.total > props.hits.length && (
         <Text size="xs" c="dimmed">
-          {t('chatSearch.more', { count: props.total, shown: props.hits.length })}
+          {props.total >= SEARCH_TOTAL_CAP
+            ? t('chatSearch.moreCapped', { count: SEARCH_TOTAL_CAP, shown: props.hits.length })
+            : t('chatSearch.more', { count: props.total, shown: props.hits.length })}
         </Text>
       )}
     </Stack>

@@ -10,7 +10,7 @@ export function registerChatSearchRoutes(app: FastifyInstance): void {
     url: '/api/Chat/SearchMessages',
     auth: 'user',
     summary:
-      "The caller's messages whose question or answer contains q (any case, any script), newest first, each with a snippet and the match's place in it; total counts at most 1000.",
+      "The caller's messages whose question or answer contains q (any case, any script), newest first, each with a snippet and the match's place in it; total counts at most 100.",
     query: MessageSearchQuerySchema,
     data: MessageSearchPageSchema,
     handler: ({ ctx, user, query }) => searchMessages(ctx.db, user.id, query),

@@ -1,13 +1,11 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { MessageSearchHit, MessageSearchPage, MessageSearchQuery } from '../../shared/contracts/chat-search.ts';
+import { SEARCH_TOTAL_CAP, type MessageSearchHit, type MessageSearchPage, type MessageSearchQuery } from '../../shared/contracts/chat-search.ts';
 import type { Db } from '../db/client.ts';
 import { escapeLike } from '../db/like.ts';
 
 /** Characters of context kept before the match, and the snippet's whole length (code points). */
 const BEFORE = 40;
 const SNIPPET = 160;
-/** Counting every match of a common word over 100k messages costs more than the page: the total stops here. */
-export const SEARCH_TOTAL_CAP = 1000;
 
 type Row = {
   id: string;
@@ -72,11 +70,13 @@ export async function searchMessages(db: Db, userId: string, q: MessageSearchQue
   const total = db.execute<{ n: number }>(
     sql`select count(*)::int as n from (select 1 from chat_messages m where m.user_id = ${userId} and ${matches(m)} limit ${SEARCH_TOTAL_CAP}) capped`,
   );
+  // The window comes in index order and is filtered as it streams: no outer ORDER BY, which would
+  // lower-case and scan all of it before the first row (pageFrom orders the page it gets).
   let rows = await pageFrom(
     db,
     sql`select ${columns} from (
           select * from chat_messages where user_id = ${userId} order by created_at desc nulls last, id desc nulls last limit ${RECENT_WINDOW}
-        ) m where ${matches(m)} order by m.created_at desc nulls last, m.id desc nulls last limit ${q.count} offset ${offset}`,
+        ) m where ${matches(m)} limit ${q.count} offset ${offset}`,
     needle,
   );
   if (rows.length < q.count) {

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { PageQuerySchema, pagedSchema } from './common.ts';
 
+/**
+ * The most matches SearchMessages counts: counting every match of a common word over 100k messages
+ * costs more than the page (each candidate is lower-cased and scanned), so the total stops here and
+ * the dialog says "more than" (bench/search).
+ */
+export const SEARCH_TOTAL_CAP = 100;
+
 /** Longest search text: a phrase, not a document. */
 export const MAX_SEARCH_CHARS = 100;
 

@@ -123,7 +123,7 @@ describe('full-text search in messages (SearchMessages)', () => {
     expect(old.Data.total).toBe(3);
     const page2 = await search(carol, 'filler question', '&page=2&count=10');
     expect(page2.Data.list.map((h) => h.chatMessageId)).toEqual(Array.from({ length: 10 }, (_, i) => `many-${1090 - i}`));
-    expect(page2.Data.total).toBe(1000);
+    expect(page2.Data.total).toBe(100);
   });
 
   it('refuses the signed-out and empty or over-long searches with a clear message', async () => {

@@ -31,7 +31,7 @@ const server = serveTheseTests(
     '/api/Chat/SearchMessages': (_req, res, url) => {
       const q = url.searchParams.get('q') ?? '';
       const hits = q === 'tomato' ? [{ chatSessionId: 's7', sessionTitle: 'Chat number 7', chatMessageId: 'm70', field: 'output', snippet: '…grow a Tomato plant in sun', matchStart: 8, matchLength: 6, createTime: '2026-11-21T10:00:00.000Z' }] : [];
-      return sendEnvelope(res, { Code: 10000, Data: { list: hits, total: hits.length ? 12 : 0 } });
+      return sendEnvelope(res, { Code: 10000, Data: { list: hits, total: hits.length ? 100 : 0 } });
     },
     '/api/Chat/UpdateSessionTitle': (req, res) => {
       const body = JSON.parse(req.body) as { chatSessionId: string; sessionTitle: string };
@@ -159,7 +159,7 @@ describe('ChatSidebar', () => {
     const inMessages = await screen.findByRole('group', { name: 'In messages' });
     const mark = await within(inMessages).findByText('Tomato');
     expect(mark.tagName).toBe('MARK');
-    expect(within(inMessages).getByText('12 matches in all; showing the newest 1')).toBeInTheDocument();
+    expect(within(inMessages).getByText('More than 100 matches; showing the newest 1')).toBeInTheDocument();
     expect(within(screen.getByRole('group', { name: 'Chat titles' })).getByText('No chat matches this title')).toBeInTheDocument();
     const query = new URL(calls('/api/Chat/SearchMessages')[0]!.url, 'http://x').searchParams;
     expect(Object.fromEntries(query)).toEqual({ q: 'tomato', page: '1', count: '10' });
