@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { IdSchema, LanguageSchema, PageQuerySchema, pagedSchema } from './common.ts';
 
 /**
- * Quick functions (prompt tools) and custom prompts (spec §3 Quick function, Prompt form; §7 QuickFunction,
- * AiPrompWord). A custom prompt IS a user quick function. Two kinds of item share one shape:
+ * Quick functions (prompt tools) and custom prompts (the QuickFunction and AiPrompWord route families).
+ * A custom prompt IS a user quick function. Two kinds of item share one shape:
  * - built-ins, managed by operators (texts in en and zh; the caller gets its language's);
  * - the user's own (`userQuickFunctionId` set, equal to `quickFunctionId`).
  * A group (`isGroup`) has no template: it only holds children (e.g. "Translate to…").
@@ -25,7 +25,7 @@ import { IdSchema, LanguageSchema, PageQuerySchema, pagedSchema } from './common
  *        Delete ({ quickFunctionId }), Online ({ quickFunctionId, online }), Sort ({ ids })
  * - GET  /api/admin/AiPrompWord/GetList ?page&count&language → paged AdminRecommendedPrompt; GET GetById ?aiPrompWordId;
  *        POST Save (AdminSaveRecommendedPromptBody → AdminRecommendedPrompt), Delete ({ aiPrompWordId })
- * Bad input answers 10400 with the §5 messages (promptNameRequired, promptContentRequired, promptAppliesToRequired);
+ * Bad input answers 10400 with the prompt form's messages (promptNameRequired, promptContentRequired, promptAppliesToRequired);
  * another user's id answers 10404 as if absent; signed out 10402.
  *
  * Using one in chat: AddMessage (shared/contracts/chat.ts) takes `quickFunctionId` and/or `selection`.
@@ -40,7 +40,7 @@ export const MAX_QF_ICON_CHARS = 32;
 export const MAX_USER_QUICK_FUNCTIONS = 200;
 export const MAX_SELECTION_CHARS = 32_000;
 
-/** Prompt categories (spec §3): a writing style, or scoped to a domain. */
+/** Prompt categories: a writing style, or scoped to a domain. */
 export const QuickFunctionCategorySchema = z.enum(['style', 'scoped']);
 export type QuickFunctionCategory = z.infer<typeof QuickFunctionCategorySchema>;
 
