@@ -1,7 +1,7 @@
-import { Button, Paper, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import en from '../../locales/features/favourites.en.json';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
+import { SettingsLinkSection } from '../ui/settings-link-section.tsx';
 import { IconStar } from './favourite-icons.tsx';
 
 addEnglishStrings(en);
@@ -10,16 +10,13 @@ addEnglishStrings(en);
 export function FavouritesSettingsSection({ onOpen }: { onOpen: () => void }) {
   const { t } = useTranslation();
   return (
-    <Paper withBorder p="md" radius={6}>
-      <Stack gap="xs" align="flex-start">
-        <Text fw={600}>{t('favourites.title')}</Text>
-        <Text size="sm" c="dimmed">
-          {t('favourites.settingsHint')}
-        </Text>
-        <Button variant="light" leftSection={<IconStar size={16} />} onClick={onOpen} data-testid="open-favourites">
-          {t('favourites.open')}
-        </Button>
-      </Stack>
-    </Paper>
+    <SettingsLinkSection
+      title={t('favourites.title')}
+      hint={t('favourites.settingsHint')}
+      label={t('favourites.open')}
+      icon={<IconStar size={16} />}
+      onOpen={onOpen}
+      testId="open-favourites"
+    />
   );
 }

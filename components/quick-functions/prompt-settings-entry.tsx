@@ -1,7 +1,7 @@
-import { Button, Paper, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import { IconPuzzle } from '../ui/icons.tsx';
+import { SettingsLinkSection } from '../ui/settings-link-section.tsx';
 import strings from '../../locales/features/quick-functions.en.json';
 
 addEnglishStrings(strings);
@@ -10,16 +10,12 @@ addEnglishStrings(strings);
 export function PromptSettingsSection({ onOpen }: { onOpen: () => void }) {
   const { t } = useTranslation();
   return (
-    <Paper withBorder p="md" radius={6}>
-      <Stack gap="xs" align="flex-start">
-        <Text fw={600}>{t('quickFunctions.settingsTitle')}</Text>
-        <Text size="sm" c="dimmed">
-          {t('quickFunctions.settingsHint')}
-        </Text>
-        <Button variant="light" leftSection={<IconPuzzle size={16} />} onClick={onOpen}>
-          {t('quickFunctions.open')}
-        </Button>
-      </Stack>
-    </Paper>
+    <SettingsLinkSection
+      title={t('quickFunctions.settingsTitle')}
+      hint={t('quickFunctions.settingsHint')}
+      label={t('quickFunctions.open')}
+      icon={<IconPuzzle size={16} />}
+      onOpen={onOpen}
+    />
   );
 }
