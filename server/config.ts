@@ -117,6 +117,14 @@ export const EnvSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optionalString,
   /** Where the Stripe API is (default https://api.stripe.com): tests point it at a fake on loopback. */
   STRIPE_API_BASE: optionalUrl,
+
+  /**
+   * Outgoing e-mail (password-reset links an operator sends): smtp://user:pass@host:587 (STARTTLS
+   * when offered) or smtps://...:465. Unset: the console shows the link for the operator to pass on.
+   */
+  SMTP_URL: z.preprocess(emptyToUndefined, z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional()),
+  /** The From of those e-mails, e.g. "Tandem <no-reply@example.com>"; default no-reply@ the PUBLIC_URL host. */
+  SMTP_FROM: optionalString,
 });
 export type Env = z.infer<typeof EnvSchema>;
 

@@ -14,6 +14,8 @@ import * as quickFunctions from './schema/quick-functions.ts';
 import * as personalization from './schema/personalization.ts';
 import * as instances from './schema/instances.ts';
 import * as shares from './schema/shares.ts';
+import * as audit from './schema/audit.ts';
+import * as usage from './schema/usage.ts';
 
 /** The whole schema, for Drizzle's relational queries. Tables are imported from their own files. */
-export const schema = { ...users, ...points, ...models, ...chat, ...system, ...media, ...plugins, ...economy, ...plans, ...coupons, ...favourites, ...feedback, ...quickFunctions, ...personalization, ...instances, ...shares };
+export const schema = { ...users, ...points, ...models, ...chat, ...system, ...media, ...plugins, ...economy, ...plans, ...coupons, ...favourites, ...feedback, ...quickFunctions, ...personalization, ...instances, ...shares, ...audit, ...usage };

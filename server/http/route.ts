@@ -4,6 +4,7 @@ import { Codes } from '../../shared/contracts/envelope.ts';
 import type { Language } from '../../shared/contracts/common.ts';
 import type { AppContext } from '../context.ts';
 import { routeResponses, type RawAnswer } from './api-doc.ts';
+import { writeAudit } from '../services/audit.ts';
 import { authenticate, authenticateCached, bearerOf, type AuthUser } from '../services/auth.ts';
 import { AppError } from './errors.ts';
 import { isMessageKey, languageOf, t, zodLocale } from './i18n.ts';
@@ -14,7 +15,13 @@ import { isMessageKey, languageOf, t, zodLocale } from './i18n.ts';
  */
 export type RouteAuth = 'public' | 'optional' | 'user' | 'admin';
 
-export type RouteTableEntry = { method: string; url: string; auth: RouteAuth };
+export type RouteTableEntry = {
+  method: string;
+  url: string;
+  auth: RouteAuth;
+  /** The audited target type of an admin write (every admin POST has one). */
+  audit?: string;
+};
 
 /** Returned by a handler that wrote the response itself (a stream). */
 export const RAW = Symbol('raw');
@@ -31,8 +38,34 @@ export type RouteCall<Q, B, A extends RouteAuth> = {
   ctx: AppContext;
 };
 
-export type RouteSpec<Q, B, A extends RouteAuth> = {
-  method: 'GET' | 'POST';
+/**
+ * How an admin write is recorded in the audit log (server/services/audit.ts): what it acts on, and
+ * how to read that before and after. The row is written only when the handler succeeded.
+ */
+export type AuditSpec<Q, B, A extends RouteAuth> = {
+  /** The kind of target: user, aiModel, aiModelMap, vipPackage, setting, ... */
+  target: string;
+  /**
+   * The target's id. Called before the handler (data undefined: a create may not know it yet) and
+   * after it (data: the handler's answer); undefined when there is no single target.
+   */
+  id: (call: RouteCall<Q, B, A>, data: unknown) => string | null | undefined;
+  /**
+   * Reads the target, before and after the write (null when it does not exist). Without it,
+   * `before` is null and `after` is the request body. Secrets are redacted either way.
+   */
+  load?: (ctx: AppContext, id: string) => Promise<unknown>;
+};
+
+type Method = 'GET' | 'POST';
+
+/** Every admin POST must say how it is audited (checked again at registration, for plain JS callers). */
+type AuditField<Q, B, A extends RouteAuth, M extends Method> = [A, M] extends ['admin', 'POST']
+  ? { audit: AuditSpec<Q, B, A> }
+  : { audit?: never };
+
+export type RouteSpec<Q, B, A extends RouteAuth, M extends Method = Method> = AuditField<Q, B, A, M> & {
+  method: M;
   url: string;
   auth: A;
   summary: string;
@@ -86,11 +119,14 @@ async function resolveUser(call: { req: FastifyRequest; reply: FastifyReply; ctx
 }
 
 /** Registers a route of the API: auth first, then input validation, then the handler; answers the envelope. */
-export function addRoute<Q extends z.ZodType | undefined, B extends z.ZodType | undefined, A extends RouteAuth>(
+export function addRoute<Q extends z.ZodType | undefined, B extends z.ZodType | undefined, A extends RouteAuth, M extends Method>(
   app: FastifyInstance,
-  spec: RouteSpec<Q, B, A>,
+  spec: RouteSpec<Q, B, A, M>,
 ): void {
-  app.routeTable.push({ method: spec.method, url: spec.url, auth: spec.auth });
+  const audit = spec.audit as AuditSpec<Q, B, A> | undefined;
+  if (spec.auth === 'admin' && spec.method === 'POST' && !audit) throw new Error(`${spec.url}: an admin POST route needs an audit spec`);
+  app.routeTable.push({ method: spec.method, url: spec.url, auth: spec.auth, ...(audit ? { audit: audit.target } : {}) });
+  const action = spec.url.replace(/^\/api\/(admin\/)?/, '');
   const family = spec.url.split('/').filter(Boolean).slice(1, -1).join('/') || 'api';
   app.route({
     method: spec.method,
@@ -111,9 +147,57 @@ export function addRoute<Q extends z.ZodType | undefined, B extends z.ZodType | 
       const user = await resolveUser({ req, reply, ctx }, spec.auth, spec.cachedAuth ?? false);
       const query = (spec.query ? parseInput(spec.query, req.query ?? {}, lang) : undefined) as Infer<Q>;
       const body = (spec.body ? parseInput(spec.body, req.body ?? {}, lang) : undefined) as Infer<B>;
-      const data = await spec.handler({ req, reply, query, body, user: user as RouteCall<Q, B, A>['user'], lang, ctx });
+      const call: RouteCall<Q, B, A> = { req, reply, query, body, user: user as RouteCall<Q, B, A>['user'], lang, ctx };
+      const before = audit && user ? await auditBefore(audit, call) : undefined;
+      const data = await spec.handler(call);
+      if (audit && user && before) await auditAfter(audit, call, data, before, { user, action });
       if (data === RAW) return reply;
       return { Code: Codes.Success, Msg: '', Data: data ?? null };
     },
+  });
+}
+
+/** The target's id from the route's audit spec; an id function that cannot tell yet (a create) gives none. */
+function auditId<Q, B, A extends RouteAuth>(audit: AuditSpec<Q, B, A>, call: RouteCall<Q, B, A>, data: unknown): string | undefined {
+  try {
+    const id = audit.id(call, data);
+    return id === null || id === undefined || id === '' ? undefined : String(id);
+  } catch {
+    return undefined;
+  }
+}
+
+async function loadTarget<Q, B, A extends RouteAuth>(audit: AuditSpec<Q, B, A>, ctx: AppContext, id: string | undefined): Promise<unknown> {
+  if (!audit.load || id === undefined) return null;
+  try {
+    return (await audit.load(ctx, id)) ?? null;
+  } catch (err) {
+    // A target that does not exist (yet, or any more) is recorded as null.
+    if (err instanceof AppError && err.code === Codes.NotFound) return null;
+    throw err;
+  }
+}
+
+async function auditBefore<Q, B, A extends RouteAuth>(audit: AuditSpec<Q, B, A>, call: RouteCall<Q, B, A>) {
+  const id = auditId(audit, call, undefined);
+  return { id, state: await loadTarget(audit, call.ctx, id) };
+}
+
+async function auditAfter<Q, B, A extends RouteAuth>(
+  audit: AuditSpec<Q, B, A>,
+  call: RouteCall<Q, B, A>,
+  data: unknown,
+  before: { id: string | undefined; state: unknown },
+  who: { user: AuthUser; action: string },
+) {
+  const id = auditId(audit, call, data === RAW ? undefined : data) ?? before.id;
+  const after = audit.load ? await loadTarget(audit, call.ctx, id) : (call.body ?? null);
+  await writeAudit(call.ctx.db, {
+    actor: { id: who.user.id, email: who.user.email },
+    action: who.action,
+    targetType: audit.target,
+    targetId: id ?? null,
+    before: before.state,
+    after,
   });
 }

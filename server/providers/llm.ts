@@ -37,7 +37,8 @@ export function createUpstreamModel(target: UpstreamTarget, ollamaUrl: string): 
     case 'openai':
     case 'openai-compatible': {
       const baseUrl = target.provider === 'ollama' ? `${trimSlash(target.baseUrl ?? ollamaUrl)}/v1` : trimSlash(target.baseUrl ?? OPENAI_DEFAULT_BASE_URL);
-      const sdk = createOpenAICompatible({ name: target.provider, baseURL: baseUrl, apiKey }).chatModel(target.upstreamModelId);
+      const sdk = createOpenAICompatible({ name: target.provider, baseURL: baseUrl, apiKey, includeUsage: true }).chatModel(target.upstreamModelId);
+      // includeUsage asks for the token counts in the stream (stream_options), for metering.
       // Plain text messages take a lighter stream (openai-text-stream.ts); the rest goes through the SDK.
       return withLightTextStream(sdk, { baseUrl, apiKey, upstreamModelId: target.upstreamModelId });
     }

@@ -46,7 +46,13 @@ function isPlainText(options: LanguageModelV3CallOptions): boolean {
 
 /** The chat-completions request of a plain text call. */
 function requestBodyOf(target: TextStreamTarget, options: LanguageModelV3CallOptions): Record<string, unknown> {
-  const body: Record<string, unknown> = { model: target.upstreamModelId, messages: messagesOf(options), stream: true };
+  // stream_options: the token counts in the last event, for metering (the SDK path asks the same).
+  const body: Record<string, unknown> = {
+    model: target.upstreamModelId,
+    messages: messagesOf(options),
+    stream: true,
+    stream_options: { include_usage: true },
+  };
   if (options.maxOutputTokens !== undefined) body.max_tokens = options.maxOutputTokens;
   if (options.temperature !== undefined) body.temperature = options.temperature;
   if (options.topP !== undefined) body.top_p = options.topP;

@@ -20,9 +20,11 @@ export type ChatTurn = {
 };
 export type StreamPart =
   | { type: 'text'; text: string }
-  | { type: 'finish'; reason: string }
+  /** `usage`: the tokens the provider reported for this call, when it did (token metering). */
+  | { type: 'finish'; reason: string; usage?: TokenUsage }
   /** The model asks to run a tool; `input` is its arguments as JSON text. */
   | { type: 'tool-call'; toolCallId: string; toolName: string; input: string };
+export type TokenUsage = { inputTokens: number; outputTokens: number };
 /** A function the model may call (a function plugin); inputSchema is a JSON schema of its arguments. */
 export type ModelTool = { name: string; description: string; inputSchema: JSONSchema7 };
 /** One round of tool use, fed back to the model after the conversation: what it said and called, then what each call returned. */
@@ -131,8 +133,13 @@ function mapPart(part: LanguageModelV3StreamPart): StreamPart | undefined {
   switch (part.type) {
     case 'text-delta':
       return part.delta ? { type: 'text', text: part.delta } : undefined;
-    case 'finish':
-      return { type: 'finish', reason: part.finishReason.unified };
+    case 'finish': {
+      const input = part.usage.inputTokens.total;
+      const output = part.usage.outputTokens.total;
+      // Both counts or neither: a half-reported usage is estimated whole (chat-rounds.ts).
+      const usage = typeof input === 'number' && typeof output === 'number' ? { inputTokens: input, outputTokens: output } : undefined;
+      return { type: 'finish', reason: part.finishReason.unified, ...(usage ? { usage } : {}) };
+    }
     case 'tool-call':
       return part.providerExecuted ? undefined : { type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName, input: part.input };
     case 'error':

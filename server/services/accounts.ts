@@ -21,6 +21,9 @@ const TEMP_KEY_TTL_MS = 60_000;
 // 2 = Argon2id (the package's const enum cannot be imported under isolatedModules).
 const ARGON2 = { algorithm: 2 } as const;
 
+/** The stored form of a password (Argon2id), as sign-up makes it. */
+export const hashPassword = (password: string) => hash(password, ARGON2);
+
 /** Verified against for unknown e-mails, so a failed login takes as long whether the account exists or not. */
 let dummyHash: Promise<string> | undefined;
 

@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { asc, count, eq, ilike, or, sql } from 'drizzle-orm';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import type { Paged } from '../../shared/contracts/common.ts';
-import { AUTO_MODEL_ID, type AdminDeployment, type AdminModel, type SaveDeployment, type SaveModel } from '../../shared/contracts/model.ts';
+import {
+  AUTO_MODEL_ID,
+  type AdminDeployment,
+  type AdminModel,
+  type DeploymentHealth,
+  type SaveDeployment,
+  type SaveModel,
+} from '../../shared/contracts/model.ts';
 import type { AppContext } from '../context.ts';
 import { aiDeployments, aiModels } from '../db/schema/models.ts';
 import { AppError } from '../http/errors.ts';
@@ -10,6 +17,7 @@ import { maskSecret, secretBox } from './secrets.ts';
 import { catalogueChanged, toCatalogueModel, type DeploymentRow, type ModelRow } from './catalogue.ts';
 import { coolingUntilOf, markSuccess } from './catalogue-health.ts';
 import { slugOf } from './catalogue-seed.ts';
+import { deploymentHealth } from './admin-models.ts';
 
 /** Admin: the whole catalogue, offline models and disabled deployments included. */
 
@@ -95,7 +103,7 @@ export async function adminSetOnline(ctx: AppContext, aiModelId: string, online:
   return adminGetModel(ctx, aiModelId);
 }
 
-function toAdminDeployment(ctx: AppContext, row: DeploymentRow): AdminDeployment {
+function toAdminDeployment(ctx: AppContext, row: DeploymentRow, health: DeploymentHealth): AdminDeployment {
   let apiKeyHint: string | null = null;
   if (row.apiKeyEnc) {
     try {
@@ -116,6 +124,7 @@ function toAdminDeployment(ctx: AppContext, row: DeploymentRow): AdminDeployment
     hasApiKey: !!row.apiKeyEnc,
     apiKeyHint,
     coolingUntil: coolingUntilOf(ctx, row.id),
+    health,
     createTime: iso(row.createdAt),
     updateTime: iso(row.updatedAt),
   };
@@ -128,13 +137,15 @@ export async function adminListDeployments(ctx: AppContext, aiModelId: string): 
     .from(aiDeployments)
     .where(eq(aiDeployments.aiModelId, aiModelId))
     .orderBy(asc(aiDeployments.priority), asc(aiDeployments.createdAt));
-  return rows.map((r) => toAdminDeployment(ctx, r));
+  const health = await deploymentHealth(ctx.db, rows.map((r) => r.id));
+  return rows.map((r) => toAdminDeployment(ctx, r, health.get(r.id)!));
 }
 
 export async function adminGetDeployment(ctx: AppContext, aiModelMapId: string): Promise<AdminDeployment> {
   const [row] = await ctx.db.select().from(aiDeployments).where(eq(aiDeployments.id, aiModelMapId)).limit(1);
   if (!row) throw new AppError(Codes.NotFound, 'notFound');
-  return toAdminDeployment(ctx, row);
+  const health = await deploymentHealth(ctx.db, [row.id]);
+  return toAdminDeployment(ctx, row, health.get(row.id)!);
 }
 
 export async function adminSaveDeployment(ctx: AppContext, input: SaveDeployment): Promise<AdminDeployment> {

@@ -7,11 +7,20 @@ import { systemSettings } from '../db/schema/system.ts';
 import { AppError } from '../http/errors.ts';
 import { searchProviderName } from '../providers/web-search.ts';
 
+type SettingType = AdminSetting['valueType'];
+
 type SettingDefinition = {
   key: string;
   /** Listed to every client; private settings are only visible to operators. */
   public: boolean;
   description: string;
+  /** The description in Chinese, for the console. */
+  descriptionZh?: string;
+  /** How the value is read (default: url for keys ending in _url, else text); SaveSetting checks it. */
+  type?: SettingType;
+  /** Bounds of an integer setting. */
+  min?: number;
+  max?: number;
   defaultValue: (config: Config) => string;
   /** Set by the environment only: a stored row neither overrides it nor may be saved. */
   fromEnvironment?: boolean;
@@ -22,17 +31,19 @@ type SettingDefinition = {
  * brings the default back. Keys not listed here may be stored by operators and stay private.
  */
 export const SETTINGS: readonly SettingDefinition[] = [
-  { key: 'product_name', public: true, description: 'Product name shown to users.', defaultValue: () => 'Tandem' },
+  { key: 'product_name', public: true, description: 'Product name shown to users.', descriptionZh: '向用户显示的产品名称。', defaultValue: () => 'Tandem' },
   {
     key: 'login_page_url',
     public: true,
     description: 'The login page the client opens in its login dialog.',
+    descriptionZh: '客户端登录对话框打开的登录页面。',
     defaultValue: (c) => `${c.publicUrl}/login`,
   },
   {
     key: 'vip_url',
     public: true,
     description: 'The plans page the VIP upgrade dialog opens.',
+    descriptionZh: 'VIP 升级对话框打开的套餐页面。',
     defaultValue: (c) => `${c.publicUrl}/pricing`,
   },
   {
@@ -40,6 +51,7 @@ export const SETTINGS: readonly SettingDefinition[] = [
     public: true,
     description:
       'The web search provider the server uses (searxng, tavily, brave), from its environment; empty when web search is not set up (the client then disables its toggle).',
+    descriptionZh: '服务器使用的网页搜索服务（searxng、tavily、brave），来自其环境变量；未设置网页搜索时为空（客户端随即禁用其开关）。',
     defaultValue: (c) => searchProviderName(c) ?? '',
   },
   {
@@ -48,42 +60,50 @@ export const SETTINGS: readonly SettingDefinition[] = [
     fromEnvironment: true,
     description:
       'The extension ids this server trusts, comma-separated (the unpacked build and EXTENSION_IDS): the login page hands sign-ins only to these and to the web app.',
+    descriptionZh: '此服务器信任的扩展 ID，以逗号分隔（未打包版本与 EXTENSION_IDS）：登录页仅将登录交给这些扩展和网页应用。',
+    type: 'list',
     defaultValue: (c) => allowedExtensionIds(c).join(','),
   },
   {
     key: 'chrome_download_url',
     public: true,
     description: 'Download of the Chrome extension.',
+    descriptionZh: 'Chrome 扩展的下载地址。',
     defaultValue: (c) => `${c.publicUrl}/downloads/tandem-chrome.zip`,
   },
   {
     key: 'edge_download_url',
     public: true,
     description: 'Download of the Edge extension.',
+    descriptionZh: 'Edge 扩展的下载地址。',
     defaultValue: (c) => `${c.publicUrl}/downloads/tandem-edge.zip`,
   },
   {
     key: 'firefox_download_url',
     public: true,
     description: 'Download of the Firefox add-on (the package `wxt zip -b firefox` builds).',
+    descriptionZh: 'Firefox 附加组件的下载地址（`wxt zip -b firefox` 构建的包）。',
     defaultValue: (c) => `${c.publicUrl}/downloads/tandem-firefox.zip`,
   },
   {
     key: 'chrome_store_url',
     public: true,
     description: "The extension's Chrome Web Store page. When set, the home page's Chrome button opens it instead of the package download.",
+    descriptionZh: '扩展在 Chrome 应用商店的页面。设置后，首页的 Chrome 按钮打开它而不是下载安装包。',
     defaultValue: () => '',
   },
   {
     key: 'edge_store_url',
     public: true,
     description: "The extension's Microsoft Edge Add-ons page. When set, the home page's Edge button opens it instead of the package download.",
+    descriptionZh: '扩展在 Microsoft Edge 加载项的页面。设置后，首页的 Edge 按钮打开它而不是下载安装包。',
     defaultValue: () => '',
   },
   {
     key: 'firefox_store_url',
     public: true,
     description: "The add-on's addons.mozilla.org page. When set, the home page's Firefox button opens it instead of the package download.",
+    descriptionZh: '附加组件在 addons.mozilla.org 的页面。设置后，首页的 Firefox 按钮打开它而不是下载安装包。',
     defaultValue: () => '',
   },
   {
@@ -91,24 +111,40 @@ export const SETTINGS: readonly SettingDefinition[] = [
     public: true,
     description:
       "Points an inviter earns per invited account, after that account's first message (docs/economy.md#invites): a whole number; 0 turns the credit off.",
+    descriptionZh: '每邀请一个账号（在该账号发送第一条消息后）邀请人获得的积分：整数；0 表示关闭奖励。',
+    type: 'integer',
+    min: 0,
+    max: 999_999_999,
     defaultValue: () => '100',
   },
   {
     key: 'invite_daily_cap',
     public: false,
     description: 'Invite credits one inviter can earn per UTC day (docs/economy.md#invites); later invitees are credited on a later day.',
+    descriptionZh: '每个邀请人每个 UTC 日最多获得的邀请奖励次数；超出的被邀请人在之后的日子计入。',
+    type: 'integer',
+    min: 0,
+    max: 999_999_999,
     defaultValue: () => '20',
   },
   {
     key: 'checkin_points',
     public: true,
     description: 'Points a daily check-in gives (docs/economy.md#check-in): a whole number from 1 to 1000000; any other value counts as the default.',
+    descriptionZh: '每日签到获得的积分：1 到 1000000 的整数。',
+    type: 'integer',
+    min: 1,
+    max: 1_000_000,
     defaultValue: () => '10',
   },
   {
     key: 'checkin_streak_bonus',
     public: true,
     description: 'Extra points a check-in gives on every 7th consecutive day (docs/economy.md#check-in); 0, or a value that is not a whole number up to 1000000, turns the bonus off.',
+    descriptionZh: '连续签到每第 7 天额外获得的积分；0 表示关闭。',
+    type: 'integer',
+    min: 0,
+    max: 1_000_000,
     defaultValue: () => '0',
   },
   {
@@ -116,11 +152,37 @@ export const SETTINGS: readonly SettingDefinition[] = [
     public: false,
     description:
       "'true': when a paid period ends, the unspent part of the points it granted expires (docs/economy.md#plans); anything else keeps them.",
+    descriptionZh: "'true'：付费周期结束时，其赠送积分中未用完的部分过期；其他值则保留。",
+    type: 'boolean',
     defaultValue: () => 'false',
   },
 ];
 
 const definitionOf = (key: string) => SETTINGS.find((d) => d.key === key);
+
+const typeOf = (d: SettingDefinition): SettingType => d.type ?? (d.key.endsWith('_url') ? 'url' : 'text');
+
+/** What the console needs to show a known setting and check a value before saving it. */
+const metaOf = (d: SettingDefinition) => ({
+  descriptionZh: d.descriptionZh ?? '',
+  valueType: typeOf(d),
+  min: d.min ?? null,
+  max: d.max ?? null,
+  readOnly: !!d.fromEnvironment,
+});
+
+/** Refuses a value its setting cannot read (a typing mistake would otherwise silently mean the default). */
+function checkValue(d: SettingDefinition, value: string): void {
+  const type = typeOf(d);
+  if (type === 'integer') {
+    const min = d.min ?? 0;
+    const max = d.max ?? Number.MAX_SAFE_INTEGER;
+    if (Number.isNaN(wholeNumberSetting(value, min, max, NaN))) {
+      throw new AppError(Codes.BadRequest, 'settingIntegerInvalid', { key: d.key, min, max });
+    }
+  }
+  if (type === 'boolean' && value !== 'true' && value !== 'false') throw new AppError(Codes.BadRequest, 'settingBooleanInvalid', { key: d.key });
+}
 
 const valueOf = (d: SettingDefinition, stored: string | undefined, config: Config) =>
   d.fromEnvironment ? d.defaultValue(config) : (stored ?? d.defaultValue(config));
@@ -178,6 +240,7 @@ export async function listAllSettings(ctx: AppContext): Promise<AdminSetting[]> 
       isDefault: !row || !!d.fromEnvironment,
       public: d.public,
       description: d.description,
+      ...metaOf(d),
       defaultValue,
       updateTime: row ? row.updatedAt.toISOString() : null,
     };
@@ -191,6 +254,11 @@ export async function listAllSettings(ctx: AppContext): Promise<AdminSetting[]> 
       isDefault: false,
       public: false,
       description: '',
+      descriptionZh: '',
+      valueType: 'text',
+      min: null,
+      max: null,
+      readOnly: false,
       defaultValue: null,
       updateTime: r.updatedAt.toISOString(),
     }));
@@ -204,7 +272,9 @@ async function adminSetting(ctx: AppContext, key: string): Promise<AdminSetting>
 }
 
 export async function saveSetting(ctx: AppContext, input: SaveSetting): Promise<AdminSetting> {
-  if (definitionOf(input.settingKey)?.fromEnvironment) throw new AppError(Codes.BadRequest, 'settingFromEnvironment', { key: input.settingKey });
+  const def = definitionOf(input.settingKey);
+  if (def?.fromEnvironment) throw new AppError(Codes.BadRequest, 'settingFromEnvironment', { key: input.settingKey });
+  if (def) checkValue(def, input.settingValue);
   const now = new Date();
   await ctx.db
     .insert(systemSettings)

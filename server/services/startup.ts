@@ -4,6 +4,7 @@ import { bootstrapAdmin } from './accounts.ts';
 import { recoverOrphanedAnswers, registerInstance, startOrphanSweep, unregisterInstance } from './instances.ts';
 import { seedPlugins } from './plugins.ts';
 import { seedPackages, startPlanPointsSweep } from './plans.ts';
+import { startUsageRollup } from './usage-rollup.ts';
 
 /** Runs once when an instance starts, before it takes requests. */
 export async function runStartupTasks(ctx: AppContext): Promise<void> {
@@ -20,9 +21,11 @@ export async function runStartupTasks(ctx: AppContext): Promise<void> {
 export function startPeriodicTasks(ctx: AppContext): () => Promise<void> {
   const stopPlanPoints = startPlanPointsSweep(ctx);
   const stopOrphanSweep = startOrphanSweep(ctx);
+  const stopUsageRollup = startUsageRollup(ctx);
   return async () => {
     stopPlanPoints();
     stopOrphanSweep();
+    stopUsageRollup();
     await unregisterInstance(ctx);
   };
 }

@@ -91,6 +91,30 @@ export const PROVIDERS = ['openai-compatible', 'openai', 'anthropic', 'google', 
 export const ProviderSchema = z.enum(PROVIDERS);
 export type Provider = z.infer<typeof ProviderSchema>;
 
+/** Answers of one deployment over a window, from stored messages and recorded upstream failures. */
+export const DeploymentWindowStatsSchema = z.object({
+  /** Answers this deployment started (first text arrived) plus its recorded failures. */
+  attempts: z.number().int(),
+  successes: z.number().int(),
+  failures: z.number().int(),
+  /** successes / attempts, 0 to 1; null without attempts. */
+  successRate: z.number().nullable(),
+  /** Median time to first token in ms over its answers; null without measured answers. */
+  p50FirstTokenMs: z.number().nullable(),
+});
+export type DeploymentWindowStats = z.infer<typeof DeploymentWindowStatsSchema>;
+
+/** A deployment's health as the console shows it. */
+export const DeploymentHealthSchema = z.object({
+  /** The latest recorded upstream failure (its error text, never a key or a stack) and when. */
+  lastError: z.string().nullable(),
+  lastErrorTime: z.string().nullable(),
+  /** Over the last 24 hours and the last 7 days. */
+  day: DeploymentWindowStatsSchema,
+  week: DeploymentWindowStatsSchema,
+});
+export type DeploymentHealth = z.infer<typeof DeploymentHealthSchema>;
+
 /** An upstream deployment ("model map"). The key is write-only: only whether one is set and a masked hint come back. */
 export const AdminDeploymentSchema = z.object({
   aiModelMapId: z.string(),
@@ -105,6 +129,7 @@ export const AdminDeploymentSchema = z.object({
   apiKeyHint: z.string().nullable(),
   /** Set while this instance keeps the deployment out of rotation after failures. */
   coolingUntil: z.string().nullable(),
+  health: DeploymentHealthSchema,
   createTime: z.string(),
   updateTime: z.string(),
 });
@@ -133,3 +158,102 @@ export type SaveDeployment = z.infer<typeof SaveDeploymentSchema>;
 
 export const ModelIdBodySchema = z.object({ aiModelId: IdSchema });
 export const DeploymentIdBodySchema = z.object({ aiModelMapId: IdSchema });
+
+/** POST /api/admin/AiModel/Sort: the catalogue's order, first to last (sort 10, 20, 30, ...); models not named keep theirs after these. */
+export const SortModelsSchema = z.object({
+  ids: z
+    .array(IdSchema)
+    .min(1)
+    .max(1000)
+    .refine((ids) => new Set(ids).size === ids.length, 'duplicateIds'),
+});
+export type SortModels = z.infer<typeof SortModelsSchema>;
+
+/**
+ * An upstream to talk to without a saved deployment: a saved deployment's settings (aiModelMapId),
+ * each given field replacing the saved one; or, without aiModelMapId, provider and its fields.
+ * apiKey omitted (or null) uses the saved key; an empty string means none.
+ */
+const upstreamTargetFields = {
+  aiModelMapId: IdSchema.optional(),
+  provider: ProviderSchema.optional(),
+  baseUrl: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
+    z.url({ protocol: /^https?$/ }).max(500).nullable().optional(),
+  ),
+  apiKey: z.string().trim().max(1000).nullable().optional(),
+};
+
+/** POST /api/admin/AiModelMap/Test: one short prompt, nobody charged, nothing stored. */
+export const TestDeploymentSchema = z
+  .object({
+    ...upstreamTargetFields,
+    upstreamModelId: z.string().trim().min(1).max(200).optional(),
+    /** Absent: a short greeting. */
+    prompt: z.string().trim().min(1).max(500).optional(),
+  })
+  .refine((b) => b.aiModelMapId || (b.provider && b.upstreamModelId), 'deploymentTargetRequired');
+export type TestDeployment = z.infer<typeof TestDeploymentSchema>;
+
+export const TestDeploymentResultSchema = z.object({
+  ok: z.boolean(),
+  /** The first tokens of the answer (up to about 200 characters). */
+  text: z.string(),
+  /** ms from the request to the first text; null when none came. */
+  firstTokenMs: z.number().int().nullable(),
+  totalMs: z.number().int(),
+  /** busy, auth, not-found, context-too-long, timeout, request; null when ok. */
+  errorKind: z.string().nullable(),
+  /** What went wrong, for the operator (the provider's message, never a stack or the key); null when ok. */
+  error: z.string().nullable(),
+});
+export type TestDeploymentResult = z.infer<typeof TestDeploymentResultSchema>;
+
+/** POST /api/admin/AiModelMap/OpenAiModel: the models an upstream lists (GET {baseUrl}/models; Ollama /api/tags). */
+export const UpstreamModelListSchema = z
+  .object(upstreamTargetFields)
+  .refine((b) => b.aiModelMapId || b.provider, 'deploymentTargetRequired');
+export type UpstreamModelListRequest = z.infer<typeof UpstreamModelListSchema>;
+
+export const UpstreamModelEntrySchema = z.object({
+  upstreamModelId: z.string(),
+  ownedBy: z.string().nullable(),
+  /** A deployment of this provider, base URL and upstream model id already exists. */
+  imported: z.boolean(),
+  /** The catalogue model such a deployment serves, if any. */
+  aiModelId: z.string().nullable(),
+});
+export type UpstreamModelEntry = z.infer<typeof UpstreamModelEntrySchema>;
+export const UpstreamModelListResultSchema = z.object({ list: z.array(UpstreamModelEntrySchema) });
+
+/**
+ * POST /api/admin/AiModel/SyncModelMap: one catalogue model (id from the upstream id) and one
+ * deployment per chosen upstream model. Idempotent: an upstream model that already has a deployment
+ * of this provider and base URL is skipped; an existing catalogue model of that id gains the
+ * deployment.
+ */
+export const SyncModelMapSchema = z
+  .object({
+    ...upstreamTargetFields,
+    upstreamModelIds: z
+      .array(z.string().trim().min(1).max(200))
+      .min(1)
+      .max(200)
+      .refine((ids) => new Set(ids).size === ids.length, 'duplicateIds'),
+    minVipLevel: VipLevelSchema.default(0),
+    pointsCost: z.number().int().min(0).max(1_000_000).default(1),
+    contextWindow: z.number().int().min(256).max(100_000_000).default(8192),
+    isImage: z.boolean().default(false),
+    webSearch: z.boolean().default(true),
+    /** New models start offline unless asked, so an operator can check them first. */
+    online: z.boolean().default(false),
+  })
+  .refine((b) => b.aiModelMapId || b.provider, 'deploymentTargetRequired');
+export type SyncModelMap = z.infer<typeof SyncModelMapSchema>;
+
+export const SyncModelMapResultSchema = z.object({
+  created: z.array(z.object({ upstreamModelId: z.string(), aiModelId: z.string(), aiModelMapId: z.string(), newModel: z.boolean() })),
+  /** Already imported: the deployment that serves it. */
+  skipped: z.array(z.object({ upstreamModelId: z.string(), aiModelId: z.string(), aiModelMapId: z.string() })),
+});
+export type SyncModelMapResult = z.infer<typeof SyncModelMapResultSchema>;

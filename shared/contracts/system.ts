@@ -37,6 +37,19 @@ export const AdminSettingSchema = SettingSchema.extend({
   /** Public settings are listed to every client (GetSettingListAll); others only here. */
   public: z.boolean(),
   description: z.string(),
+  /** The description in Chinese ('' for keys the server does not know). */
+  descriptionZh: z.string(),
+  /**
+   * How the value is read, so the console can offer the right input and check it before saving:
+   * text, url (http/https), integer (whole number within min..max), boolean ('true'/'false'), list
+   * (comma-separated). Keys the server does not know are text.
+   */
+  valueType: z.enum(['text', 'url', 'integer', 'boolean', 'list']),
+  /** Bounds of an integer setting. */
+  min: z.number().int().nullable(),
+  max: z.number().int().nullable(),
+  /** Set by the environment: shown, but cannot be saved. */
+  readOnly: z.boolean(),
   /** The built-in default; null for keys the server does not know. */
   defaultValue: z.string().nullable(),
   /** When the stored value was last saved; null while the default applies. */

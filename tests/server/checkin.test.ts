@@ -129,9 +129,12 @@ describe('daily check-in', () => {
       expect((await signIn(plain, 'UTC')).Data).toMatchObject({ streak: 8, points: 12 });
       expect(await t.database.db.select().from(userNotifications).where(eq(userNotifications.userId, plain.userId))).toEqual([]);
 
-      // A stored value that is not a positive whole number counts as the default.
+      // A stored value that is not a positive whole number counts as the default. SaveSetting refuses
+      // such values now, so they are stored as an older version may have left them.
       for (const bad of ['0', '-3', 'ten', '2.5', '99999999']) {
-        await setSetting('checkin_points', bad);
+        const refused = await t.app.inject({ method: 'POST', url: '/api/admin/System/SaveSetting', headers: { ...auth(admin.token), ...json }, payload: JSON.stringify({ settingKey: 'checkin_points', settingValue: bad }) });
+        expect(refused.json().Code, bad).toBe(10400);
+        await t.database.db.execute(sql`insert into system_settings (setting_key, setting_value) values ('checkin_points', ${bad}) on conflict (setting_key) do update set setting_value = excluded.setting_value`);
         const someone = await createUser(t.app);
         expect((await status(someone, '?timeZone=UTC')).Data.points, bad).toBe(10);
       }

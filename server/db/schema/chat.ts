@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
 
 export const chatSessions = pgTable(
@@ -52,6 +52,17 @@ export const chatMessages = pgTable(
     finishReason: text('finish_reason'),
     errorMessage: text('error_message'),
     pointsCost: integer('points_cost').notNull().default(0),
+    /**
+     * Token metering, written with the answer's end (docs/admin-stats.md#token-metering): the
+     * deployment that answered (kept when it is deleted: no foreign key), the tokens the provider
+     * reported (or estimated, `tokensEstimated`), and the ms from sending the request to the first
+     * output of the deployment that answered. Null until known, and for answers no deployment gave.
+     */
+    deploymentId: text('deployment_id'),
+    inputTokens: integer('input_tokens'),
+    outputTokens: integer('output_tokens'),
+    tokensEstimated: boolean('tokens_estimated').notNull().default(false),
+    firstTokenMs: integer('first_token_ms'),
     /** The instance streaming the answer (server_instances.id; PostgreSQL only), for crash recovery. */
     writerInstanceId: integer('writer_instance_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -61,6 +72,11 @@ export const chatMessages = pgTable(
   (t) => [
     index('chat_messages_session_idx').on(t.sessionId, t.createdAt),
     index('chat_messages_unfinished_idx').on(t.updatedAt).where(sql`${t.finishReason} is null`),
+    // The history list's "answering" mark (chat-sessions.ts): one probe per session of the page.
+    index('chat_messages_answering_idx').on(t.sessionId).where(sql`${t.finishReason} is null`),
+    // The dashboard's rollups fold answers by when they finished (usage-rollup.ts), and read the ones
+    // finished after the last fold live.
+    index('chat_messages_finished_idx').on(t.finishedAt).where(sql`${t.finishedAt} is not null`),
     // Full-text search (chat-search.ts): a rare text is found through the trigram indexes; a common
     // one by walking the user's messages newest first until a page is full (bench/search). Finished
     // answers only: a streaming answer's every flush would otherwise re-index its whole text.

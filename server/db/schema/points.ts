@@ -40,5 +40,9 @@ export const pointLedger = pgTable(
     note: text('note').notNull().default(''),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('point_ledger_user_idx').on(t.userId, t.createdAt)],
+  (t) => [
+    index('point_ledger_user_idx').on(t.userId, t.createdAt),
+    // The dashboard's rollup folds entries by time and reads those after its last fold live (usage-rollup.ts).
+    index('point_ledger_created_idx').on(t.createdAt),
+  ],
 );

@@ -10,6 +10,7 @@ export function registerAdminCouponRoutes(app: FastifyInstance): void {
     method: 'POST',
     url: '/api/admin/Coupons/Save',
     auth: 'admin',
+    audit: { target: 'coupon', id: ({ body }, data) => (data as { couponId?: string } | undefined)?.couponId ?? body.couponId },
     summary:
       'Create a coupon, or replace the one with couponId: a code (4 to 32 of A-Z, 0-9, -; case-insensitive), percentOff (1 to 100) or amountOff in minor units with its currency, the packages and periods it applies to (empty: all), validFrom/validTo, maxRedemptions, duration once (first invoice) or forever. A code another coupon has answers 10409',
     body: SaveCouponSchema,
@@ -31,6 +32,7 @@ export function registerAdminCouponRoutes(app: FastifyInstance): void {
     method: 'POST',
     url: '/api/admin/Coupons/Disable',
     auth: 'admin',
+    audit: { target: 'coupon', id: ({ body }) => body.couponId },
     summary: 'Disable a coupon (checkouts refuse it; subscriptions that have it keep their discount) or enable it again; answers the coupon',
     body: DisableCouponSchema,
     data: AdminCouponSchema,

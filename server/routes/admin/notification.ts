@@ -8,6 +8,7 @@ export function registerAdminNotificationRoutes(app: FastifyInstance): void {
     method: 'POST',
     url: '/api/admin/UserNotification/Broadcast',
     auth: 'admin',
+    audit: { target: 'notification', id: ({ body }) => (body.audience === 'user' ? body.userId : body.audience === 'level' ? `level:${body.level}` : 'all') },
     summary:
       'Sends a notification (plain-text title and body, optional in-app link) to all active users, to those of one plan level (0 = free), or to one user; once per requestId. Answers how many were added',
     body: BroadcastSchema,

@@ -17,6 +17,7 @@ export function registerAdminPluginRoutes(app: FastifyInstance): void {
     method: 'POST',
     url: `${base}/Save`,
     auth: 'admin',
+    audit: { target: 'plugin', id: ({ body }) => body.pluginId, load: async (ctx, id) => (await adminListPlugins(ctx)).find((p) => p.pluginId === id) ?? null },
     summary: 'Switches a plugin on or off (online) and sets the points each call costs (pointsCost); omitted fields stay.',
     body: SavePluginSchema,
     data: AdminPluginSchema,

@@ -14,6 +14,7 @@ import {
   AdminSortQuickFunctionBodySchema,
 } from '../../../shared/contracts/quick-function.ts';
 import { addRoute } from '../../http/route.ts';
+import { builtInQuickFunction } from '../../services/audit-targets.ts';
 import {
   adminDeleteQuickFunction,
   adminListQuickFunctions,
@@ -43,6 +44,7 @@ export function registerAdminQuickFunctionRoutes(app: FastifyInstance): void {
     method: 'POST',
     url: `${base}/Save`,
     auth: 'admin',
+    audit: { target: 'quickFunction', id: ({ body }, data) => (data as { quickFunctionId?: string } | undefined)?.quickFunctionId ?? body.quickFunctionId, load: builtInQuickFunction },
     summary: 'Creates a built-in quick function (no quickFunctionId) or updates one; every instance re-reads the menu.',
     body: AdminSaveQuickFunctionBodySchema,
     data: AdminQuickFunctionSchema,
@@ -52,6 +54,7 @@ export function registerAdminQuickFunctionRoutes(app: FastifyInstance): void {
     method: 'POST',
     url: `${base}/Delete`,
     auth: 'admin',
+    audit: { target: 'quickFunction', id: ({ body }) => body.quickFunctionId, load: builtInQuickFunction },
     summary: 'Deletes a built-in quick function; items under it move to the root.',
     body: AdminQuickFunctionIdBodySchema,
     handler: ({ ctx, body }) => adminDeleteQuickFunction(ctx, body.quickFunctionId),
@@ -60,6 +63,7 @@ export function registerAdminQuickFunctionRoutes(app: FastifyInstance): void {
     method: 'POST',
     url: `${base}/Online`,
     auth: 'admin',
+    audit: { target: 'quickFunction', id: ({ body }) => body.quickFunctionId, load: builtInQuickFunction },
     summary: 'Shows or hides a built-in quick function (and what is under it) in every menu.',
     body: AdminOnlineQuickFunctionBodySchema,
     handler: ({ ctx, body }) => adminSetQuickFunctionOnline(ctx, body.quickFunctionId, body.online),
@@ -68,6 +72,7 @@ export function registerAdminQuickFunctionRoutes(app: FastifyInstance): void {
     method: 'POST',
     url: `${base}/Sort`,
     auth: 'admin',
+    audit: { target: 'quickFunction', id: () => undefined },
     summary: 'Puts the built-in quick functions of `ids` in that order.',
     body: AdminSortQuickFunctionBodySchema,
     handler: ({ ctx, body }) => adminSortQuickFunctions(ctx, body.ids),
@@ -96,6 +101,7 @@ export function registerAdminQuickFunctionRoutes(app: FastifyInstance): void {
     method: 'POST',
     url: `${words}/Save`,
     auth: 'admin',
+    audit: { target: 'recommendedPrompt', id: ({ body }, data) => (data as { aiPrompWordId?: string } | undefined)?.aiPrompWordId ?? body.aiPrompWordId, load: adminGetRecommendedPrompt },
     summary: 'Creates a recommended prompt (no aiPrompWordId) or updates one.',
     body: AdminSaveRecommendedPromptBodySchema,
     data: AdminRecommendedPromptSchema,
@@ -105,6 +111,7 @@ export function registerAdminQuickFunctionRoutes(app: FastifyInstance): void {
     method: 'POST',
     url: `${words}/Delete`,
     auth: 'admin',
+    audit: { target: 'recommendedPrompt', id: ({ body }) => body.aiPrompWordId, load: adminGetRecommendedPrompt },
     summary: 'Deletes a recommended prompt.',
     body: AdminRecommendedPromptIdBodySchema,
     handler: ({ ctx, body }) => adminDeleteRecommendedPrompt(ctx, body.aiPrompWordId),

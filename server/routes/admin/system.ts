@@ -7,6 +7,7 @@ import {
 } from '../../../shared/contracts/system.ts';
 import { BrowserListQuerySchema, BrowserRecordPageSchema } from '../../../shared/contracts/tracking.ts';
 import { addRoute } from '../../http/route.ts';
+import { settingForAudit } from '../../services/audit-targets.ts';
 import { deleteSetting, listAllSettings, saveSetting } from '../../services/settings.ts';
 import { listBrowserRecords } from '../../services/tracking.ts';
 
@@ -24,6 +25,7 @@ export function registerAdminSystemRoutes(app: FastifyInstance): void {
     method: 'POST',
     url: `${base}/SaveSetting`,
     auth: 'admin',
+    audit: { target: 'setting', id: ({ body }) => body.settingKey, load: settingForAudit },
     summary: 'Stores a setting value (keys ending in _url must hold an http(s) URL). Clients see it within 5 minutes.',
     body: SaveSettingSchema,
     data: AdminSettingSchema,
@@ -33,6 +35,7 @@ export function registerAdminSystemRoutes(app: FastifyInstance): void {
     method: 'POST',
     url: `${base}/DeleteSetting`,
     auth: 'admin',
+    audit: { target: 'setting', id: ({ body }) => body.settingKey, load: settingForAudit },
     summary: "Removes a stored value: a known key returns to its default (answered), another key is removed (Data null).",
     body: SettingKeyBodySchema,
     data: AdminSettingSchema.nullable(),

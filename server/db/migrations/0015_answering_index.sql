@@ -1,0 +1,1 @@
+CREATE INDEX "chat_messages_answering_idx" ON "chat_messages" USING btree ("session_id") WHERE "chat_messages"."finish_reason" is null;

@@ -1,0 +1,154 @@
+import { z } from 'zod';
+import { IdSchema, PageQuerySchema } from './common.ts';
+import { LedgerEntrySchema } from './points.ts';
+import { ExtendEndTimeResultSchema, ExtendEndTimeSchema } from './plans.ts';
+
+/**
+ * The console's Users pages: the searchable list, one user's page, and the operator's actions on an
+ * account. Every action is written to the audit log (shared/contracts/audit.ts).
+ */
+
+export const AdminUserSortSchema = z.enum(['created', 'lastActive', 'balance', 'email']);
+export type AdminUserSort = z.infer<typeof AdminUserSortSchema>;
+
+const emptyAsUndefined = (v: unknown) => (v === '' ? undefined : v);
+
+/** GET /api/admin/User/GetList. */
+export const AdminUserListQuerySchema = PageQuerySchema.extend({
+  /** A part of the e-mail or the name, or a user id exactly. */
+  keyword: z.preprocess(emptyAsUndefined, z.string().trim().min(1).max(254).optional()),
+  /** Older form of keyword: a part of the e-mail only (kept for existing callers). */
+  email: z.preprocess(emptyAsUndefined, z.string().trim().max(254).optional()),
+  role: z.preprocess(emptyAsUndefined, z.enum(['user', 'admin']).optional()),
+  /** The plan level in force now: 0 free, 1 Standard, 2 Advanced, 3 Super. */
+  planLevel: z.preprocess(emptyAsUndefined, z.coerce.number().int().min(0).max(3).optional()),
+  status: z.preprocess(emptyAsUndefined, z.enum(['active', 'closed']).optional()),
+  sort: z.preprocess(emptyAsUndefined, AdminUserSortSchema.default('created')),
+  order: z.preprocess(emptyAsUndefined, z.enum(['asc', 'desc']).default('desc')),
+});
+export type AdminUserListQuery = z.infer<typeof AdminUserListQuerySchema>;
+
+/** One row of the list. */
+export const AdminUserSchema = z.object({
+  userId: z.string(),
+  email: z.string(),
+  userName: z.string(),
+  role: z.enum(['user', 'admin']),
+  status: z.enum(['active', 'closed']),
+  /** The plan level in force now (0: free) and when it ends (null: free). */
+  planLevel: z.number().int(),
+  planEndTime: z.string().nullable(),
+  /** Points on the balance (not counting today's free allowance). */
+  balance: z.number().int(),
+  sessionCount: z.number().int(),
+  /** The most recent activity of any of the user's chats; null when the user never chatted. */
+  lastActiveTime: z.string().nullable(),
+  createTime: z.string(),
+});
+export type AdminUser = z.infer<typeof AdminUserSchema>;
+
+export const AdminUserPageSchema = z.object({ list: z.array(AdminUserSchema), total: z.number().int() });
+
+export const UserIdRequestSchema = z.object({ userId: IdSchema });
+export const UserIdQuerySchema = z.object({ userId: IdSchema });
+
+/** An account in the invite tree. */
+export const InviteTreeUserSchema = z.object({
+  userId: z.string(),
+  email: z.string(),
+  userName: z.string(),
+  createTime: z.string(),
+  /** How many accounts this one invited in turn. */
+  inviteeCount: z.number().int(),
+});
+
+/** GET /api/admin/User/GetById?userId: the user's page. */
+export const AdminUserDetailSchema = AdminUserSchema.extend({
+  plan: z.object({
+    /** 0: free. */
+    level: z.number().int(),
+    name: z.string(),
+    endTime: z.string().nullable(),
+    /** The user's most recently changed Stripe subscription, if any. */
+    subscription: z
+      .object({ id: z.string(), status: z.string(), currentPeriodEnd: z.string().nullable(), cancelAtPeriodEnd: z.boolean() })
+      .nullable(),
+  }),
+  /** Points spent in all, allowance included, less refunds. */
+  usedPoints: z.number().int(),
+  messageCount: z.number().int(),
+  /** Input and output tokens of the user's answers, where recorded; null when the server does not record tokens. */
+  tokens: z.object({ input: z.number().int(), output: z.number().int() }).nullable(),
+  /** Who invited this account (null: nobody, or that account is gone). */
+  inviter: InviteTreeUserSchema.nullable(),
+  /** Whom it invited: the total and the first 100, newest first. */
+  invitees: z.object({ total: z.number().int(), list: z.array(InviteTreeUserSchema) }),
+  /** The first page (20) of the points ledger; more through GetLedger. */
+  ledger: z.object({ total: z.number().int(), list: z.array(LedgerEntrySchema) }),
+});
+export type AdminUserDetail = z.infer<typeof AdminUserDetailSchema>;
+
+/** GET /api/admin/User/GetLedger: a page of one user's points ledger, newest first. */
+export const AdminUserLedgerQuerySchema = PageQuerySchema.extend({ userId: IdSchema });
+export const AdminUserLedgerPageSchema = z.object({ total: z.number().int(), list: z.array(LedgerEntrySchema) });
+
+/**
+ * POST /api/admin/User/GrantPoints: grant (positive) or deduct (negative); the user sees the reason
+ * in their history. `requestId` is chosen once per intended change: a retry is applied once. A
+ * deduction larger than the balance is refused (10400, pointsDeductTooLarge) and changes nothing.
+ */
+export const GrantPointsSchema = z.object({
+  userId: IdSchema,
+  amount: z
+    .number()
+    .int()
+    .min(-10_000_000)
+    .max(10_000_000)
+    .refine((n) => n !== 0, 'pointsAmountZero'),
+  reason: z.string().trim().min(1, 'pointsNoteRequired').max(200),
+  requestId: z.string().trim().min(8).max(64),
+});
+export type GrantPoints = z.infer<typeof GrantPointsSchema>;
+/** applied false: this requestId was applied before (nothing changed now). */
+export const GrantPointsResultSchema = z.object({ applied: z.boolean(), balance: z.number().int() });
+
+/** POST /api/admin/User/ExtendPlan: plan days at a level, once per requestId (as Vip/ExtendEndTime). */
+export const ExtendPlanSchema = ExtendEndTimeSchema;
+export const ExtendPlanResultSchema = ExtendEndTimeResultSchema;
+
+/**
+ * POST /api/admin/User/EndPlan: every order in force or scheduled ends now (the user is free
+ * at once). A Stripe subscription is not cancelled by this: cancel it in Stripe too.
+ */
+export const EndPlanResultSchema = z.object({ endedOrders: z.number().int() });
+
+/** POST /api/admin/User/SetRole: refused for your own account and for the last admin. */
+export const SetRoleSchema = z.object({ userId: IdSchema, role: z.enum(['user', 'admin']) });
+
+/** POST /api/admin/User/SendPasswordReset: the single-use link (1 hour) to pass on to the user. */
+export const PasswordResetLinkSchema = z.object({
+  link: z.string(),
+  expireTime: z.string(),
+  /** True when the server also e-mailed it (SMTP_URL set and the mail accepted). */
+  emailed: z.boolean(),
+});
+
+/** GET /api/admin/User/GetDeletePreview?userId: what deleting the account removes. */
+export const DeletePreviewSchema = z.object({
+  userId: z.string(),
+  email: z.string(),
+  sessions: z.number().int(),
+  messages: z.number().int(),
+  favourites: z.number().int(),
+  /** Stored uploads, images and pages (with their bytes in the file store). */
+  files: z.number().int(),
+  ledgerEntries: z.number().int(),
+  orders: z.number().int(),
+});
+export type DeletePreview = z.infer<typeof DeletePreviewSchema>;
+
+/**
+ * POST /api/admin/User/Delete: removes the account and everything it owns. `confirmEmail` must equal
+ * the account's e-mail (case aside). Refused for your own account and the last admin.
+ */
+export const DeleteUserSchema = z.object({ userId: IdSchema, confirmEmail: z.string().trim().min(1).max(254) });
