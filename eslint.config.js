@@ -16,7 +16,7 @@ export default tseslint.config(
   },
   {
     // The layer map (docs/architecture.md#layers-and-import-rules), held as an allow-list.
-    files: ['entrypoints/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}', 'shared/**/*.{ts,tsx}', 'server/**/*.ts'],
+    files: ['entrypoints/**/*.{ts,tsx}', 'admin/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}', 'shared/**/*.{ts,tsx}', 'server/**/*.ts'],
     plugins: { tandem: { rules: { layers } } },
     rules: {
       'tandem/layers': 'error',

@@ -18,6 +18,8 @@ export function layerOf(relative) {
   const parts = relative.split(/[\\/]/);
   const [top, second] = parts;
   if (top === 'entrypoints') return { layer: 'entrypoint', name: parts.length > 2 ? second : second.replace(/\.tsx?$/, '') };
+  // The operator's console: an entrypoint of its own, built apart from the extension (admin.vite.config.ts).
+  if (top === 'admin' && parts.length > 1) return { layer: 'entrypoint', name: 'admin' };
   if (top === 'components') {
     if (SHELL.has(second)) return { layer: second };
     return parts.length > 2 ? { layer: 'feature', name: second } : null;

@@ -10,6 +10,7 @@ import { useSystemSetting } from '../app-shell/system-settings.ts';
 import { loginFailureMessage } from './login-actions.ts';
 import { validateLoginForm, type LoginFormErrors, type LoginFormValues, type LoginMode } from './login-form.ts';
 import { planRedirect, postToParent, readFrameContext, withTempKey, type FrameContext, type RedirectPlan } from './login-target.ts';
+import { forgetResetToken, ResetPasswordForm, resetTokenOf } from './reset-password-form.tsx';
 
 export interface LoginPageProps {
   /** Sends the browser on after a sign-in outside a frame; defaults to location.assign. */
@@ -82,6 +83,8 @@ function LoginScreen({ allowedIds, navigate }: { allowedIds: string[]; navigate:
   const [plan] = useState<RedirectPlan | undefined>(() => (frame.framed ? undefined : planRedirect(window.location.href, allowedIds)));
   const notAllowed = frame.framed ? !frame.targetOrigin : plan === null;
   const { outcome, handOn } = useHandOn(frame, plan, navigate);
+  // A password-reset link an administrator sent (/login?reset=<token>): set the password first.
+  const [resetToken, setResetToken] = useState(() => resetTokenOf(window.location.href));
 
   // Tells the login dialog that its frame is ready and that nobody is signed in here.
   useEffect(() => {
@@ -105,6 +108,16 @@ function LoginScreen({ allowedIds, navigate }: { allowedIds: string[]; navigate:
           {outcome === 'posted' ? t('loginPage.closeHint') : t('loginPage.redirecting')}
         </Text>
       </Stack>
+    );
+  } else if (resetToken) {
+    body = (
+      <ResetPasswordForm
+        token={resetToken}
+        onDone={() => {
+          forgetResetToken();
+          setResetToken(null);
+        }}
+      />
     );
   } else {
     body = <LoginForm onSignedIn={handOn} />;

@@ -16,7 +16,8 @@ import { serviceWorkerSource } from './service-worker.ts';
  * page route answers app.html (the client router decides what to show: /home, /guide, /helper and
  * /feedback are the stable addresses of the product's website), `/downloads/*` serves the zips
  * `wxt zip` writes next to the build folder (Chrome, Edge, Firefox), and `/sw.js` is the web app's
- * service worker (its manifest, /manifest.webmanifest, is a file of the build).
+ * service worker (its manifest, /manifest.webmanifest, is a file of the build). `/admin` is the
+ * operator's console, a build of its own beside the web app's (`.output/admin`, not in the zips).
  */
 
 type WebOptions = { webDir: string; config: Config };
@@ -50,6 +51,10 @@ const baseCsp = (config: Config) => [
 ];
 
 const appCsp = (config: Config) => [...baseCsp(config), "frame-ancestors 'self'"].join('; ');
+
+/** The operator's console frames nothing (it signs in through the /login page itself) and is framed by nobody. */
+const adminCsp = (config: Config) =>
+  [...baseCsp(config).filter((d) => !d.startsWith('frame-src')), "frame-src 'none'", "frame-ancestors 'none'"].join('; ');
 
 /**
  * The login page is framed by the web app (same origin) and by the extension's pages, whose origin
@@ -113,6 +118,8 @@ export async function registerWebRoutes(app: FastifyInstance, opts: WebOptions):
   // `wxt zip` writes the zips into the output folder that holds the build folder.
   const zipDir = path.dirname(webDir);
   const csp = { app: appCsp(opts.config), login: loginCsp(opts.config) };
+  // The console's own build (admin.vite.config.ts) sits beside the web app's in the output folder.
+  const adminDir = path.join(zipDir, 'admin');
 
   const htmlHeaders = (reply: FastifyReply, page: 'app' | 'login') => {
     reply
@@ -151,6 +158,8 @@ export async function registerWebRoutes(app: FastifyInstance, opts: WebOptions):
     const hide = { schema: { hide: true } };
 
     web.get('/login', hide, (_req, reply) => sendPage(reply, 'login'));
+
+    registerAdminPages(web, adminDir, adminCsp(opts.config));
 
     // A shared chat's page: the app renders it; a revoked, deleted or made-up link answers HTTP 404
     // (the same page, which then says it is gone), so crawlers and link previews drop it. Sent as
@@ -212,5 +221,47 @@ export async function registerWebRoutes(app: FastifyInstance, opts: WebOptions):
       if (looksLikeFile || !acceptsHtml(req)) return sendText(reply, 404, NOT_FOUND);
       return sendWebFile(reply, 'app.html');
     });
+  });
+}
+
+const ADMIN_NOT_BUILT = 'admin console not built: run npm start (or npm run build:admin)';
+
+/**
+ * The operator's console: /admin and every address under it answer the console's index.html (its
+ * router decides the page), /admin/assets/* are its hashed files. The page is unlisted and never
+ * framed; the server refuses its API calls to anyone but an administrator, as for any client.
+ */
+function registerAdminPages(web: FastifyInstance, adminDir: string, csp: string): void {
+  const hide = { schema: { hide: true } };
+  const sendIndex = async (reply: FastifyReply) => {
+    const html = await readFile(path.join(adminDir, 'index.html'), 'utf8').catch(() => null);
+    if (html === null) return sendText(reply, 404, ADMIN_NOT_BUILT);
+    return reply
+      .header('content-security-policy', csp)
+      .header('cache-control', 'no-cache')
+      .header('x-content-type-options', 'nosniff')
+      .header('x-frame-options', 'DENY')
+      .header('referrer-policy', 'same-origin')
+      .header('x-robots-tag', 'noindex, nofollow')
+      .type('text/html; charset=utf-8')
+      .send(html);
+  };
+  web.get('/admin', hide, (_req, reply) => sendIndex(reply));
+  web.get('/admin/*', hide, async (req, reply) => {
+    const segments = pathSegments(req.url);
+    if (segments === null) return sendText(reply, 404, NOT_FOUND);
+    const inside = segments.slice(1);
+    const last = inside[inside.length - 1] ?? '';
+    // Hashed assets only; nothing else of the build folder is a file to serve.
+    if (inside[0] === 'assets' && inside.length === 2 && last !== '' && !last.startsWith('.')) {
+      const abs = path.resolve(adminDir, 'assets', last);
+      if (abs.startsWith(path.join(adminDir, 'assets') + path.sep) && (await isFile(abs))) {
+        reply.header('x-content-type-options', 'nosniff').header('cache-control', 'public, max-age=31536000, immutable');
+        return reply.sendFile(`/assets/${last}`, adminDir, { cacheControl: false, dotfiles: 'deny' });
+      }
+    }
+    // A missing script or image is a plain 404, never the page.
+    if (inside[0] === 'assets' || last.includes('.') || !acceptsHtml(req)) return sendText(reply, 404, NOT_FOUND);
+    return sendIndex(reply);
   });
 }

@@ -13,8 +13,9 @@ async function ensureLoaded(language: Language): Promise<void> {
   if (language === 'en' || i18next.hasResourceBundle(language, 'translation')) return;
   const { default: zh } = await import('../../locales/zh.json');
   i18next.addResourceBundle('zh', 'translation', zh);
-  // Each feature's Chinese file (feature-strings.ts): small chunks fetched alongside.
-  const features = import.meta.glob<{ default: Record<string, unknown> }>('../../locales/features/*.zh.json');
+  // Each feature's Chinese file (feature-strings.ts): small chunks fetched alongside. The admin
+  // console's own strings stay out of the extension: its entry (admin/main.tsx) adds them.
+  const features = import.meta.glob<{ default: Record<string, unknown> }>(['../../locales/features/*.zh.json', '!../../locales/features/admin-*.zh.json']);
   for (const strings of await Promise.all(Object.values(features).map((load) => load()))) {
     i18next.addResourceBundle('zh', 'translation', strings.default, true, false);
   }

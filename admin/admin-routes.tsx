@@ -1,0 +1,47 @@
+import { lazy, Suspense } from 'react';
+import { Redirect, Route, Switch, useLocation } from 'wouter';
+import { NotFoundPage, PageErrorBoundary, PageLoading } from '../components/admin-shell/admin-pages.tsx';
+
+/**
+ * The console's pages, each a chunk of its own fetched when first opened (the charts and tables of
+ * one page are not the price of another). Routes are absolute, with no nested base: the pages
+ * navigate to absolute /admin/... addresses themselves.
+ */
+const DashboardPage = lazy(() => import('../components/admin-dashboard/dashboard-page.tsx').then((m) => ({ default: m.DashboardPage })));
+const UsersPage = lazy(() => import('../components/admin-users/users-page.tsx').then((m) => ({ default: m.UsersPage })));
+const UserPage = lazy(() => import('../components/admin-users/user-page.tsx').then((m) => ({ default: m.UserPage })));
+const AuditPage = lazy(() => import('../components/admin-audit/audit-page.tsx').then((m) => ({ default: m.AuditPage })));
+const ModelsPage = lazy(() => import('../components/admin-models/models-page.tsx').then((m) => ({ default: m.ModelsPage })));
+const ModelPage = lazy(() => import('../components/admin-models/model-page.tsx').then((m) => ({ default: m.ModelPage })));
+const MoneyPage = lazy(() => import('../components/admin-money/money-page.tsx').then((m) => ({ default: m.MoneyPage })));
+const ContentPage = lazy(() => import('../components/admin-content/content-page.tsx').then((m) => ({ default: m.ContentPage })));
+
+export function AdminRoutes() {
+  const [location] = useLocation();
+  return (
+    // Keyed by address: a page that failed does not keep the next one from showing.
+    <PageErrorBoundary key={location}>
+      <Suspense fallback={<PageLoading />}>
+        <Switch>
+          <Route path="/admin">
+            <DashboardPage />
+          </Route>
+          <Route path="/admin/users" component={UsersPage} />
+          <Route path="/admin/users/:userId" component={UserPage} />
+          <Route path="/admin/audit" component={AuditPage} />
+          <Route path="/admin/models" component={ModelsPage} />
+          <Route path="/admin/models/:aiModelId" component={ModelPage} />
+          <Route path="/admin/money">
+            <Redirect to="/admin/money/plans" replace />
+          </Route>
+          <Route path="/admin/money/:tab" component={MoneyPage} />
+          <Route path="/admin/content">
+            <Redirect to="/admin/content/plugins" replace />
+          </Route>
+          <Route path="/admin/content/:tab" component={ContentPage} />
+          <Route component={NotFoundPage} />
+        </Switch>
+      </Suspense>
+    </PageErrorBoundary>
+  );
+}

@@ -1,0 +1,22 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { AuditPageSchema, type AuditListQuery } from '../contracts/audit.ts';
+import { apiGet } from './request.ts';
+
+/** The admin audit log (/api/admin/AuditLog/GetList): read-only, newest first. */
+
+export const auditKey = ['admin', 'audit'] as const;
+
+export const AUDIT_PAGE_SIZE = 25;
+
+export type AuditFilters = Partial<Omit<AuditListQuery, 'page' | 'count'>>;
+
+const present = <T extends Record<string, unknown>>(query: T) =>
+  Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined && v !== null && v !== '')) as Record<string, string | number>;
+
+export function auditListQuery(page: number, filters: AuditFilters) {
+  return queryOptions({
+    queryKey: [...auditKey, 'list', page, filters] as const,
+    queryFn: ({ signal }) => apiGet('/api/admin/AuditLog/GetList', present({ page, count: AUDIT_PAGE_SIZE, ...filters }), { data: AuditPageSchema, signal }),
+    placeholderData: keepPreviousData,
+  });
+}
