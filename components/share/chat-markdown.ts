@@ -32,7 +32,12 @@ export function chatToMarkdown(title: string, messages: readonly ChatMessageItem
 
 /** Saves `text` as a file through the browser's download (a blob link, revoked afterwards). */
 export function downloadText(text: string, fileName: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+  downloadBlob(new Blob([text], { type }), fileName);
+}
+
+/** Saves a file through the browser's download (a blob link, revoked afterwards). */
+export function downloadBlob(blob: Blob, fileName: string): void {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
   link.download = fileName;

@@ -1,13 +1,15 @@
 import { Menu } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import type { TFunction } from 'i18next';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getAllMessages } from '../../shared/api/share.ts';
 import type { ChatSessionItem } from '../../shared/contracts/chat.ts';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import en from '../../locales/features/share.en.json';
-import { IconDownload, IconLink } from '../ui/icons.tsx';
+import { IconDownload, IconFileText, IconLink } from '../ui/icons.tsx';
 import { notifyError } from '../ui/notify.ts';
-import { chatToMarkdown, downloadText, fileNameFor } from './chat-markdown.ts';
+import { chatToMarkdown, downloadBlob, downloadText, fileNameFor } from './chat-markdown.ts';
 import { ShareDialog } from './share-dialog.tsx';
 
 addEnglishStrings(en);
@@ -18,6 +20,40 @@ export async function exportChatMarkdown(session: Pick<ChatSessionItem, 'chatSes
   const labels = { you: t('share.markdownYou'), attachments: t('share.markdownAttachments'), sources: t('share.markdownSources'), exported: t('share.markdownExported') };
   const text = chatToMarkdown(session.sessionTitle, messages, labels, new Date().toISOString().slice(0, 16).replace('T', ' '));
   downloadText(text, fileNameFor(session.sessionTitle, 'md'), 'text/markdown;charset=utf-8');
+}
+
+let exportingPdf = false;
+
+/**
+ * Downloads one of the caller's chats as a PDF, with a toast showing how far it got: the PDF code
+ * (chat-pdf.ts) is fetched only now. A second click while one is being made is ignored.
+ */
+export async function exportChatPdf(session: Pick<ChatSessionItem, 'chatSessionId' | 'sessionTitle'>, t: TFunction): Promise<void> {
+  if (exportingPdf) return;
+  exportingPdf = true;
+  const id = `share-pdf-${session.chatSessionId}`;
+  let shown = 0;
+  const show = (percent: number) => ({ id, loading: true, autoClose: false, withCloseButton: false, message: t('share.pdfProgress', { percent }) });
+  notifications.show(show(0));
+  try {
+    const [messages, { chatToPdf }] = await Promise.all([getAllMessages(session.chatSessionId), import('./chat-pdf.ts')]);
+    const labels = {
+      you: t('share.markdownYou'),
+      attachments: t('share.markdownAttachments'),
+      sources: t('share.markdownSources'),
+      exported: t('share.markdownExported'),
+      // The renderer puts each image's host in place of {host}.
+      image: t('share.pdfImage', { host: '{host}' }),
+    };
+    const blob = await chatToPdf(session.sessionTitle, messages, labels, new Date().toISOString().slice(0, 16).replace('T', ' '), (done) => {
+      const percent = Math.min(99, Math.floor(done * 100));
+      if (percent !== shown) notifications.update(show((shown = percent)));
+    });
+    downloadBlob(blob, fileNameFor(session.sessionTitle, 'pdf'));
+  } finally {
+    exportingPdf = false;
+    notifications.hide(id);
+  }
 }
 
 /**
@@ -34,6 +70,9 @@ export function SessionShareActions({ session, renderItems }: { session: ChatSes
       </Menu.Item>
       <Menu.Item leftSection={<IconDownload size={14} />} onClick={() => void exportChatMarkdown(session, t).catch(() => notifyError(t('share.exportFailed')))}>
         {t('share.menuExportMarkdown')}
+      </Menu.Item>
+      <Menu.Item leftSection={<IconFileText size={14} />} onClick={() => void exportChatPdf(session, t).catch(() => notifyError(t('share.exportFailed')))}>
+        {t('share.menuExportPdf')}
       </Menu.Item>
     </>
   );

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatMessages, chatSessions } from '../../server/db/schema/chat.ts';
+import { RECENT_WINDOW } from '../../server/services/chat-search.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { auth, createUser } from '../helpers/users.ts';
 
@@ -124,6 +125,62 @@ describe('full-text search in messages (SearchMessages)', () => {
     const page2 = await search(carol, 'filler question', '&page=2&count=10');
     expect(page2.Data.list.map((h) => h.chatMessageId)).toEqual(Array.from({ length: 10 }, (_, i) => `many-${1090 - i}`));
     expect(page2.Data.total).toBe(100);
+  });
+
+  /**
+   * Replaces the user's messages with `plain` ones holding no match, newest, and below them
+   * `matching` older ones that hold `word` (ids `${tag}-1`, the oldest, up), a second apart;
+   * `interleaved` spreads the matches among the plain ones instead (every other message, from the oldest).
+   */
+  async function manyMessages(u: User, tag: string, word: string, matching: number, plain: number, interleaved = false): Promise<User> {
+    await t.database.db.delete(chatSessions).where(eq(chatSessions.userId, u.userId));
+    const { sessionId } = await seed(u, tag, []);
+    const isMatch = interleaved ? sql`(i % 2 = 1 and i <= ${matching * 2 - 1})` : sql`i <= ${matching}`;
+    await t.database.db.execute(sql`
+      insert into chat_messages (id, session_id, user_id, input_message, output_message, requested_model_id, finish_reason, created_at)
+      select ${tag} || '-' || i, ${sessionId}, ${u.userId}, 'question ' || i, case when ${isMatch} then 'an answer with ' || ${word} else 'plain answer' end,
+             'basic-model', 'stop', timestamp '2026-03-01' + (i || ' seconds')::interval
+      from generate_series(1, ${matching + plain}) i`);
+    return u;
+  }
+  const ids = (tag: string, from: number, to: number) => Array.from({ length: from - to + 1 }, (_, i) => `${tag}-${from - i}`);
+
+  it('counts 99, 100 and 101 matches as 99, 100 and "100 or more", all within the newest messages', async () => {
+    const dave = await createUser(t.app);
+    for (const [matching, total] of [[99, 99], [100, 100], [101, 100]] as const) {
+      const tag = `win${matching}`;
+      const u = await manyMessages(dave, tag, 'tallyword', matching, 30);
+      const first = await search(u, 'tallyword', '&page=1&count=20');
+      expect([first.Data.total, first.Data.list.map((h) => h.chatMessageId)]).toEqual([total, ids(tag, matching, matching - 19)]);
+      // The last page, past the cap: the page is still right, and so is the total.
+      const last = await search(u, 'tallyword', `&page=${Math.ceil(matching / 20)}&count=20`);
+      expect([last.Data.total, last.Data.list.map((h) => h.chatMessageId)]).toEqual([total, ids(tag, matching - Math.floor((matching - 1) / 20) * 20, 1)]);
+      expect((await search(u, 'tallyword', `&page=${Math.ceil(matching / 20) + 1}&count=20`)).Data).toEqual({ list: [], total });
+    }
+  });
+
+  it('counts a common word that lies beyond the newest 1000 messages, or on both sides of that window', async () => {
+    const erin = await createUser(t.app);
+    for (const [matching, total] of [[99, 99], [100, 100], [101, 100]] as const) {
+      const tag = `old${matching}`;
+      const u = await manyMessages(erin, tag, 'oldword', matching, RECENT_WINDOW);
+      const first = await search(u, 'oldword', '&page=1&count=20');
+      expect([first.Data.total, first.Data.list.map((h) => h.chatMessageId)]).toEqual([total, ids(tag, matching, matching - 19)]);
+      const later = await search(u, 'oldword', '&page=5&count=20');
+      expect([later.Data.total, later.Data.list.map((h) => h.chatMessageId)]).toEqual([total, ids(tag, matching - 80, Math.max(matching - 99, 1))]);
+    }
+    // 1,200 messages, the oldest 400 every other one a match: 100 matches within the newest 1000, 100 before them.
+    const both = await manyMessages(erin, 'both', 'bothword', 200, 1000, true);
+    const page1 = await search(both, 'bothword', '&page=1&count=20');
+    expect(page1.Data.total).toBe(100);
+    expect(page1.Data.list.map((h) => h.chatMessageId)).toEqual(Array.from({ length: 20 }, (_, i) => `both-${399 - 2 * i}`));
+    // The last page (67 of 3 a page) lies beyond the window and holds the two oldest matches.
+    const oldest = await search(both, 'bothword', '&page=67&count=3');
+    expect([oldest.Data.total, oldest.Data.list.map((h) => h.chatMessageId)]).toEqual([100, ['both-3', 'both-1']]);
+    // 99 matches every other message from the oldest of 1,138: 30 within the window, 69 before it.
+    const split = await manyMessages(erin, 'split', 'splitword', 99, 1039, true);
+    const splitPage = await search(split, 'splitword', '&page=1&count=20');
+    expect([splitPage.Data.total, splitPage.Data.list[0]?.chatMessageId]).toEqual([99, 'split-197']);
   });
 
   it('refuses the signed-out and empty or over-long searches with a clear message', async () => {
