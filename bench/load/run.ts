@@ -136,7 +136,7 @@ async function loadStep(side: 'tandem' | 'bare', target: string, pid: number, to
   const probe = await stopProbe();
   const cpu = cpuMsOf(pid) - cpuBefore;
   const server = side === 'tandem' ? await report() : null;
-  // Answers cut by autocannon's stop are stored as client-disconnected a moment later.
+  // Answers cut by autocannon's stop run on to their end (a disconnect is no stop): most are stored a moment later.
   await new Promise((r) => setTimeout(r, 1000));
   const reached = (result['2xx'] + probe.ok) / seconds;
   const failed = result.non2xx + result.errors + result.timeouts + (probe.sent - probe.ok);

@@ -1,14 +1,18 @@
-import { ActionIcon, Group, Menu, TextInput, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Badge, Group, Menu, TextInput, UnstyledButton } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useContext, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { deleteSessions, removeSessionFromCache, renameSessionInCache, updateSessionTitle } from '../../shared/api/chat-history.ts';
 import type { ChatSessionItem } from '../../shared/contracts/chat.ts';
 import { MAX_SESSION_TITLE_CHARS } from '../../shared/contracts/chat.ts';
+import en from '../../locales/features/chat-resume.en.json';
+import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { IconDots, IconPencil, IconTrash } from '../ui/icons.tsx';
 import { notifyError, notifySuccess } from '../ui/notify.ts';
 import { SessionActionsContext } from './session-actions.ts';
+
+addEnglishStrings(en);
 
 export interface SessionItemProps {
   session: ChatSessionItem;
@@ -155,6 +159,11 @@ export function SessionItem({ session, active, onNavigate }: SessionItemProps) {
       >
         {session.sessionTitle}
       </UnstyledButton>
+      {session.answering && (
+        <Badge size="xs" variant="light" style={{ flexShrink: 0 }} title={t('chatResume.answeringHint')} data-testid="session-answering">
+          {t('chatResume.answering')}
+        </Badge>
+      )}
       <SessionMenu session={session} active={active} onNavigate={onNavigate} onRename={rename.start} />
     </Group>
   );

@@ -2,10 +2,10 @@ import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useStore } from 'jotai';
 import { useCallback, useEffect, useRef, useState, type Dispatch, type MutableRefObject, type SetStateAction } from 'react';
 import { chatSessionsKey, moveSessionToTop } from '../../shared/api/chat-history.ts';
-import { deleteChatMessage, getMessagesNewestFirst, MESSAGE_PAGE_SIZE, sendChatMessage, stopChatMessage } from '../../shared/api/chat.ts';
+import { deleteChatMessage, followChatAnswer, getMessagesNewestFirst, MESSAGE_PAGE_SIZE, sendChatMessage, stopChatMessage } from '../../shared/api/chat.ts';
 import { cachedPointsUsed, pollBalanceAfterAnswer, stopBalancePoll } from '../../shared/api/points-balance.ts';
 import { ApiError } from '../../shared/api/request.ts';
-import type { StreamUpdate } from '../../shared/api/sse.ts';
+import { StreamDroppedError, type StreamUpdate } from '../../shared/api/sse.ts';
 import { tokenAtom } from '../../shared/atoms/auth.ts';
 import { ChatFinishReasons, type ChatCitation, type ChatMessageItem, type ChatToolCall, type MessageMedia } from '../../shared/contracts/chat.ts';
 import { Codes } from '../../shared/contracts/envelope.ts';
@@ -75,7 +75,8 @@ function turnOf(message: ChatMessageItem): ChatTurn {
     toolCalls: message.toolCalls,
     quickFunction: message.quickFunction,
     selection: message.selection,
-    status: message.finishReason === ChatFinishReasons.error ? 'error' : stopped ? 'stopped' : 'done',
+    // Still being written (on another surface, or by a request that went away): followed live (useFollowUnfinished).
+    status: message.finishReason === null ? 'streaming' : message.finishReason === ChatFinishReasons.error ? 'error' : stopped ? 'stopped' : 'done',
   };
 }
 
@@ -212,6 +213,7 @@ async function streamTurn(
         sessionTitle: input.slice(0, 100),
         sessionDescribe: '',
         createTime: new Date().toISOString(),
+        answering: true,
       });
       hooks.onCreated(update.ids.chatSessionId);
     }
@@ -228,7 +230,12 @@ async function streamTurn(
     ...(options.selection ? { selection: options.selection } : {}),
   };
   try {
-    const final = await sendChatMessage(body, { signal: run.controller.signal, onUpdate });
+    const signal = run.controller.signal;
+    const final = await sendChatMessage(body, { signal, onUpdate }).catch((error: unknown) => {
+      // The connection dropped mid-answer: the answer runs on at the server; follow it from the text received.
+      if (!(error instanceof StreamDroppedError) || !latest || run.stopped) throw error;
+      return followChatAnswer(latest.ids.chatMessageId, latest.text, { signal, onUpdate });
+    });
     if (frame !== undefined) cancelAnimationFrame(frame);
     known.current += 1;
     patchTurn(run.key, { ...streamedFields(final), status: final.finishReason === ChatFinishReasons.userStopped ? 'stopped' : 'done' });
@@ -245,6 +252,69 @@ async function streamTurn(
     });
     return latest !== undefined;
   }
+}
+
+/** How a followed answer ended, as its turn shows it. */
+function endedStatus(update: StreamUpdate): ChatTurn['status'] {
+  if (update.finishReason === ChatFinishReasons.userStopped || update.finishReason === ChatFinishReasons.clientDisconnected) return 'stopped';
+  return update.finishReason === ChatFinishReasons.error || update.finishReason === ChatFinishReasons.interrupted ? 'error' : 'done';
+}
+
+/**
+ * A chat opened while its last answer is still being written (on another surface, or for a request
+ * that went away) shows it continuing live: followed with ResumeMessage from the text loaded, as the
+ * run streaming now, so the stop button stops it. Updates are applied at most once per frame.
+ */
+function useFollowUnfinished(core: ChatCore) {
+  const { turns, active, patchTurn, setStreaming } = core;
+  const queryClient = useQueryClient();
+  const last = turns.at(-1);
+  const unfinished = last?.status === 'streaming' && last.chatMessageId && !active.current ? last : undefined;
+  const turnRef = useRef(unfinished);
+  turnRef.current = unfinished;
+  const id = unfinished?.chatMessageId;
+  useEffect(() => {
+    const turn = turnRef.current;
+    if (!id || !turn || active.current) return;
+    const run: ActiveRun = { controller: new AbortController(), key: turn.key, chatMessageId: id, stopped: false };
+    active.current = run;
+    setStreaming(true);
+    let frame: number | undefined;
+    let latest: StreamUpdate | undefined;
+    const flush = () => {
+      frame = undefined;
+      if (latest) patchTurn(run.key, streamedFields(latest));
+    };
+    const settle = (patch: Partial<ChatTurn>) => {
+      if (frame !== undefined) cancelAnimationFrame(frame);
+      patchTurn(run.key, { ...(latest ? streamedFields(latest) : {}), ...patch });
+    };
+    const onUpdate = (update: StreamUpdate) => {
+      latest = update;
+      frame ??= requestAnimationFrame(flush);
+    };
+    followChatAnswer(id, turn.output, { signal: run.controller.signal, onUpdate })
+      .then(
+        (final) => settle({ ...streamedFields(final), status: endedStatus(final) }),
+        (error: unknown) => {
+          // Leaving the chat aborts quietly; the stop button ends the answer as stopped.
+          if (run.controller.signal.aborted && !run.stopped) return;
+          const failed = !run.stopped;
+          settle({
+            status: failed ? 'error' : 'stopped',
+            error: failed && error instanceof Error ? error.message : undefined,
+            errorCode: failed && error instanceof ApiError ? error.code : undefined,
+          });
+        },
+      )
+      .finally(() => {
+        // The history's in-progress mark goes.
+        void queryClient.invalidateQueries({ queryKey: chatSessionsKey });
+        if (active.current !== run) return;
+        active.current = null;
+        setStreaming(false);
+      });
+  }, [id, active, patchTurn, setStreaming, queryClient]);
 }
 
 /** Sending (one message at a time) and stopping the answer streaming now. */
@@ -306,6 +376,7 @@ function useSending(core: ChatCore, onSessionCreated: (chatSessionId: string) =>
 export function useChat({ sessionId, onSessionCreated }: UseChatOptions) {
   const core = useChatCore(sessionId);
   const { loading, loadError, loadEarlier } = useChatHistory(core, sessionId);
+  useFollowUnfinished(core);
   const { send, stop } = useSending(core, onSessionCreated);
   const { active, known, setTotal, setTurns } = core;
 

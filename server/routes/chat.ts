@@ -8,6 +8,7 @@ import {
   DeleteSessionsBodySchema,
   DeleteSessionsResultSchema,
   MessageListQuerySchema,
+  ResumeMessageQuerySchema,
   SessionListQuerySchema,
   StopMessageBodySchema,
   UpdateSessionTitleBodySchema,
@@ -30,6 +31,7 @@ import { authenticateCached, bearerOf, hashSecret } from '../services/auth.ts';
 import { deleteMessage, deleteSessions, listMessages, listSessions, renameSession } from '../services/chat-sessions.ts';
 import { prepareChatMessage } from '../services/chat-prepare.ts';
 import { frameMessage } from '../services/chat-quick-function.ts';
+import { resumeChatAnswer, startResumeBackground } from '../services/chat-resume.ts';
 import { refuseWhileDraining, startChatBackground, stopChatMessage } from '../services/chat-running.ts';
 import { streamChatAnswer } from '../services/chat-stream.ts';
 import { addDraw, withFreshImageLinks } from '../services/draw.ts';
@@ -53,16 +55,21 @@ function registerChatBackground(app: FastifyInstance): void {
   let stopBackground: (() => Promise<void>) | undefined;
 
   let stopMediaSweep: (() => void) | undefined;
+  let stopResume: (() => void) | undefined;
 
   app.addHook('onReady', async () => {
     stopBackground = startChatBackground(app.ctx);
     stopMediaSweep = startMediaSweep(app.ctx);
+    stopResume = startResumeBackground(app.ctx);
   });
 
-  // Before the server closes its connections, so running streams can store how they ended.
+  // Before the server closes its connections, so running streams can store how they ended (and
+  // readers here of answers that run here get their end); readers of answers running elsewhere are
+  // then let go, to resume on another instance.
   app.addHook('preClose', async () => {
     stopMediaSweep?.();
     await stopBackground?.();
+    stopResume?.();
   });
 }
 
@@ -100,6 +107,24 @@ function registerMessageRoutes(app: FastifyInstance): void {
       // statement's time (store) and how long the first answer text waited for it (wait): shown by
       // browser devtools, read by bench/proxy-overhead.
       await streamChatAnswer(ctx, reply, prepared, lang);
+      return RAW;
+    },
+  });
+
+  addRoute(app, {
+    method: 'GET',
+    url: '/api/Chat/ResumeMessage',
+    auth: 'user',
+    summary:
+      "Follows the answer of one of the caller's messages from `offset` (UTF-16 code units of OutputMessage the client has) to its end, wherever it runs: the same stream as AddMessage's.",
+    query: ResumeMessageQuerySchema,
+    raw: {
+      description:
+        'text/event-stream in the AddMessage format: a first event with the text from `offset` (and the sources and tool calls so far), then each new piece, the last event with its FinishReason, then `data: DONE`. An answer that has ended is sent whole at once. Another user\'s message is 10404; an offset past the text is 10400.',
+      content: { 'text/event-stream': ChatStreamEventSchema },
+    },
+    handler: async ({ ctx, user, query, reply, lang }) => {
+      await resumeChatAnswer(ctx, reply, user.id, query, lang);
       return RAW;
     },
   });

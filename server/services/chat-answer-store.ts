@@ -1,9 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { ChatCitation, ChatToolCall } from '../../shared/contracts/chat.ts';
 import type { AppContext } from '../context.ts';
 import { chatMessages } from '../db/schema/chat.ts';
+import { upstreamFailures } from '../db/schema/usage.ts';
 import { instanceIdOf } from './instances.ts';
 import { refundPoints } from './ledger.ts';
+import type { AnswerMetering } from './token-metering.ts';
 
 /**
  * Keeps an answer's row in step with its stream: text reaches the database in batches as it
@@ -36,6 +39,8 @@ export type AnswerOutcome = {
   pointsCost: number;
   /** The message failed before any text: its points go back. */
   refund: { userId: string; points: number } | null;
+  /** Tokens, deployment and failed attempts (token-metering.ts); absent leaves the columns null. */
+  metering?: AnswerMetering;
 };
 
 export type AnswerStore = {
@@ -100,6 +105,9 @@ export function createAnswerStore(ctx: AppContext, messageId: string, stored: Pr
       try {
         await writes;
         await db.update(chatMessages).set(outcomeValues(o)).where(rowOf);
+        // Failed attempts are rare: an insert only when there were some, after the answer is stored.
+        const failures = o.metering?.failures ?? [];
+        if (failures.length) await db.insert(upstreamFailures).values(failures.map((f) => ({ id: randomUUID(), messageId, ...f })));
         if (o.refund) await refundPoints(db, o.refund.userId, o.refund.points, { key: `refund:message:${messageId}`, refId: messageId });
       } catch (err) {
         ctx.log.error({ err, messageId }, 'storing the end of a stream failed');
@@ -122,6 +130,7 @@ function outcomeValues(o: AnswerOutcome) {
     modelName: o.modelName,
     updatedAt: sql`now()`,
     finishedAt: sql`now()`,
+    ...meteringValues(o.metering),
     ...(o.citations.length ? { citations: o.citations } : {}),
     ...(o.toolCalls.length
       ? {
@@ -130,5 +139,17 @@ function outcomeValues(o: AnswerOutcome) {
           pointsCost: o.pointsCost,
         }
       : {}),
+  };
+}
+
+/** Token columns of the answer: none when no deployment answered (nothing was metered). */
+function meteringValues(m: AnswerMetering | undefined) {
+  if (!m?.deploymentId) return {};
+  return {
+    deploymentId: m.deploymentId,
+    inputTokens: m.inputTokens,
+    outputTokens: m.outputTokens,
+    tokensEstimated: m.estimated,
+    firstTokenMs: m.firstTokenMs,
   };
 }

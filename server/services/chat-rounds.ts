@@ -1,10 +1,11 @@
 import type { ChatCitation, ChatToolCall } from '../../shared/contracts/chat.ts';
 import type { Language } from '../../shared/contracts/common.ts';
 import type { AppContext } from '../context.ts';
-import { UpstreamFailure, type ChatTurn, type StreamPart, type ToolRound } from '../providers/upstream.ts';
+import { UpstreamFailure, type ChatTurn, type StreamPart, type TokenUsage, type ToolRound } from '../providers/upstream.ts';
 import { CHARS_PER_TOKEN, type PreparedMessage } from './chat-prepare.ts';
 import { runToolCall, toolsOf, type ToolScope } from './chat-tools.ts';
 import { openModelStream } from './model-stream.ts';
+import { estimateToolRoundTokens, estimateTurnTokens, meterCall, type AnswerMetering } from './token-metering.ts';
 import { citationsOf, readSources, searchWeb, sourcesPreamble } from './web-search.ts';
 
 /**
@@ -33,6 +34,8 @@ export type AnswerState = {
   citations: ChatCitation[];
   toolCalls: ChatToolCall[];
   toolPoints: number;
+  /** Tokens, deployment, first-output time and failed attempts, stored with the answer's end. */
+  metering: AnswerMetering;
   /** Text for the user (sent and stored). */
   onText(text: string): void;
   /** Sources or tool calls changed (sent whole and stored). */
@@ -88,21 +91,33 @@ async function streamRound(s: AnswerState, turns: ChatTurn[], round: number, rou
   const opened = await openModelStream(s.ctx, s.p.resolved, {
     messages: turns,
     signal: s.signal,
+    onFailure: (failure) => s.metering.failures.push(failure),
     ...(tools ? { tools, toolRounds: rounds, toolChoice: round === MAX_TOOL_ROUNDS ? 'none' : 'auto' } : {}),
   });
   s.modelId = opened.modelId;
   s.modelName = opened.modelName;
   const result: RoundResult = { said: '', calls: [], upstreamFinish: null };
-  for await (const part of opened.parts) {
-    if (part.type === 'finish') result.upstreamFinish = part.reason;
-    else if (part.type === 'tool-call') result.calls.push(part);
-    else if (part.text) {
-      // Text after a round of tool calls starts a paragraph of its own.
-      const text = round > 0 && !result.said && s.output && !/\s$/.test(s.output) ? `\n\n${part.text}` : part.text;
-      s.output += text;
-      if (tools) result.said += text;
-      s.onText(text);
+  let usage: TokenUsage | undefined;
+  // What the model produced in this call, for the estimate when its provider reports no usage.
+  let produced = '';
+  try {
+    for await (const part of opened.parts) {
+      if (part.type === 'finish') [result.upstreamFinish, usage] = [part.reason, part.usage];
+      else if (part.type === 'tool-call') {
+        result.calls.push(part);
+        produced += part.input;
+      } else if (part.text) {
+        produced += part.text;
+        // Text after a round of tool calls starts a paragraph of its own.
+        const text = round > 0 && !result.said && s.output && !/\s$/.test(s.output) ? `\n\n${part.text}` : part.text;
+        s.output += text;
+        if (tools) result.said += text;
+        s.onText(text);
+      }
     }
+  } finally {
+    const { deploymentId, firstTokenMs } = opened;
+    meterCall(s.metering, { deploymentId, firstTokenMs, usage, said: produced, sent: () => estimateTurnTokens(turns) + estimateToolRoundTokens(rounds) });
   }
   // A provider that ends its answer in error (Gemini's MALFORMED_FUNCTION_CALL) failed like any other.
   if (result.upstreamFinish === 'error') throw new UpstreamFailure('request', 'the model ended its answer with an error');

@@ -4,6 +4,7 @@ import { Codes } from '../../shared/contracts/envelope.ts';
 import type { AppContext } from '../context.ts';
 import { chatMessages } from '../db/schema/chat.ts';
 import { AppError } from '../http/errors.ts';
+import type { LiveAnswer } from './chat-resume.ts';
 
 /**
  * The answers streaming in this instance, and how they are stopped: by their user (StopMessage, on
@@ -16,7 +17,8 @@ const STALE_MS = 120_000;
 const RECOVERY_INTERVAL_MS = 60_000;
 const STOP_CHANNEL = 'chat-stop';
 
-type RunningStream = { stop(reason: string): void; done: Promise<void> };
+/** `live` lets readers on other surfaces follow the answer (chat-resume.ts). */
+type RunningStream = { stop(reason: string): void; done: Promise<void>; live?: LiveAnswer };
 
 /** Streams running in one app instance, by message id. Per instance, so two apps in one process stay apart. */
 const running = new WeakMap<AppContext, Map<string, RunningStream>>();
@@ -27,15 +29,18 @@ function runningIn(ctx: AppContext): Map<string, RunningStream> {
 }
 
 /** Registers a stream so it can be stopped; call the returned function once its outcome is stored. */
-export function registerRunningStream(ctx: AppContext, messageId: string, stop: (reason: string) => void): () => void {
+export function registerRunningStream(ctx: AppContext, messageId: string, stop: (reason: string) => void, live?: LiveAnswer): () => void {
   let finished!: () => void;
   const streams = runningIn(ctx);
-  streams.set(messageId, { stop, done: new Promise<void>((r) => (finished = r)) });
+  streams.set(messageId, { stop, done: new Promise<void>((r) => (finished = r)), live });
   return () => {
     streams.delete(messageId);
     finished();
   };
 }
+
+/** The answer of `messageId` if it streams in this instance. */
+export const liveAnswerOf = (ctx: AppContext, messageId: string): LiveAnswer | undefined => runningIn(ctx).get(messageId)?.live;
 
 /** Instances that are shutting down: they start no new answers and tell the health check so. */
 const draining = new WeakSet<AppContext>();

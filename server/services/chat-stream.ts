@@ -5,10 +5,13 @@ import { Codes } from '../../shared/contracts/envelope.ts';
 import type { AppContext } from '../context.ts';
 import { failureOf, type Failure } from '../http/failures.ts';
 import { t } from '../http/i18n.ts';
+import { UpstreamFailure } from '../providers/upstream.ts';
 import { createAnswerStore, type AnswerStore } from './chat-answer-store.ts';
 import type { PreparedMessage } from './chat-prepare.ts';
+import { createLiveAnswer, type LiveAnswer } from './chat-resume.ts';
 import { runAnswerRounds, type AnswerState } from './chat-rounds.ts';
 import { registerRunningStream } from './chat-running.ts';
+import { newMetering } from './token-metering.ts';
 
 /**
  * Answers a prepared message (chat-prepare.ts) as `text/event-stream`: `data: {Code, Msg, Data}`
@@ -76,7 +79,7 @@ function answerState(
   ctx: AppContext,
   p: PreparedMessage,
   lang: Language,
-  io: { send(chunk: string): void; store: AnswerStore; data: ChatStreamData; signal: AbortSignal; stored: Promise<unknown> },
+  io: { send(chunk: string): void; store: AnswerStore; live: LiveAnswer; data: ChatStreamData; signal: AbortSignal; stored: Promise<unknown> },
 ): AnswerState {
   let textEvent = textEvents(io.data);
   const s: AnswerState = {
@@ -91,6 +94,7 @@ function answerState(
     citations: [],
     toolCalls: [],
     toolPoints: 0,
+    metering: newMetering(),
     onText(text) {
       if (io.data.ModelId !== s.modelId || io.data.ModelName !== s.modelName) {
         Object.assign(io.data, { ModelId: s.modelId, ModelName: s.modelName });
@@ -98,12 +102,14 @@ function answerState(
       }
       io.send(textEvent(text));
       io.store.append(text);
+      io.live.onText(text);
     },
     onExtras() {
       // A web-searched answer always says what it found, even nothing.
       const extras = { ...(p.webSearch || s.citations.length ? { Citations: s.citations } : {}), ...(s.toolCalls.length ? { ToolCalls: s.toolCalls } : {}) };
       io.send(event(Codes.Success, '', { ...io.data, ...extras }));
       io.store.saveExtras(s.citations, s.toolCalls);
+      io.live.onExtras();
     },
   };
   return s;
@@ -113,18 +119,47 @@ function answerState(
 type RoundsOutcome = { finish: string | null } | { error: unknown };
 
 /**
+ * An answer runs on when its client goes away (another surface may follow it: chat-resume.ts), so it
+ * is bounded here: one that has added nothing (text, sources, a tool call's end) for ANSWER_IDLE_MS,
+ * or has run for ANSWER_MAX_MS, is given up as a timeout. The first-text timeout (model-stream.ts)
+ * does not cover a model that stalls after its first words, and the plain text path reads the
+ * upstream over node:http, which has no body timeout.
+ */
+export const ANSWER_IDLE_MS = 5 * 60_000;
+export const ANSWER_MAX_MS = 30 * 60_000;
+const BOUND_CHECK_MS = 15_000;
+
+/** Calls `giveUp` once the answer stalls or runs too long; returns the cancel. Nothing runs per chunk. */
+function boundAnswer(s: AnswerState, giveUp: () => void): () => void {
+  const started = Date.now();
+  let mark = '';
+  let changed = started;
+  const timer = setInterval(() => {
+    const now = Date.now();
+    const settled = s.toolCalls.filter((c) => c.status !== 'running').length;
+    const next = `${s.output.length}:${s.citations.length}:${s.toolCalls.length}:${settled}`;
+    if (next !== mark) [mark, changed] = [next, now];
+    if (now - changed >= ANSWER_IDLE_MS || now - started >= ANSWER_MAX_MS) giveUp();
+  }, BOUND_CHECK_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/**
  * Streams the answer and stores it as it streams. The upstream is asked at once, while the statement
  * that charges and stores the message runs (`p.commit`); nothing reaches the client before that
  * statement has committed. If it refuses (points, plan, login, a database failure), the upstream
  * request is aborted, nothing is stored, and this rejects with the refusal before anything was
  * written, so the route answers it as an ordinary envelope. Otherwise resolves when the stream has
- * ended and its outcome is stored. A stop (by the user, a gone client or a shutdown) ends it with
+ * ended and its outcome is stored. A stop (by the user or a shutdown) ends it with
  * that reason; a failure ends it with the Code of the one failure mapping (server/http/failures.ts).
+ * A client that goes away does not stop it: it is finished, stored and charged as usual, and any
+ * surface of the user may follow it meanwhile (ResumeMessage, chat-resume.ts).
  */
 export async function streamChatAnswer(ctx: AppContext, reply: FastifyReply, p: PreparedMessage, lang: Language): Promise<void> {
   const prepareMs = reply.elapsedTime;
   const stream = deferredEventStream(reply);
-  const { raw, send } = stream;
+  const { send } = stream;
   const data: ChatStreamData = {
     ChatMessageId: p.messageId,
     ChatSessionId: p.sessionId,
@@ -142,14 +177,18 @@ export async function streamChatAnswer(ctx: AppContext, reply: FastifyReply, p: 
     stopReason = reason;
     controller.abort(new Error(reason));
   };
-  const finished = registerRunningStream(ctx, p.messageId, stop);
-  const onClose = () => {
-    if (!raw.writableFinished) stop(ChatFinishReasons.clientDisconnected);
-  };
-  raw.on('close', onClose);
+  const live = createLiveAnswer(ctx, { ...data });
+  const finished = registerRunningStream(ctx, p.messageId, stop, live);
   const committed = p.commit();
   const store = createAnswerStore(ctx, p.messageId, committed);
-  const s = answerState(ctx, p, lang, { send, store, data, signal: controller.signal, stored: committed });
+  const s = answerState(ctx, p, lang, { send, store, live, data, signal: controller.signal, stored: committed });
+  live.track(s);
+  let timedOut = false;
+  const unbound = boundAnswer(s, () => {
+    if (stopReason || timedOut) return;
+    timedOut = true;
+    controller.abort(new UpstreamFailure('timeout', 'the answer stalled or ran too long'));
+  });
   send(event(Codes.Success, '', data));
   const rounds: Promise<RoundsOutcome> = runAnswerRounds(s).then(
     (finish) => ({ finish }),
@@ -161,23 +200,23 @@ export async function streamChatAnswer(ctx: AppContext, reply: FastifyReply, p: 
     // Refused: the upstream request is cut at once and nothing of it is kept.
     stop(ChatFinishReasons.error);
     await rounds;
+    unbound();
     store.discard();
-    raw.off('close', onClose);
     finished();
     throw err;
   }
   reply.header('server-timing', `prepare;dur=${prepareMs.toFixed(2)}, store;dur=${p.storeMs.toFixed(2)}, wait;dur=${stream.waitedMs().toFixed(2)}`);
   stream.open();
-  const outcome = await rounds;
-  raw.off('close', onClose);
-  await endAnswer({ ctx, reply, p, lang, s, store, data, stream }, outcome, stopReason);
+  let outcome = await rounds;
+  unbound();
+  if (timedOut && !stopReason) outcome = { error: new UpstreamFailure('timeout', 'the answer stalled or ran too long') };
+  await endAnswer({ ctx, reply, p, lang, s, store, live, data, stream }, outcome, stopReason);
   finished();
-  if (stopReason === ChatFinishReasons.clientDisconnected) raw.destroy();
 }
 
 /** Stores the outcome and sends the last event (with the failure's Code, if any), then DONE. */
 async function endAnswer(
-  a: { ctx: AppContext; reply: FastifyReply; p: PreparedMessage; lang: Language; s: AnswerState; store: AnswerStore; data: ChatStreamData; stream: EventStream },
+  a: { ctx: AppContext; reply: FastifyReply; p: PreparedMessage; lang: Language; s: AnswerState; store: AnswerStore; live: LiveAnswer; data: ChatStreamData; stream: EventStream },
   outcome: RoundsOutcome,
   stopReason: string | null,
 ): Promise<void> {
@@ -201,8 +240,16 @@ async function endAnswer(
     toolCalls: s.toolCalls,
     pointsCost: p.resolved.model.pointsCost + s.toolPoints,
     refund: failure && !s.output ? { userId: p.userId, points: p.resolved.model.pointsCost } : null,
+    metering: s.metering,
   });
-  if (finishReason === ChatFinishReasons.clientDisconnected) return;
+  // Stored: readers on other surfaces end now, those elsewhere reading the rest from the row if they lack it.
+  a.live.onEnd({
+    finishReason,
+    failure: failure && { code: failure.code, key: failure.key, params: failure.params },
+    modelId: s.modelId,
+    modelName: s.modelName,
+    length: s.output.length,
+  });
   Object.assign(data, { FinishReason: finishReason, ModelId: s.modelId, ModelName: s.modelName });
   const last = failure ? event(failure.code, t(a.lang, failure.key, failure.params), data) : event(Codes.Success, '', data);
   // The last event, DONE and the end of the body in one write: system calls are most of the cost per message.

@@ -2,6 +2,7 @@ import { Codes } from '../../shared/contracts/envelope.ts';
 import { AUTO_MODEL_ID, type CatalogueModel } from '../../shared/contracts/model.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../http/errors.ts';
+import { redactText } from '../http/log-safety.ts';
 import {
   openUpstreamStream,
   UpstreamFailure,
@@ -19,7 +20,11 @@ import { isCooling, markFailure, markSuccess } from './catalogue-health.ts';
 
 /** model is the concrete model ('auto' already resolved); requestedId is what the user picked. */
 export type ResolvedModel = { model: CatalogueModel; requestedId: string };
-export type OpenedStream = { modelId: string; modelName: string; deploymentId: string; parts: AsyncIterable<StreamPart> };
+/** firstTokenMs: from sending the request to the answering deployment to its first part (metering). */
+export type OpenedStream = { modelId: string; modelName: string; deploymentId: string; firstTokenMs: number; parts: AsyncIterable<StreamPart> };
+
+/** A deployment's failed attempt, for the dashboard's errors and failovers (upstream_failures). */
+export type DeploymentFailure = { deploymentId: string; aiModelId: string; error: string; failedOver: boolean };
 
 /** Conversations shorter than this take auto's cheapest model; longer ones its largest context. */
 const AUTO_LONG_CHARS = 8000;
@@ -120,6 +125,8 @@ export type ModelStreamRequest = {
   tools?: ModelTool[];
   toolChoice?: 'auto' | 'none';
   toolRounds?: readonly ToolRound[];
+  /** Told of each failed attempt (kept in memory and stored with the answer's end: no round trip here). */
+  onFailure?: (failure: DeploymentFailure) => void;
 };
 
 /** One deployment's try: its reader and first part, or the failure (already logged and counted). */
@@ -128,7 +135,7 @@ async function attemptDeployment(
   resolved: ResolvedModel,
   deployment: CachedDeployment,
   req: ModelStreamRequest,
-): Promise<{ reader: PartReader; first: StreamPart } | UpstreamFailure> {
+): Promise<{ reader: PartReader; first: StreamPart; firstTokenMs: number } | UpstreamFailure> {
   const attempt = new AbortController();
   const timer = setTimeout(
     () => attempt.abort(new UpstreamFailure('timeout', 'no text before the first-text timeout')),
@@ -136,6 +143,7 @@ async function attemptDeployment(
     req.firstTextTimeoutMs ?? ctx.config.MODEL_FIRST_TEXT_TIMEOUT_SECONDS * 1000,
   );
   let reader: PartReader | undefined;
+  const started = performance.now();
   try {
     reader = await openUpstreamStream(upstreamOf(ctx, deployment), {
       messages: req.messages,
@@ -147,7 +155,7 @@ async function attemptDeployment(
     });
     const first = await readFirst(reader);
     markSuccess(ctx, deployment.id);
-    return { reader, first };
+    return { reader, first, firstTokenMs: Math.round(performance.now() - started) };
   } catch (err) {
     reader?.cancel();
     req.signal.throwIfAborted();
@@ -173,15 +181,19 @@ async function attemptDeployment(
 export async function openModelStream(ctx: AppContext, resolved: ResolvedModel, req: ModelStreamRequest): Promise<OpenedStream> {
   const entry = entryOf(await getCatalogue(ctx), resolved.model.aiModelId);
   const kinds: UpstreamFailureKind[] = [];
-  for (const deployment of entry ? attemptOrder(ctx, entry.deployments) : []) {
+  const order = entry ? attemptOrder(ctx, entry.deployments) : [];
+  for (const [i, deployment] of order.entries()) {
     req.signal.throwIfAborted();
     const outcome = await attemptDeployment(ctx, resolved, deployment, req);
     if (outcome instanceof UpstreamFailure) {
       kinds.push(outcome.kind);
+      // Stored for operators: scrubbed of key-like strings as the log is.
+      const error = redactText(`${outcome.kind}${outcome.status ? ` ${outcome.status}` : ''}: ${outcome.message}`).slice(0, 500);
+      req.onFailure?.({ deploymentId: deployment.id, aiModelId: resolved.model.aiModelId, error, failedOver: i < order.length - 1 });
       continue;
     }
     const { aiModelId, name } = resolved.model;
-    return { modelId: aiModelId, modelName: name, deploymentId: deployment.id, parts: rest(outcome.first, outcome.reader) };
+    return { modelId: aiModelId, modelName: name, deploymentId: deployment.id, firstTokenMs: outcome.firstTokenMs, parts: rest(outcome.first, outcome.reader) };
   }
   throw overallFailure(kinds);
 }

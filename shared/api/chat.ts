@@ -6,8 +6,8 @@ import {
 } from '../contracts/chat.ts';
 import type { Paged } from '../contracts/common.ts';
 import { ModelListSchema } from '../contracts/model.ts';
-import { apiGet, apiPost } from './request.ts';
-import { streamMessage, type StreamOptions, type StreamUpdate } from './sse.ts';
+import { ApiError, apiGet, apiPost, transportError } from './request.ts';
+import { StreamDroppedError, streamMessage, streamMessageGet, type StreamOptions, type StreamUpdate } from './sse.ts';
 
 /** How many messages a chat opens with, and each step further back. */
 export const MESSAGE_PAGE_SIZE = 30;
@@ -49,4 +49,66 @@ export function stopChatMessage(chatMessageId: string): Promise<unknown> {
 
 export function deleteChatMessage(chatMessageId: string): Promise<unknown> {
   return apiPost('/api/Chat/DeleteMessage', { chatMessageId });
+}
+
+/**
+ * ResumeMessage: the answer of `chatMessageId` after the text `shown` (its offset is shown.length, in
+ * UTF-16 code units as the server counts), then live to its end. Updates carry the whole text, `shown`
+ * included, as AddMessage's do.
+ */
+export function resumeChatMessage(chatMessageId: string, shown: string, options: StreamOptions = {}): Promise<StreamUpdate> {
+  return streamMessageGet('/api/Chat/ResumeMessage', { chatMessageId, offset: shown.length }, { ...options, prefix: shown });
+}
+
+/** Waits before each reconnect after a dropped stream; one more drop in a row than there are waits gives up. */
+export const RESUME_DELAYS_MS: readonly number[] = [500, 1000, 2000, 4000, 8000];
+
+/** A connection that failed, or an instance that could not answer (shutting down, behind a proxy): worth another try. */
+const isDropped = (error: unknown) => error instanceof StreamDroppedError || (error instanceof ApiError && (error.status ?? 0) >= 500);
+
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const aborted = () => {
+      clearTimeout(timer);
+      reject(transportError(signal?.reason, signal));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', aborted);
+      resolve();
+    }, ms);
+    if (signal?.aborted) aborted();
+    else signal?.addEventListener('abort', aborted, { once: true });
+  });
+}
+
+/**
+ * Follows an answer to its end from the text `shown`, reconnecting with ResumeMessage (from the text it
+ * has by then, so nothing is shown twice or lost) when the connection drops: after each wait of
+ * `delaysMs` in turn; a connection that brought new text starts the waits over.
+ */
+export async function followChatAnswer(
+  chatMessageId: string,
+  shown: string,
+  options: StreamOptions & { delaysMs?: readonly number[] } = {},
+): Promise<StreamUpdate> {
+  const delays = options.delaysMs ?? RESUME_DELAYS_MS;
+  let text = shown;
+  let drops = 0;
+  for (;;) {
+    const before = text.length;
+    try {
+      return await resumeChatMessage(chatMessageId, text, {
+        signal: options.signal,
+        onUpdate: (update) => {
+          text = update.text;
+          options.onUpdate?.(update);
+        },
+      });
+    } catch (error) {
+      if (!isDropped(error) || options.signal?.aborted) throw error;
+      drops = text.length > before ? 1 : drops + 1;
+      if (drops > delays.length) throw error;
+      await pause(delays[drops - 1], options.signal);
+    }
+  }
 }

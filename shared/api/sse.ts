@@ -58,7 +58,15 @@ function readExtras(data: unknown, previous: StreamUpdate | undefined): Pick<Str
 export interface StreamOptions {
   signal?: AbortSignal;
   onUpdate?: (update: StreamUpdate) => void;
+  /** The answer's text the caller already has (a resumed stream continues it). */
+  prefix?: string;
 }
+
+/**
+ * The connection failed, or closed before the stream's end. An answer that had started runs on at the
+ * server, so the caller may follow it again (ResumeMessage) from the text it has.
+ */
+export class StreamDroppedError extends ApiError {}
 
 /** The line that ends the stream. */
 const DONE = 'DONE';
@@ -119,19 +127,28 @@ export async function* sseEvents(body: ReadableStream<Uint8Array>): AsyncGenerat
  * ReplaceMessage is set), the latest Citations and ToolCalls are kept, `onUpdate` sees the answer
  * after each event, and the promise resolves with the last update on `data: DONE`. Failures reject with an ApiError: the
  * event's Msg (or the model-busy message, see docs/api.md#codes) for an error event, 10500 for an
- * unreadable event, 10087 when aborted.
+ * unreadable event, 10087 when aborted, and a StreamDroppedError (10500) when the connection failed.
  */
-export async function streamMessage(path: string, body: unknown, options: StreamOptions = {}): Promise<StreamUpdate> {
+export function streamMessage(path: string, body: unknown, options: StreamOptions = {}): Promise<StreamUpdate> {
+  return readAnswerStream({ url: apiUrl(path), method: 'POST', body }, options);
+}
+
+/** The same stream by GET (ResumeMessage), its parameters in the query. */
+export function streamMessageGet(path: string, query: Record<string, string | number>, options: StreamOptions = {}): Promise<StreamUpdate> {
+  return readAnswerStream({ url: apiUrl(path, query), method: 'GET' }, options);
+}
+
+async function readAnswerStream(request: { url: string; method: 'GET' | 'POST'; body?: unknown }, options: StreamOptions): Promise<StreamUpdate> {
   const busy = () => i18next.t('chat.modelBusy');
   const headers = await requestHeaders();
-  headers.set('Content-Type', JSON_PATCH_CONTENT_TYPE);
+  if (request.method === 'POST') headers.set('Content-Type', JSON_PATCH_CONTENT_TYPE);
   headers.set('Accept', 'text/event-stream');
 
   let update: StreamUpdate | undefined;
   const apply = (data: ChatStreamData, raw: unknown) => {
     const extras = readExtras(raw, update);
     update = {
-      text: data.ReplaceMessage ? data.OutputMessage : (update?.text ?? '') + data.OutputMessage,
+      text: data.ReplaceMessage ? data.OutputMessage : (update?.text ?? options.prefix ?? '') + data.OutputMessage,
       ids: { chatMessageId: data.ChatMessageId, chatSessionId: data.ChatSessionId },
       modelName: data.ModelName,
       modelId: data.ModelId,
@@ -143,10 +160,10 @@ export async function streamMessage(path: string, body: unknown, options: Stream
   };
 
   try {
-    const response = await fetch(apiUrl(path), {
-      method: 'POST',
+    const response = await fetch(request.url, {
+      method: request.method,
       headers,
-      body: JSON.stringify(body),
+      ...(request.method === 'POST' ? { body: JSON.stringify(request.body) } : {}),
       signal: options.signal,
     });
     await adoptRenewedToken(response);
@@ -185,8 +202,11 @@ export async function streamMessage(path: string, body: unknown, options: Stream
       apply(data.data, raw);
     }
     // The connection closed before DONE.
-    throw new ApiError(Codes.ServerError, i18next.t('request.networkError'));
+    throw new StreamDroppedError(Codes.ServerError, i18next.t('request.networkError'));
   } catch (error) {
-    throw transportError(error, options.signal);
+    const failure = transportError(error, options.signal);
+    // Not a refusal of the server's: the connection failed.
+    if (!(error instanceof ApiError) && failure.code !== Codes.Aborted) throw new StreamDroppedError(failure.code, failure.message);
+    throw failure;
   }
 }

@@ -93,6 +93,21 @@ export const ChatFinishReasons = {
 export const StopMessageBodySchema = z.object({ chatMessageId: IdSchema });
 export type StopMessageBody = z.infer<typeof StopMessageBodySchema>;
 
+/** Far more text than one answer holds: an offset past it is a mistake, refused before any lookup. */
+export const MAX_RESUME_OFFSET = 10_000_000;
+
+/**
+ * ResumeMessage: continue following an answer (on another surface, or after a dropped connection).
+ * `offset` is how much of OutputMessage the client already has, in UTF-16 code units as JavaScript
+ * counts `string.length` (the sum of the OutputMessage lengths it appended); the stream sends the
+ * text from there on, so an offset inside a surrogate pair continues with its second half.
+ */
+export const ResumeMessageQuerySchema = z.object({
+  chatMessageId: IdSchema,
+  offset: z.coerce.number().int().min(0).max(MAX_RESUME_OFFSET).default(0),
+});
+export type ResumeMessageQuery = z.infer<typeof ResumeMessageQuerySchema>;
+
 export const SessionListQuerySchema = PageQuerySchema.extend({
   sessionTitle: z.string().trim().max(MAX_SESSION_TITLE_CHARS).optional(),
 });
@@ -103,6 +118,8 @@ export const ChatSessionItemSchema = z.object({
   sessionTitle: z.string(),
   sessionDescribe: z.string(),
   createTime: z.string(),
+  /** An answer of this chat is still being written (on any surface): opening it continues it live. Absent from older servers: false. */
+  answering: z.boolean().default(false),
 });
 export type ChatSessionItem = z.infer<typeof ChatSessionItemSchema>;
 export const ChatSessionPageSchema = pagedSchema(ChatSessionItemSchema);

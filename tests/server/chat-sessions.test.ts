@@ -72,6 +72,8 @@ describe('chat history', () => {
       sessionTitle: 'Alice chat 24',
       sessionDescribe: 'about Alice chat 24',
       createTime: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      // No answer is being written in it.
+      answering: false,
     });
     const page2 = await sessionsOf(alice, 'page=2&count=20');
     expect(page2.Data.list.map((s: { chatSessionId: string }) => s.chatSessionId)).toEqual(ids.slice(0, 5).reverse());

@@ -52,7 +52,7 @@ const WEBHOOK = '/api/Vip/StripeWebhook';
 const UPLOAD_ROUTES = new Set(['/api/Chat/AddChatMedia', '/api/Chat/UploadMediaByFile', '/api/Chat/AddChatFileToAi']);
 
 /** Calls that end what later calls need (the session, the model, the account): made last, in this order. */
-const LAST = ['/api/Chat/RevokeShare', '/api/QuickFunction/DeleteUserQuickFunction', '/api/admin/QuickFunction/Delete', '/api/admin/AiPrompWord/Delete', '/api/Vip/DeleteVipOrder', '/api/Chat/DeleteMessage', '/api/Chat/DeleteSessions', '/api/admin/AiModelMap/Delete', '/api/admin/AiModel/Delete', '/api/admin/System/DeleteSetting', '/api/admin/User/Close', '/api/User/Logout'];
+const LAST = ['/api/Chat/RevokeShare', '/api/QuickFunction/DeleteUserQuickFunction', '/api/admin/QuickFunction/Delete', '/api/admin/AiPrompWord/Delete', '/api/Vip/DeleteVipOrder', '/api/Chat/DeleteMessage', '/api/Chat/DeleteSessions', '/api/admin/AiModelMap/Delete', '/api/admin/AiModel/Delete', '/api/admin/System/DeleteSetting', '/api/admin/User/Close', '/api/admin/User/Delete', '/api/User/Logout'];
 const lastRank = (route: RouteTableEntry) => LAST.indexOf(route.url);
 const inCallOrder = (table: RouteTableEntry[]) => [...table].sort((a, b) => lastRank(a) - lastRank(b));
 
@@ -193,6 +193,9 @@ describe('the API reference', () => {
     const events = parseChatStream((await answerOf({ method: 'POST', url: '/api/Chat/AddMessage', headers: { ...auth(owner.token), ...json({}) }, ...json({ aiModelId: 'doc-model', inputMessage: 'Hello' }) })).body);
     const deployments = JSON.parse((await answerOf({ method: 'GET', url: '/api/admin/AiModelMap/GetList?aiModelId=doc-model', headers: auth(owner.token) })).body);
     const victim = await createUser(t.app);
+    // A second account, with a password-reset link of its own (SendPasswordReset of the sweep makes the victim's older links useless).
+    const resetee = await createUser(t.app);
+    const resetLink = JSON.parse((await answerOf({ method: 'POST', url: '/api/admin/User/SendPasswordReset', headers: { ...auth(owner.token), ...json({}) }, ...json({ userId: resetee.userId }) })).body).Data.link;
     const login = JSON.parse((await answerOf({ method: 'POST', url: '/api/Account/Login', headers: json({}), ...json({ email: victim.email, password: victim.password }) })).body);
     const batch = { name: 'openapi', count: 1, points: 5, usesPerCode: 100 };
     const { batchId } = JSON.parse((await answerOf({ method: 'POST', url: '/api/admin/RedeemCode/GenerateBatch', headers: { ...auth(owner.token), ...json({}) }, ...json(batch) })).body).Data;
@@ -223,6 +226,8 @@ describe('the API reference', () => {
       settingKey: 'product_name',
       pluginId: 'read_url',
       userId: victim.userId,
+      confirmEmail: victim.email,
+      resetToken: new URL(resetLink).searchParams.get('reset'),
       tempKey: login.Data.tempKey,
       url: `${site.origin}/article`,
       timeZone: 'Asia/Shanghai',
@@ -274,10 +279,21 @@ describe('the API reference', () => {
     '/api/Chat/ProxyImage': { url: `${site.origin}/image.png` },
     // Text the seeded exchange holds, so the search has a hit to describe.
     '/api/Chat/SearchMessages': { q: 'Hello' },
+    // The seeded answer from its start (it has ended: sent whole, then the last event and DONE).
+    '/api/Chat/ResumeMessage': { offset: 0 },
     '/api/admin/AiModel/Save': { aiModelId: 'doc-extra', modelMap: { isImage: false, fileTypes: [] } },
     '/api/admin/AiModel/Delete': { aiModelId: 'doc-extra' },
     // A new deployment of the model, on the fake upstream as the first one.
     '/api/admin/AiModelMap/Save': { aiModelMapId: undefined, provider: 'openai', baseUrl: fake.baseUrl, upstreamModelId: 'doc-model' },
+    '/api/admin/AiModel/Sort': { ids: ['doc-model'] },
+    // The seeded deployment, as saved: a test call and its upstream's model list; an import from the fake.
+    '/api/admin/AiModelMap/Test': { provider: undefined, baseUrl: undefined, apiKey: undefined, upstreamModelId: undefined, prompt: undefined },
+    '/api/admin/AiModelMap/OpenAiModel': { provider: undefined, baseUrl: undefined, apiKey: undefined },
+    '/api/admin/AiModel/SyncModelMap': { aiModelMapId: undefined, provider: 'openai-compatible', baseUrl: fake.baseUrl, apiKey: undefined, upstreamModelIds: ['doc-imported'] },
+    '/api/admin/Vip/GetOrderList': { from: '2020-01-01', to: '2100-01-01' },
+    '/api/admin/InviteCode/GetStatistics': { from: '2020-01-01', to: '2100-01-01' },
+    // A year, in a zone other than UTC (the range may hold at most two years).
+    '/api/admin/Statistic/GetDashboard': { from: '2026-01-01', to: '2026-12-31', timeZone: 'Europe/Paris' },
     '/api/admin/RedeemCode/GenerateBatch': { name: 'more', count: 2, points: 1, planDays: 0, planLevel: 0, usesPerCode: 1, expiresAt: undefined },
     '/api/admin/Vip/SavePackage': { vipPackageId: 'doc-extra', prices: { usd: 100 }, stripePriceIds: {} },
     '/api/admin/Vip/DeletePackage': { vipPackageId: 'doc-extra' },
@@ -300,6 +316,14 @@ describe('the API reference', () => {
     '/api/admin/QuickFunction/Save': { quickFunctionId: undefined, parentId: null, isGroup: false, appliesTo: ['selection'], sort: undefined },
     '/api/admin/QuickFunction/Sort': { ids: ['qf-summarize', 'qf-explain'] },
     '/api/admin/AiPrompWord/Save': { aiPrompWordId: undefined },
+    '/api/admin/User/GrantPoints': { amount: 5, reason: 'openapi', requestId: 'openapi-grant' },
+    '/api/admin/User/ExtendPlan': { level: 1, days: 1, requestId: 'openapi-extend' },
+    '/api/admin/User/SetRole': { role: 'user' },
+    '/api/admin/User/GetList': { keyword: 'example', email: 'example', role: 'user', planLevel: 0, status: 'active', sort: 'lastActive', order: 'desc' },
+    '/api/admin/AuditLog/GetList': { from: '2020-01-01', to: '2100-01-01', actorId: undefined, actorEmail: undefined, action: undefined, targetType: undefined, targetId: undefined },
+    '/api/admin/Records/GetRequestTimes': { from: '2020-01-01', to: '2100-01-01', path: 'api', userId: undefined, minDurationMs: 0 },
+    '/api/admin/Records/GetPageViews': { from: '2020-01-01', to: '2100-01-01', url: undefined, userId: undefined },
+    '/api/Account/ResetPassword': { token: known.resetToken, password: 'openapi new password' },
     '/api/admin/UserNotification/Broadcast': { audience: 'all', title: 'Hello', body: 'Welcome', link: '/setting', level: undefined, userId: undefined, requestId: 'openapi-broadcast' },
   });
 

@@ -15,6 +15,7 @@ const session = (i: number): ChatSessionItem => ({
   sessionTitle: `Chat number ${i}`,
   sessionDescribe: '',
   createTime: '2026-11-20T10:00:00.000Z',
+  answering: false,
 });
 
 /** The server side of the sidebar: sessions in memory, answered as the real API does. */

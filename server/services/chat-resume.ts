@@ -1,0 +1,462 @@
+import { and, eq } from 'drizzle-orm';
+import type { FastifyReply } from 'fastify';
+import { z } from 'zod';
+import {
+  ChatCitationSchema,
+  ChatFinishReasons,
+  ChatToolCallSchema,
+  type ChatCitation,
+  type ChatStreamData,
+  type ChatStreamExtras,
+  type ChatToolCall,
+  type ResumeMessageQuery,
+} from '../../shared/contracts/chat.ts';
+import type { Language } from '../../shared/contracts/common.ts';
+import { Codes } from '../../shared/contracts/envelope.ts';
+import type { AppContext } from '../context.ts';
+import { chatMessages } from '../db/schema/chat.ts';
+import { AppError } from '../http/errors.ts';
+import { isMessageKey, t, type MessageKey } from '../http/i18n.ts';
+import { liveAnswerOf } from './chat-running.ts';
+
+/**
+ * Following an answer that is being written, from any surface of its user (ResumeMessage): the side
+ * panel closed, the chat opened on the web app or a phone, a connection that dropped. The answer
+ * itself runs on to its end whoever listens (chat-stream.ts); a reader gets the text from its
+ * offset and then the rest live, in AddMessage's event format, ending with the last event and DONE.
+ *
+ * In the instance that runs the answer, a reader listens to it in memory (`LiveAnswer`, kept in the
+ * registry of chat-running.ts). In another instance, a reader starts from the stored text (a prefix
+ * of the answer, stored every 500 ms by chat-answer-store.ts) and asks the owner over the bus to
+ * publish the answer's new text (a "watch", renewed while the reader stays). The owner publishes
+ * pieces with their start offsets, so the reader drops what it has and, on a gap, asks again from
+ * where it is. An answer nobody watches publishes nothing: the hot path only checks a number.
+ * The end is published once stored; a reader also looks at the row every few seconds, which ends it
+ * when the owner died (the message is then marked interrupted) or a bus message was lost.
+ * Offsets are UTF-16 code units, as the client counts OutputMessage.length.
+ */
+
+const WATCH_CHANNEL = 'chat-watch';
+const LIVE_CHANNEL = 'chat-live';
+/** A reader elsewhere renews its watch and looks at the stored row this often. */
+const POLL_MS = 2_000;
+/** The owner publishes for a reader this long after its last watch. */
+const WATCH_LEASE_MS = 10_000;
+/** A gap asks for the text again at most this often. */
+const GAP_RETRY_MS = 1_000;
+/** Text per bus message: at most 6 bytes per code unit as JSON (\uXXXX), well inside NOTIFY's 8000-byte payload. */
+const PIECE_UNITS = 1_000;
+/** Sources and tool calls larger than this (JSON bytes) stay off the bus: readers elsewhere read them from the row at the end. */
+const MAX_EXTRAS_BYTES = 6_000;
+/** Nobody follows longer than this; an answer is given up well before (chat-stream.ts). */
+const MAX_FOLLOW_MS = 40 * 60_000;
+
+/** How an answer ended, as its asker's last event said it. */
+export type AnswerEnd = {
+  finishReason: string;
+  failure: { code: number; key: MessageKey; params?: Record<string, string | number> } | null;
+  modelId: string;
+  modelName: string;
+  /** The whole answer's length (UTF-16 code units): a reader elsewhere with less has a gap. */
+  length: number;
+};
+
+/** What the stream keeps of its answer (chat-rounds.ts' AnswerState has all of it). */
+export type LiveState = { output: string; modelId: string; modelName: string; citations: ChatCitation[]; toolCalls: ChatToolCall[] };
+
+type LiveListener = {
+  /** `piece` has just been added at the end of `state.output`. */
+  text(piece: string, state: LiveState): void;
+  extras(state: LiveState): void;
+  end(end: AnswerEnd): void;
+};
+
+/** An answer streaming in this instance, as readers follow it. */
+export type LiveAnswer = {
+  /** The ids and input of its events. */
+  readonly data: ChatStreamData;
+  /** The answer's state, once it exists (right after the stream registered). */
+  track(state: LiveState): void;
+  state(): LiveState;
+  ended(): AnswerEnd | null;
+  listen(listener: LiveListener): () => void;
+  /** Called by the stream: text added, sources or tool calls changed, the end stored. */
+  onText(piece: string): void;
+  onExtras(): void;
+  onEnd(end: AnswerEnd): void;
+  /** A reader elsewhere follows from `from` (null: still follows, renewing its watch). */
+  watch(from: number | null): void;
+};
+
+const WatchSchema = z.object({ m: z.string(), f: z.number().int().min(0).nullable() });
+
+const LiveMessageSchema = z.discriminatedUnion('k', [
+  z.object({ k: z.literal('text'), m: z.string(), o: z.number().int().min(0), t: z.string(), mi: z.string(), mn: z.string() }),
+  z.object({ k: z.literal('extras'), m: z.string(), c: z.array(ChatCitationSchema), tc: z.array(ChatToolCallSchema) }),
+  z.object({
+    k: z.literal('end'),
+    m: z.string(),
+    e: z.object({
+      finishReason: z.string(),
+      failure: z
+        .object({ code: z.number().int(), key: z.custom<MessageKey>((v) => typeof v === 'string' && isMessageKey(v)), params: z.record(z.string(), z.union([z.string(), z.number()])).optional() })
+        .nullable(),
+      modelId: z.string(),
+      modelName: z.string(),
+      length: z.number().int().min(0),
+    }),
+  }),
+]);
+type LiveMessage = z.infer<typeof LiveMessageSchema>;
+
+const extrasOf = (citations: ChatCitation[], toolCalls: ChatToolCall[]): ChatStreamExtras => ({
+  ...(citations.length ? { Citations: citations } : {}),
+  ...(toolCalls.length ? { ToolCalls: toolCalls } : {}),
+});
+
+/** The owner's side: what readers here listen to, and what is published for readers elsewhere while they watch. */
+export function createLiveAnswer(ctx: AppContext, data: ChatStreamData): LiveAnswer {
+  const messageId = data.ChatMessageId;
+  let state: LiveState = { output: '', modelId: data.ModelId, modelName: data.ModelName, citations: [], toolCalls: [] };
+  let end: AnswerEnd | null = null;
+  const listeners = new Set<LiveListener>();
+  let watchedUntil = 0;
+  /** Text published for readers elsewhere up to here. */
+  let published = 0;
+  let extrasChanged = false;
+  let endPublished = false;
+  let pumping = false;
+  const publish = (message: LiveMessage) => ctx.bus.publish(LIVE_CHANNEL, JSON.stringify(message));
+
+  /** One message at a time and in order: what comes meanwhile goes out with the next one. */
+  const pump = () => {
+    if (pumping || Date.now() >= watchedUntil) return;
+    pumping = true;
+    void (async () => {
+      try {
+        while (Date.now() < watchedUntil) {
+          const text = state.output;
+          if (published < text.length) {
+            const from = published;
+            const piece = text.slice(from, from + PIECE_UNITS);
+            published = from + piece.length;
+            await publish({ k: 'text', m: messageId, o: from, t: piece, mi: state.modelId, mn: state.modelName });
+          } else if (extrasChanged) {
+            extrasChanged = false;
+            const message: LiveMessage = { k: 'extras', m: messageId, c: state.citations, tc: state.toolCalls };
+            if (Buffer.byteLength(JSON.stringify(message)) <= MAX_EXTRAS_BYTES) await publish(message);
+          } else if (end && !endPublished) {
+            endPublished = true;
+            await publish({ k: 'end', m: messageId, e: end });
+          } else break;
+        }
+      } catch (err) {
+        // A reader that misses a piece asks again; one that misses the end sees it in the row.
+        ctx.log.warn({ err, messageId }, 'publishing an answer for its readers in other instances failed');
+      } finally {
+        pumping = false;
+      }
+    })();
+  };
+
+  return {
+    data,
+    track: (s) => void (state = s),
+    state: () => state,
+    ended: () => end,
+    listen(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    onText(piece) {
+      for (const l of listeners) l.text(piece, state);
+      if (watchedUntil) pump();
+    },
+    onExtras() {
+      for (const l of listeners) l.extras(state);
+      if (!watchedUntil) return;
+      extrasChanged = true;
+      pump();
+    },
+    onEnd(e) {
+      end = e;
+      for (const l of listeners) l.end(e);
+      listeners.clear();
+      if (watchedUntil) pump();
+    },
+    watch(from) {
+      const now = Date.now();
+      // The stored text a reader starts from is a prefix of the text here.
+      const at = Math.min(from ?? state.output.length, state.output.length);
+      if (now >= watchedUntil) published = at;
+      else if (from !== null) published = Math.min(published, at);
+      if (from !== null) {
+        extrasChanged = true;
+        endPublished = false;
+      }
+      watchedUntil = now + WATCH_LEASE_MS;
+      pump();
+    },
+  };
+}
+
+/** AddMessage's events for one answer; a text event's fixed parts are encoded once per model, not per piece. */
+function eventsOf(data: ChatStreamData) {
+  const j = JSON.stringify;
+  let model = '';
+  let head = '';
+  let tail = '';
+  const event = (code: number, msg: string, fields: Partial<ChatStreamData>, extras: ChatStreamExtras = {}) =>
+    `data: ${j({ Code: code, Msg: msg, Data: { ...data, ...fields, ReplaceMessage: false, ...extras } })}\n\n`;
+  return {
+    text(piece: string, modelId: string, modelName: string): string {
+      if (model !== `${modelId}\n${modelName}`) {
+        model = `${modelId}\n${modelName}`;
+        head = `data: {"Code":${Codes.Success},"Msg":"","Data":{"ChatMessageId":${j(data.ChatMessageId)},"ChatSessionId":${j(data.ChatSessionId)},"InputMessage":${j(data.InputMessage)},"OutputMessage":`;
+        tail = `,"FinishReason":null,"ModelName":${j(modelName)},"ModelId":${j(modelId)},"ReplaceMessage":false}}\n\n`;
+      }
+      return head + j(piece) + tail;
+    },
+    /** The first event: the text from the reader's offset, with the sources and tool calls so far. */
+    opening: (rest: string, modelId: string, modelName: string, extras: ChatStreamExtras) =>
+      event(Codes.Success, '', { OutputMessage: rest, FinishReason: null, ModelId: modelId, ModelName: modelName }, extras),
+    extras: (modelId: string, modelName: string, extras: ChatStreamExtras) =>
+      event(Codes.Success, '', { OutputMessage: '', FinishReason: null, ModelId: modelId, ModelName: modelName }, extras),
+    /** The last event (with the failure's Code and message, in the reader's language), then DONE. */
+    last(end: Omit<AnswerEnd, 'length'>, lang: Language): string {
+      const fields = { OutputMessage: '', FinishReason: end.finishReason, ModelId: end.modelId, ModelName: end.modelName };
+      const f = end.failure;
+      return `${f ? event(f.code, t(lang, f.key, f.params), fields) : event(Codes.Success, '', fields)}data: DONE\n\n`;
+    },
+  };
+}
+
+type EventStream = { write(chunk: string): void; end(chunk?: string): void; onClose(fn: () => void): void };
+
+/** Takes over the response as text/event-stream, keeping the headers set so far (CORS, a renewed token). */
+function openEventStream(reply: FastifyReply): EventStream {
+  const raw = reply.raw;
+  raw.on('error', () => {});
+  const headers = Object.fromEntries(Object.entries(reply.getHeaders()).filter(([, v]) => v !== undefined));
+  reply.hijack();
+  raw.writeHead(200, { ...headers, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+  return {
+    write: (chunk) => void (raw.destroyed || raw.writableEnded || raw.write(chunk)),
+    end: (chunk) => void (raw.destroyed || raw.writableEnded || raw.end(chunk)),
+    onClose: (fn) => void raw.once('close', fn),
+  };
+}
+
+const beyond = (length: number) => new AppError(Codes.BadRequest, 'resumeOffsetBeyond', { length });
+
+type MessageRow = {
+  id: string;
+  sessionId: string;
+  inputMessage: string;
+  outputMessage: string;
+  finishReason: string | null;
+  aiModelId: string | null;
+  requestedModelId: string;
+  modelName: string | null;
+  citations: ChatCitation[];
+  toolCalls: unknown[];
+};
+
+const rowColumns = {
+  id: chatMessages.id,
+  sessionId: chatMessages.sessionId,
+  inputMessage: chatMessages.inputMessage,
+  outputMessage: chatMessages.outputMessage,
+  finishReason: chatMessages.finishReason,
+  aiModelId: chatMessages.aiModelId,
+  requestedModelId: chatMessages.requestedModelId,
+  modelName: chatMessages.modelName,
+  citations: chatMessages.citations,
+  toolCalls: chatMessages.toolCalls,
+};
+
+const toolCallsOf = (row: MessageRow) => ChatToolCallSchema.array().catch([]).parse(row.toolCalls);
+
+/**
+ * ResumeMessage: the caller's answer `chatMessageId` from `offset` on, then live to its end. Refusals
+ * (not the caller's message, an offset past the text) come before the stream, as an envelope.
+ */
+export async function resumeChatAnswer(ctx: AppContext, reply: FastifyReply, userId: string, q: ResumeMessageQuery, lang: Language): Promise<void> {
+  const [row] = await ctx.db
+    .select(rowColumns)
+    .from(chatMessages)
+    .where(and(eq(chatMessages.id, q.chatMessageId), eq(chatMessages.userId, userId)));
+  if (!row) throw new AppError(Codes.NotFound, 'notFound');
+  const live = liveAnswerOf(ctx, row.id);
+  if (live) return followHere(reply, live, q.offset, lang);
+  const data: ChatStreamData = {
+    ChatMessageId: row.id,
+    ChatSessionId: row.sessionId,
+    InputMessage: row.inputMessage,
+    OutputMessage: '',
+    FinishReason: null,
+    ModelName: row.modelName ?? '',
+    ModelId: row.aiModelId ?? row.requestedModelId,
+    ReplaceMessage: false,
+  };
+  if (row.finishReason !== null) {
+    if (q.offset > row.outputMessage.length) throw beyond(row.outputMessage.length);
+    const events = eventsOf(data);
+    const out = openEventStream(reply);
+    out.write(events.opening(row.outputMessage.slice(q.offset), data.ModelId, data.ModelName, extrasOf(row.citations, toolCallsOf(row))));
+    out.end(events.last({ finishReason: row.finishReason, failure: null, modelId: data.ModelId, modelName: data.ModelName }, lang));
+    return;
+  }
+  followElsewhere(ctx, reply, { row, data, offset: q.offset, lang });
+}
+
+/** The answer runs in this instance: from memory, every piece as it comes. */
+function followHere(reply: FastifyReply, live: LiveAnswer, offset: number, lang: Language): void {
+  const s = live.state();
+  if (offset > s.output.length) throw beyond(s.output.length);
+  const events = eventsOf(live.data);
+  const out = openEventStream(reply);
+  out.write(events.opening(s.output.slice(offset), s.modelId, s.modelName, extrasOf(s.citations, s.toolCalls)));
+  const ended = live.ended();
+  if (ended) return out.end(events.last(ended, lang));
+  const unlisten = live.listen({
+    text: (piece, st) => out.write(events.text(piece, st.modelId, st.modelName)),
+    extras: (st) => out.write(events.extras(st.modelId, st.modelName, extrasOf(st.citations, st.toolCalls))),
+    end: (e) => out.end(events.last(e, lang)),
+  });
+  out.onClose(unlisten);
+}
+
+/** Readers in this instance following answers that run elsewhere: by message id, and all of them (to end them at shutdown). */
+type Followers = { byMessage: Map<string, Set<(m: LiveMessage) => void>>; all: Set<() => void> };
+const followersOf = new WeakMap<AppContext, Followers>();
+
+/**
+ * Serves the bus for resumed answers: watches (this instance publishes an answer it runs) and pieces
+ * (for its readers of answers running elsewhere). Returns the stop, which also ends those readers'
+ * streams without DONE, so their clients resume on an instance that stays.
+ */
+export function startResumeBackground(ctx: AppContext): () => void {
+  const followers: Followers = { byMessage: new Map(), all: new Set() };
+  followersOf.set(ctx, followers);
+  const parse = <T>(schema: z.ZodType<T>, payload: string): T | null => {
+    try {
+      const parsed = schema.safeParse(JSON.parse(payload));
+      return parsed.success ? parsed.data : null;
+    } catch {
+      return null;
+    }
+  };
+  const offWatch = ctx.bus.subscribe(WATCH_CHANNEL, (payload) => {
+    const w = parse(WatchSchema, payload);
+    if (w) liveAnswerOf(ctx, w.m)?.watch(w.f);
+  });
+  const offLive = ctx.bus.subscribe(LIVE_CHANNEL, (payload) => {
+    const m = parse(LiveMessageSchema, payload);
+    const handlers = m && followers.byMessage.get(m.m);
+    if (handlers) for (const h of handlers) h(m);
+  });
+  return () => {
+    offWatch();
+    offLive();
+    for (const drop of [...followers.all]) drop();
+    followersOf.delete(ctx);
+  };
+}
+
+/**
+ * The answer runs in another instance (or has just ended): the stored text first, then the owner's
+ * pieces over the bus, until the end is published or seen in the row.
+ */
+function followElsewhere(ctx: AppContext, reply: FastifyReply, f: { row: MessageRow; data: ChatStreamData; offset: number; lang: Language }): void {
+  const followers = followersOf.get(ctx);
+  if (!followers) throw new AppError(Codes.ServerError, 'shuttingDown');
+  const { row, data, offset, lang } = f;
+  const id = row.id;
+  const events = eventsOf(data);
+  const out = openEventStream(reply);
+  let { ModelId: modelId, ModelName: modelName } = data;
+  /** Text known here (UTF-16 code units from the start), and how much of it the client has. */
+  let have = row.outputMessage.length;
+  out.write(events.opening(offset <= have ? row.outputMessage.slice(offset) : '', modelId, modelName, extrasOf(row.citations, toolCallsOf(row))));
+  let sent = Math.max(offset, have);
+  /** Adds text that starts at `from`; false when it starts past what is known here (a gap). */
+  const take = (from: number, piece: string): boolean => {
+    if (from > have) return false;
+    const fresh = piece.slice(have - from);
+    if (!fresh) return true;
+    const start = have;
+    have += fresh.length;
+    if (have > sent) {
+      out.write(events.text(fresh.slice(Math.max(0, sent - start)), modelId, modelName));
+      sent = have;
+    }
+    return true;
+  };
+  const watch = (from: number | null) =>
+    void ctx.bus.publish(WATCH_CHANNEL, JSON.stringify({ m: id, f: from })).catch((err: unknown) => ctx.log.warn({ err, messageId: id }, 'asking for an answer over the bus failed'));
+  let lastAsk = 0;
+  let done = false;
+
+  const stop = () => {
+    done = true;
+    clearInterval(poll);
+    clearTimeout(cap);
+    const handlers = followers.byMessage.get(id);
+    handlers?.delete(onMessage);
+    if (handlers?.size === 0) followers.byMessage.delete(id);
+    followers.all.delete(drop);
+  };
+  /** Ends the stream without DONE: the client asks again (a shutdown, or an answer that never ends). */
+  const drop = () => {
+    stop();
+    out.end();
+  };
+  /** The end: what is missing comes from the row, which holds the whole answer by now. */
+  const finish = async (end: AnswerEnd | null) => {
+    if (done) return;
+    stop();
+    if (end && have >= end.length) return out.end(events.last(end, lang));
+    const [stored] = await ctx.db.select(rowColumns).from(chatMessages).where(eq(chatMessages.id, id)).catch(() => []);
+    if (stored) take(0, stored.outputMessage);
+    const last = end ?? {
+      finishReason: stored?.finishReason ?? ChatFinishReasons.interrupted,
+      failure: null,
+      modelId: stored?.aiModelId ?? modelId,
+      modelName: stored?.modelName ?? modelName,
+    };
+    out.end(events.last(last, lang));
+  };
+  function onMessage(m: LiveMessage) {
+    if (done) return;
+    if (m.k === 'text') {
+      modelId = m.mi;
+      modelName = m.mn;
+      if (!take(m.o, m.t) && Date.now() - lastAsk >= GAP_RETRY_MS) {
+        lastAsk = Date.now();
+        watch(have);
+      }
+    } else if (m.k === 'extras') out.write(events.extras(modelId, modelName, extrasOf(m.c, m.tc)));
+    else void finish(m.e);
+  }
+  const poll = setInterval(() => {
+    watch(null);
+    ctx.db
+      .select({ finishReason: chatMessages.finishReason })
+      .from(chatMessages)
+      .where(eq(chatMessages.id, id))
+      .then(
+        ([r]) => void ((!r || r.finishReason !== null) && finish(null)),
+        (err: unknown) => ctx.log.warn({ err, messageId: id }, 'reading a followed answer failed'),
+      );
+  }, POLL_MS);
+  const cap = setTimeout(drop, MAX_FOLLOW_MS);
+  let handlers = followers.byMessage.get(id);
+  if (!handlers) followers.byMessage.set(id, (handlers = new Set()));
+  handlers.add(onMessage);
+  followers.all.add(drop);
+  out.onClose(stop);
+  // Subscribed first: the owner's answer to this watch starts with the text after the stored prefix.
+  lastAsk = Date.now();
+  watch(have);
+}
