@@ -7,6 +7,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AUDIT_PAGE_SIZE, auditListQuery, type AuditFilters } from '../../shared/api/audit.ts';
 import type { AuditEntry } from '../../shared/contracts/audit.ts';
+import { pagedTableProps } from '../ui/paged-table.ts';
 import { jsonDiff, showValue, type DiffRow } from './json-diff.ts';
 import en from '../../locales/features/admin-audit.en.json';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
@@ -103,20 +104,12 @@ export function AuditPage() {
         </Alert>
       )}
       <DataTable<AuditEntry>
+        {...pagedTableProps(log, { page, onPageChange: setPage, pageSize: AUDIT_PAGE_SIZE, emptyText: t('adminAudit.empty') })}
         aria-label={t('adminAudit.title')}
-        withTableBorder
         borderRadius="md"
         highlightOnHover
-        minHeight={180}
         idAccessor="id"
-        records={log.data?.list ?? []}
-        fetching={log.isFetching}
-        totalRecords={log.data?.total ?? 0}
-        recordsPerPage={AUDIT_PAGE_SIZE}
-        page={page}
-        onPageChange={setPage}
-        paginationText={({ from, to, totalRecords }) => t('adminAudit.pagination', { from, to, total: totalRecords })}
-        noRecordsText={t('adminAudit.empty')}
+        paginationText={({ from, to, totalRecords }: { from: number; to: number; totalRecords: number }) => t('adminAudit.pagination', { from, to, total: totalRecords })}
         rowExpansion={{ allowMultiple: true, content: ({ record }) => <AuditDiff entry={record} /> }}
         columns={[
           { accessor: 'createTime', title: t('adminAudit.columns.time'), render: (e) => dateTime.format(new Date(e.createTime)) },

@@ -1,7 +1,8 @@
-import { Stack, Tabs, Title } from '@mantine/core';
+import { Stack, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useParams } from 'wouter';
 import 'mantine-datatable/styles.css';
+import { RoutedTabs } from '../ui/routed-tabs.tsx';
 import { FeedbackTab } from './feedback-tab.tsx';
 import { NotificationsTab } from './notifications-tab.tsx';
 import { PluginsTab } from './plugins-tab.tsx';
@@ -11,8 +12,8 @@ import { RecordsTab } from './records-tab.tsx';
 import { SettingsTab } from './settings-tab.tsx';
 import './strings.ts';
 
-export const CONTENT_TABS = ['plugins', 'quick-functions', 'prompts', 'settings', 'notifications', 'feedback', 'records'] as const;
-export type ContentTab = (typeof CONTENT_TABS)[number];
+const CONTENT_TABS = ['plugins', 'quick-functions', 'prompts', 'settings', 'notifications', 'feedback', 'records'] as const;
+type ContentTab = (typeof CONTENT_TABS)[number];
 
 const PANELS: Record<ContentTab, () => React.ReactNode> = {
   plugins: () => <PluginsTab />,
@@ -33,20 +34,7 @@ export function ContentPage() {
   return (
     <Stack>
       <Title order={2}>{t('adminContent.title')}</Title>
-      <Tabs value={tab} onChange={(value) => value && navigate(`/admin/content/${value}`)} keepMounted={false}>
-        <Tabs.List>
-          {CONTENT_TABS.map((name) => (
-            <Tabs.Tab key={name} value={name}>
-              {t(`adminContent.tabs.${name}`)}
-            </Tabs.Tab>
-          ))}
-        </Tabs.List>
-        {CONTENT_TABS.map((name) => (
-          <Tabs.Panel key={name} value={name} pt="md">
-            {tab === name && PANELS[name]()}
-          </Tabs.Panel>
-        ))}
-      </Tabs>
+      <RoutedTabs tabs={CONTENT_TABS} value={tab} onChange={(next) => navigate(`/admin/content/${next}`)} label={(name) => t(`adminContent.tabs.${name}`)} panel={(name) => PANELS[name]()} />
     </Stack>
   );
 }

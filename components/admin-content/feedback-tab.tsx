@@ -5,7 +5,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CONTENT_PAGE_SIZE, feedbackQuery } from '../../shared/api/admin-content.ts';
 import { FEEDBACK_REASONS, type FeedbackEntry, type FeedbackReason } from '../../shared/contracts/feedback.ts';
-import { errorMessage, formatTime } from './content-format.ts';
+import { errorMessage } from '../ui/error-message.ts';
+import { pagedTableProps } from '../ui/paged-table.ts';
+import { formatTime } from './content-format.ts';
 import './strings.ts';
 
 /** Uninstall feedback, newest first, optionally of one reason. */
@@ -32,16 +34,8 @@ export function FeedbackTab() {
       {feedback.isError && <Alert color="red">{errorMessage(feedback.error)}</Alert>}
       <DataTable<FeedbackEntry>
         aria-label={t('adminContent.tabs.feedback')}
-        withTableBorder
-        minHeight={160}
         idAccessor="feedbackId"
-        records={feedback.data?.list ?? []}
-        fetching={feedback.isFetching}
-        totalRecords={feedback.data?.total ?? 0}
-        recordsPerPage={CONTENT_PAGE_SIZE}
-        page={page}
-        onPageChange={setPage}
-        noRecordsText={t('adminContent.empty')}
+        {...pagedTableProps(feedback, { page, onPageChange: setPage, pageSize: CONTENT_PAGE_SIZE, emptyText: t('adminContent.empty') })}
         columns={[
           { accessor: 'createTime', title: t('adminContent.feedback.when'), render: (f) => formatTime(f.createTime) },
           {

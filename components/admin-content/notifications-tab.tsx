@@ -5,9 +5,9 @@ import { useTranslation } from 'react-i18next';
 import { broadcastNotification } from '../../shared/api/admin-content.ts';
 import { BroadcastSchema, type Broadcast } from '../../shared/contracts/economy.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
+import { errorMessage } from '../ui/error-message.ts';
+import { fieldErrors, fieldMessages } from '../ui/form-errors.ts';
 import { notifyError, notifySuccess } from '../ui/notify.ts';
-import { errorMessage } from './content-format.ts';
-import { fieldErrors } from './form-errors.ts';
 import './strings.ts';
 
 type Audience = Broadcast['audience'];
@@ -46,11 +46,7 @@ export function NotificationsTab() {
       notifyError(errorMessage(error));
     },
   });
-  const err = (field: string) => {
-    const code = errors[field];
-    if (!code) return undefined;
-    return PROBLEMS.has(code) ? t(`adminContent.problems.${code}`) : t('adminContent.invalid');
-  };
+  const err = fieldMessages(errors, PROBLEMS, (code) => t(`adminContent.problems.${code}`), () => t('adminContent.invalid'));
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     const message = {

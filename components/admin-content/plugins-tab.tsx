@@ -4,8 +4,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { adminContentKey, adminPluginsQuery, saveAdminPlugin } from '../../shared/api/admin-content.ts';
 import type { AdminPlugin } from '../../shared/contracts/plugin.ts';
+import { errorMessage } from '../ui/error-message.ts';
 import { notifyError, notifySuccess } from '../ui/notify.ts';
-import { errorMessage } from './content-format.ts';
+
 import './strings.ts';
 
 /** Plugins (the model's tools): on or off, and the points each call costs. */

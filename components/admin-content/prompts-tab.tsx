@@ -7,12 +7,16 @@ import { adminContentKey, adminPromptsQuery, CONTENT_PAGE_SIZE, deleteAdminPromp
 import type { Language } from '../../shared/contracts/common.ts';
 import { AdminSaveRecommendedPromptBodySchema, type AdminRecommendedPrompt } from '../../shared/contracts/quick-function.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
+import { errorMessage } from '../ui/error-message.ts';
+import { fieldErrors, fieldMessages } from '../ui/form-errors.ts';
 import { IconPlus } from '../ui/icons.tsx';
 import { notifyError, notifySuccess } from '../ui/notify.ts';
 import { Modal } from '../ui/overlays.tsx';
-import { errorMessage, formatTime } from './content-format.ts';
-import { fieldErrors } from './form-errors.ts';
+import { pagedTableProps } from '../ui/paged-table.ts';
+import { formatTime } from './content-format.ts';
 import './strings.ts';
+
+const PROBLEMS = new Set(['promptNameRequired', 'promptContentRequired']);
 
 /** Recommended prompts (the starters users are offered), per language. */
 export function PromptsTab() {
@@ -62,16 +66,8 @@ export function PromptsTab() {
       {prompts.isError && <Alert color="red">{errorMessage(prompts.error)}</Alert>}
       <DataTable<AdminRecommendedPrompt>
         aria-label={t('adminContent.tabs.prompts')}
-        withTableBorder
-        minHeight={160}
         idAccessor="aiPrompWordId"
-        records={prompts.data?.list ?? []}
-        fetching={prompts.isFetching}
-        totalRecords={prompts.data?.total ?? 0}
-        recordsPerPage={CONTENT_PAGE_SIZE}
-        page={page}
-        onPageChange={setPage}
-        noRecordsText={t('adminContent.empty')}
+        {...pagedTableProps(prompts, { page, onPageChange: setPage, pageSize: CONTENT_PAGE_SIZE, emptyText: t('adminContent.empty') })}
         columns={[
           { accessor: 'title', title: t('adminContent.prompts.title'), render: (p) => `${p.icon} ${p.title}` },
           { accessor: 'content', title: t('adminContent.prompts.content'), ellipsis: true, width: 360 },
@@ -134,7 +130,7 @@ function PromptForm({ existing, saving, onSave, onCancel }: { existing: AdminRec
   });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const set = (patch: Partial<typeof v>) => setV((old) => ({ ...old, ...patch }));
-  const err = (field: string) => (errors[field] ? t(errors[field] === 'promptNameRequired' || errors[field] === 'promptContentRequired' ? `adminContent.problems.${errors[field]}` : 'adminContent.invalid') : undefined);
+  const err = fieldMessages(errors, PROBLEMS, (code) => t(`adminContent.problems.${code}`), () => t('adminContent.invalid'));
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     const body: SavePromptInput = { ...(existing ? { aiPrompWordId: existing.aiPrompWordId } : {}), ...v, sort: v.sort === '' ? Number.NaN : Number(v.sort) };

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SaveQuickFunctionInput } from '../../shared/api/admin-content.ts';
 import { AdminSaveQuickFunctionBodySchema, AppliesToSchema, type AdminQuickFunction, type AppliesTo } from '../../shared/contracts/quick-function.ts';
-import { fieldErrors } from './form-errors.ts';
+import { fieldErrors, fieldMessages } from '../ui/form-errors.ts';
 import { possibleParents } from './tree-order.ts';
 import './strings.ts';
 
@@ -42,11 +42,7 @@ export function QuickFunctionForm({
   });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const set = (patch: Partial<typeof v>) => setV((old) => ({ ...old, ...patch }));
-  const err = (field: string) => {
-    const code = errors[field];
-    if (!code) return undefined;
-    return PROBLEMS.has(code) ? t(`adminContent.problems.${code}`) : t('adminContent.invalid');
-  };
+  const err = fieldMessages(errors, PROBLEMS, (code) => t(`adminContent.problems.${code}`), () => t('adminContent.invalid'));
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     const body: SaveQuickFunctionInput = {

@@ -12,13 +12,15 @@ import {
 } from '../../shared/api/admin-content.ts';
 import type { AdminQuickFunction } from '../../shared/contracts/quick-function.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
+import { errorMessage } from '../ui/error-message.ts';
 import { IconArrowDown, IconArrowUp, IconFolder, IconPencil, IconPlus, IconTrash } from '../ui/icons.tsx';
 import { notifyError, notifySuccess } from '../ui/notify.ts';
 import { Modal } from '../ui/overlays.tsx';
-import { errorMessage } from './content-format.ts';
+import { moveId, SortableList } from '../ui/sortable.tsx';
+
 import { QuickFunctionForm } from './quick-function-form.tsx';
-import { SortableItem, SortableStack } from './sortable-stack.tsx';
-import { childrenOf, moveSibling, withSiblingOrder } from './tree-order.ts';
+import { SortableItem } from './sortable-stack.tsx';
+import { childrenOf, withSiblingOrder } from './tree-order.ts';
 import './strings.ts';
 
 interface TreeActions {
@@ -76,7 +78,7 @@ export function QuickFunctionsTab() {
     items,
     busy: sort.isPending,
     onMove: (siblings, id, to) => {
-      const next = moveSibling(siblings, id, to);
+      const next = moveId(siblings, siblings.indexOf(id), to);
       if (!next || sort.isPending) return;
       setPending(next);
       sort.mutate(next);
@@ -131,7 +133,7 @@ function Branch({ parentId, depth, ...actions }: TreeActions & { parentId: strin
   if (children.length === 0) return null;
   return (
     <Stack gap={4} pl={depth ? 'xl' : 0} role="group">
-      <SortableStack ids={ids} onMove={(id, to) => actions.onMove(ids, id, to)}>
+      <SortableList ids={ids} onMove={(id, to) => actions.onMove(ids, id, to)}>
         {children.map((item, index) => {
           const name = i18n.language === 'zh' ? item.nameZh : item.nameEn;
           return (
@@ -181,7 +183,7 @@ function Branch({ parentId, depth, ...actions }: TreeActions & { parentId: strin
             </SortableItem>
           );
         })}
-      </SortableStack>
+      </SortableList>
     </Stack>
   );
 }

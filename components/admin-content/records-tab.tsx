@@ -5,7 +5,9 @@ import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CONTENT_PAGE_SIZE, pageViewsQuery, requestTimesQuery, type PageViewRecord, type RequestTimeRecord } from '../../shared/api/admin-content.ts';
-import { errorMessage, formatTime } from './content-format.ts';
+import { errorMessage } from '../ui/error-message.ts';
+import { pagedTableProps } from '../ui/paged-table.ts';
+import { formatTime } from './content-format.ts';
 import './strings.ts';
 
 type Kind = 'requests' | 'pageViews';
@@ -52,6 +54,20 @@ function useFilters() {
   };
 }
 
+/** The inputs of the shared filters: the list's own text, the user id, `children` (a list's other filters), the dates. */
+function FilterRow({ filters: f, textLabel, children }: { filters: ReturnType<typeof useFilters>; textLabel: string; children?: React.ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <Group align="flex-end">
+      <TextInput label={textLabel} value={f.inputs.text} onChange={f.on.text} />
+      <TextInput label={t('adminContent.records.userId')} value={f.inputs.userId} onChange={f.on.userId} />
+      {children}
+      <TextInput type="date" label={t('adminContent.records.from')} value={f.inputs.from} onChange={f.on.from} />
+      <TextInput type="date" label={t('adminContent.records.to')} value={f.inputs.to} onChange={f.on.to} />
+    </Group>
+  );
+}
+
 function RequestTimes() {
   const { t } = useTranslation();
   const f = useFilters();
@@ -59,9 +75,7 @@ function RequestTimes() {
   const records = useQuery(requestTimesQuery(f.page, { ...f.query, path: f.text, minDurationMs: typeof minMs === 'number' ? minMs : undefined }));
   return (
     <Stack>
-      <Group align="flex-end">
-        <TextInput label={t('adminContent.records.path')} value={f.inputs.text} onChange={f.on.text} />
-        <TextInput label={t('adminContent.records.userId')} value={f.inputs.userId} onChange={f.on.userId} />
+      <FilterRow filters={f} textLabel={t('adminContent.records.path')}>
         <NumberInput
           label={t('adminContent.records.minDuration')}
           min={0}
@@ -72,21 +86,11 @@ function RequestTimes() {
             f.setPage(1);
           }}
         />
-        <TextInput type="date" label={t('adminContent.records.from')} value={f.inputs.from} onChange={f.on.from} />
-        <TextInput type="date" label={t('adminContent.records.to')} value={f.inputs.to} onChange={f.on.to} />
-      </Group>
+      </FilterRow>
       {records.isError && <Alert color="red">{errorMessage(records.error)}</Alert>}
       <DataTable<RequestTimeRecord>
         aria-label={t('adminContent.records.requests')}
-        withTableBorder
-        minHeight={160}
-        records={records.data?.list ?? []}
-        fetching={records.isFetching}
-        totalRecords={records.data?.total ?? 0}
-        recordsPerPage={CONTENT_PAGE_SIZE}
-        page={f.page}
-        onPageChange={f.setPage}
-        noRecordsText={t('adminContent.empty')}
+        {...pagedTableProps(records, { page: f.page, onPageChange: f.setPage, pageSize: CONTENT_PAGE_SIZE, emptyText: t('adminContent.empty') })}
         columns={[
           { accessor: 'createTime', title: t('adminContent.records.when'), render: (r) => formatTime(r.createTime) },
           { accessor: 'requestId', title: t('adminContent.records.path') },
@@ -105,24 +109,11 @@ function PageViews() {
   const records = useQuery(pageViewsQuery(f.page, { ...f.query, url: f.text }));
   return (
     <Stack>
-      <Group align="flex-end">
-        <TextInput label={t('adminContent.records.url')} value={f.inputs.text} onChange={f.on.text} />
-        <TextInput label={t('adminContent.records.userId')} value={f.inputs.userId} onChange={f.on.userId} />
-        <TextInput type="date" label={t('adminContent.records.from')} value={f.inputs.from} onChange={f.on.from} />
-        <TextInput type="date" label={t('adminContent.records.to')} value={f.inputs.to} onChange={f.on.to} />
-      </Group>
+      <FilterRow filters={f} textLabel={t('adminContent.records.url')} />
       {records.isError && <Alert color="red">{errorMessage(records.error)}</Alert>}
       <DataTable<PageViewRecord>
         aria-label={t('adminContent.records.pageViews')}
-        withTableBorder
-        minHeight={160}
-        records={records.data?.list ?? []}
-        fetching={records.isFetching}
-        totalRecords={records.data?.total ?? 0}
-        recordsPerPage={CONTENT_PAGE_SIZE}
-        page={f.page}
-        onPageChange={f.setPage}
-        noRecordsText={t('adminContent.empty')}
+        {...pagedTableProps(records, { page: f.page, onPageChange: f.setPage, pageSize: CONTENT_PAGE_SIZE, emptyText: t('adminContent.empty') })}
         columns={[
           { accessor: 'createTime', title: t('adminContent.records.when'), render: (r) => formatTime(r.createTime) },
           { accessor: 'currentUrl', title: t('adminContent.records.url'), ellipsis: true, width: 320 },

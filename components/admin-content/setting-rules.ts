@@ -1,7 +1,7 @@
 import { MAX_SETTING_VALUE_CHARS, SaveSettingSchema, type AdminSetting } from '../../shared/contracts/system.ts';
 
 /** How a setting's value is edited and checked: the type the server names for it. */
-export type SettingKind = AdminSetting['valueType'];
+type SettingKind = AdminSetting['valueType'];
 
 export function settingKind(setting: AdminSetting): SettingKind {
   return setting.valueType;

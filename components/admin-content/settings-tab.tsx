@@ -4,8 +4,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { adminContentKey, adminSettingsQuery, resetAdminSetting, saveAdminSetting } from '../../shared/api/admin-content.ts';
 import type { AdminSetting } from '../../shared/contracts/system.ts';
+import { errorMessage } from '../ui/error-message.ts';
 import { notifyError, notifySuccess } from '../ui/notify.ts';
-import { errorMessage, formatTime } from './content-format.ts';
+import { formatTime } from './content-format.ts';
 import { settingDescription, settingKind, settingProblem } from './setting-rules.ts';
 import './strings.ts';
 
@@ -32,7 +33,7 @@ export function SettingsTab() {
   );
 }
 
-export function SettingRow({ setting }: { setting: AdminSetting }) {
+function SettingRow({ setting }: { setting: AdminSetting }) {
   const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
   const [value, setValue] = useState(setting.settingValue);

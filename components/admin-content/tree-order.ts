@@ -8,17 +8,6 @@ export function childrenOf(items: readonly AdminQuickFunction[], parentId: strin
   return items.filter((i) => (i.parentId && ids.has(i.parentId) ? i.parentId : null) === parentId).sort(bySort);
 }
 
-/** The sibling ids after moving `id` to position `to` (clamped), or null when nothing moves. */
-export function moveSibling(siblings: readonly string[], id: string, to: number): string[] | null {
-  const from = siblings.indexOf(id);
-  const target = Math.max(0, Math.min(siblings.length - 1, to));
-  if (from < 0 || from === target) return null;
-  const moved = [...siblings];
-  moved.splice(from, 1);
-  moved.splice(target, 0, id);
-  return moved;
-}
-
 /** `items` with the siblings of `ids` given sort values in that order (shown while the order is saved). */
 export function withSiblingOrder(items: readonly AdminQuickFunction[], ids: readonly string[]): AdminQuickFunction[] {
   const index = new Map(ids.map((id, i) => [id, i]));

@@ -13,19 +13,20 @@ export function localDay(date: Date): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }
 
+/** Midnight UTC of a YYYY-MM-DD day, in milliseconds: day arithmetic free of the browser's zone. */
+function utcMs(day: string): number {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return Date.UTC(y, m - 1, d);
+}
+
 /** The day `days` after (or before, when negative) a YYYY-MM-DD day. */
 export function addDays(day: string, days: number): string {
-  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-  return new Date(Date.UTC(y, m - 1, d) + days * DAY_MS).toISOString().slice(0, 10);
+  return new Date(utcMs(day) + days * DAY_MS).toISOString().slice(0, 10);
 }
 
 /** Days from `from` to `to`, both included. */
 export function daysBetween(from: string, to: string): number {
-  const parse = (day: string) => {
-    const [y, m, d] = day.split('-').map(Number) as [number, number, number];
-    return Date.UTC(y, m - 1, d);
-  };
-  return Math.round((parse(to) - parse(from)) / DAY_MS) + 1;
+  return Math.round((utcMs(to) - utcMs(from)) / DAY_MS) + 1;
 }
 
 export type DayRange = { from: string; to: string };

@@ -2,7 +2,7 @@ import { BarChart } from '@mantine/charts';
 import '@mantine/charts/styles.css';
 import { Alert, Button, Group, Paper, SegmentedControl, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { DataTable } from 'mantine-datatable';
+import { DataTable, type DataTableColumn } from 'mantine-datatable';
 import 'mantine-datatable/styles.css';
 import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -231,46 +231,50 @@ function Charts({ data }: { data: Dashboard }) {
   );
 }
 
+/** A table of the dashboard under its heading; an empty one keeps room for its "nothing yet" text. */
+function TitledTable<T>({ title, records, ...table }: { title: string; records: T[]; idAccessor: keyof T & string; noRecordsText: string; columns: DataTableColumn<T>[] }) {
+  return (
+    <Stack gap="xs">
+      <Title order={3} size="h5">
+        {title}
+      </Title>
+      <DataTable<T> aria-label={title} withTableBorder borderRadius="md" minHeight={records.length ? undefined : 120} records={records} {...table} />
+    </Stack>
+  );
+}
+
 function DeploymentsTable({ data }: { data: Dashboard }) {
   const { t, i18n } = useTranslation();
   const n = useNumber();
   const percent = new Intl.NumberFormat(i18n.language, { style: 'percent', maximumFractionDigits: 1 });
   const modelName = new Map(data.models.map((m) => [m.aiModelId, m.modelName]));
   return (
-    <Stack gap="xs">
-      <Title order={3} size="h5">
-        {t('adminDashboard.deployments.title')}
-      </Title>
-      <DataTable
-        aria-label={t('adminDashboard.deployments.title')}
-        withTableBorder
-        borderRadius="md"
-        minHeight={data.deployments.length ? undefined : 120}
-        noRecordsText={t('adminDashboard.deployments.empty')}
-        idAccessor="deploymentId"
-        records={data.deployments}
-        columns={[
-          {
-            accessor: 'deploymentId',
-            title: t('adminDashboard.deployments.deployment'),
-            render: (d) => (d.provider ? `${d.provider} · ${d.upstreamModelId ?? ''}` : `${d.deploymentId} ${t('adminDashboard.deployments.deleted')}`),
+    <TitledTable
+      title={t('adminDashboard.deployments.title')}
+      noRecordsText={t('adminDashboard.deployments.empty')}
+      idAccessor="deploymentId"
+      records={data.deployments}
+      columns={[
+        {
+          accessor: 'deploymentId',
+          title: t('adminDashboard.deployments.deployment'),
+          render: (d) => (d.provider ? `${d.provider} · ${d.upstreamModelId ?? ''}` : `${d.deploymentId} ${t('adminDashboard.deployments.deleted')}`),
+        },
+        { accessor: 'aiModelId', title: t('adminDashboard.deployments.model'), render: (d) => (d.aiModelId ? (modelName.get(d.aiModelId) ?? d.aiModelId) : '') },
+        { accessor: 'messages', title: t('adminDashboard.deployments.messages'), textAlign: 'right', render: (d) => n(d.messages) },
+        { accessor: 'errors', title: t('adminDashboard.deployments.errors'), textAlign: 'right', render: (d) => n(d.errors) },
+        { accessor: 'failovers', title: t('adminDashboard.deployments.failovers'), textAlign: 'right', render: (d) => n(d.failovers) },
+        {
+          accessor: 'rate',
+          title: t('adminDashboard.deployments.errorRate'),
+          textAlign: 'right',
+          render: (d) => {
+            const rate = errorRate(d.messages, d.errors);
+            return rate === null ? '—' : percent.format(rate);
           },
-          { accessor: 'aiModelId', title: t('adminDashboard.deployments.model'), render: (d) => (d.aiModelId ? (modelName.get(d.aiModelId) ?? d.aiModelId) : '') },
-          { accessor: 'messages', title: t('adminDashboard.deployments.messages'), textAlign: 'right', render: (d) => n(d.messages) },
-          { accessor: 'errors', title: t('adminDashboard.deployments.errors'), textAlign: 'right', render: (d) => n(d.errors) },
-          { accessor: 'failovers', title: t('adminDashboard.deployments.failovers'), textAlign: 'right', render: (d) => n(d.failovers) },
-          {
-            accessor: 'rate',
-            title: t('adminDashboard.deployments.errorRate'),
-            textAlign: 'right',
-            render: (d) => {
-              const rate = errorRate(d.messages, d.errors);
-              return rate === null ? '—' : percent.format(rate);
-            },
-          },
-        ]}
-      />
-    </Stack>
+        },
+      ]}
+    />
   );
 }
 
@@ -278,31 +282,23 @@ function ModelsTable({ data }: { data: Dashboard }) {
   const { t } = useTranslation();
   const n = useNumber();
   return (
-    <Stack gap="xs">
-      <Title order={3} size="h5">
-        {t('adminDashboard.models.title')}
-      </Title>
-      <DataTable
-        aria-label={t('adminDashboard.models.title')}
-        withTableBorder
-        borderRadius="md"
-        minHeight={data.models.length ? undefined : 120}
-        noRecordsText={t('adminDashboard.models.empty')}
-        idAccessor="aiModelId"
-        records={data.models}
-        columns={[
-          { accessor: 'modelName', title: t('adminDashboard.models.model') },
-          { accessor: 'messages', title: t('adminDashboard.models.messages'), textAlign: 'right', render: (m) => n(m.messages) },
-          { accessor: 'tokens', title: t('adminDashboard.models.tokens'), textAlign: 'right', render: (m) => n(m.inputTokens + m.outputTokens) },
-          { accessor: 'estimatedMessages', title: t('adminDashboard.models.estimated'), textAlign: 'right', render: (m) => n(m.estimatedMessages) },
-          {
-            accessor: 'avgFirstTokenMs',
-            title: t('adminDashboard.models.avgFirstToken'),
-            textAlign: 'right',
-            render: (m) => (m.avgFirstTokenMs === null ? t('adminDashboard.models.none') : t('adminDashboard.models.ms', { value: n(Math.round(m.avgFirstTokenMs)) })),
-          },
-        ]}
-      />
-    </Stack>
+    <TitledTable
+      title={t('adminDashboard.models.title')}
+      noRecordsText={t('adminDashboard.models.empty')}
+      idAccessor="aiModelId"
+      records={data.models}
+      columns={[
+        { accessor: 'modelName', title: t('adminDashboard.models.model') },
+        { accessor: 'messages', title: t('adminDashboard.models.messages'), textAlign: 'right', render: (m) => n(m.messages) },
+        { accessor: 'tokens', title: t('adminDashboard.models.tokens'), textAlign: 'right', render: (m) => n(m.inputTokens + m.outputTokens) },
+        { accessor: 'estimatedMessages', title: t('adminDashboard.models.estimated'), textAlign: 'right', render: (m) => n(m.estimatedMessages) },
+        {
+          accessor: 'avgFirstTokenMs',
+          title: t('adminDashboard.models.avgFirstToken'),
+          textAlign: 'right',
+          render: (m) => (m.avgFirstTokenMs === null ? t('adminDashboard.models.none') : t('adminDashboard.models.ms', { value: n(Math.round(m.avgFirstTokenMs)) })),
+        },
+      ]}
+    />
   );
 }

@@ -4,13 +4,14 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { testAdminDeployment, type SaveDeploymentInput } from '../../shared/api/admin-catalogue.ts';
 import { PROVIDERS, SaveDeploymentSchema, type AdminDeployment, type Provider } from '../../shared/contracts/model.ts';
+import { errorMessage } from '../ui/error-message.ts';
+import { fieldErrors } from '../ui/form-errors.ts';
 import { notifyError } from '../ui/notify.ts';
 import { Modal } from '../ui/overlays.tsx';
-import { fieldErrors } from './form-errors.ts';
 import { TestResult } from './test-result.tsx';
 import './strings.ts';
 
-export interface DeploymentFormValues {
+interface DeploymentFormValues {
   provider: Provider;
   baseUrl: string;
   upstreamModelId: string;
@@ -22,7 +23,7 @@ export interface DeploymentFormValues {
   enabled: boolean;
 }
 
-export function deploymentFormValues(deployment: AdminDeployment | null): DeploymentFormValues {
+function deploymentFormValues(deployment: AdminDeployment | null): DeploymentFormValues {
   return {
     provider: deployment?.provider ?? 'openai-compatible',
     baseUrl: deployment?.baseUrl ?? '',
@@ -45,7 +46,7 @@ export function apiKeyField(values: Pick<DeploymentFormValues, 'apiKey' | 'remov
 }
 
 /** The body of AiModelMap/Save for the form's values, or the problems of each field. */
-export function deploymentBody(
+function deploymentBody(
   values: DeploymentFormValues,
   aiModelId: string,
   existing: AdminDeployment | null,
@@ -66,7 +67,7 @@ export function deploymentBody(
   return { body };
 }
 
-export interface DeploymentFormProps {
+interface DeploymentFormProps {
   opened: boolean;
   aiModelId: string;
   /** null: a new deployment. */
@@ -86,7 +87,7 @@ export function DeploymentForm(props: DeploymentFormProps) {
   );
 }
 
-export function DeploymentFormBody({ aiModelId, deployment, saving, onSave, onClose }: Omit<DeploymentFormProps, 'opened'>) {
+function DeploymentFormBody({ aiModelId, deployment, saving, onSave, onClose }: Omit<DeploymentFormProps, 'opened'>) {
   const { t } = useTranslation();
   const [values, setValues] = useState(() => deploymentFormValues(deployment));
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -102,7 +103,7 @@ export function DeploymentFormBody({ aiModelId, deployment, saving, onSave, onCl
         upstreamModelId: values.upstreamModelId.trim(),
         ...apiKeyField(values),
       }),
-    onError: (e) => notifyError(e instanceof Error ? e.message : String(e)),
+    onError: (e) => notifyError(errorMessage(e)),
   });
 
   const submit = (event: React.FormEvent) => {

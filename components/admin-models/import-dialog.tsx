@@ -4,17 +4,16 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { listUpstreamModels, syncModelMap } from '../../shared/api/admin-catalogue.ts';
 import { PROVIDERS, VIP_LEVEL_NAMES, type Provider, type UpstreamModelEntry } from '../../shared/contracts/model.ts';
+import { errorMessage } from '../ui/error-message.ts';
 import { notifyError, notifySuccess } from '../ui/notify.ts';
 import { Modal } from '../ui/overlays.tsx';
 import './strings.ts';
 
-export interface ImportDialogProps {
+interface ImportDialogProps {
   opened: boolean;
   onClose: () => void;
   onImported: () => void;
 }
-
-const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * "Import from provider": an upstream's address and key, its model list, the ones to import and the

@@ -5,11 +5,14 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { adminMoneyKey, adminPackagesQuery, couponsQuery, MONEY_PAGE_SIZE, saveCoupon, setCouponDisabled, type SaveCouponInput } from '../../shared/api/admin-money.ts';
 import { SaveCouponSchema, type AdminCoupon } from '../../shared/contracts/coupons.ts';
+import { planDate } from '../../shared/utils/plan-level.ts';
+import { errorMessage } from '../ui/error-message.ts';
+import { fieldErrors, fieldMessages } from '../ui/form-errors.ts';
 import { IconPlus } from '../ui/icons.tsx';
 import { notifyError, notifySuccess } from '../ui/notify.ts';
 import { Modal } from '../ui/overlays.tsx';
-import { fieldErrors } from './form-errors.ts';
-import { errorMessage, formatDay, formatMoney } from './money-format.ts';
+import { pagedTableProps } from '../ui/paged-table.ts';
+import { formatMoney } from './money-format.ts';
 import './strings.ts';
 
 /** Coupons: discounts applied at checkout; create, edit, disable. */
@@ -45,22 +48,14 @@ export function CouponsTab() {
       {coupons.isError && <Alert color="red">{errorMessage(coupons.error)}</Alert>}
       <DataTable<AdminCoupon>
         aria-label={t('adminMoney.tabs.coupons')}
-        withTableBorder
-        minHeight={160}
         idAccessor="couponId"
-        records={coupons.data?.list ?? []}
-        fetching={coupons.isFetching}
-        totalRecords={coupons.data?.total ?? 0}
-        recordsPerPage={MONEY_PAGE_SIZE}
-        page={page}
-        onPageChange={setPage}
-        noRecordsText={t('adminMoney.noRecords')}
+        {...pagedTableProps(coupons, { page, onPageChange: setPage, pageSize: MONEY_PAGE_SIZE, emptyText: t('adminMoney.noRecords') })}
         columns={[
           { accessor: 'code', title: t('adminMoney.coupons.code') },
           { accessor: 'percentOff', title: t('adminMoney.coupons.discount'), render: (c) => (c.percentOff !== null ? `${c.percentOff}%` : formatMoney(c.amountOff, c.currency, i18n.language)) },
           { accessor: 'duration', title: t('adminMoney.coupons.duration'), render: (c) => t(`adminMoney.coupons.durations.${c.duration}`) },
           { accessor: 'timesRedeemed', title: t('adminMoney.coupons.redeemed'), render: (c) => `${c.timesRedeemed}${c.maxRedemptions !== null ? ` / ${c.maxRedemptions}` : ''}${c.reserved ? ` (+${c.reserved})` : ''}` },
-          { accessor: 'validTo', title: t('adminMoney.coupons.valid'), render: (c) => `${formatDay(c.validFrom) || '…'} – ${formatDay(c.validTo) || '…'}` },
+          { accessor: 'validTo', title: t('adminMoney.coupons.valid'), render: (c) => `${planDate(c.validFrom) || '…'} – ${planDate(c.validTo) || '…'}` },
           {
             accessor: 'disabled',
             title: t('adminMoney.status'),
@@ -113,11 +108,7 @@ function CouponForm({ existing, saving, onSave, onCancel }: { existing: AdminCou
   });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const set = (patch: Partial<typeof v>) => setV((old) => ({ ...old, ...patch }));
-  const err = (field: string) => {
-    const code = errors[field];
-    if (!code) return undefined;
-    return PROBLEMS.has(code) ? t(`adminMoney.coupons.invalid.${code}`) : t('adminMoney.invalid');
-  };
+  const err = fieldMessages(errors, PROBLEMS, (code) => t(`adminMoney.coupons.invalid.${code}`), () => t('adminMoney.invalid'));
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
     const body: SaveCouponInput = {

@@ -4,7 +4,8 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { inviteStatisticsQuery } from '../../shared/api/admin-money.ts';
-import { errorMessage } from './money-format.ts';
+import { errorMessage } from '../ui/error-message.ts';
+
 import './strings.ts';
 
 /** Invite statistics over a date range (the last 30 days at first): totals, top inviters, per day. */

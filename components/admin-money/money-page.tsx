@@ -1,7 +1,8 @@
-import { Stack, Tabs, Title } from '@mantine/core';
+import { Stack, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useParams } from 'wouter';
 import 'mantine-datatable/styles.css';
+import { RoutedTabs } from '../ui/routed-tabs.tsx';
 import { CouponsTab } from './coupons-tab.tsx';
 import { InvitesTab } from './invites-tab.tsx';
 import { OrdersTab } from './orders-tab.tsx';
@@ -10,8 +11,8 @@ import { RedeemTab } from './redeem-tab.tsx';
 import { SubscriptionsTab } from './subscriptions-tab.tsx';
 import './strings.ts';
 
-export const MONEY_TABS = ['plans', 'orders', 'subscriptions', 'redeem', 'coupons', 'invites'] as const;
-export type MoneyTab = (typeof MONEY_TABS)[number];
+const MONEY_TABS = ['plans', 'orders', 'subscriptions', 'redeem', 'coupons', 'invites'] as const;
+type MoneyTab = (typeof MONEY_TABS)[number];
 
 const PANELS: Record<MoneyTab, () => React.ReactNode> = {
   plans: () => <PlansTab />,
@@ -31,20 +32,7 @@ export function MoneyPage() {
   return (
     <Stack>
       <Title order={2}>{t('adminMoney.title')}</Title>
-      <Tabs value={tab} onChange={(value) => value && navigate(`/admin/money/${value}`)} keepMounted={false}>
-        <Tabs.List>
-          {MONEY_TABS.map((name) => (
-            <Tabs.Tab key={name} value={name}>
-              {t(`adminMoney.tabs.${name}`)}
-            </Tabs.Tab>
-          ))}
-        </Tabs.List>
-        {MONEY_TABS.map((name) => (
-          <Tabs.Panel key={name} value={name} pt="md">
-            {tab === name && PANELS[name]()}
-          </Tabs.Panel>
-        ))}
-      </Tabs>
+      <RoutedTabs tabs={MONEY_TABS} value={tab} onChange={(next) => navigate(`/admin/money/${next}`)} label={(name) => t(`adminMoney.tabs.${name}`)} panel={(name) => PANELS[name]()} />
     </Stack>
   );
 }

@@ -6,7 +6,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { adminOrdersQuery, MONEY_PAGE_SIZE, type OrderFilters } from '../../shared/api/admin-money.ts';
 import { ORDER_SOURCES, ORDER_STATUSES, type AdminOrder } from '../../shared/contracts/admin-money.ts';
-import { errorMessage, formatDay, formatMoney, formatTime, levelKey } from './money-format.ts';
+import { planDate } from '../../shared/utils/plan-level.ts';
+import { errorMessage } from '../ui/error-message.ts';
+import { pagedTableProps } from '../ui/paged-table.ts';
+import { formatMoney, formatTime, levelKey } from './money-format.ts';
 import './strings.ts';
 
 const STATUS_COLOR: Record<AdminOrder['status'], string> = { active: 'teal', scheduled: 'blue', ended: 'gray', refunded: 'red' };
@@ -60,16 +63,8 @@ export function OrdersTab() {
       {orders.isError && <Alert color="red">{errorMessage(orders.error)}</Alert>}
       <DataTable<AdminOrder>
         aria-label={t('adminMoney.tabs.orders')}
-        withTableBorder
-        minHeight={160}
         idAccessor="vipOrderId"
-        records={orders.data?.list ?? []}
-        fetching={orders.isFetching}
-        totalRecords={orders.data?.total ?? 0}
-        recordsPerPage={MONEY_PAGE_SIZE}
-        page={page}
-        onPageChange={setPage}
-        noRecordsText={t('adminMoney.noRecords')}
+        {...pagedTableProps(orders, { page, onPageChange: setPage, pageSize: MONEY_PAGE_SIZE, emptyText: t('adminMoney.noRecords') })}
         columns={[
           { accessor: 'createTime', title: t('adminMoney.orders.created'), render: (o) => formatTime(o.createTime) },
           { accessor: 'userEmail', title: t('adminMoney.user') },
@@ -85,7 +80,7 @@ export function OrdersTab() {
             ),
           },
           { accessor: 'amount', title: t('adminMoney.orders.amount'), textAlign: 'right', render: (o) => formatMoney(o.amount, o.currency, i18n.language) },
-          { accessor: 'startTime', title: t('adminMoney.orders.period'), render: (o) => `${formatDay(o.startTime)} – ${formatDay(o.endTime)}` },
+          { accessor: 'startTime', title: t('adminMoney.orders.period'), render: (o) => `${planDate(o.startTime)} – ${planDate(o.endTime)}` },
           { accessor: 'pointsGranted', title: t('adminMoney.orders.points'), textAlign: 'right', render: (o) => (o.pointsTaken ? `${o.pointsGranted} (−${o.pointsTaken})` : o.pointsGranted) },
         ]}
       />

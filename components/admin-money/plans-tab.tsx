@@ -5,11 +5,12 @@ import { useTranslation } from 'react-i18next';
 import { adminMoneyKey, adminPackagesQuery, deleteAdminPackage, saveAdminPackage, type SavePackageInput } from '../../shared/api/admin-money.ts';
 import { SaveVipPackageSchema, type AdminVipPackage } from '../../shared/contracts/plans.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
+import { errorMessage } from '../ui/error-message.ts';
+import { fieldErrors } from '../ui/form-errors.ts';
 import { IconPencil, IconPlus, IconTrash, IconX } from '../ui/icons.tsx';
 import { notifyError, notifySuccess } from '../ui/notify.ts';
 import { Modal } from '../ui/overlays.tsx';
-import { fieldErrors } from './form-errors.ts';
-import { errorMessage, formatMoney, levelKey } from './money-format.ts';
+import { formatMoney, levelKey } from './money-format.ts';
 import './strings.ts';
 
 /** Plans and prices: the VIP packages on sale, their prices per currency and Stripe price ids. */

@@ -5,22 +5,16 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { adminMoneyKey, exportRedeemBatch, generateRedeemBatch, MONEY_PAGE_SIZE, redeemBatchesQuery, redeemCodesQuery, setRedeemBatchDisabled } from '../../shared/api/admin-money.ts';
 import { RedeemBatchCreateSchema, type RedeemBatch } from '../../shared/contracts/redeem-codes.ts';
+import { planDate } from '../../shared/utils/plan-level.ts';
+import { downloadText } from '../ui/download.ts';
+import { errorMessage } from '../ui/error-message.ts';
+import { fieldErrors, fieldMessages } from '../ui/form-errors.ts';
 import { IconDownload, IconPlus } from '../ui/icons.tsx';
 import { notifyError, notifySuccess } from '../ui/notify.ts';
 import { Modal } from '../ui/overlays.tsx';
-import { fieldErrors } from './form-errors.ts';
-import { errorMessage, formatDay, formatTime, levelKey } from './money-format.ts';
+import { pagedTableProps } from '../ui/paged-table.ts';
+import { formatTime, levelKey } from './money-format.ts';
 import './strings.ts';
-
-/** Saves text as a file the browser downloads. */
-function download(fileName: string, text: string, type: string) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}
 
 /** Redeem-code batches: generate, list, see and export the codes, disable. */
 export function RedeemTab() {
@@ -38,7 +32,7 @@ export function RedeemTab() {
   });
   const exportCsv = useMutation({
     mutationFn: (b: RedeemBatch) => exportRedeemBatch(b.id),
-    onSuccess: ({ fileName, csv }) => download(fileName, csv, 'text/csv'),
+    onSuccess: ({ fileName, csv }) => downloadText(csv, fileName, 'text/csv'),
     onError: (error) => notifyError(errorMessage(error)),
   });
 
@@ -52,15 +46,7 @@ export function RedeemTab() {
       {batches.isError && <Alert color="red">{errorMessage(batches.error)}</Alert>}
       <DataTable<RedeemBatch>
         aria-label={t('adminMoney.tabs.redeem')}
-        withTableBorder
-        minHeight={160}
-        records={batches.data?.list ?? []}
-        fetching={batches.isFetching}
-        totalRecords={batches.data?.total ?? 0}
-        recordsPerPage={MONEY_PAGE_SIZE}
-        page={page}
-        onPageChange={setPage}
-        noRecordsText={t('adminMoney.noRecords')}
+        {...pagedTableProps(batches, { page, onPageChange: setPage, pageSize: MONEY_PAGE_SIZE, emptyText: t('adminMoney.noRecords') })}
         columns={[
           { accessor: 'name', title: t('adminMoney.redeem.name') },
           {
@@ -74,7 +60,7 @@ export function RedeemTab() {
           { accessor: 'codeCount', title: t('adminMoney.redeem.codes'), textAlign: 'right' },
           { accessor: 'redeemedCount', title: t('adminMoney.redeem.redeemed'), textAlign: 'right' },
           { accessor: 'usesPerCode', title: t('adminMoney.redeem.usesPerCode'), textAlign: 'right' },
-          { accessor: 'expiresAt', title: t('adminMoney.redeem.expires'), render: (b) => formatDay(b.expiresAt) || t('adminMoney.redeem.never') },
+          { accessor: 'expiresAt', title: t('adminMoney.redeem.expires'), render: (b) => planDate(b.expiresAt) || t('adminMoney.redeem.never') },
           { accessor: 'createTime', title: t('adminMoney.created'), render: (b) => formatTime(b.createTime) },
           {
             accessor: 'disabled',
@@ -129,16 +115,9 @@ function CodeList({ batchId }: { batchId: string }) {
   const codes = useQuery(redeemCodesQuery(batchId, page));
   return (
     <DataTable
-      withTableBorder
+      {...pagedTableProps(codes, { page, onPageChange: setPage, pageSize: MONEY_PAGE_SIZE, emptyText: t('adminMoney.noRecords') })}
       minHeight={120}
       idAccessor="code"
-      records={codes.data?.list ?? []}
-      fetching={codes.isFetching}
-      totalRecords={codes.data?.total ?? 0}
-      recordsPerPage={MONEY_PAGE_SIZE}
-      page={page}
-      onPageChange={setPage}
-      noRecordsText={t('adminMoney.noRecords')}
       columns={[
         { accessor: 'code', title: t('adminMoney.redeem.code'), render: (c) => <Code>{c.code}</Code> },
         { accessor: 'uses', title: t('adminMoney.redeem.uses'), textAlign: 'right' },
@@ -176,11 +155,7 @@ function GenerateForm({ onDone, onCancel }: { onDone: (count: number) => void; o
     setErrors({});
     generate.mutate(body);
   };
-  const err = (field: string) => {
-    const code = errors[field];
-    if (!code) return undefined;
-    return KNOWN_PROBLEMS.has(code) ? t(`adminMoney.redeem.invalid.${code}`) : t('adminMoney.invalid');
-  };
+  const err = fieldMessages(errors, KNOWN_PROBLEMS, (code) => t(`adminMoney.redeem.invalid.${code}`), () => t('adminMoney.invalid'));
   return (
     <form onSubmit={submit} noValidate>
       <Stack gap="sm">

@@ -6,7 +6,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { adminSubscriptionsQuery, MONEY_PAGE_SIZE, type SubscriptionFilters } from '../../shared/api/admin-money.ts';
 import { SUBSCRIPTION_STATUSES, type AdminSubscription } from '../../shared/contracts/admin-money.ts';
-import { errorMessage, formatDay, formatTime, levelKey } from './money-format.ts';
+import { planDate } from '../../shared/utils/plan-level.ts';
+import { errorMessage } from '../ui/error-message.ts';
+import { pagedTableProps } from '../ui/paged-table.ts';
+import { formatTime, levelKey } from './money-format.ts';
 import './strings.ts';
 
 /** Stripe subscriptions, most recently changed first. */
@@ -41,16 +44,8 @@ export function SubscriptionsTab() {
       {subscriptions.isError && <Alert color="red">{errorMessage(subscriptions.error)}</Alert>}
       <DataTable<AdminSubscription>
         aria-label={t('adminMoney.tabs.subscriptions')}
-        withTableBorder
-        minHeight={160}
         idAccessor="subscriptionId"
-        records={subscriptions.data?.list ?? []}
-        fetching={subscriptions.isFetching}
-        totalRecords={subscriptions.data?.total ?? 0}
-        recordsPerPage={MONEY_PAGE_SIZE}
-        page={page}
-        onPageChange={setPage}
-        noRecordsText={t('adminMoney.noRecords')}
+        {...pagedTableProps(subscriptions, { page, onPageChange: setPage, pageSize: MONEY_PAGE_SIZE, emptyText: t('adminMoney.noRecords') })}
         columns={[
           { accessor: 'userEmail', title: t('adminMoney.user') },
           {
@@ -67,7 +62,7 @@ export function SubscriptionsTab() {
               </Badge>
             ),
           },
-          { accessor: 'currentPeriodEnd', title: t('adminMoney.subscriptions.periodEnd'), render: (s) => formatDay(s.currentPeriodEnd) },
+          { accessor: 'currentPeriodEnd', title: t('adminMoney.subscriptions.periodEnd'), render: (s) => planDate(s.currentPeriodEnd) },
           { accessor: 'cancelAtPeriodEnd', title: t('adminMoney.subscriptions.cancelAtPeriodEnd'), render: (s) => (s.cancelAtPeriodEnd ? t('adminMoney.yes') : t('adminMoney.no')) },
           { accessor: 'subscriptionId', title: t('adminMoney.subscriptions.id') },
           { accessor: 'updateTime', title: t('adminMoney.subscriptions.updated'), render: (s) => formatTime(s.updateTime) },

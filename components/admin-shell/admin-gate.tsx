@@ -7,13 +7,10 @@ import { getUserByLogin } from '../../shared/api/user.ts';
 import { tokenAtom } from '../../shared/atoms/auth.ts';
 import type { UserInfo } from '../../shared/contracts/user.ts';
 import { signOut } from '../app-shell/account.ts';
-import en from '../../locales/features/admin-shell.en.json';
-import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
-
-addEnglishStrings(en);
+import './strings.ts';
 
 /** The signed-in account as the console checked it, keyed by the token (another login is checked again). */
-export const adminMeKey = ['admin', 'me'] as const;
+const adminMeKey = ['admin', 'me'] as const;
 
 export function useAdminMe() {
   const token = useAtomValue(tokenAtom);
@@ -24,6 +21,18 @@ export function useAdminMe() {
     staleTime: 60_000,
     retry: false,
   });
+}
+
+/** Signs this browser out (`leaving` meanwhile); the gate then sends it to the login page. */
+export function useAdminSignOut(): { leaving: boolean; leave: () => void } {
+  const store = useStore();
+  const queryClient = useQueryClient();
+  const [leaving, setLeaving] = useState(false);
+  const leave = () => {
+    setLeaving(true);
+    void signOut(store).then(() => queryClient.removeQueries({ queryKey: adminMeKey }));
+  };
+  return { leaving, leave };
 }
 
 /**
@@ -132,16 +141,9 @@ function SignInPage() {
 }
 
 /** A signed-in account without the admin role. Signing out leads to the login page (the gate sends it there). */
-export function NotAllowedPage({ user }: { user: UserInfo }) {
+function NotAllowedPage({ user }: { user: UserInfo }) {
   const { t } = useTranslation();
-  const store = useStore();
-  const queryClient = useQueryClient();
-  const [leaving, setLeaving] = useState(false);
-  const switchAccount = async () => {
-    setLeaving(true);
-    await signOut(store);
-    queryClient.removeQueries({ queryKey: adminMeKey });
-  };
+  const { leaving, leave } = useAdminSignOut();
   return (
     <GateFrame title={t('adminShell.notAllowedTitle')}>
       <Alert color="orange" role="alert" data-testid="admin-not-allowed">
@@ -149,7 +151,7 @@ export function NotAllowedPage({ user }: { user: UserInfo }) {
       </Alert>
       <Group justify="space-between">
         <Anchor href="/">{t('adminShell.openApp')}</Anchor>
-        <Button variant="default" loading={leaving} onClick={() => void switchAccount()}>
+        <Button variant="default" loading={leaving} onClick={leave}>
           {t('adminShell.otherAccount')}
         </Button>
       </Group>

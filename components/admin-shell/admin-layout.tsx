@@ -1,23 +1,16 @@
-import { AppShell, Burger, Button, Group, NavLink, SegmentedControl, Text, Title } from '@mantine/core';
+import { AppShell, Burger, Button, Group, NavLink, Text, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useQueryClient } from '@tanstack/react-query';
-import { useStore } from 'jotai';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
-import { LanguageSchema } from '../../shared/contracts/common.ts';
-import { setLanguage } from '../../shared/i18n/i18n.ts';
-import { signOut } from '../app-shell/account.ts';
-import { adminMeKey, useAdminMe } from './admin-gate.tsx';
-import en from '../../locales/features/admin-shell.en.json';
-import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
-
-addEnglishStrings(en);
+import { LanguageSwitch } from '../ui/language-switch.tsx';
+import { useAdminMe, useAdminSignOut } from './admin-gate.tsx';
+import './strings.ts';
 
 export type AdminSection = 'dashboard' | 'users' | 'models' | 'money' | 'content' | 'audit';
 
 /** The console's sections: where each link goes, and the addresses that belong to it. */
-export const ADMIN_SECTIONS: readonly { section: AdminSection; href: string; prefix: string }[] = [
+const ADMIN_SECTIONS: readonly { section: AdminSection; href: string; prefix: string }[] = [
   { section: 'dashboard', href: '/admin', prefix: '/admin' },
   { section: 'users', href: '/admin/users', prefix: '/admin/users' },
   { section: 'models', href: '/admin/models', prefix: '/admin/models' },
@@ -84,18 +77,9 @@ function useDocumentTitle(section: AdminSection | null) {
 }
 
 function HeaderActions() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const me = useAdminMe();
-  const store = useStore();
-  const queryClient = useQueryClient();
-  const [leaving, setLeaving] = useState(false);
-  const language = i18n.language === 'zh' ? 'zh' : 'en';
-  const logOut = async () => {
-    setLeaving(true);
-    // The gate sends the browser to the login page once the token is gone.
-    await signOut(store);
-    queryClient.removeQueries({ queryKey: adminMeKey });
-  };
+  const { leaving, leave } = useAdminSignOut();
   return (
     <Group gap="sm" wrap="nowrap">
       {me.data && (
@@ -103,20 +87,8 @@ function HeaderActions() {
           {me.data.email}
         </Text>
       )}
-      <SegmentedControl
-        size="xs"
-        aria-label={t('adminShell.language')}
-        value={language}
-        onChange={(next) => {
-          const parsed = LanguageSchema.safeParse(next);
-          if (parsed.success) void setLanguage(parsed.data);
-        }}
-        data={[
-          { value: 'en', label: 'English' },
-          { value: 'zh', label: '中文' },
-        ]}
-      />
-      <Button size="xs" variant="default" loading={leaving} onClick={() => void logOut()}>
+      <LanguageSwitch label={t('adminShell.language')} />
+      <Button size="xs" variant="default" loading={leaving} onClick={leave}>
         {t('adminShell.logOut')}
       </Button>
     </Group>

@@ -2,10 +2,7 @@ import { Alert, Button, Center, Group, Loader, Stack, Text, Title } from '@manti
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import en from '../../locales/features/admin-shell.en.json';
-import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
-
-addEnglishStrings(en);
+import './strings.ts';
 
 /** While a page's chunk arrives. */
 export function PageLoading() {

@@ -3,17 +3,13 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { deleteUser, getDeletePreview, sendPasswordReset } from '../../shared/api/admin-users.ts';
+import { errorMessage } from '../ui/error-message.ts';
 import { notifyError, notifySuccess } from '../ui/notify.ts';
 import { Modal } from '../ui/overlays.tsx';
 import type { UserDialogProps } from './grant-dialog.tsx';
 import { emailConfirms } from './grant-form.ts';
 import { useUserFormat } from './user-format.ts';
-import en from '../../locales/features/admin-users.en.json';
-import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
-
-addEnglishStrings(en);
-
-const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
+import './strings.ts';
 
 /** Makes a single-use password reset link and shows it to copy (and whether it was also e-mailed). */
 export function ResetLinkDialog({ user, onClose, onDone }: UserDialogProps) {

@@ -4,16 +4,12 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { grantPoints, extendPlan } from '../../shared/api/admin-users.ts';
 import type { AdminUserDetail } from '../../shared/contracts/admin-users.ts';
+import { errorMessage } from '../ui/error-message.ts';
 import { notifyError, notifySuccess } from '../ui/notify.ts';
 import { Modal } from '../ui/overlays.tsx';
 import { MAX_POINTS_AT_ONCE, MAX_REASON_LENGTH, signedAmount, validateGrantForm, type GrantDirection, type GrantFormErrors, type GrantFormValues } from './grant-form.ts';
 import { useUserFormat } from './user-format.ts';
-import en from '../../locales/features/admin-users.en.json';
-import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
-
-addEnglishStrings(en);
-
-const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
+import './strings.ts';
 
 /**
  * One id per intended change, chosen when the dialog opens: pressing again after a failure that

@@ -6,17 +6,13 @@ import { useLocation } from 'wouter';
 import { adminUsersKey, closeUser, endPlan, reopenUser, setUserRole } from '../../shared/api/admin-users.ts';
 import type { AdminUserDetail } from '../../shared/contracts/admin-users.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
+import { errorMessage } from '../ui/error-message.ts';
 import { notifyError, notifySuccess } from '../ui/notify.ts';
 import { DeleteDialog, ResetLinkDialog } from './account-dialogs.tsx';
 import { ExtendPlanDialog, GrantDialog } from './grant-dialog.tsx';
-import en from '../../locales/features/admin-users.en.json';
-import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
-
-addEnglishStrings(en);
+import './strings.ts';
 
 type Action = 'grant' | 'extendPlan' | 'endPlan' | 'role' | 'close' | 'reopen' | 'passwordReset' | 'delete';
-
-const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** A yes/no action: what it asks, what it calls, and what it says once done. */
 function useConfirmAction(user: AdminUserDetail, action: Action | null, onDone: () => void) {

@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import './strings.ts';
 
 /** Dates and numbers of the Users pages, in the console's language. */
 export function useUserFormat() {

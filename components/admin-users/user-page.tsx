@@ -10,10 +10,7 @@ import type { AdminUserDetail } from '../../shared/contracts/admin-users.ts';
 import type { LedgerEntry } from '../../shared/contracts/points.ts';
 import { UserActions } from './user-actions.tsx';
 import { useUserFormat } from './user-format.ts';
-import en from '../../locales/features/admin-users.en.json';
-import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
-
-addEnglishStrings(en);
+import './strings.ts';
 
 /** /admin/users/:userId — one account: plan, points and ledger, activity, invite tree, and the actions. */
 export function UserPage() {

@@ -9,11 +9,9 @@ import { Link, useLocation } from 'wouter';
 import { adminUserListQuery, USERS_PAGE_SIZE, type UserListFilters } from '../../shared/api/admin-users.ts';
 import type { AdminUser, AdminUserSort } from '../../shared/contracts/admin-users.ts';
 import { IconSearch } from '../ui/icons.tsx';
+import { pagedTableProps } from '../ui/paged-table.ts';
 import { useUserFormat } from './user-format.ts';
-import en from '../../locales/features/admin-users.en.json';
-import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
-
-addEnglishStrings(en);
+import './strings.ts';
 
 /** Table columns the server can sort by, and the sort each one asks for. */
 const SORT_BY_COLUMN: Record<string, AdminUserSort> = { email: 'email', createTime: 'created', lastActiveTime: 'lastActive', balance: 'balance' };
@@ -72,20 +70,12 @@ export function UsersPage() {
         </Alert>
       )}
       <DataTable<AdminUser>
+        {...pagedTableProps(users, { page, onPageChange: setPage, pageSize: USERS_PAGE_SIZE, emptyText: t('adminUsers.empty') })}
         aria-label={t('adminUsers.title')}
-        withTableBorder
         borderRadius="md"
         highlightOnHover
-        minHeight={180}
         idAccessor="userId"
-        records={users.data?.list ?? []}
-        fetching={users.isFetching}
-        totalRecords={users.data?.total ?? 0}
-        recordsPerPage={USERS_PAGE_SIZE}
-        page={page}
-        onPageChange={setPage}
-        paginationText={({ from, to, totalRecords }) => t('adminUsers.pagination', { from, to, total: totalRecords })}
-        noRecordsText={t('adminUsers.empty')}
+        paginationText={({ from, to, totalRecords }: { from: number; to: number; totalRecords: number }) => t('adminUsers.pagination', { from, to, total: totalRecords })}
         sortStatus={sort}
         onSortStatusChange={(next) => {
           setSort(next);

@@ -184,6 +184,43 @@ const streamedFields = (update: StreamUpdate): Partial<ChatTurn> => ({
 });
 
 /**
+ * A stream's updates applied to the turn `key` at most once per animation frame. `settle` cancels the
+ * frame pending and applies the last update with the turn's end (`patch` wins over it).
+ */
+function frameBatched(patchTurn: ChatCore['patchTurn'], key: string) {
+  let frame: number | undefined;
+  let latest: StreamUpdate | undefined;
+  const flush = () => {
+    frame = undefined;
+    if (latest) patchTurn(key, streamedFields(latest));
+  };
+  return {
+    latest: () => latest,
+    onUpdate: (update: StreamUpdate) => {
+      latest = update;
+      frame ??= requestAnimationFrame(flush);
+    },
+    settle: (patch: Partial<ChatTurn>) => {
+      if (frame !== undefined) cancelAnimationFrame(frame);
+      frame = undefined;
+      patchTurn(key, { ...(latest ? streamedFields(latest) : {}), ...patch });
+    },
+  };
+}
+
+/** How an answer streamed to its end (sent here, or followed) ended, as its turn shows it. */
+function endedStatus(update: StreamUpdate): ChatTurn['status'] {
+  if (update.finishReason === ChatFinishReasons.userStopped || update.finishReason === ChatFinishReasons.clientDisconnected) return 'stopped';
+  return update.finishReason === ChatFinishReasons.error || update.finishReason === ChatFinishReasons.interrupted ? 'error' : 'done';
+}
+
+/** The end of a turn whose stream failed: stopped when the user stopped it, else the failure and its Code. */
+function failedFields(error: unknown, stoppedByUser: boolean): Partial<ChatTurn> {
+  if (stoppedByUser) return { status: 'stopped', error: undefined, errorCode: undefined };
+  return { status: 'error', error: error instanceof Error ? error.message : String(error), errorCode: error instanceof ApiError ? error.code : undefined };
+}
+
+/**
  * Sends one message and streams its answer into the turn `run.key`, applying updates at most once
  * per animation frame. The first event of a new chat names its session: the history lists it at
  * once and `onCreated` moves the route to it. Resolves true when the answer started (its points
@@ -196,15 +233,9 @@ async function streamTurn(
   options: SendOptions,
   hooks: { queryClient: QueryClient; onCreated: (chatSessionId: string) => void },
 ): Promise<boolean> {
-  const { patchTurn, sessionRef, known } = core;
-  let frame: number | undefined;
-  let latest: StreamUpdate | undefined;
-  const flush = () => {
-    frame = undefined;
-    if (latest) patchTurn(run.key, streamedFields(latest));
-  };
+  const { sessionRef, known } = core;
+  const batch = frameBatched(core.patchTurn, run.key);
   const onUpdate = (update: StreamUpdate) => {
-    latest = update;
     run.chatMessageId = update.ids.chatMessageId;
     if (!sessionRef.current) {
       sessionRef.current = update.ids.chatSessionId;
@@ -217,7 +248,7 @@ async function streamTurn(
       });
       hooks.onCreated(update.ids.chatSessionId);
     }
-    frame ??= requestAnimationFrame(flush);
+    batch.onUpdate(update);
   };
   const body = {
     chatSessionId: sessionRef.current,
@@ -233,31 +264,19 @@ async function streamTurn(
     const signal = run.controller.signal;
     const final = await sendChatMessage(body, { signal, onUpdate }).catch((error: unknown) => {
       // The connection dropped mid-answer: the answer runs on at the server; follow it from the text received.
+      const latest = batch.latest();
       if (!(error instanceof StreamDroppedError) || !latest || run.stopped) throw error;
       return followChatAnswer(latest.ids.chatMessageId, latest.text, { signal, onUpdate });
     });
-    if (frame !== undefined) cancelAnimationFrame(frame);
     known.current += 1;
-    patchTurn(run.key, { ...streamedFields(final), status: final.finishReason === ChatFinishReasons.userStopped ? 'stopped' : 'done' });
+    batch.settle({ ...streamedFields(final), status: endedStatus(final) });
     return true;
   } catch (error) {
-    if (frame !== undefined) cancelAnimationFrame(frame);
-    const stoppedByUser = error instanceof ApiError && error.code === Codes.Aborted && run.stopped;
-    if (latest) known.current += 1;
-    patchTurn(run.key, {
-      ...(latest ? streamedFields(latest) : {}),
-      status: stoppedByUser ? 'stopped' : 'error',
-      error: stoppedByUser ? undefined : error instanceof Error ? error.message : String(error),
-      errorCode: !stoppedByUser && error instanceof ApiError ? error.code : undefined,
-    });
-    return latest !== undefined;
+    const started = batch.latest() !== undefined;
+    if (started) known.current += 1;
+    batch.settle(failedFields(error, error instanceof ApiError && error.code === Codes.Aborted && run.stopped));
+    return started;
   }
-}
-
-/** How a followed answer ended, as its turn shows it. */
-function endedStatus(update: StreamUpdate): ChatTurn['status'] {
-  if (update.finishReason === ChatFinishReasons.userStopped || update.finishReason === ChatFinishReasons.clientDisconnected) return 'stopped';
-  return update.finishReason === ChatFinishReasons.error || update.finishReason === ChatFinishReasons.interrupted ? 'error' : 'done';
 }
 
 /**
@@ -279,32 +298,14 @@ function useFollowUnfinished(core: ChatCore) {
     const run: ActiveRun = { controller: new AbortController(), key: turn.key, chatMessageId: id, stopped: false };
     active.current = run;
     setStreaming(true);
-    let frame: number | undefined;
-    let latest: StreamUpdate | undefined;
-    const flush = () => {
-      frame = undefined;
-      if (latest) patchTurn(run.key, streamedFields(latest));
-    };
-    const settle = (patch: Partial<ChatTurn>) => {
-      if (frame !== undefined) cancelAnimationFrame(frame);
-      patchTurn(run.key, { ...(latest ? streamedFields(latest) : {}), ...patch });
-    };
-    const onUpdate = (update: StreamUpdate) => {
-      latest = update;
-      frame ??= requestAnimationFrame(flush);
-    };
-    followChatAnswer(id, turn.output, { signal: run.controller.signal, onUpdate })
+    const batch = frameBatched(patchTurn, run.key);
+    followChatAnswer(id, turn.output, { signal: run.controller.signal, onUpdate: batch.onUpdate })
       .then(
-        (final) => settle({ ...streamedFields(final), status: endedStatus(final) }),
+        (final) => batch.settle({ ...streamedFields(final), status: endedStatus(final) }),
         (error: unknown) => {
           // Leaving the chat aborts quietly; the stop button ends the answer as stopped.
           if (run.controller.signal.aborted && !run.stopped) return;
-          const failed = !run.stopped;
-          settle({
-            status: failed ? 'error' : 'stopped',
-            error: failed && error instanceof Error ? error.message : undefined,
-            errorCode: failed && error instanceof ApiError ? error.code : undefined,
-          });
+          batch.settle(failedFields(error, run.stopped));
         },
       )
       .finally(() => {

@@ -1,12 +1,11 @@
-import { Alert, Button, Center, Group, Loader, Paper, PasswordInput, SegmentedControl, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Center, Group, Loader, Paper, PasswordInput, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { addUser, login } from '../../shared/api/account.ts';
 import { forgetInviteCode, keepInviteCodeFromUrl, pendingInviteCode } from '../../shared/atoms/invite-code.ts';
 import { rememberLoginState } from '../../shared/atoms/login-link.ts';
-import { LanguageSchema } from '../../shared/contracts/common.ts';
-import { setLanguage } from '../../shared/i18n/i18n.ts';
 import { useSystemSetting } from '../app-shell/system-settings.ts';
+import { LanguageSwitch } from '../ui/language-switch.tsx';
 import { loginFailureMessage } from './login-actions.ts';
 import { validateLoginForm, type LoginFormErrors, type LoginFormValues, type LoginMode } from './login-form.ts';
 import { planRedirect, postToParent, readFrameContext, withTempKey, type FrameContext, type RedirectPlan } from './login-target.ts';
@@ -126,8 +125,7 @@ function LoginScreen({ allowedIds, navigate }: { allowedIds: string[]; navigate:
 }
 
 function LoginShell({ children }: { children: ReactNode }) {
-  const { t, i18n } = useTranslation();
-  const language = i18n.language === 'zh' ? 'zh' : 'en';
+  const { t } = useTranslation();
   return (
     <Center mih="100vh" p="md" bg="secondary.0">
       <Paper withBorder shadow="sm" radius="md" p="xl" w="100%" maw={400}>
@@ -141,19 +139,7 @@ function LoginShell({ children }: { children: ReactNode }) {
                 {t('loginPage.tagline')}
               </Text>
             </div>
-            <SegmentedControl
-              size="xs"
-              aria-label={t('loginPage.language')}
-              value={language}
-              onChange={(next) => {
-                const parsed = LanguageSchema.safeParse(next);
-                if (parsed.success) void setLanguage(parsed.data);
-              }}
-              data={[
-                { value: 'en', label: 'English' },
-                { value: 'zh', label: '中文' },
-              ]}
-            />
+            <LanguageSwitch label={t('loginPage.language')} />
           </Group>
           {children}
         </Stack>

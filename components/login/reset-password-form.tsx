@@ -5,11 +5,9 @@ import en from '../../locales/features/password-reset.en.json';
 import { ApiError } from '../../shared/api/request.ts';
 import { resetPassword } from '../../shared/api/password-reset.ts';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
+import { MIN_PASSWORD_LENGTH } from './login-form.ts';
 
 addEnglishStrings(en);
-
-/** The sign-up rule (shared/contracts/account.ts): checked here first so the user hears it at once. */
-const MIN_PASSWORD = 8;
 
 /** The reset token of a link an administrator sent (/login?reset=<token>); null when there is none. */
 export function resetTokenOf(href: string): string | null {
@@ -34,7 +32,7 @@ export function ResetPasswordForm({ token, onDone }: { token: string; onDone: ()
     event.preventDefault();
     if (submitting) return;
     const found = {
-      password: password.length < MIN_PASSWORD ? t('passwordReset.tooShort') : undefined,
+      password: password.length < MIN_PASSWORD_LENGTH ? t('passwordReset.tooShort') : undefined,
       confirm: confirm !== password ? t('passwordReset.mismatch') : undefined,
     };
     setErrors(found);

@@ -1,7 +1,8 @@
 import 'katex/dist/katex.min.css';
 import '../ui/markdown-view.css';
 import './chat-pdf.css';
-import type Html2CanvasFunction from 'html2canvas';
+import html2canvas from 'html2canvas';
+import { jsPDF } from 'jspdf';
 import type { ChatMessageItem } from '../../shared/contracts/chat.ts';
 import { buildChatPdfDocument, type PdfLabels } from './chat-pdf-document.ts';
 import { mergeBands, Pager, type Band } from './chat-pdf-pages.ts';
@@ -9,8 +10,9 @@ import { mergeBands, Pager, type Band } from './chat-pdf-pages.ts';
 /**
  * A chat as a PDF, made in the browser: the chat is laid out as a page of HTML with the app's own
  * renderer (so math, code, Chinese text and emoji look as the browser draws them, with no font to
- * ship), drawn to canvases by html2canvas and placed on A4 pages by jsPDF. Both libraries and this
- * module load only when the user exports. The pages are pictures: the text is not selectable.
+ * ship), drawn to canvases by html2canvas and placed on A4 pages by jsPDF. This module, and the two
+ * libraries with it, load only when the user exports (session-share-actions.tsx imports it then).
+ * The pages are pictures: the text is not selectable.
  *
  * Pages end between lines, formulas and table rows (see chat-pdf-pages.ts). The chat is drawn a few
  * pages at a time, so no canvas outgrows what browsers allow and the page stays responsive.
@@ -31,7 +33,6 @@ const STRIP_PX = 4000;
 const JPEG_QUALITY = 0.85;
 
 type Strip = { top: number; bottom: number; canvas: HTMLCanvasElement };
-type Html2Canvas = typeof Html2CanvasFunction;
 
 /** The stretches of `root` that a page must not end inside: lines of text, formulas, images, table rows. */
 function measureBands(root: HTMLElement): Band[] {
@@ -50,7 +51,7 @@ function measureBands(root: HTMLElement): Band[] {
 }
 
 /** `element` drawn in strips no taller than STRIP_PX. */
-async function drawStrips(html2canvas: Html2Canvas, element: HTMLElement, height: number, host: HTMLElement): Promise<Strip[]> {
+async function drawStrips(element: HTMLElement, height: number, host: HTMLElement): Promise<Strip[]> {
   const head = element.ownerDocument.head;
   // html2canvas copies the whole document before it draws: only the styles and this element are needed.
   const ignoreElements = (node: Element) => node.tagName === 'SCRIPT' || !(head.contains(node) || node.contains(host) || host.contains(node));
@@ -87,7 +88,6 @@ export async function chatToPdf(
   exportedAt: string,
   onProgress: (done: number) => void,
 ): Promise<Blob> {
-  const [{ jsPDF }, { default: html2canvas }] = await Promise.all([import('jspdf'), import('html2canvas')]);
   // Rendering an answer counts one step, drawing a piece of the chat three.
   const steps = messages.length + 3 * (messages.length + 1);
   const root = await buildChatPdfDocument(document, title, messages, labels, exportedAt, (rendered) => onProgress(rendered / steps));
@@ -140,7 +140,7 @@ export async function chatToPdf(
       await document.fonts.ready;
       const height = Math.ceil(group.getBoundingClientRect().height);
       const bands = measureBands(group);
-      strips = await drawStrips(html2canvas, group, height, host);
+      strips = await drawStrips(group, height, host);
       pager.add(height, bands);
       strips = [];
       onProgress((messages.length + 3 * i) / steps);

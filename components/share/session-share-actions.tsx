@@ -28,7 +28,7 @@ let exportingPdf = false;
  * Downloads one of the caller's chats as a PDF, with a toast showing how far it got: the PDF code
  * (chat-pdf.ts) is fetched only now. A second click while one is being made is ignored.
  */
-export async function exportChatPdf(session: Pick<ChatSessionItem, 'chatSessionId' | 'sessionTitle'>, t: TFunction): Promise<void> {
+async function exportChatPdf(session: Pick<ChatSessionItem, 'chatSessionId' | 'sessionTitle'>, t: TFunction): Promise<void> {
   if (exportingPdf) return;
   exportingPdf = true;
   const id = `share-pdf-${session.chatSessionId}`;

@@ -57,6 +57,18 @@ export type AuditSpec<Q, B, A extends RouteAuth> = {
   load?: (ctx: AppContext, id: string) => Promise<unknown>;
 };
 
+/**
+ * An audit id for a save that may create: the id its answer names (a new target's), else the one
+ * the body names (an update's; the only one known before the handler runs).
+ */
+export const savedId =
+  (key: string) =>
+  ({ body }: { body: unknown }, data: unknown): string | undefined => {
+    const id = fieldOf(data, key) ?? fieldOf(body, key);
+    return typeof id === 'string' ? id : undefined;
+  };
+const fieldOf = (value: unknown, key: string) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined);
+
 type Method = 'GET' | 'POST';
 
 /** Every admin POST must say how it is audited (checked again at registration, for plain JS callers). */

@@ -12,6 +12,7 @@ import type { Paged } from '../../shared/contracts/common.ts';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import type { AppContext } from '../context.ts';
 import { escapeLike } from '../db/like.ts';
+import { rangeOf } from '../db/list-query.ts';
 import { stripeSubscriptions, vipPackages } from '../db/schema/plans.ts';
 import { pointLedger } from '../db/schema/points.ts';
 import { users, vipOrders } from '../db/schema/users.ts';
@@ -24,20 +25,12 @@ import { AppError } from '../http/errors.ts';
 
 const iso = (d: Date) => d.toISOString();
 const isoOrNull = (d: Date | null) => (d ? d.toISOString() : null);
-const DAY_MS = 86_400_000;
 
-/** A range's bounds as instants: a date alone is its UTC start for `from`, and the next day's start for `to` (the day included). */
-export function rangeOf(q: { from?: string; to?: string }): { from: Date | null; to: Date | null } {
-  const bound = (value: string | undefined, end: boolean) => {
-    if (!value) return null;
-    const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
-    const at = new Date(dateOnly ? `${value}T00:00:00Z` : value);
-    return dateOnly && end ? new Date(at.getTime() + DAY_MS) : at;
-  };
-  const from = bound(q.from, false);
-  const to = bound(q.to, true);
-  if (from && to && from >= to) throw new AppError(Codes.BadRequest, 'dateRangeInvalid');
-  return { from, to };
+/** A range's bounds (list-query.ts rangeOf); an empty or inverted range is refused rather than answered empty. */
+function checkedRange(q: { from?: string; to?: string }): { from: Date | null; to: Date | null } {
+  const range = rangeOf(q);
+  if (range.from && range.to && range.from >= range.to) throw new AppError(Codes.BadRequest, 'dateRangeInvalid');
+  return range;
 }
 
 /** The user filter of a list: the id exactly, or a part of the e-mail (case-insensitive, wildcards taken literally). */
@@ -108,7 +101,7 @@ function toAdminOrder({ order: o, userEmail, userName, status }: OrderRow): Admi
 
 /** Orders newest first, with the user's e-mail; filters by status, source, user and creation time. */
 export async function listOrders(ctx: AppContext, q: AdminOrderListQuery): Promise<Paged<AdminOrder>> {
-  const { from, to } = rangeOf(q);
+  const { from, to } = checkedRange(q);
   const where = and(
     ...(q.status ? [orderStatusFilter(q.status)] : []),
     ...(q.source ? [eq(vipOrders.source, q.source)] : []),
@@ -192,7 +185,7 @@ const num = (v: unknown) => Number(v ?? 0);
  * statement per figure, each aggregated by the database.
  */
 export async function inviteStatistics(ctx: AppContext, q: InviteStatisticsQuery): Promise<InviteStatistics> {
-  const { from, to } = rangeOf(q);
+  const { from, to } = checkedRange(q);
   const inRange = (column: SQL) => sql`${from ? sql`${column} >= ${iso(from)}::timestamptz` : sql`true`} and ${to ? sql`${column} < ${iso(to)}::timestamptz` : sql`true`}`;
   const signups = sql`select u.invited_by as inviter, u.created_at as ts from ${users} u where u.invited_by is not null and ${inRange(sql`u.created_at`)}`;
   const credits = sql`select l.user_id as inviter, l.delta, l.created_at as ts from ${pointLedger} l where l.reason = 'invite' and ${inRange(sql`l.created_at`)}`;

@@ -1,33 +1,21 @@
-import { and, count, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, sql } from 'drizzle-orm';
 import type { PageViewListQuery, RequestTimeListQuery } from '../../shared/contracts/admin-records.ts';
 import type { AppContext } from '../context.ts';
 import { escapeLike } from '../db/like.ts';
+import { inRange, pageOf } from '../db/list-query.ts';
 import { browserRecords, requestTimes } from '../db/schema/system.ts';
-import { endOf, rangeStart } from './audit.ts';
 
 /** The console's records: client request times and page views, filtered, newest first. */
 
 export async function listRequestTimes(ctx: AppContext, q: RequestTimeListQuery) {
   const t = requestTimes;
   const where = and(
-    ...([
-      q.path ? sql`${t.requestId} ilike ${`%${escapeLike(q.path)}%`}` : undefined,
-      q.userId ? eq(t.userId, q.userId) : undefined,
-      q.minDurationMs !== undefined ? gte(t.durationMs, q.minDurationMs) : undefined,
-      q.from ? gte(t.createdAt, rangeStart(q.from)) : undefined,
-      q.to ? lt(t.createdAt, endOf(q.to)) : undefined,
-    ] as (SQL | undefined)[]),
+    q.path ? sql`${t.requestId} ilike ${`%${escapeLike(q.path)}%`}` : undefined,
+    q.userId ? eq(t.userId, q.userId) : undefined,
+    q.minDurationMs !== undefined ? gte(t.durationMs, q.minDurationMs) : undefined,
+    ...inRange(t.createdAt, q),
   );
-  const [rows, [{ total }]] = await Promise.all([
-    ctx.db
-      .select()
-      .from(t)
-      .where(where)
-      .orderBy(desc(t.createdAt), desc(t.id))
-      .limit(q.count)
-      .offset((q.page - 1) * q.count),
-    ctx.db.select({ total: count() }).from(t).where(where),
-  ]);
+  const { rows, total } = await pageOf(ctx.db, t, where, [desc(t.createdAt), desc(t.id)], q);
   return {
     total,
     list: rows.map((r) => ({
@@ -51,24 +39,12 @@ const field = (payload: unknown, key: string): string | null => {
 export async function listPageViews(ctx: AppContext, q: PageViewListQuery) {
   const t = browserRecords;
   const where = and(
-    ...([
-      eq(t.eventType, 'pageView'),
-      q.url ? sql`${t.payload} ->> 'currentUrl' ilike ${`%${escapeLike(q.url)}%`}` : undefined,
-      q.userId ? eq(t.userId, q.userId) : undefined,
-      q.from ? gte(t.createdAt, rangeStart(q.from)) : undefined,
-      q.to ? lt(t.createdAt, endOf(q.to)) : undefined,
-    ] as (SQL | undefined)[]),
+    eq(t.eventType, 'pageView'),
+    q.url ? sql`${t.payload} ->> 'currentUrl' ilike ${`%${escapeLike(q.url)}%`}` : undefined,
+    q.userId ? eq(t.userId, q.userId) : undefined,
+    ...inRange(t.createdAt, q),
   );
-  const [rows, [{ total }]] = await Promise.all([
-    ctx.db
-      .select()
-      .from(t)
-      .where(where)
-      .orderBy(desc(t.createdAt), desc(t.id))
-      .limit(q.count)
-      .offset((q.page - 1) * q.count),
-    ctx.db.select({ total: count() }).from(t).where(where),
-  ]);
+  const { rows, total } = await pageOf(ctx.db, t, where, [desc(t.createdAt), desc(t.id)], q);
   return {
     total,
     list: rows.map((r) => ({

@@ -210,8 +210,8 @@ async function otherAdminExists(tx: Db, userId: string): Promise<boolean> {
 }
 
 /** Refuses an action that would take away the caller's own admin rights or the server's last admin. */
-async function guardAdminLoss(tx: Db, actorId: string, target: { id: string; role: string }, selfKey: 'adminSelfAction') {
-  if (target.id === actorId) throw new AppError(Codes.Conflict, selfKey);
+async function guardAdminLoss(tx: Db, actorId: string, target: { id: string; role: string }) {
+  if (target.id === actorId) throw new AppError(Codes.Conflict, 'adminSelfAction');
   if (target.role === 'admin' && !(await otherAdminExists(tx, target.id))) throw new AppError(Codes.Conflict, 'lastAdmin');
 }
 
@@ -226,7 +226,7 @@ export async function setRole(ctx: AppContext, actorId: string, userId: string, 
     await lockAdmins(tx);
     const target = await lockedUser(tx, userId);
     if (target.role === role) return;
-    if (role === 'user') await guardAdminLoss(tx, actorId, target, 'adminSelfAction');
+    if (role === 'user') await guardAdminLoss(tx, actorId, target);
     await tx.update(users).set({ role, updatedAt: sql`now()` }).where(eq(users.id, userId));
   });
 }
@@ -237,7 +237,7 @@ export async function closeUser(ctx: AppContext, actorId: string, userId: string
     await lockAdmins(tx);
     const target = await lockedUser(tx, userId);
     if (target.status === 'closed') return;
-    await guardAdminLoss(tx, actorId, target, 'adminSelfAction');
+    await guardAdminLoss(tx, actorId, target);
     await tx.update(users).set({ status: 'closed', updatedAt: sql`now()` }).where(eq(users.id, userId));
   });
   await revokeAllTokens(ctx, userId);
@@ -279,7 +279,7 @@ export async function deleteUser(ctx: AppContext, actorId: string, userId: strin
     await lockAdmins(tx);
     const target = await lockedUser(tx, userId);
     if (target.email.toLowerCase() !== confirmEmail.trim().toLowerCase()) throw new AppError(Codes.BadRequest, 'deleteConfirmMismatch');
-    await guardAdminLoss(tx, actorId, target, 'adminSelfAction');
+    await guardAdminLoss(tx, actorId, target);
     const media = await tx.select({ key: chatMedia.storageKey }).from(chatMedia).where(eq(chatMedia.userId, userId));
     await tx.update(users).set({ invitedBy: null }).where(eq(users.invitedBy, userId));
     await tx.update(requestTimes).set({ userId: null }).where(eq(requestTimes.userId, userId));

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { and, count, desc, eq, gte, ilike, lt, type SQL } from 'drizzle-orm';
+import { and, desc, eq, ilike } from 'drizzle-orm';
 import type { AuditEntry, AuditListQuery } from '../../shared/contracts/audit.ts';
 import type { Paged } from '../../shared/contracts/common.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { escapeLike } from '../db/like.ts';
+import { inRange, pageOf } from '../db/list-query.ts';
 import { adminAuditLog } from '../db/schema/audit.ts';
 
 /**
@@ -86,38 +87,17 @@ export async function writeAudit(db: Db, rec: AuditRecord): Promise<void> {
   });
 }
 
-/** The start of a range bound: a date alone is its UTC midnight. */
-const startOf = (bound: string) => new Date(/^\d{4}-\d{2}-\d{2}$/.test(bound) ? `${bound}T00:00:00Z` : bound);
-/** The exclusive end of a range bound: a date alone includes its whole UTC day. */
-export function endOf(bound: string): Date {
-  const d = startOf(bound);
-  if (/^\d{4}-\d{2}-\d{2}$/.test(bound)) d.setUTCDate(d.getUTCDate() + 1);
-  return d;
-}
-export const rangeStart = startOf;
-
 export async function listAudit(ctx: AppContext, q: AuditListQuery): Promise<Paged<AuditEntry>> {
   const t = adminAuditLog;
-  const conds: (SQL | undefined)[] = [
+  const where = and(
     q.actorId ? eq(t.actorId, q.actorId) : undefined,
     q.actorEmail ? ilike(t.actorEmail, `%${escapeLike(q.actorEmail)}%`) : undefined,
     q.action ? eq(t.action, q.action) : undefined,
     q.targetType ? eq(t.targetType, q.targetType) : undefined,
     q.targetId ? eq(t.targetId, q.targetId) : undefined,
-    q.from ? gte(t.createdAt, rangeStart(q.from)) : undefined,
-    q.to ? lt(t.createdAt, endOf(q.to)) : undefined,
-  ];
-  const where = and(...conds);
-  const [rows, [{ total }]] = await Promise.all([
-    ctx.db
-      .select()
-      .from(t)
-      .where(where)
-      .orderBy(desc(t.createdAt), desc(t.id))
-      .limit(q.count)
-      .offset((q.page - 1) * q.count),
-    ctx.db.select({ total: count() }).from(t).where(where),
-  ]);
+    ...inRange(t.createdAt, q),
+  );
+  const { rows, total } = await pageOf(ctx.db, t, where, [desc(t.createdAt), desc(t.id)], q);
   return {
     total,
     list: rows.map((r) => ({

@@ -17,6 +17,7 @@ import type { AppContext } from '../context.ts';
 import { chatMessages } from '../db/schema/chat.ts';
 import { AppError } from '../http/errors.ts';
 import { isMessageKey, t, type MessageKey } from '../http/i18n.ts';
+import { chatEvent, DONE_EVENT, openEventStream, textEvents } from './chat-events.ts';
 import { liveAnswerOf } from './chat-running.ts';
 
 /**
@@ -52,7 +53,7 @@ const MAX_EXTRAS_BYTES = 6_000;
 const MAX_FOLLOW_MS = 40 * 60_000;
 
 /** How an answer ended, as its asker's last event said it. */
-export type AnswerEnd = {
+type AnswerEnd = {
   finishReason: string;
   failure: { code: number; key: MessageKey; params?: Record<string, string | number> } | null;
   modelId: string;
@@ -62,7 +63,7 @@ export type AnswerEnd = {
 };
 
 /** What the stream keeps of its answer (chat-rounds.ts' AnswerState has all of it). */
-export type LiveState = { output: string; modelId: string; modelName: string; citations: ChatCitation[]; toolCalls: ChatToolCall[] };
+type LiveState = { output: string; modelId: string; modelName: string; citations: ChatCitation[]; toolCalls: ChatToolCall[] };
 
 type LiveListener = {
   /** `piece` has just been added at the end of `state.output`. */
@@ -200,50 +201,39 @@ export function createLiveAnswer(ctx: AppContext, data: ChatStreamData): LiveAns
   };
 }
 
-/** AddMessage's events for one answer; a text event's fixed parts are encoded once per model, not per piece. */
+/** AddMessage's events for one answer (chat-events.ts), as a reader gets them. */
 function eventsOf(data: ChatStreamData) {
-  const j = JSON.stringify;
-  let model = '';
-  let head = '';
-  let tail = '';
   const event = (code: number, msg: string, fields: Partial<ChatStreamData>, extras: ChatStreamExtras = {}) =>
-    `data: ${j({ Code: code, Msg: msg, Data: { ...data, ...fields, ReplaceMessage: false, ...extras } })}\n\n`;
+    chatEvent(code, msg, { ...data, ...fields, ReplaceMessage: false, ...extras });
+  /** Text with the sources and tool calls so far. */
+  const withExtras = (text: string, modelId: string, modelName: string, extras: ChatStreamExtras) =>
+    event(Codes.Success, '', { OutputMessage: text, FinishReason: null, ModelId: modelId, ModelName: modelName }, extras);
   return {
-    text(piece: string, modelId: string, modelName: string): string {
-      if (model !== `${modelId}\n${modelName}`) {
-        model = `${modelId}\n${modelName}`;
-        head = `data: {"Code":${Codes.Success},"Msg":"","Data":{"ChatMessageId":${j(data.ChatMessageId)},"ChatSessionId":${j(data.ChatSessionId)},"InputMessage":${j(data.InputMessage)},"OutputMessage":`;
-        tail = `,"FinishReason":null,"ModelName":${j(modelName)},"ModelId":${j(modelId)},"ReplaceMessage":false}}\n\n`;
-      }
-      return head + j(piece) + tail;
-    },
+    text: textEvents(data),
     /** The first event: the text from the reader's offset, with the sources and tool calls so far. */
-    opening: (rest: string, modelId: string, modelName: string, extras: ChatStreamExtras) =>
-      event(Codes.Success, '', { OutputMessage: rest, FinishReason: null, ModelId: modelId, ModelName: modelName }, extras),
-    extras: (modelId: string, modelName: string, extras: ChatStreamExtras) =>
-      event(Codes.Success, '', { OutputMessage: '', FinishReason: null, ModelId: modelId, ModelName: modelName }, extras),
+    opening: withExtras,
+    extras: (modelId: string, modelName: string, extras: ChatStreamExtras) => withExtras('', modelId, modelName, extras),
     /** The last event (with the failure's Code and message, in the reader's language), then DONE. */
     last(end: Omit<AnswerEnd, 'length'>, lang: Language): string {
       const fields = { OutputMessage: '', FinishReason: end.finishReason, ModelId: end.modelId, ModelName: end.modelName };
       const f = end.failure;
-      return `${f ? event(f.code, t(lang, f.key, f.params), fields) : event(Codes.Success, '', fields)}data: DONE\n\n`;
+      return (f ? event(f.code, t(lang, f.key, f.params), fields) : event(Codes.Success, '', fields)) + DONE_EVENT;
     },
   };
 }
 
 type EventStream = { write(chunk: string): void; end(chunk?: string): void; onClose(fn: () => void): void };
 
-/** Takes over the response as text/event-stream, keeping the headers set so far (CORS, a renewed token). */
-function openEventStream(reply: FastifyReply): EventStream {
+/** The response as text/event-stream; writes to a client that has gone are dropped. */
+function readerStream(reply: FastifyReply): EventStream {
   const raw = reply.raw;
   raw.on('error', () => {});
-  const headers = Object.fromEntries(Object.entries(reply.getHeaders()).filter(([, v]) => v !== undefined));
-  reply.hijack();
-  raw.writeHead(200, { ...headers, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', 'x-accel-buffering': 'no' });
+  openEventStream(reply);
   return {
     write: (chunk) => void (raw.destroyed || raw.writableEnded || raw.write(chunk)),
     end: (chunk) => void (raw.destroyed || raw.writableEnded || raw.end(chunk)),
-    onClose: (fn) => void raw.once('close', fn),
+    // A client gone before the stream opened has closed already: no 'close' would come.
+    onClose: (fn) => void (raw.destroyed ? fn() : raw.once('close', fn)),
   };
 }
 
@@ -302,7 +292,7 @@ export async function resumeChatAnswer(ctx: AppContext, reply: FastifyReply, use
   if (row.finishReason !== null) {
     if (q.offset > row.outputMessage.length) throw beyond(row.outputMessage.length);
     const events = eventsOf(data);
-    const out = openEventStream(reply);
+    const out = readerStream(reply);
     out.write(events.opening(row.outputMessage.slice(q.offset), data.ModelId, data.ModelName, extrasOf(row.citations, toolCallsOf(row))));
     out.end(events.last({ finishReason: row.finishReason, failure: null, modelId: data.ModelId, modelName: data.ModelName }, lang));
     return;
@@ -315,7 +305,7 @@ function followHere(reply: FastifyReply, live: LiveAnswer, offset: number, lang:
   const s = live.state();
   if (offset > s.output.length) throw beyond(s.output.length);
   const events = eventsOf(live.data);
-  const out = openEventStream(reply);
+  const out = readerStream(reply);
   out.write(events.opening(s.output.slice(offset), s.modelId, s.modelName, extrasOf(s.citations, s.toolCalls)));
   const ended = live.ended();
   if (ended) return out.end(events.last(ended, lang));
@@ -374,7 +364,7 @@ function followElsewhere(ctx: AppContext, reply: FastifyReply, f: { row: Message
   const { row, data, offset, lang } = f;
   const id = row.id;
   const events = eventsOf(data);
-  const out = openEventStream(reply);
+  const out = readerStream(reply);
   let { ModelId: modelId, ModelName: modelName } = data;
   /** Text known here (UTF-16 code units from the start), and how much of it the client has. */
   let have = row.outputMessage.length;

@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { ChatFinishReasons } from '../../shared/contracts/chat.ts';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import type { AppContext } from '../context.ts';
@@ -8,13 +8,10 @@ import type { LiveAnswer } from './chat-resume.ts';
 
 /**
  * The answers streaming in this instance, and how they are stopped: by their user (StopMessage, on
- * any instance: the stop travels over the bus), by a shutdown, or after a crash by the sweep that
- * marks messages nobody streams any more as interrupted.
+ * any instance: the stop travels over the bus) or by a shutdown. Answers of an instance that died
+ * are ended by the crash recovery of instances.ts.
  */
 
-/** An unfinished message untouched for this long belongs to an instance that died. */
-const STALE_MS = 120_000;
-const RECOVERY_INTERVAL_MS = 60_000;
 const STOP_CHANNEL = 'chat-stop';
 
 /** `live` lets readers on other surfaces follow the answer (chat-resume.ts). */
@@ -85,44 +82,14 @@ export async function stopChatMessage(ctx: AppContext, userId: string, messageId
   if (!stopLocal(ctx, messageId, ChatFinishReasons.userStopped)) await ctx.bus.publish(STOP_CHANNEL, messageId);
 }
 
-/** Marks unfinished messages whose instance died: untouched for `staleMs`, or all of them when null. */
-async function markInterrupted(ctx: AppContext, staleMs: number | null): Promise<number> {
-  const marked = await ctx.db
-    .update(chatMessages)
-    .set({ finishReason: ChatFinishReasons.interrupted, finishedAt: sql`now()` })
-    .where(
-      and(
-        isNull(chatMessages.finishReason),
-        staleMs === null ? undefined : lt(chatMessages.updatedAt, sql`now() - make_interval(secs => ${staleMs / 1000})`),
-      ),
-    )
-    .returning({ id: chatMessages.id });
-  return marked.length;
-}
-
 /**
- * At start-up: a message left unfinished by a crash ends as 'interrupted'. PGlite runs in one process,
- * so every unfinished message there is a dead one; on PostgreSQL other instances may be streaming.
- */
-export async function recoverInterruptedMessages(ctx: AppContext): Promise<void> {
-  const n = await markInterrupted(ctx, ctx.database.kind === 'pglite' ? null : STALE_MS);
-  if (n > 0) ctx.log.warn({ count: n }, 'marked interrupted chat messages');
-}
-
-/**
- * While the instance runs: obey stops published by other instances and sweep messages of instances
- * that died. Returns the shutdown, which stops this instance's streams as 'interrupted' and waits
- * until they are stored.
+ * While the instance runs: obey stops published by other instances. Returns the shutdown, which
+ * stops this instance's streams as 'interrupted' and waits until they are stored.
  */
 export function startChatBackground(ctx: AppContext): () => Promise<void> {
   const unsubscribe = ctx.bus.subscribe(STOP_CHANNEL, (id) => void stopLocal(ctx, id, ChatFinishReasons.userStopped));
-  const sweep = setInterval(() => {
-    markInterrupted(ctx, STALE_MS).catch((err: unknown) => ctx.log.error({ err }, 'sweeping interrupted chat messages failed'));
-  }, RECOVERY_INTERVAL_MS);
-  sweep.unref();
   return async () => {
     unsubscribe();
-    clearInterval(sweep);
     const streams = [...runningIn(ctx).values()];
     for (const s of streams) s.stop(ChatFinishReasons.interrupted);
     await Promise.all(streams.map((s) => s.done));

@@ -265,7 +265,8 @@ export async function listAllSettings(ctx: AppContext): Promise<AdminSetting[]> 
   return [...known, ...custom];
 }
 
-async function adminSetting(ctx: AppContext, key: string): Promise<AdminSetting> {
+/** One setting as operators see it; 10404 for a key that is neither known nor stored. */
+export async function getAdminSetting(ctx: AppContext, key: string): Promise<AdminSetting> {
   const found = (await listAllSettings(ctx)).find((s) => s.settingKey === key);
   if (!found) throw new AppError(Codes.NotFound, 'settingNotFound', { key });
   return found;
@@ -280,7 +281,7 @@ export async function saveSetting(ctx: AppContext, input: SaveSetting): Promise<
     .insert(systemSettings)
     .values({ settingKey: input.settingKey, settingValue: input.settingValue, updatedAt: now })
     .onConflictDoUpdate({ target: systemSettings.settingKey, set: { settingValue: input.settingValue, updatedAt: now } });
-  return adminSetting(ctx, input.settingKey);
+  return getAdminSetting(ctx, input.settingKey);
 }
 
 /** Removes the stored value: a known key falls back to its default, an unknown one disappears. */
@@ -290,5 +291,5 @@ export async function deleteSetting(ctx: AppContext, key: string): Promise<Admin
     if (!deleted.length) throw new AppError(Codes.NotFound, 'settingNotFound', { key });
     return null;
   }
-  return adminSetting(ctx, key);
+  return getAdminSetting(ctx, key);
 }

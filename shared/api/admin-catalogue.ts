@@ -28,18 +28,12 @@ import { apiGet, apiPost } from './request.ts';
 export const adminCatalogueKey = ['admin', 'catalogue'] as const;
 
 /** The console shows the whole catalogue on one page (it is ordered by hand, so it is never long). */
-export const ADMIN_MODEL_PAGE_SIZE = 100;
-
-const ModelPageSchema = pagedSchema(AdminModelSchema);
-
-export function getAdminModels(signal?: AbortSignal): Promise<{ list: AdminModel[]; total: number }> {
-  return apiGet('/api/admin/AiModel/GetList', { page: 1, count: ADMIN_MODEL_PAGE_SIZE }, { data: ModelPageSchema, signal });
-}
+const ADMIN_MODEL_PAGE_SIZE = 100;
 
 export function adminModelsQuery() {
   return queryOptions({
     queryKey: [...adminCatalogueKey, 'models'] as const,
-    queryFn: ({ signal }) => getAdminModels(signal),
+    queryFn: ({ signal }) => apiGet('/api/admin/AiModel/GetList', { page: 1, count: ADMIN_MODEL_PAGE_SIZE }, { data: pagedSchema(AdminModelSchema), signal }),
   });
 }
 

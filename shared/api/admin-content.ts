@@ -139,8 +139,8 @@ export function feedbackQuery(page: number, reason: FeedbackReason | null) {
 export type RequestTimeRecord = z.infer<typeof RequestTimeRecordSchema>;
 export type PageViewRecord = z.infer<typeof PageViewRecordSchema>;
 
-export type RequestTimeFilters = Partial<Omit<RequestTimeListQuery, 'page' | 'count'>>;
-export type PageViewFilters = Partial<Omit<PageViewListQuery, 'page' | 'count'>>;
+type RequestTimeFilters = Partial<Omit<RequestTimeListQuery, 'page' | 'count'>>;
+type PageViewFilters = Partial<Omit<PageViewListQuery, 'page' | 'count'>>;
 
 /** Leaves out empty filters, so the query string carries only what was chosen. */
 const present = (query: Record<string, string | number | undefined>) => Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined && v !== ''));

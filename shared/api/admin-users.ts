@@ -28,16 +28,13 @@ export const adminUsersKey = ['admin', 'users'] as const;
 export const USERS_PAGE_SIZE = 20;
 export const LEDGER_PAGE_SIZE = 20;
 
+/** A filter not chosen is undefined (not ''): the request helper leaves it out of the address. */
 export type UserListFilters = Partial<Omit<AdminUserListQuery, 'page' | 'count' | 'email'>>;
-
-/** Leaves out empty filters, so the query string carries only what was chosen. */
-const present = <T extends Record<string, unknown>>(query: T) =>
-  Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined && v !== null && v !== '')) as Record<string, string | number>;
 
 export function adminUserListQuery(page: number, filters: UserListFilters) {
   return queryOptions({
     queryKey: [...adminUsersKey, 'list', page, filters] as const,
-    queryFn: ({ signal }) => apiGet('/api/admin/User/GetList', present({ page, count: USERS_PAGE_SIZE, ...filters }), { data: AdminUserPageSchema, signal }),
+    queryFn: ({ signal }) => apiGet('/api/admin/User/GetList', { page, count: USERS_PAGE_SIZE, ...filters }, { data: AdminUserPageSchema, signal }),
     // The table keeps its rows while the next page or order is on its way.
     placeholderData: keepPreviousData,
   });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AuditRangeBoundSchema } from './audit.ts';
 import { IdSchema, PageQuerySchema } from './common.ts';
 
 /**
@@ -7,16 +8,10 @@ import { IdSchema, PageQuerySchema } from './common.ts';
  * Every figure here is aggregated by the database.
  */
 
-/**
- * A bound of a date range: an ISO date-time with its offset, or a date alone. `from` is inclusive
- * (a date: its start, UTC); `to` is exclusive for a date-time, and for a date alone the whole day is
- * included (the range ends at the start of the next UTC day).
- */
-export const RangeBoundSchema = z.union([z.iso.datetime({ offset: true }), z.iso.date()]);
-
+/** `from` inclusive; `to` exclusive for a date-time, a date alone included whole (AuditRangeBoundSchema). */
 const dateRange = {
-  from: RangeBoundSchema.optional(),
-  to: RangeBoundSchema.optional(),
+  from: AuditRangeBoundSchema.optional(),
+  to: AuditRangeBoundSchema.optional(),
 };
 
 /** Paging with an optional user filter: userId exactly, or a part of the e-mail. */

@@ -94,7 +94,7 @@ export const StopMessageBodySchema = z.object({ chatMessageId: IdSchema });
 export type StopMessageBody = z.infer<typeof StopMessageBodySchema>;
 
 /** Far more text than one answer holds: an offset past it is a mistake, refused before any lookup. */
-export const MAX_RESUME_OFFSET = 10_000_000;
+const MAX_RESUME_OFFSET = 10_000_000;
 
 /**
  * ResumeMessage: continue following an answer (on another surface, or after a dropped connection).

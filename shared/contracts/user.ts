@@ -48,20 +48,3 @@ export const UserSettingSchema = z
   .partial()
   .strict();
 export type UserSetting = z.infer<typeof UserSettingSchema>;
-
-export const AdminUserListQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  count: z.coerce.number().int().min(1).max(100).default(20),
-  email: z.string().trim().max(254).optional(),
-});
-
-export const AdminUserSchema = z.object({
-  userId: z.string(),
-  email: z.string(),
-  userName: z.string(),
-  role: z.enum(['user', 'admin']),
-  status: z.enum(['active', 'closed']),
-  createTime: z.string(),
-});
-
-export const UserIdRequestSchema = z.object({ userId: z.string().trim().min(1).max(64) });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatMessages, chatSessions } from '../../server/db/schema/chat.ts';
-import { recoverInterruptedMessages } from '../../server/services/chat-running.ts';
+import { recoverOrphanedAnswers } from '../../server/services/instances.ts';
 import { createTestApp, onPostgres, type TestApp } from '../helpers/app.ts';
 import { auth, createUser } from '../helpers/users.ts';
 
@@ -213,7 +213,7 @@ describe('chat history', () => {
     };
     const stale = await insert(new Date(Date.now() - 5 * 60_000));
     const fresh = await insert(new Date());
-    await recoverInterruptedMessages(t.app.ctx);
+    await recoverOrphanedAnswers(t.app.ctx);
     const reasonOf = async (id: string) => (await t.database.db.select().from(chatMessages).where(eq(chatMessages.id, id)))[0];
     expect(await reasonOf(stale)).toMatchObject({ finishReason: 'interrupted', outputMessage: 'partial' });
     // On PostgreSQL another instance may still be streaming a fresh one; PGlite has only this process.

@@ -20,7 +20,7 @@ import {
   UpstreamModelListResultSchema,
   UpstreamModelListSchema,
 } from '../../../shared/contracts/model.ts';
-import { addRoute } from '../../http/route.ts';
+import { addRoute, savedId } from '../../http/route.ts';
 import {
   adminDeleteDeployment,
   adminDeleteModel,
@@ -31,6 +31,7 @@ import {
   adminSaveDeployment,
   adminSaveModel,
   adminSetOnline,
+  deploymentAuditState,
 } from '../../services/catalogue-admin.ts';
 import { listProviderModels, sortModels, syncModelMap, testDeployment } from '../../services/admin-models.ts';
 
@@ -59,7 +60,7 @@ export function registerAdminModelRoutes(app: FastifyInstance): void {
     method: 'POST',
     url: `${base}/Save`,
     auth: 'admin',
-    audit: { target: 'aiModel', id: ({ body }, data) => (data as { aiModelId?: string } | undefined)?.aiModelId ?? body.aiModelId, load: adminGetModel },
+    audit: { target: 'aiModel', id: savedId('aiModelId'), load: adminGetModel },
     summary: 'Creates a model (id from aiModelId or the name) or updates the one named by aiModelId.',
     body: SaveModelSchema,
     data: AdminModelSchema,
@@ -110,7 +111,7 @@ export function registerAdminModelRoutes(app: FastifyInstance): void {
     method: 'POST',
     url: `${maps}/Save`,
     auth: 'admin',
-    audit: { target: 'aiModelMap', id: ({ body }, data) => (data as { aiModelMapId?: string } | undefined)?.aiModelMapId ?? body.aiModelMapId, load: adminGetDeployment },
+    audit: { target: 'aiModelMap', id: savedId('aiModelMapId'), load: deploymentAuditState },
     summary: 'Creates or updates a deployment. apiKey is write-only: omit it to keep the stored key, send "" to remove it.',
     body: SaveDeploymentSchema,
     data: AdminDeploymentSchema,
@@ -120,7 +121,7 @@ export function registerAdminModelRoutes(app: FastifyInstance): void {
     method: 'POST',
     url: `${maps}/Delete`,
     auth: 'admin',
-    audit: { target: 'aiModelMap', id: ({ body }) => body.aiModelMapId, load: adminGetDeployment },
+    audit: { target: 'aiModelMap', id: ({ body }) => body.aiModelMapId, load: deploymentAuditState },
     summary: 'Deletes a deployment.',
     body: DeploymentIdBodySchema,
     handler: ({ ctx, body }) => adminDeleteDeployment(ctx, body.aiModelMapId),

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { pagedSchema, PageQuerySchema } from '../../../shared/contracts/common.ts';
 import { AdminCouponSchema, DisableCouponSchema, SaveCouponSchema } from '../../../shared/contracts/coupons.ts';
-import { addRoute } from '../../http/route.ts';
+import { addRoute, savedId } from '../../http/route.ts';
 import { listCoupons, saveCoupon, setCouponDisabled } from '../../services/coupons.ts';
 
 /** Operators' coupons (docs/economy.md#coupons): save, list, disable. */
@@ -10,7 +10,7 @@ export function registerAdminCouponRoutes(app: FastifyInstance): void {
     method: 'POST',
     url: '/api/admin/Coupons/Save',
     auth: 'admin',
-    audit: { target: 'coupon', id: ({ body }, data) => (data as { couponId?: string } | undefined)?.couponId ?? body.couponId },
+    audit: { target: 'coupon', id: savedId('couponId') },
     summary:
       'Create a coupon, or replace the one with couponId: a code (4 to 32 of A-Z, 0-9, -; case-insensitive), percentOff (1 to 100) or amountOff in minor units with its currency, the packages and periods it applies to (empty: all), validFrom/validTo, maxRedemptions, duration once (first invoice) or forever. A code another coupon has answers 10409',
     body: SaveCouponSchema,

@@ -13,7 +13,7 @@ import {
   AdminSaveRecommendedPromptBodySchema,
   AdminSortQuickFunctionBodySchema,
 } from '../../../shared/contracts/quick-function.ts';
-import { addRoute } from '../../http/route.ts';
+import { addRoute, savedId } from '../../http/route.ts';
 import { builtInQuickFunction } from '../../services/audit-targets.ts';
 import {
   adminDeleteQuickFunction,
@@ -44,7 +44,7 @@ export function registerAdminQuickFunctionRoutes(app: FastifyInstance): void {
     method: 'POST',
     url: `${base}/Save`,
     auth: 'admin',
-    audit: { target: 'quickFunction', id: ({ body }, data) => (data as { quickFunctionId?: string } | undefined)?.quickFunctionId ?? body.quickFunctionId, load: builtInQuickFunction },
+    audit: { target: 'quickFunction', id: savedId('quickFunctionId'), load: builtInQuickFunction },
     summary: 'Creates a built-in quick function (no quickFunctionId) or updates one; every instance re-reads the menu.',
     body: AdminSaveQuickFunctionBodySchema,
     data: AdminQuickFunctionSchema,
@@ -101,7 +101,7 @@ export function registerAdminQuickFunctionRoutes(app: FastifyInstance): void {
     method: 'POST',
     url: `${words}/Save`,
     auth: 'admin',
-    audit: { target: 'recommendedPrompt', id: ({ body }, data) => (data as { aiPrompWordId?: string } | undefined)?.aiPrompWordId ?? body.aiPrompWordId, load: adminGetRecommendedPrompt },
+    audit: { target: 'recommendedPrompt', id: savedId('aiPrompWordId'), load: adminGetRecommendedPrompt },
     summary: 'Creates a recommended prompt (no aiPrompWordId) or updates one.',
     body: AdminSaveRecommendedPromptBodySchema,
     data: AdminRecommendedPromptSchema,

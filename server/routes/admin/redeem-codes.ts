@@ -10,7 +10,7 @@ import {
   RedeemCodeEntrySchema,
   RedeemCodeListQuerySchema,
 } from '../../../shared/contracts/redeem-codes.ts';
-import { addRoute, RAW } from '../../http/route.ts';
+import { addRoute, RAW, savedId } from '../../http/route.ts';
 import { batchCsv, generateBatch, listBatches, listCodes, setBatchDisabled } from '../../services/redeem-codes.ts';
 
 /** Operators' redeem codes (docs/economy.md#redeem-codes): batches, their codes, an export, disabling. */
@@ -19,7 +19,7 @@ export function registerAdminRedeemCodeRoutes(app: FastifyInstance): void {
     method: 'POST',
     url: '/api/admin/RedeemCode/GenerateBatch',
     auth: 'admin',
-    audit: { target: 'redeemBatch', id: (_call, data) => (data as { batchId?: string } | undefined)?.batchId },
+    audit: { target: 'redeemBatch', id: savedId('batchId') },
     summary: 'Generate a batch of random codes, each worth points and/or plan days at a level, usable usesPerCode times (each user once)',
     body: RedeemBatchCreateSchema,
     data: RedeemBatchCreatedSchema,

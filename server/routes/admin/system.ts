@@ -7,8 +7,7 @@ import {
 } from '../../../shared/contracts/system.ts';
 import { BrowserListQuerySchema, BrowserRecordPageSchema } from '../../../shared/contracts/tracking.ts';
 import { addRoute } from '../../http/route.ts';
-import { settingForAudit } from '../../services/audit-targets.ts';
-import { deleteSetting, listAllSettings, saveSetting } from '../../services/settings.ts';
+import { deleteSetting, getAdminSetting, listAllSettings, saveSetting } from '../../services/settings.ts';
 import { listBrowserRecords } from '../../services/tracking.ts';
 
 export function registerAdminSystemRoutes(app: FastifyInstance): void {
@@ -25,7 +24,7 @@ export function registerAdminSystemRoutes(app: FastifyInstance): void {
     method: 'POST',
     url: `${base}/SaveSetting`,
     auth: 'admin',
-    audit: { target: 'setting', id: ({ body }) => body.settingKey, load: settingForAudit },
+    audit: { target: 'setting', id: ({ body }) => body.settingKey, load: getAdminSetting },
     summary: 'Stores a setting value (keys ending in _url must hold an http(s) URL). Clients see it within 5 minutes.',
     body: SaveSettingSchema,
     data: AdminSettingSchema,
@@ -35,7 +34,7 @@ export function registerAdminSystemRoutes(app: FastifyInstance): void {
     method: 'POST',
     url: `${base}/DeleteSetting`,
     auth: 'admin',
-    audit: { target: 'setting', id: ({ body }) => body.settingKey, load: settingForAudit },
+    audit: { target: 'setting', id: ({ body }) => body.settingKey, load: getAdminSetting },
     summary: "Removes a stored value: a known key returns to its default (answered), another key is removed (Data null).",
     body: SettingKeyBodySchema,
     data: AdminSettingSchema.nullable(),

@@ -16,7 +16,7 @@ import {
   AdminSubscriptionSchema,
 } from '../../../shared/contracts/admin-money.ts';
 import { pagedSchema } from '../../../shared/contracts/common.ts';
-import { addRoute } from '../../http/route.ts';
+import { addRoute, savedId } from '../../http/route.ts';
 import { adjustPoints } from '../../services/ledger.ts';
 import { deletePackage, extendEndTime, listAdminPackages, packageById, savePackage } from '../../services/plans.ts';
 import { userAuditState } from '../../services/admin-users.ts';
@@ -91,7 +91,7 @@ export function registerAdminVipRoutes(app: FastifyInstance): void {
     method: 'POST',
     url: '/api/admin/Vip/SavePackage',
     auth: 'admin',
-    audit: { target: 'vipPackage', id: ({ body }, data) => (data as { vipPackageId?: string } | undefined)?.vipPackageId ?? body.vipPackageId, load: (ctx, id) => packageById(ctx.db, id) },
+    audit: { target: 'vipPackage', id: savedId('vipPackageId'), load: (ctx, id) => packageById(ctx.db, id) },
     summary:
       'Create a package, or replace the one with this vipPackageId (a deleted one comes back). Prices are in minor units per currency ({usd: 999}); a Stripe price id per currency is used at checkout instead of the inline price',
     body: SaveVipPackageSchema,

@@ -73,6 +73,8 @@ describe('UsersPage', () => {
     expect(asked()[0]!.get('order')).toBe('desc');
     expect(table()).toHaveTextContent('Closed');
 
+    // The pager is disabled while a page loads (a slow machine may still be loading the first).
+    await waitFor(() => expect(screen.getByRole('button', { name: '2' })).toBeEnabled());
     await userEvent.click(screen.getByRole('button', { name: '2' }));
     await waitFor(() => expect(table()).toHaveTextContent('user21@example.com'));
     expect(asked().at(-1)!.get('page')).toBe('2');

@@ -58,9 +58,9 @@ async function resumeRoute(res: ServerResponse, url: URL) {
   const base = { ChatMessageId: chatMessageId, ChatSessionId: 's-live', InputMessage: 'Tell me a story', ModelName: 'Basic' };
   openChatStream(res);
   if (dropFirstResume && resumeCalls.length === 1) {
-    sendChatEvent(res, chatData({ ...base, OutputMessage: FULL.slice(offset, SECOND_CUT) }));
-    // The network goes away mid-answer.
-    setTimeout(() => res.destroy(), 20);
+    // The network goes away mid-answer, right after this event has been handed to the socket (it arrives before the close).
+    const event = { Code: 10000, Msg: '', Data: chatData({ ...base, OutputMessage: FULL.slice(offset, SECOND_CUT) }) };
+    res.write(`data: ${JSON.stringify(event)}\n\n`, () => res.destroy());
     return;
   }
   sendChatEvent(res, chatData({ ...base, OutputMessage: FULL.slice(offset, offset + 5) }));
