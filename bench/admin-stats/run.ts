@@ -7,6 +7,7 @@
  * `select 1` and the same panel read without the rollups (as a half-hour time zone reads it).
  * Run: npm run bench:admin-stats [-- --messages 2000000 --users 10000 --runs 50 --keep]
  * (BENCH_DATABASE_URL, default the local `test`; a database of its own, dropped afterwards).
+ * `--reuse NAME` times again on a database a `--keep` run left (no generation, no first fold).
  */
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
@@ -118,8 +119,11 @@ async function time(runs: number, fn: () => Promise<unknown>): Promise<{ p50: nu
   return { p50: percentile(times, 50), p95: percentile(times, 95) };
 }
 
-const name = `tandem_bench_admin_stats_${randomBytes(4).toString('hex')}`;
-await adminQuery(`create database ${name}`);
+const reuseAt = process.argv.indexOf('--reuse');
+const reused = reuseAt > 0 ? process.argv[reuseAt + 1] : undefined;
+if (reused !== undefined && !/^tandem_bench_admin_stats_[0-9a-f]{8}$/.test(reused)) throw new Error('--reuse takes the name a --keep run printed');
+const name = reused ?? `tandem_bench_admin_stats_${randomBytes(4).toString('hex')}`;
+if (!reused) await adminQuery(`create database ${name}`);
 const url = new URL(ADMIN_URL);
 url.pathname = `/${name}`;
 const database = await openDatabase({ url: url.toString(), poolSize: 4 });
@@ -127,19 +131,24 @@ const client = new pg.Client({ connectionString: url.toString() });
 try {
   await client.connect();
   console.log(`load average at start: ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
-  const started = performance.now();
-  await generate(client);
-  console.log(`generated ${MESSAGES.toLocaleString('en')} messages, ${USERS.toLocaleString('en')} users in ${seconds(started)}`);
-
-  let t = performance.now();
-  await foldUsage(database.db, new Date());
-  console.log(`first fold of the whole year into the rollups: ${seconds(t)}`);
+  if (!reused) {
+    const started = performance.now();
+    await generate(client);
+    console.log(`generated ${MESSAGES.toLocaleString('en')} messages, ${USERS.toLocaleString('en')} users in ${seconds(started)}`);
+    const t = performance.now();
+    await foldUsage(database.db, new Date());
+    console.log(`first fold of the whole year into the rollups: ${seconds(t)}`);
+    // What autovacuum does within a minute of a fold this size: statistics and the visibility map,
+    // without which the planner takes the empty tables it last saw for the 2M rows they now hold.
+    await client.query('vacuum analyze usage_hourly, active_users_hourly, points_hourly');
+  }
   // Steady state: a minute's answers (2M a year is ~4 a minute; 400 here) folded by the periodic job.
+  const batch = randomBytes(4).toString('hex');
   await client.query(`insert into chat_messages (id, session_id, user_id, input_message, requested_model_id, ai_model_id, finish_reason, created_at, finished_at, deployment_id, input_tokens, output_tokens, first_token_ms)
-    select 'new' || i, 's1', 'u1', 'hi', 'm1', 'm1', 'stop', now(), now(), 'd1', 10, 10, 100 from generate_series(1, 400) i`);
-  t = performance.now();
+    select 'new' || '${batch}' || i, 's1', 'u1', 'hi', 'm1', 'm1', 'stop', now(), now(), 'd1', 10, 10, 100 from generate_series(1, 400) i`);
+  const t = performance.now();
   await foldUsage(database.db, new Date());
-  console.log(`a periodic fold of 400 new answers: ${((performance.now() - t) / 1).toFixed(1)} ms`);
+  console.log(`a periodic fold of 400 new answers: ${(performance.now() - t).toFixed(1)} ms`);
   const sizes = await client.query(`select (select count(*) from usage_hourly) as usage, (select count(*) from active_users_hourly) as active, (select count(*) from points_hourly) as points`);
   console.log(`rollup rows: usage_hourly ${sizes.rows[0].usage}, active_users_hourly ${sizes.rows[0].active}, points_hourly ${sizes.rows[0].points}`);
 
@@ -176,6 +185,6 @@ try {
 } finally {
   await client.end().catch(() => undefined);
   await database.close();
-  if (process.argv.includes('--keep')) console.log(`kept database ${name}`);
+  if (process.argv.includes('--keep') || reused) console.log(`kept database ${name}`);
   else await adminQuery(`drop database if exists ${name} with (force)`);
 }

@@ -3,16 +3,20 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SaveModelInput } from '../../shared/api/admin-catalogue.ts';
 import { SaveModelSchema, VIP_LEVEL_NAMES, type AdminModel } from '../../shared/contracts/model.ts';
+import { fieldErrors } from '../ui/form-errors.ts';
 import { Modal } from '../ui/overlays.tsx';
-import { fieldErrors } from './form-errors.ts';
 import './strings.ts';
 
-export interface ModelFormValues {
+interface ModelFormValues {
   aiModelId: string;
   name: string;
   description: string;
   minVipLevel: number;
   pointsCost: number | string;
+  /** Price the answer by its tokens (the pointsCost is then the hold). */
+  tokenPriced: boolean;
+  inputPer1k: number | string;
+  outputPer1k: number | string;
   contextWindow: number | string;
   isImage: boolean;
   fileTypes: string[];
@@ -20,13 +24,16 @@ export interface ModelFormValues {
   online: boolean;
 }
 
-export function modelFormValues(model: AdminModel | null): ModelFormValues {
+function modelFormValues(model: AdminModel | null): ModelFormValues {
   return {
     aiModelId: model?.aiModelId ?? '',
     name: model?.name ?? '',
     description: model?.description ?? '',
     minVipLevel: model?.minVipLevel ?? 0,
     pointsCost: model?.pointsCost ?? 1,
+    tokenPriced: !!model?.tokenPrice,
+    inputPer1k: model?.tokenPrice?.inputPer1k ?? 0,
+    outputPer1k: model?.tokenPrice?.outputPer1k ?? 0,
     contextWindow: model?.contextWindow ?? 8192,
     isImage: model?.modelMap.isImage ?? false,
     fileTypes: model?.modelMap.fileTypes ?? [],
@@ -36,14 +43,16 @@ export function modelFormValues(model: AdminModel | null): ModelFormValues {
 }
 
 /** The body of AiModel/Save for the form's values, or the problems of each field. */
-export function modelBody(values: ModelFormValues, existing: AdminModel | null): { body: SaveModelInput } | { errors: Record<string, string> } {
+function modelBody(values: ModelFormValues, existing: AdminModel | null): { body: SaveModelInput } | { errors: Record<string, string> } {
+  const numberOf = (v: number | string) => (v === '' ? Number.NaN : Number(v));
   const body = {
     ...(existing ? { aiModelId: existing.aiModelId } : values.aiModelId.trim() ? { aiModelId: values.aiModelId } : {}),
     name: values.name,
     description: values.description,
     minVipLevel: values.minVipLevel,
-    pointsCost: values.pointsCost === '' ? Number.NaN : Number(values.pointsCost),
-    contextWindow: values.contextWindow === '' ? Number.NaN : Number(values.contextWindow),
+    pointsCost: numberOf(values.pointsCost),
+    tokenPrice: values.tokenPriced ? { inputPer1k: numberOf(values.inputPer1k), outputPer1k: numberOf(values.outputPer1k) } : null,
+    contextWindow: numberOf(values.contextWindow),
     modelMap: { isImage: values.isImage, fileTypes: values.fileTypes },
     webSearch: values.webSearch,
     online: values.online,
@@ -55,7 +64,7 @@ export function modelBody(values: ModelFormValues, existing: AdminModel | null):
   return { body: parsed.data };
 }
 
-export interface ModelFormProps {
+interface ModelFormProps {
   opened: boolean;
   /** null: a new model. */
   model: AdminModel | null;
@@ -111,9 +120,42 @@ function ModelFormBody({ model, saving, onSave, onClose }: Omit<ModelFormProps, 
             onChange={(value) => set('minVipLevel', Number(value ?? 0))}
             allowDeselect={false}
           />
-          <NumberInput label={t('adminModels.form.pointsCost')} min={0} allowDecimal={false} value={values.pointsCost} onChange={(v) => set('pointsCost', v)} error={error('pointsCost')} />
+          <NumberInput
+            label={t(values.tokenPriced ? 'adminModels.form.holdPoints' : 'adminModels.form.pointsCost')}
+            min={0}
+            allowDecimal={false}
+            value={values.pointsCost}
+            onChange={(v) => set('pointsCost', v)}
+            error={errors.pointsCost === 'tokenPriceNeedsHold' ? t('adminModels.form.invalid.holdPoints') : error('pointsCost')}
+          />
           <NumberInput label={t('adminModels.form.contextWindow')} min={256} allowDecimal={false} value={values.contextWindow} onChange={(v) => set('contextWindow', v)} error={error('contextWindow')} />
         </Group>
+        <Switch
+          label={t('adminModels.form.tokenPriced')}
+          description={t('adminModels.form.tokenPricedHint')}
+          checked={values.tokenPriced}
+          onChange={(e) => set('tokenPriced', e.currentTarget.checked)}
+        />
+        {values.tokenPriced && (
+          <Group grow>
+            <NumberInput
+              label={t('adminModels.form.inputPer1k')}
+              min={0}
+              decimalScale={3}
+              value={values.inputPer1k}
+              onChange={(v) => set('inputPer1k', v)}
+              error={errors['tokenPrice.inputPer1k'] ? t('adminModels.form.invalid.per1k') : undefined}
+            />
+            <NumberInput
+              label={t('adminModels.form.outputPer1k')}
+              min={0}
+              decimalScale={3}
+              value={values.outputPer1k}
+              onChange={(v) => set('outputPer1k', v)}
+              error={errors['tokenPrice.outputPer1k'] ? t('adminModels.form.invalid.per1k') : undefined}
+            />
+          </Group>
+        )}
         <TagsInput
           label={t('adminModels.form.fileTypes')}
           description={t('adminModels.form.fileTypesHint')}

@@ -15,13 +15,14 @@ import {
 } from '../../shared/api/admin-catalogue.ts';
 import { VIP_LEVEL_NAMES, type AdminDeployment, type DeploymentWindowStats, type TestDeploymentResult } from '../../shared/contracts/model.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
+import { errorMessage } from '../ui/error-message.ts';
 import { IconArrowLeft, IconPencil, IconPlus, IconTrash } from '../ui/icons.tsx';
 import { notifyError, notifySuccess } from '../ui/notify.ts';
 import { DeploymentForm } from './deployment-form.tsx';
 import { TestResult } from './test-result.tsx';
 import './strings.ts';
+import { modelCostLabel } from './model-cost.ts';
 
-const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 const when = (iso: string | null) => (iso ? dayjs(iso).format('YYYY-MM-DD HH:mm:ss') : '');
 
 /** /admin/models/:aiModelId: one model's deployments, their health, add/edit/test/delete. */
@@ -78,7 +79,7 @@ export function ModelPage() {
       {m && (
         <Group gap="xs">
           <Badge variant="light">{t(`adminModels.levels.${VIP_LEVEL_NAMES[m.minVipLevel] ?? 'Free'}`)}</Badge>
-          <Badge variant="light">{t('adminModels.pointsPerMessage', { count: m.pointsCost })}</Badge>
+          <Badge variant="light">{modelCostLabel(t, m)}</Badge>
           <Badge variant="light" color={m.online ? 'teal' : 'gray'}>
             {m.online ? t('adminModels.online') : t('adminModels.offline')}
           </Badge>

@@ -15,15 +15,16 @@ import {
 import type { AdminModel } from '../../shared/contracts/model.ts';
 import { VIP_LEVEL_NAMES } from '../../shared/contracts/model.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
+import { errorMessage } from '../ui/error-message.ts';
 import { IconArrowDown, IconArrowUp, IconCheck, IconPencil, IconPlus, IconTrash } from '../ui/icons.tsx';
 import { notifyError, notifySuccess } from '../ui/notify.ts';
+import { moveId, SortableList } from '../ui/sortable.tsx';
 import { ImportDialog } from './import-dialog.tsx';
 import { ModelForm } from './model-form.tsx';
-import { inOrder, moveId } from './model-order.ts';
-import { SortableRow, SortableRows } from './sortable-rows.tsx';
+import { inOrder } from './model-order.ts';
+import { SortableRow } from './sortable-rows.tsx';
 import './strings.ts';
-
-const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
+import { modelCostLabel } from './model-cost.ts';
 
 /** /admin/models: the catalogue in its order, with its flags, online switches, create/edit/delete and the import. */
 export function ModelsPage() {
@@ -84,7 +85,7 @@ export function ModelsPage() {
       {models.data && rows.length === 0 && <Text c="dimmed">{t('adminModels.empty')}</Text>}
       {rows.length > 0 && (
         // The drag context wraps the table: its announcements for screen readers are elements a tbody may not hold.
-        <SortableRows ids={ids} onMove={move}>
+        <SortableList ids={ids} onMove={move}>
           <Table.ScrollContainer minWidth={900}>
             <Table verticalSpacing="xs" aria-label={t('adminModels.title')}>
               <Table.Thead>
@@ -119,7 +120,7 @@ export function ModelsPage() {
               </Table.Tbody>
             </Table>
           </Table.ScrollContainer>
-        </SortableRows>
+        </SortableList>
       )}
       <ModelForm opened={editing !== null} model={editing === 'new' ? null : editing} saving={save.isPending} onSave={(body) => save.mutate(body)} onClose={() => setEditing(null)} />
       <ConfirmDialog
@@ -186,7 +187,7 @@ interface ModelRowProps {
 function ModelRow({ model, index, count, busy, onlineBusy, onMove, onOnline, onEdit, onDelete }: ModelRowProps) {
   const { t } = useTranslation();
   return (
-    <SortableRow key={model.aiModelId} id={model.aiModelId} handleLabel={t('adminModels.dragHandle', { name: model.name })} disabled={busy}>
+    <SortableRow id={model.aiModelId} handleLabel={t('adminModels.dragHandle', { name: model.name })} disabled={busy}>
       <Table.Td>
         <Anchor component={Link} href={`/admin/models/${encodeURIComponent(model.aiModelId)}`}>
           {model.name}
@@ -196,7 +197,7 @@ function ModelRow({ model, index, count, busy, onlineBusy, onMove, onOnline, onE
         </Text>
       </Table.Td>
       <Table.Td>{t(`adminModels.levels.${VIP_LEVEL_NAMES[model.minVipLevel] ?? 'Free'}`)}</Table.Td>
-      <Table.Td>{t('adminModels.pointsPerMessage', { count: model.pointsCost })}</Table.Td>
+      <Table.Td>{modelCostLabel(t, model)}</Table.Td>
       <Table.Td>{model.modelMap.isImage ? <IconCheck size={16} aria-label={t('adminModels.yes')} /> : null}</Table.Td>
       <Table.Td>{model.modelMap.fileTypes.length > 0 ? <Text size="xs">{model.modelMap.fileTypes.join(', ')}</Text> : null}</Table.Td>
       <Table.Td>{model.webSearch ? <IconCheck size={16} aria-label={t('adminModels.yes')} /> : null}</Table.Td>

@@ -26,13 +26,17 @@ export function MessageCost({ model, models }: MessageCostProps) {
   const cost = messageCost(model, models);
   if (!cost) return null;
   const range = cost.min !== cost.max;
-  // A coin and the number (the side panel's composer is narrow); the tooltip says it in words.
-  const label = range ? `${cost.min}\u2013${cost.max}` : cost.min === 0 ? t('points.cost.free') : String(cost.min);
-  const tooltip = range
-    ? t('points.cost.tooltipRange', { min: cost.min, max: cost.max })
-    : cost.min === 0
-      ? t('points.cost.tooltipFree')
-      : t('points.cost.tooltip', { count: cost.min });
+  const price = model?.tokenPrice;
+  // A coin and the number (the side panel's composer is narrow); the tooltip says it in words. A
+  // token-priced model shows its hold with a "+": the answer's length decides the rest.
+  const label = price ? `${cost.min}+` : range ? `${cost.min}\u2013${cost.max}` : cost.min === 0 ? t('points.cost.free') : String(cost.min);
+  const tooltip = price
+    ? t('points.cost.tooltipTokens', { hold: cost.min, input: price.inputPer1k, output: price.outputPer1k })
+    : range
+      ? t('points.cost.tooltipRange', { min: cost.min, max: cost.max })
+      : cost.min === 0
+        ? t('points.cost.tooltipFree')
+        : t('points.cost.tooltip', { count: cost.min });
   return (
     <Tooltip label={tooltip} withArrow multiline maw={260}>
       <Text

@@ -252,12 +252,14 @@ export async function activeUsersPanel(db: Db, r: StatsRange): Promise<Dashboard
   const a = activeUsersHourly;
   const live = sql`select ${m.createdAt} as at, ${m.userId} as user_id from ${m} where ${m.finishedAt} is not null and ${afterWatermark(r, 'usage', m.finishedAt)} and ${m.createdAt} >= ${monthStart} and ${m.createdAt} < ${r.end}`;
   const rolled = r.useRollups ? sql`select ${a.hour} as at, ${a.userId} as user_id from ${a} where ${a.hour} >= ${monthStart} and ${a.hour} < ${r.end} union all ` : sql``;
+  // Each user's last hour, then three counts over those: one hashed pass, where three distinct
+  // counts would each sort every user-hour of the month (bench/admin-stats: 175 ms against 35).
   const [row] = await rowsOf<{ day: number; week: number; month: number }>(
     db,
-    sql`select (count(distinct x.user_id) filter (where x.at >= ${dayStart}))::float8 as day,
-        (count(distinct x.user_id) filter (where x.at >= ${weekStart}))::float8 as week,
-        count(distinct x.user_id)::float8 as month
-      from (${rolled}${live}) x`,
+    sql`select (count(*) filter (where y.last >= ${dayStart}))::float8 as day,
+        (count(*) filter (where y.last >= ${weekStart}))::float8 as week,
+        count(*)::float8 as month
+      from (select x.user_id, max(x.at) as last from (${rolled}${live}) x group by x.user_id) y`,
   );
   return { day: num(row?.day), week: num(row?.week), month: num(row?.month) };
 }

@@ -6,7 +6,6 @@ import {
   AUTO_MODEL_ID,
   type AdminDeployment,
   type AdminModel,
-  type DeploymentHealth,
   type SaveDeployment,
   type SaveModel,
 } from '../../shared/contracts/model.ts';
@@ -69,6 +68,8 @@ export async function adminSaveModel(ctx: AppContext, input: SaveModel): Promise
     fileTypes: [...new Set(input.modelMap.fileTypes)],
     webSearch: input.webSearch,
     pointsCost: input.pointsCost,
+    inputPointsPer1m: input.tokenPrice ? Math.round(input.tokenPrice.inputPer1k * 1000) : null,
+    outputPointsPer1m: input.tokenPrice ? Math.round(input.tokenPrice.outputPer1k * 1000) : null,
     contextWindow: input.contextWindow,
     sort: input.sort,
     online: input.online,
@@ -103,7 +104,8 @@ export async function adminSetOnline(ctx: AppContext, aiModelId: string, online:
   return adminGetModel(ctx, aiModelId);
 }
 
-function toAdminDeployment(ctx: AppContext, row: DeploymentRow, health: DeploymentHealth): AdminDeployment {
+/** A deployment as operators see it, but for its health figures (deploymentHealth, a query of its own). */
+function toAdminDeployment(ctx: AppContext, row: DeploymentRow): Omit<AdminDeployment, 'health'> {
   let apiKeyHint: string | null = null;
   if (row.apiKeyEnc) {
     try {
@@ -124,7 +126,6 @@ function toAdminDeployment(ctx: AppContext, row: DeploymentRow, health: Deployme
     hasApiKey: !!row.apiKeyEnc,
     apiKeyHint,
     coolingUntil: coolingUntilOf(ctx, row.id),
-    health,
     createTime: iso(row.createdAt),
     updateTime: iso(row.updatedAt),
   };
@@ -138,14 +139,27 @@ export async function adminListDeployments(ctx: AppContext, aiModelId: string): 
     .where(eq(aiDeployments.aiModelId, aiModelId))
     .orderBy(asc(aiDeployments.priority), asc(aiDeployments.createdAt));
   const health = await deploymentHealth(ctx.db, rows.map((r) => r.id));
-  return rows.map((r) => toAdminDeployment(ctx, r, health.get(r.id)!));
+  return rows.map((r) => ({ ...toAdminDeployment(ctx, r), health: health.get(r.id)! }));
+}
+
+async function deploymentRow(ctx: AppContext, aiModelMapId: string): Promise<DeploymentRow> {
+  const [row] = await ctx.db.select().from(aiDeployments).where(eq(aiDeployments.id, aiModelMapId)).limit(1);
+  if (!row) throw new AppError(Codes.NotFound, 'notFound');
+  return row;
 }
 
 export async function adminGetDeployment(ctx: AppContext, aiModelMapId: string): Promise<AdminDeployment> {
-  const [row] = await ctx.db.select().from(aiDeployments).where(eq(aiDeployments.id, aiModelMapId)).limit(1);
-  if (!row) throw new AppError(Codes.NotFound, 'notFound');
+  const row = await deploymentRow(ctx, aiModelMapId);
   const health = await deploymentHealth(ctx.db, [row.id]);
-  return toAdminDeployment(ctx, row, health.get(row.id)!);
+  return { ...toAdminDeployment(ctx, row), health: health.get(row.id)! };
+}
+
+/**
+ * A deployment as the audit log records it before and after a write: its settings without the
+ * health figures, which are traffic rather than the operator's change and cost two aggregates each.
+ */
+export async function deploymentAuditState(ctx: AppContext, aiModelMapId: string): Promise<Omit<AdminDeployment, 'health'>> {
+  return toAdminDeployment(ctx, await deploymentRow(ctx, aiModelMapId));
 }
 
 export async function adminSaveDeployment(ctx: AppContext, input: SaveDeployment): Promise<AdminDeployment> {

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { Codes } from '../../shared/contracts/envelope.ts';
-import { AUTO_MODEL_ID, VIP_LEVEL_NAMES, type CatalogueModel, type ModelListItem, type Provider } from '../../shared/contracts/model.ts';
+import { AUTO_MODEL_ID, VIP_LEVEL_NAMES, type CatalogueModel, type ModelListItem, type Provider, type TokenPrice } from '../../shared/contracts/model.ts';
 import type { AppContext } from '../context.ts';
 import { aiDeployments, aiModels } from '../db/schema/models.ts';
 import { AppError } from '../http/errors.ts';
@@ -78,9 +78,16 @@ export function toCatalogueModel(row: ModelRow): CatalogueModel {
     modelMap: { isImage: row.isImage, fileTypes: row.fileTypes },
     webSearch: row.webSearch,
     pointsCost: row.pointsCost,
+    tokenPrice: tokenPriceOf(row),
     contextWindow: row.contextWindow,
     sort: row.sort,
   };
+}
+
+/** The stored thousandths as points per 1,000 tokens; null unless both prices are set. */
+function tokenPriceOf(row: ModelRow): TokenPrice | null {
+  if (row.inputPointsPer1m === null || row.outputPointsPer1m === null) return null;
+  return { inputPer1k: row.inputPointsPer1m / 1000, outputPer1k: row.outputPointsPer1m / 1000 };
 }
 
 async function loadEntries(ctx: AppContext): Promise<CatalogueEntry[]> {
@@ -166,6 +173,8 @@ export function autoModel(entries: CatalogueEntry[]): CatalogueModel {
     },
     webSearch: models.some((m) => m.webSearch),
     pointsCost: models.length ? Math.min(...models.map((m) => m.pointsCost)) : 0,
+    // Each pick is priced as the model picked is.
+    tokenPrice: null,
     contextWindow: models.length ? Math.max(...models.map((m) => m.contextWindow)) : 0,
     sort: Number.MIN_SAFE_INTEGER,
   };

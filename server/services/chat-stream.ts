@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { ChatFinishReasons, type ChatStreamData, type ChatStreamExtras } from '../../shared/contracts/chat.ts';
+import { ChatFinishReasons, type ChatStreamData } from '../../shared/contracts/chat.ts';
 import type { Language } from '../../shared/contracts/common.ts';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import type { AppContext } from '../context.ts';
@@ -7,38 +7,24 @@ import { failureOf, type Failure } from '../http/failures.ts';
 import { t } from '../http/i18n.ts';
 import { UpstreamFailure } from '../providers/upstream.ts';
 import { createAnswerStore, type AnswerStore } from './chat-answer-store.ts';
+import { chatEvent, DONE_EVENT, openEventStream, textEvents } from './chat-events.ts';
 import type { PreparedMessage } from './chat-prepare.ts';
 import { createLiveAnswer, type LiveAnswer } from './chat-resume.ts';
 import { runAnswerRounds, type AnswerState } from './chat-rounds.ts';
 import { registerRunningStream } from './chat-running.ts';
-import { newMetering } from './token-metering.ts';
+import { newMetering, tokenCost } from './token-metering.ts';
 
 /**
- * Answers a prepared message (chat-prepare.ts) as `text/event-stream`: `data: {Code, Msg, Data}`
- * events, the last one with the FinishReason (and the failure's Code, if any), then `data: DONE`.
- * docs/api.md#the-chat-stream describes the events.
+ * Answers a prepared message (chat-prepare.ts) as `text/event-stream` (the events: chat-events.ts),
+ * the last one with the FinishReason (and the failure's Code, if any), then `data: DONE`.
  */
-
-const event = (code: number, msg: string, data: ChatStreamData & ChatStreamExtras) =>
-  `data: ${JSON.stringify({ Code: code, Msg: msg, Data: data })}\n\n`;
-
-/**
- * The event of one piece of text. Everything but the text is the same for a whole round (and the
- * input may be 32k characters), so it is encoded once, not per chunk.
- */
-function textEvents(d: ChatStreamData): (text: string) => string {
-  const j = JSON.stringify;
-  const head = `data: {"Code":${Codes.Success},"Msg":"","Data":{"ChatMessageId":${j(d.ChatMessageId)},"ChatSessionId":${j(d.ChatSessionId)},"InputMessage":${j(d.InputMessage)},"OutputMessage":`;
-  const tail = `,"FinishReason":null,"ModelName":${j(d.ModelName)},"ModelId":${j(d.ModelId)},"ReplaceMessage":false}}\n\n`;
-  return (text) => head + j(text) + tail;
-}
 
 /**
  * The event stream of one answer, opened only once the message is stored: until `open`, events are
  * kept here (nothing, not even the headers, reaches the client); `open` takes over the raw response
  * and sends them. `send` drops what a gone client cannot take.
  */
-type EventStream = { send(chunk: string): void; end(chunk: string): void; open(): void; raw: FastifyReply['raw']; waitedMs(): number };
+type EventStream = { send(chunk: string): void; end(chunk: string): void; open(): void; waitedMs(): number };
 
 function deferredEventStream(reply: FastifyReply): EventStream {
   const raw = reply.raw;
@@ -46,7 +32,6 @@ function deferredEventStream(reply: FastifyReply): EventStream {
   let held: string[] | null = [];
   let heldSince = 0;
   return {
-    raw,
     send(chunk) {
       if (!held) return void (raw.destroyed || raw.write(chunk));
       // The first event is the opening one; the wait that counts starts with the answer's first.
@@ -57,17 +42,8 @@ function deferredEventStream(reply: FastifyReply): EventStream {
       else if (!raw.destroyed) raw.end(chunk);
     },
     open() {
-      // Headers set so far (CORS, nosniff, a renewed Authorization) would be lost by writing the raw response alone.
-      const headers = Object.fromEntries(Object.entries(reply.getHeaders()).filter(([, v]) => v !== undefined));
-      reply.hijack();
-      if (raw.destroyed) return void (held = null);
-      raw.writeHead(200, {
-        ...headers,
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache',
-        'x-accel-buffering': 'no',
-      });
-      raw.write(held!.join(''));
+      const opened = openEventStream(reply);
+      if (opened) raw.write(held!.join(''));
       held = null;
     },
     waitedMs: () => (heldSince ? performance.now() - heldSince : 0),
@@ -81,7 +57,7 @@ function answerState(
   lang: Language,
   io: { send(chunk: string): void; store: AnswerStore; live: LiveAnswer; data: ChatStreamData; signal: AbortSignal; stored: Promise<unknown> },
 ): AnswerState {
-  let textEvent = textEvents(io.data);
+  const textEvent = textEvents(io.data);
   const s: AnswerState = {
     ctx,
     p,
@@ -96,18 +72,16 @@ function answerState(
     toolPoints: 0,
     metering: newMetering(),
     onText(text) {
-      if (io.data.ModelId !== s.modelId || io.data.ModelName !== s.modelName) {
-        Object.assign(io.data, { ModelId: s.modelId, ModelName: s.modelName });
-        textEvent = textEvents(io.data);
-      }
-      io.send(textEvent(text));
+      // The model may change between rounds (failover): later events carry the one that answered.
+      if (io.data.ModelId !== s.modelId || io.data.ModelName !== s.modelName) Object.assign(io.data, { ModelId: s.modelId, ModelName: s.modelName });
+      io.send(textEvent(text, s.modelId, s.modelName));
       io.store.append(text);
       io.live.onText(text);
     },
     onExtras() {
       // A web-searched answer always says what it found, even nothing.
       const extras = { ...(p.webSearch || s.citations.length ? { Citations: s.citations } : {}), ...(s.toolCalls.length ? { ToolCalls: s.toolCalls } : {}) };
-      io.send(event(Codes.Success, '', { ...io.data, ...extras }));
+      io.send(chatEvent(Codes.Success, '', { ...io.data, ...extras }));
       io.store.saveExtras(s.citations, s.toolCalls);
       io.live.onExtras();
     },
@@ -125,8 +99,8 @@ type RoundsOutcome = { finish: string | null } | { error: unknown };
  * does not cover a model that stalls after its first words, and the plain text path reads the
  * upstream over node:http, which has no body timeout.
  */
-export const ANSWER_IDLE_MS = 5 * 60_000;
-export const ANSWER_MAX_MS = 30 * 60_000;
+const ANSWER_IDLE_MS = 5 * 60_000;
+const ANSWER_MAX_MS = 30 * 60_000;
 const BOUND_CHECK_MS = 15_000;
 
 /** Calls `giveUp` once the answer stalls or runs too long; returns the cancel. Nothing runs per chunk. */
@@ -183,13 +157,13 @@ export async function streamChatAnswer(ctx: AppContext, reply: FastifyReply, p: 
   const store = createAnswerStore(ctx, p.messageId, committed);
   const s = answerState(ctx, p, lang, { send, store, live, data, signal: controller.signal, stored: committed });
   live.track(s);
-  let timedOut = false;
+  let timedOut: UpstreamFailure | null = null;
   const unbound = boundAnswer(s, () => {
     if (stopReason || timedOut) return;
-    timedOut = true;
-    controller.abort(new UpstreamFailure('timeout', 'the answer stalled or ran too long'));
+    timedOut = new UpstreamFailure('timeout', 'the answer stalled or ran too long');
+    controller.abort(timedOut);
   });
-  send(event(Codes.Success, '', data));
+  send(chatEvent(Codes.Success, '', data));
   const rounds: Promise<RoundsOutcome> = runAnswerRounds(s).then(
     (finish) => ({ finish }),
     (error: unknown) => ({ error }),
@@ -209,9 +183,20 @@ export async function streamChatAnswer(ctx: AppContext, reply: FastifyReply, p: 
   stream.open();
   let outcome = await rounds;
   unbound();
-  if (timedOut && !stopReason) outcome = { error: new UpstreamFailure('timeout', 'the answer stalled or ran too long') };
+  // However the rounds noticed the abort, a stalled answer ends as the timeout.
+  if (timedOut && !stopReason) outcome = { error: timedOut };
   await endAnswer({ ctx, reply, p, lang, s, store, live, data, stream }, outcome, stopReason);
   finished();
+}
+
+/**
+ * A token-priced model's answer costs its tokens (docs/economy.md#token-pricing). Nothing metered
+ * (stopped or failed before any deployment answered) keeps the hold as the message's price.
+ */
+function settlementOf(p: PreparedMessage, s: AnswerState): { userId: string; cost: number } | null {
+  const price = p.resolved.model.tokenPrice;
+  if (!price || !s.metering.deploymentId) return null;
+  return { userId: p.userId, cost: tokenCost(price, s.metering) };
 }
 
 /** Stores the outcome and sends the last event (with the failure's Code, if any), then DONE. */
@@ -240,6 +225,7 @@ async function endAnswer(
     toolCalls: s.toolCalls,
     pointsCost: p.resolved.model.pointsCost + s.toolPoints,
     refund: failure && !s.output ? { userId: p.userId, points: p.resolved.model.pointsCost } : null,
+    settle: settlementOf(p, s),
     metering: s.metering,
   });
   // Stored: readers on other surfaces end now, those elsewhere reading the rest from the row if they lack it.
@@ -251,7 +237,7 @@ async function endAnswer(
     length: s.output.length,
   });
   Object.assign(data, { FinishReason: finishReason, ModelId: s.modelId, ModelName: s.modelName });
-  const last = failure ? event(failure.code, t(a.lang, failure.key, failure.params), data) : event(Codes.Success, '', data);
+  const last = failure ? chatEvent(failure.code, t(a.lang, failure.key, failure.params), data) : chatEvent(Codes.Success, '', data);
   // The last event, DONE and the end of the body in one write: system calls are most of the cost per message.
-  stream.end(`${last}data: DONE\n\n`);
+  stream.end(last + DONE_EVENT);
 }

@@ -4,6 +4,7 @@ import { Codes } from '../../shared/contracts/envelope.ts';
 import type { AdminAdjustPoints, LedgerKind } from '../../shared/contracts/points.ts';
 import type { Db } from '../db/client.ts';
 import { isUniqueViolation } from '../db/errors.ts';
+import { chatMessages } from '../db/schema/chat.ts';
 import { pointBalances, pointLedger } from '../db/schema/points.ts';
 import { users } from '../db/schema/users.ts';
 import { AppError } from '../http/errors.ts';
@@ -146,6 +147,76 @@ export async function refundPoints(db: Db, userId: string, amount: number, ref: 
       select ${randomUUID()}, ${userId}, ${amount}, upd.balance, 'refund', ${ref.refId ?? null}, ${ref.key} from upd`);
   } catch (err) {
     if (!isUniqueViolation(err, 'point_ledger_idempotency_key_unique')) throw err;
+  }
+}
+
+/**
+ * Settles a token-priced message (docs/economy.md#token-pricing) against `cost`, the price of its
+ * tokens: one statement, once per message.
+ * - The message row is locked and marked settled: a second call finds it settled and changes
+ *   nothing (the entry's key `settle:message:<id>` is a second guard).
+ * - The hold is read from the message's own charge entry (`message:<id>`), what was really taken.
+ * - Cost above the hold: the rest is taken, today's free allowance first, never more than the user
+ *   has (an answer already given is not owed: what is missing is noted on the entry).
+ * - Cost below: the difference goes back to the balance up to what the hold took from it, the rest
+ *   to today's allowance (the allowance pays first, as with any charge). An allowance of a day that
+ *   has passed is gone: that part goes to the balance.
+ * Returns the points taken (negative: given back), or null when there was nothing to settle.
+ */
+export async function settleTokenCharge(
+  db: Db,
+  s: { userId: string; messageId: string; cost: number; dailyAllowance: number; note: string },
+): Promise<number | null> {
+  const { userId, messageId } = s;
+  try {
+    const result = await db.execute<{ net: number | null }>(sql`
+      with m as (
+        select id from ${chatMessages} where id = ${messageId} and user_id = ${userId} and not points_settled for update
+      ),
+      h as (
+        select coalesce(sum(allowance - delta), 0)::int as held, coalesce(sum(-delta), 0)::int as held_balance,
+          coalesce(bool_and(created_at::date = current_date), false) as hold_today
+        from ${pointLedger} where idempotency_key = ${`message:${messageId}`}
+      ),
+      b as (
+        select user_id, balance, ${dailyLeftSql(s.dailyAllowance)} as daily
+        from ${pointBalances} where user_id = ${userId} and exists (select 1 from m) for update
+      ),
+      d as (
+        select b.*, h.held_balance, h.hold_today, greatest(${s.cost} - h.held, 0) as want, greatest(h.held - ${s.cost}, 0) as back
+        from b, h
+      ),
+      f as (
+        select d.*, least(d.want, d.daily + d.balance) as take, least(least(d.want, d.daily + d.balance), d.daily) as take_allowance,
+          case when d.hold_today then d.back - least(d.back, d.held_balance) else 0 end as back_allowance
+        from d
+      ),
+      upd as (
+        update ${pointBalances} p set
+          balance = f.balance - (f.take - f.take_allowance) + (f.back - f.back_allowance),
+          daily_left = f.daily - f.take_allowance + f.back_allowance,
+          daily_day = current_date,
+          used_total = greatest(p.used_total + f.take - f.back, 0)
+        from f where p.user_id = f.user_id
+        returning p.balance, f.take, f.back, f.want, f.take_allowance, f.back_allowance
+      ),
+      ins as (
+        insert into ${pointLedger} (id, user_id, delta, allowance, balance_after, reason, ref_id, idempotency_key, note)
+        select ${randomUUID()}, ${userId}, (back - back_allowance) - (take - take_allowance), take_allowance - back_allowance, balance,
+          'settle', ${messageId}, ${`settle:message:${messageId}`},
+          ${s.note} || case when want > take then ' (' || (want - take) || ' not covered)' else '' end
+        from upd where take > 0 or back > 0
+      ),
+      msg as (
+        update ${chatMessages} set points_settled = true, points_cost = points_cost + (select take - back from upd)
+        where id in (select id from m) and exists (select 1 from upd)
+      )
+      select (select take - back from upd) as net`);
+    const net = result.rows[0]?.net;
+    return net === null || net === undefined ? null : Number(net);
+  } catch (err) {
+    if (isUniqueViolation(err, 'point_ledger_idempotency_key_unique')) return null;
+    throw err;
   }
 }
 

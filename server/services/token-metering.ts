@@ -1,3 +1,6 @@
+import type { TokenPrice } from '../../shared/contracts/model.ts';
+import type { DeploymentFailure } from './model-stream.ts';
+
 /**
  * Token counts for answers whose provider reported none (docs/admin-stats.md#token-metering): about
  * one token per CJK character (Han, kana, Hangul) and one per four other characters, the usual rule
@@ -40,7 +43,7 @@ export type AnswerMetering = {
   estimated: boolean;
   /** The first call's time to its first output. */
   firstTokenMs: number | null;
-  failures: { deploymentId: string; aiModelId: string; error: string; failedOver: boolean }[];
+  failures: DeploymentFailure[];
 };
 
 export const newMetering = (): AnswerMetering => ({ deploymentId: null, inputTokens: 0, outputTokens: 0, estimated: false, firstTokenMs: null, failures: [] });
@@ -76,4 +79,18 @@ export function estimateToolRoundTokens(
     for (const result of round.results) tokens += estimateTokens(result.output);
   }
   return tokens;
+}
+
+/** Points no single answer is charged beyond (a column of integers holds it with room to spare). */
+const MAX_ANSWER_POINTS = 1_000_000_000;
+
+/**
+ * What an answer's tokens cost at `price` (docs/economy.md#token-pricing): points per 1,000 tokens,
+ * summed over input and output and rounded up to whole points. Exact: the prices are thousandths.
+ */
+export function tokenCost(price: TokenPrice, tokens: { inputTokens: number; outputTokens: number }): number {
+  const perMillion = (per1k: number) => BigInt(Math.round(per1k * 1000));
+  const total = BigInt(tokens.inputTokens) * perMillion(price.inputPer1k) + BigInt(tokens.outputTokens) * perMillion(price.outputPer1k);
+  const points = (total + 999_999n) / 1_000_000n;
+  return points > BigInt(MAX_ANSWER_POINTS) ? MAX_ANSWER_POINTS : Number(points);
 }

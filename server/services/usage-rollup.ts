@@ -25,7 +25,7 @@ const FOLD_MARGIN = sql`interval '5 minutes'`;
 const FOLD_EVERY_MS = 60_000;
 
 /** The hour (UTC) of a timestamp: whole-hour buckets serve every whole-hour time zone. */
-export const hourOf = (column: unknown) => sql`date_trunc('hour', ${column}, 'UTC')`;
+const hourOf = (column: unknown) => sql`date_trunc('hour', ${column}, 'UTC')`;
 
 /** The message's catalogue model: the one that answered, else the one asked for. */
 export const messageModelSql = sql`coalesce(${chatMessages.aiModelId}, ${chatMessages.requestedModelId})`;
@@ -34,8 +34,8 @@ export const messageModelSql = sql`coalesce(${chatMessages.aiModelId}, ${chatMes
  * Points spent: what uses (messages, plugins, drawings) took, free daily allowance included, less
  * what refunds gave back. Granted: every credit but refunds.
  */
-export const pointsSpentSql = sql`case when ${pointLedger.reason} in ('message', 'plugin', 'draw') then ${pointLedger.allowance} - ${pointLedger.delta} when ${pointLedger.reason} = 'refund' then -${pointLedger.delta} else 0 end`;
-export const pointsGrantedSql = sql`case when ${pointLedger.delta} > 0 and ${pointLedger.reason} <> 'refund' then ${pointLedger.delta} else 0 end`;
+export const pointsSpentSql = sql`case when ${pointLedger.reason} in ('message', 'plugin', 'draw', 'settle') then ${pointLedger.allowance} - ${pointLedger.delta} when ${pointLedger.reason} = 'refund' then -${pointLedger.delta} else 0 end`;
+export const pointsGrantedSql = sql`case when ${pointLedger.delta} > 0 and ${pointLedger.reason} not in ('refund', 'settle') then ${pointLedger.delta} else 0 end`;
 
 async function watermarksOf(tx: Db): Promise<{ usage: Date; points: Date; upper: Date }> {
   await tx.execute(sql`insert into ${statsWatermarks} (name, watermark) values ('usage', 'epoch'), ('points', 'epoch') on conflict do nothing`);

@@ -14,6 +14,23 @@ export const ModelMapSchema = z.object({
 });
 export type ModelMap = z.infer<typeof ModelMapSchema>;
 
+/** Highest price per 1,000 tokens an operator may set (points). */
+export const MAX_POINTS_PER_1K = 1_000_000;
+const per1k = z
+  .number()
+  .min(0)
+  .max(MAX_POINTS_PER_1K)
+  // Stored in thousandths (points per million tokens): a finer price would be rounded away.
+  .refine((v) => Math.abs(Math.round(v * 1000) - v * 1000) < 1e-6, 'priceDecimals');
+
+/**
+ * Token pricing (docs/economy.md#token-pricing): points per 1,000 input and output tokens. The
+ * message's pointsCost is held when it is sent; when the answer ends its tokens are priced, rounded
+ * up to whole points, and the difference is taken or given back.
+ */
+export const TokenPriceSchema = z.object({ inputPer1k: per1k, outputPer1k: per1k });
+export type TokenPrice = z.infer<typeof TokenPriceSchema>;
+
 /** A catalogue model, as served to clients. */
 export const CatalogueModelSchema = z.object({
   aiModelId: z.string(),
@@ -23,8 +40,10 @@ export const CatalogueModelSchema = z.object({
   minVipLevelName: z.string(),
   modelMap: ModelMapSchema,
   webSearch: z.boolean(),
-  /** Points charged per message. */
+  /** Points charged per message: with tokenPrice, the hold taken when it is sent. */
   pointsCost: z.number().int(),
+  /** Null (or absent, from an older server): the flat pointsCost per message. */
+  tokenPrice: TokenPriceSchema.nullable().default(null),
   /** Tokens the model reads at most. */
   contextWindow: z.number().int(),
   sort: z.number().int(),
@@ -70,19 +89,24 @@ const modelIdPattern = z
   .max(64)
   .regex(/^[a-z0-9][a-z0-9._-]*$/, 'letters, digits, dot, dash and underscore only');
 
-export const SaveModelSchema = z.object({
-  /** Absent: a new model whose id is derived from the name. Present: updated, or created with this id. */
-  aiModelId: modelIdPattern.optional(),
-  name: z.string().trim().min(1).max(100),
-  description: z.string().trim().max(1000).default(''),
-  minVipLevel: VipLevelSchema.default(0),
-  modelMap: ModelMapSchema.default({ isImage: false, fileTypes: [] }),
-  webSearch: z.boolean().default(true),
-  pointsCost: z.number().int().min(0).max(1_000_000).default(1),
-  contextWindow: z.number().int().min(256).max(100_000_000).default(8192),
-  sort: z.number().int().min(-1_000_000).max(1_000_000).default(0),
-  online: z.boolean().default(true),
-});
+export const SaveModelSchema = z
+  .object({
+    /** Absent: a new model whose id is derived from the name. Present: updated, or created with this id. */
+    aiModelId: modelIdPattern.optional(),
+    name: z.string().trim().min(1).max(100),
+    description: z.string().trim().max(1000).default(''),
+    minVipLevel: VipLevelSchema.default(0),
+    modelMap: ModelMapSchema.default({ isImage: false, fileTypes: [] }),
+    webSearch: z.boolean().default(true),
+    pointsCost: z.number().int().min(0).max(1_000_000).default(1),
+    /** Absent or null: a flat pointsCost per message. */
+    tokenPrice: TokenPriceSchema.nullable().default(null),
+    contextWindow: z.number().int().min(256).max(100_000_000).default(8192),
+    sort: z.number().int().min(-1_000_000).max(1_000_000).default(0),
+    online: z.boolean().default(true),
+  })
+  // The hold is what a user must have to send: without one, an account with no points would be answered.
+  .refine((m) => !m.tokenPrice || m.pointsCost >= 1, { message: 'tokenPriceNeedsHold', path: ['pointsCost'] });
 export type SaveModel = z.infer<typeof SaveModelSchema>;
 
 export const ModelOnlineSchema = z.object({ aiModelId: IdSchema, online: z.boolean() });

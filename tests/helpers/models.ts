@@ -10,6 +10,7 @@ export const testModel = (aiModelId: string, minVipLevel: number, extra: Partial
   modelMap: { isImage: false, fileTypes: [] },
   webSearch: false,
   pointsCost: 1,
+  tokenPrice: null,
   contextWindow: 8000,
   sort: 0,
   locked: false,

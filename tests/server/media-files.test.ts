@@ -87,6 +87,7 @@ describe('uploading files and images for the model', () => {
       modelMap: { isImage: false, fileTypes: ['pdf'] },
       webSearch: false,
       pointsCost: 1,
+      tokenPrice: null,
       contextWindow: 8192,
       sort: 0,
       online: true,

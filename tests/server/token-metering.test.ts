@@ -54,6 +54,7 @@ describe('token metering', () => {
       modelMap: { isImage: false, fileTypes: [] },
       webSearch: false,
       pointsCost: 1,
+      tokenPrice: null,
       contextWindow: 8192,
       sort: 0,
       online: true,

@@ -52,6 +52,8 @@ export const chatMessages = pgTable(
     finishReason: text('finish_reason'),
     errorMessage: text('error_message'),
     pointsCost: integer('points_cost').notNull().default(0),
+    /** A token-priced answer's charge was settled against its tokens (ledger.ts settleTokenCharge): once only. */
+    pointsSettled: boolean('points_settled').notNull().default(false),
     /**
      * Token metering, written with the answer's end (docs/admin-stats.md#token-metering): the
      * deployment that answered (kept when it is deleted: no foreign key), the tokens the provider

@@ -9,7 +9,14 @@ export const aiModels = pgTable('ai_models', {
   isImage: boolean('is_image').notNull().default(false),
   fileTypes: jsonb('file_types').$type<string[]>().notNull().default([]),
   webSearch: boolean('web_search').notNull().default(false),
+  /** Points charged per message; with token prices, the hold taken when the message is sent. */
   pointsCost: integer('points_cost').notNull().default(1),
+  /**
+   * Token pricing (docs/economy.md#token-pricing): points per million input and output tokens
+   * (thousandths of a point per 1,000), both set or both null. Null: the flat pointsCost per message.
+   */
+  inputPointsPer1m: integer('input_points_per_1m'),
+  outputPointsPer1m: integer('output_points_per_1m'),
   contextWindow: integer('context_window').notNull().default(8192),
   sort: integer('sort').notNull().default(0),
   online: boolean('online').notNull().default(true),

@@ -22,6 +22,7 @@ const model: AdminModel = {
   modelMap: { isImage: false, fileTypes: [] },
   webSearch: true,
   pointsCost: 1,
+  tokenPrice: null,
   contextWindow: 8192,
   sort: 0,
   online: true,

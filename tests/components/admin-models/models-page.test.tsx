@@ -3,8 +3,8 @@ import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
-import { moveId } from '../../../components/admin-models/model-order.ts';
 import { ModelsPage } from '../../../components/admin-models/models-page.tsx';
+import { moveId } from '../../../components/ui/sortable.tsx';
 import type { AdminModel } from '../../../shared/contracts/model.ts';
 import { fakeApi, serveTheseTests } from '../../helpers/fake-api.ts';
 import { sendEnvelope } from '../../helpers/http-server.ts';
@@ -21,6 +21,7 @@ const model = (id: string, name: string, sort: number): AdminModel => ({
   modelMap: { isImage: id === 'b', fileTypes: [] },
   webSearch: true,
   pointsCost: 1,
+  tokenPrice: null,
   contextWindow: 8192,
   sort,
   online: true,
@@ -121,5 +122,31 @@ describe('ModelsPage', () => {
     expect(body).toMatchObject({ name: 'Delta', minVipLevel: 0, pointsCost: 1, online: true });
     expect(body).not.toHaveProperty('aiModelId');
     expect(await screen.findByRole('link', { name: 'Delta' })).toBeVisible();
+  });
+
+  it('prices a model by tokens: a hold and two prices, checked, then listed as such', async () => {
+    await renderPage();
+    await userEvent.click(screen.getByRole('button', { name: 'New model' }));
+    const dialog = await screen.findByRole('dialog', { name: 'New model' });
+    await userEvent.type(within(dialog).getByLabelText(/^Name/), 'Metered');
+    await userEvent.click(within(dialog).getByRole('switch', { name: /^Price by tokens/ }));
+    const hold = within(dialog).getByLabelText('Points held per message');
+    await userEvent.clear(hold);
+    await userEvent.type(hold, '0');
+    await userEvent.type(within(dialog).getByLabelText('Points per 1,000 input tokens'), '1.5');
+    await userEvent.type(within(dialog).getByLabelText('Points per 1,000 output tokens'), '6');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    // No hold: refused in the form, with the reason, before any request.
+    expect(await within(dialog).findByText('Token pricing needs a hold of at least 1 point.')).toBeVisible();
+    expect(server.requests.some((r) => r.url === '/api/admin/AiModel/Save')).toBe(false);
+
+    await userEvent.clear(hold);
+    await userEvent.type(hold, '4');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(server.requests.some((r) => r.url === '/api/admin/AiModel/Save')).toBe(true));
+    const body = JSON.parse(server.requests.find((r) => r.url === '/api/admin/AiModel/Save')!.body) as Record<string, unknown>;
+    expect(body).toMatchObject({ name: 'Metered', pointsCost: 4, tokenPrice: { inputPer1k: 1.5, outputPer1k: 6 } });
+    const row = (await screen.findByRole('link', { name: 'Metered' })).closest('tr')!;
+    expect(row).toHaveTextContent('4 held · 1.5 / 6 per 1k tokens');
   });
 });

@@ -73,6 +73,15 @@ describe('MessageCost', () => {
     expect(label).toHaveAccessibleName('Each message costs 5 points');
   });
 
+  it('shows a token-priced model\'s hold with a "+", and its prices per 1,000 tokens in words', async () => {
+    const priced = testModel('long', 1, { pointsCost: 3, tokenPrice: { inputPer1k: 0.5, outputPer1k: 2 } });
+    await renderInApp(<MessageCost model={priced} models={[...MODELS, priced]} />, { apiBase: server.url, user: testUser });
+    expect(screen.getByTestId('message-cost')).toHaveTextContent(/^3\+$/);
+    expect(screen.getByTestId('message-cost')).toHaveAccessibleName(
+      'Holds 3 points when sent; the answer is then priced by its length: 0.5 per 1,000 input tokens and 2 per 1,000 output tokens, and the difference is taken or given back',
+    );
+  });
+
   it("shows auto's range", async () => {
     await renderInApp(<MessageCost model={MODELS[0]} models={MODELS} />, { apiBase: server.url, user: testUser });
     expect(screen.getByTestId('message-cost')).toHaveTextContent(/^2–5$/);

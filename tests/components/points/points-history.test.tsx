@@ -20,6 +20,7 @@ const LABELS: Record<string, string> = {
   refund: 'Refund',
   expiry: 'Expired',
   opening: 'Opening balance',
+  settle: 'Usage settlement',
 };
 
 /** One entry of each kind, newest first, a minute apart; the message took 2 points of the free allowance. */
@@ -70,11 +71,13 @@ describe('PointsHistory', () => {
     expect(row('message')).toHaveTextContent(dayjs(ENTRIES[0].createTime).format('YYYY-MM-DD HH:mm'));
     expect(list).not.toHaveTextContent('Opening balance');
 
-    // The second page holds the oldest entry, whose balance after is not known.
+    // The second page holds the two oldest entries: the opening one, whose balance after is not
+    // known, and a token-priced message's settlement.
     await userEvent.click(screen.getByRole('button', { name: '2' }));
-    await waitFor(() => expect(rows()).toHaveLength(1));
-    expect(rows()[0]).toHaveTextContent('Opening balance');
-    expect(rows()[0]).not.toHaveTextContent('Balance');
+    await waitFor(() => expect(rows()).toHaveLength(2));
+    expect(row('opening')).toHaveTextContent('Opening balance');
+    expect(row('opening')).not.toHaveTextContent('Balance');
+    expect(row('settle')).toHaveTextContent('Usage settlement');
     expect(historyRequests().at(-1)!.get('page')).toBe('2');
   });
 
