@@ -5,13 +5,20 @@ import type { AppContext } from '../context.ts';
 import { chatMessages } from '../db/schema/chat.ts';
 import { upstreamFailures } from '../db/schema/usage.ts';
 import { instanceIdOf } from './instances.ts';
-import { refundPoints } from './ledger.ts';
+import { refundPoints, settleTokenCharge } from './ledger.ts';
 import type { AnswerMetering } from './token-metering.ts';
 
 /**
  * Keeps an answer's row in step with its stream: text reaches the database in batches as it
  * streams, sources and tool calls whenever they change, and the outcome at the end, so a crash or a
- * stop loses nothing already shown. Writes run one after the other, in order.
+ * stop loses nothing already shown.
+ *
+ * Streamed text is written per instance, not per answer: one timer gathers what every answer of
+ * this instance streamed since the last tick and appends it with one statement (bench/README.md,
+ * soak: 1,000 open answers cost two statements a second, not a thousand). One batch is in flight at a
+ * time, so each answer's pieces are appended in order. An answer's own writes (sources, tool calls,
+ * the end) run one after the other; the end waits for a batch in flight and then stores the whole
+ * text, so nothing pending is lost and nothing is appended twice.
  */
 
 /** Streamed text reaches the database at least this often, or sooner when this much is pending. */
@@ -19,12 +26,98 @@ const FLUSH_MS = 500;
 export const FLUSH_BYTES = 4096;
 /** A running stream touches its row this often, so recovery can tell it from a dead one. */
 const HEARTBEAT_MS = 30_000;
+/** Rows per statement of a batch (two array parameters whatever the count). */
+const BATCH_ROWS = 2000;
 
 /** A high surrogate at the end would be stored as U+FFFD, breaking the emoji its next chunk completes. */
 const endsInsidePair = (text: string) => {
   const last = text.charCodeAt(text.length - 1);
   return last >= 0xd800 && last <= 0xdbff;
 };
+
+/** One streaming answer, as the instance's batches see it. */
+type Streaming = { id: string; pending: string; lastWrite: number; ready: boolean };
+
+type Batcher = {
+  streams: Set<Streaming>;
+  timer: NodeJS.Timeout | null;
+  /** The batch being written (settled when none is). */
+  inFlight: Promise<void>;
+  busy: boolean;
+  /** A stream passed FLUSH_BYTES while a batch was in flight: write again as soon as it ends. */
+  again: boolean;
+};
+
+const batchers = new WeakMap<AppContext, Batcher>();
+
+function batcherOf(ctx: AppContext): Batcher {
+  let b = batchers.get(ctx);
+  if (!b) batchers.set(ctx, (b = { streams: new Set(), timer: null, inFlight: Promise.resolve(), busy: false, again: false }));
+  return b;
+}
+
+/** Takes what each ready stream has pending (and the heartbeats due) and appends it, one statement per BATCH_ROWS. */
+function writeBatch(ctx: AppContext, b: Batcher): void {
+  if (b.busy) {
+    b.again = true;
+    return;
+  }
+  const now = Date.now();
+  const ids: string[] = [];
+  const pieces: string[] = [];
+  for (const st of b.streams) {
+    if (!st.ready || (!st.pending && now - st.lastWrite < HEARTBEAT_MS)) continue;
+    const keep = endsInsidePair(st.pending) ? 1 : 0;
+    ids.push(st.id);
+    pieces.push(st.pending.slice(0, st.pending.length - keep));
+    st.pending = st.pending.slice(st.pending.length - keep);
+    st.lastWrite = now;
+  }
+  if (ids.length === 0) return;
+  // Each batch also names this instance as the writer: recovery after a crash ends an unfinished
+  // answer only when its writer is gone (instances.ts). Null on PGlite, where nothing else writes.
+  const writer = instanceIdOf(ctx);
+  b.busy = true;
+  b.inFlight = (async () => {
+    try {
+      for (let from = 0; from < ids.length; from += BATCH_ROWS) {
+        const idList = sql.param(ids.slice(from, from + BATCH_ROWS));
+        const pieceList = sql.param(pieces.slice(from, from + BATCH_ROWS));
+        await ctx.db.execute(sql`
+          update ${chatMessages} m set output_message = m.output_message || v.piece, updated_at = now(),
+            writer_instance_id = coalesce(${writer}::integer, m.writer_instance_id)
+          from unnest(${idList}::text[], ${pieceList}::text[]) as v(id, piece)
+          where m.id = v.id`);
+      }
+    } catch (err) {
+      ctx.log.error({ err, answers: ids.length }, 'storing streamed text failed');
+    } finally {
+      b.busy = false;
+      if (b.again) {
+        b.again = false;
+        writeBatch(ctx, b);
+      }
+    }
+  })();
+}
+
+function join(ctx: AppContext, st: Streaming): Batcher {
+  const b = batcherOf(ctx);
+  b.streams.add(st);
+  if (!b.timer) {
+    b.timer = setInterval(() => writeBatch(ctx, b), FLUSH_MS);
+    b.timer.unref();
+  }
+  return b;
+}
+
+function leave(b: Batcher, st: Streaming): void {
+  b.streams.delete(st);
+  if (b.streams.size === 0 && b.timer) {
+    clearInterval(b.timer);
+    b.timer = null;
+  }
+}
 
 export type AnswerOutcome = {
   output: string;
@@ -39,6 +132,8 @@ export type AnswerOutcome = {
   pointsCost: number;
   /** The message failed before any text: its points go back. */
   refund: { userId: string; points: number } | null;
+  /** A token-priced answer's hold is settled against what its tokens cost (ledger.ts settleTokenCharge). */
+  settle?: { userId: string; cost: number } | null;
   /** Tokens, deployment and failed attempts (token-metering.ts); absent leaves the columns null. */
   metering?: AnswerMetering;
 };
@@ -60,17 +155,16 @@ export type AnswerStore = {
 export function createAnswerStore(ctx: AppContext, messageId: string, stored: Promise<unknown> = Promise.resolve()): AnswerStore {
   const db = ctx.db;
   const rowOf = eq(chatMessages.id, messageId);
-  // Each batch also names this instance as the writer: recovery after a crash ends an unfinished
-  // answer only when its writer is gone (instances.ts). Null on PGlite, where nothing else writes.
-  const writerInstanceId = instanceIdOf(ctx);
-  const writer = writerInstanceId === null ? {} : { writerInstanceId };
-  let pending = '';
-  let lastWrite = Date.now();
+  const st: Streaming = { id: messageId, pending: '', lastWrite: Date.now(), ready: false };
+  const batcher = join(ctx, st);
   // A refused message has no row: nothing queued for it is written.
   let dropped = false;
   let writes = stored.then(
-    () => {},
-    () => void (dropped = true),
+    () => void (st.ready = true),
+    () => {
+      dropped = true;
+      leave(batcher, st);
+    },
   );
   const enqueue = (what: string, write: () => Promise<unknown>) => {
     writes = writes.then(() => (dropped ? undefined : write())).then(
@@ -78,47 +172,46 @@ export function createAnswerStore(ctx: AppContext, messageId: string, stored: Pr
       (err: unknown) => ctx.log.error({ err, messageId }, `storing ${what} failed`),
     );
   };
-  const flush = () => {
-    const keep = endsInsidePair(pending) ? 1 : 0;
-    const piece = pending.slice(0, pending.length - keep);
-    pending = pending.slice(pending.length - keep);
-    lastWrite = Date.now();
-    enqueue('streamed text', () =>
-      db.update(chatMessages).set({ outputMessage: sql`${chatMessages.outputMessage} || ${piece}`, updatedAt: sql`now()`, ...writer }).where(rowOf),
-    );
-  };
-  const timer = setInterval(() => {
-    if (pending || Date.now() - lastWrite >= HEARTBEAT_MS) flush();
-  }, FLUSH_MS);
 
   return {
     append(text) {
-      pending += text;
-      if (pending.length >= FLUSH_BYTES) flush();
+      st.pending += text;
+      if (st.pending.length >= FLUSH_BYTES && st.ready) writeBatch(ctx, batcher);
     },
     saveExtras(citations, toolCalls) {
       const values = { citations: [...citations], toolCalls: [...toolCalls] };
       enqueue('citations or tool calls', () => db.update(chatMessages).set(values).where(rowOf));
     },
     async finish(o) {
-      clearInterval(timer);
+      // Out of the batches; a batch already holding some of its text ends before the whole text is stored.
+      leave(batcher, st);
+      st.pending = '';
       try {
         await writes;
+        await batcher.inFlight;
+        if (dropped) return;
         await db.update(chatMessages).set(outcomeValues(o)).where(rowOf);
         // Failed attempts are rare: an insert only when there were some, after the answer is stored.
         const failures = o.metering?.failures ?? [];
         if (failures.length) await db.insert(upstreamFailures).values(failures.map((f) => ({ id: randomUUID(), messageId, ...f })));
         if (o.refund) await refundPoints(db, o.refund.userId, o.refund.points, { key: `refund:message:${messageId}`, refId: messageId });
+        else if (o.settle) await settle(ctx, messageId, o.settle, o.metering);
       } catch (err) {
         ctx.log.error({ err, messageId }, 'storing the end of a stream failed');
       }
     },
     discard() {
-      clearInterval(timer);
       dropped = true;
-      pending = '';
+      leave(batcher, st);
+      st.pending = '';
     },
   };
+}
+
+async function settle(ctx: AppContext, messageId: string, s: { userId: string; cost: number }, m: AnswerMetering | undefined): Promise<void> {
+  // The note is the operator's and the user's record of what was priced; numbers only, so it reads in any language.
+  const note = m ? `${m.inputTokens} + ${m.outputTokens} tokens${m.estimated ? ' ~' : ''}` : '';
+  await settleTokenCharge(ctx.db, { userId: s.userId, messageId, cost: s.cost, dailyAllowance: ctx.config.FREE_DAILY_POINTS, note });
 }
 
 function outcomeValues(o: AnswerOutcome) {

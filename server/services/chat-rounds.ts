@@ -107,9 +107,13 @@ async function streamRound(s: AnswerState, turns: ChatTurn[], round: number, rou
         result.calls.push(part);
         produced += part.input;
       } else if (part.text) {
-        produced += part.text;
+        // A NUL (a model repeating a page or file it read) cannot be stored in text: it is dropped
+        // here, so what the user is shown is what is stored.
+        const said = part.text.includes('\0') ? part.text.replaceAll('\0', '') : part.text;
+        if (!said) continue;
+        produced += said;
         // Text after a round of tool calls starts a paragraph of its own.
-        const text = round > 0 && !result.said && s.output && !/\s$/.test(s.output) ? `\n\n${part.text}` : part.text;
+        const text = round > 0 && !result.said && s.output && !/\s$/.test(s.output) ? `\n\n${said}` : said;
         s.output += text;
         if (tools) result.said += text;
         s.onText(text);

@@ -222,6 +222,49 @@ describe('AddMessage streaming', () => {
     expect(await messageRow(events[0].Data.ChatMessageId)).toMatchObject({ finishReason: 'user-stopped', outputMessage: textOf(events) });
   });
 
+  it('stores many answers streaming at once, each whole and in order, while they stream and at the end', async () => {
+    const chunksOf = (n: number) => Array.from({ length: 12 }, (_, i) => `a${n}-${i}·`);
+    fake.script('slow-model', { chunks: chunksOf(0), delayMs: 120 });
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, async (_, n) => {
+        const res = await fetch(`${baseUrl}/api/Chat/AddMessage`, {
+          method: 'POST',
+          headers: { ...auth(user.token), 'content-type': 'application/json' },
+          body: JSON.stringify({ aiModelId: 'slow-model', inputMessage: `many ${n}` }),
+        });
+        let seenStored = false;
+        const { events } = await readStream(res, async (e) => {
+          if (seenStored || !e.Data.OutputMessage) return;
+          // Mid-stream, what is stored is a start of what was sent (no piece lost, repeated or out of order).
+          const row = await messageRow(e.Data.ChatMessageId);
+          if (row.finishReason === null && row.outputMessage.length > 0) {
+            expect(chunksOf(0).join('').startsWith(row.outputMessage)).toBe(true);
+            seenStored = true;
+          }
+        });
+        return { id: events[0].Data.ChatMessageId, text: textOf(events), seenStored };
+      }),
+    );
+    expect(answers.some((a) => a.seenStored)).toBe(true);
+    for (const a of answers) {
+      expect(a.text).toBe(chunksOf(0).join(''));
+      expect(await messageRow(a.id)).toMatchObject({ finishReason: 'stop', outputMessage: a.text });
+    }
+  });
+
+  it('drops NUL characters the model sends, so the answer shown is the answer stored', async () => {
+    fake.script('slow-model', { chunks: ['before\u0000', '\u0000', ' after\u0000end'], delayMs: 1 });
+    const res = await fetch(`${baseUrl}/api/Chat/AddMessage`, {
+      method: 'POST',
+      headers: { ...auth(user.token), 'content-type': 'application/json' },
+      body: JSON.stringify({ aiModelId: 'slow-model', inputMessage: 'nul' }),
+    });
+    const { events, done } = await readStream(res, () => {});
+    expect(done).toBe(true);
+    expect(textOf(events)).toBe('before afterend');
+    expect(await messageRow(events[0].Data.ChatMessageId)).toMatchObject({ finishReason: 'stop', outputMessage: 'before afterend' });
+  });
+
   it('finishes and stores the answer when the client goes away (a disconnect is no stop)', async () => {
     fake.script('slow-model', { chunks: Array.from({ length: 100 }, (_, i) => `d${i} `), delayMs: 5 });
     const controller = new AbortController();
