@@ -9,7 +9,8 @@ import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import en from '../../locales/features/share.en.json';
 import { IconDownload, IconFileText, IconLink } from '../ui/icons.tsx';
 import { notifyError } from '../ui/notify.ts';
-import { chatToMarkdown, downloadBlob, downloadText, fileNameFor } from './chat-markdown.ts';
+import { downloadBlob, downloadText } from '../ui/download.ts';
+import { chatToMarkdown, fileNameFor } from './chat-markdown.ts';
 import { ShareDialog } from './share-dialog.tsx';
 
 addEnglishStrings(en);
