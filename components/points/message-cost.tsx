@@ -7,12 +7,15 @@ import { IconCoin } from '../ui/icons.tsx';
  * What the next message costs with `model`: its pointsCost; for 'auto', the range over the models
  * auto may pick (those the user's plan reaches). Null without a model.
  */
-export function messageCost(model: ModelListItem | undefined, models: readonly ModelListItem[]): { min: number; max: number } | null {
+export function messageCost(model: ModelListItem | undefined, models: readonly ModelListItem[]): { min: number; max: number; byTokens: boolean } | null {
   if (!model) return null;
-  if (model.aiModelId !== AUTO_MODEL_ID) return { min: model.pointsCost, max: model.pointsCost };
-  const costs = models.filter((m) => m.aiModelId !== AUTO_MODEL_ID && !m.locked).map((m) => m.pointsCost);
-  if (costs.length === 0) return { min: model.pointsCost, max: model.pointsCost };
-  return { min: Math.min(...costs), max: Math.max(...costs) };
+  const one = { min: model.pointsCost, max: model.pointsCost, byTokens: !!model.tokenPrice };
+  if (model.aiModelId !== AUTO_MODEL_ID) return one;
+  const picks = models.filter((m) => m.aiModelId !== AUTO_MODEL_ID && !m.locked);
+  if (picks.length === 0) return one;
+  const costs = picks.map((m) => m.pointsCost);
+  // A token-priced pick may cost more than its hold: the range's top is then a floor.
+  return { min: Math.min(...costs), max: Math.max(...costs), byTokens: picks.some((m) => !!m.tokenPrice) };
 }
 
 export interface MessageCostProps {
@@ -29,11 +32,14 @@ export function MessageCost({ model, models }: MessageCostProps) {
   const price = model?.tokenPrice;
   // A coin and the number (the side panel's composer is narrow); the tooltip says it in words. A
   // token-priced model shows its hold with a "+": the answer's length decides the rest.
-  const label = price ? `${cost.min}+` : range ? `${cost.min}\u2013${cost.max}` : cost.min === 0 ? t('points.cost.free') : String(cost.min);
+  const more = cost.byTokens ? '+' : '';
+  const label = price ? `${cost.min}+` : range ? `${cost.min}\u2013${cost.max}${more}` : cost.min === 0 && !more ? t('points.cost.free') : `${cost.min}${more}`;
   const tooltip = price
     ? t('points.cost.tooltipTokens', { hold: cost.min, input: price.inputPer1k, output: price.outputPer1k })
-    : range
-      ? t('points.cost.tooltipRange', { min: cost.min, max: cost.max })
+    : cost.byTokens
+      ? t('points.cost.tooltipRangeTokens', { min: cost.min, max: cost.max })
+      : range
+        ? t('points.cost.tooltipRange', { min: cost.min, max: cost.max })
       : cost.min === 0
         ? t('points.cost.tooltipFree')
         : t('points.cost.tooltip', { count: cost.min });

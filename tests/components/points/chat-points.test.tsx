@@ -52,10 +52,13 @@ const requests = (path: string) => server.requests.filter((r) => r.url.startsWit
 
 describe('messageCost', () => {
   it("is the model's cost, and for auto the range over the models the plan reaches", () => {
-    expect(messageCost(MODELS[1], MODELS)).toEqual({ min: 2, max: 2 });
-    expect(messageCost(MODELS[0], MODELS)).toEqual({ min: 2, max: 5 });
-    expect(messageCost(MODELS[0], [MODELS[0]])).toEqual({ min: 1, max: 1 });
+    expect(messageCost(MODELS[1], MODELS)).toEqual({ min: 2, max: 2, byTokens: false });
+    expect(messageCost(MODELS[0], MODELS)).toEqual({ min: 2, max: 5, byTokens: false });
+    expect(messageCost(MODELS[0], [MODELS[0]])).toEqual({ min: 1, max: 1, byTokens: false });
     expect(messageCost(undefined, MODELS)).toBeNull();
+    // A token-priced model auto may pick makes the top of the range a floor.
+    const metered = testModel('metered', 1, { pointsCost: 4, tokenPrice: { inputPer1k: 1, outputPer1k: 2 } });
+    expect(messageCost(MODELS[0], [...MODELS, metered])).toEqual({ min: 2, max: 5, byTokens: true });
   });
 });
 
@@ -79,6 +82,15 @@ describe('MessageCost', () => {
     expect(screen.getByTestId('message-cost')).toHaveTextContent(/^3\+$/);
     expect(screen.getByTestId('message-cost')).toHaveAccessibleName(
       'Holds 3 points when sent; the answer is then priced by its length: 0.5 per 1,000 input tokens and 2 per 1,000 output tokens, and the difference is taken or given back',
+    );
+  });
+
+  it("marks auto's range with a '+' when a model it may pick is priced by tokens", async () => {
+    const metered = testModel('metered', 1, { pointsCost: 4, tokenPrice: { inputPer1k: 1, outputPer1k: 2 } });
+    await renderInApp(<MessageCost model={MODELS[0]} models={[...MODELS, metered]} />, { apiBase: server.url, user: testUser });
+    expect(screen.getByTestId('message-cost')).toHaveTextContent(/^2–5\+$/);
+    expect(screen.getByTestId('message-cost')).toHaveAccessibleName(
+      'Each message costs 2 to 5 points, depending on the model Auto picks; a model priced by tokens holds that much, and a long answer costs more',
     );
   });
 
