@@ -17,6 +17,7 @@ import { catalogueChanged, toCatalogueModel, type DeploymentRow, type ModelRow }
 import { coolingUntilOf, markSuccess } from './catalogue-health.ts';
 import { slugOf } from './catalogue-seed.ts';
 import { deploymentHealth } from './admin-models.ts';
+import { perMillion } from './token-metering.ts';
 
 /** Admin: the whole catalogue, offline models and disabled deployments included. */
 
@@ -68,8 +69,8 @@ export async function adminSaveModel(ctx: AppContext, input: SaveModel): Promise
     fileTypes: [...new Set(input.modelMap.fileTypes)],
     webSearch: input.webSearch,
     pointsCost: input.pointsCost,
-    inputPointsPer1m: input.tokenPrice ? Math.round(input.tokenPrice.inputPer1k * 1000) : null,
-    outputPointsPer1m: input.tokenPrice ? Math.round(input.tokenPrice.outputPer1k * 1000) : null,
+    inputPointsPer1m: input.tokenPrice ? perMillion(input.tokenPrice.inputPer1k) : null,
+    outputPointsPer1m: input.tokenPrice ? perMillion(input.tokenPrice.outputPer1k) : null,
     contextWindow: input.contextWindow,
     sort: input.sort,
     online: input.online,

@@ -186,11 +186,12 @@ export async function settleTokenCharge(
         select b.*, h.held_balance, h.hold_today, greatest(${s.cost} - h.held, 0) as want, greatest(h.held - ${s.cost}, 0) as back
         from b, h
       ),
-      f as (
-        select d.*, least(d.want, d.daily + d.balance) as take, least(least(d.want, d.daily + d.balance), d.daily) as take_allowance,
+      e as (
+        select d.*, least(d.want, d.daily + d.balance) as take,
           case when d.hold_today then d.back - least(d.back, d.held_balance) else 0 end as back_allowance
         from d
       ),
+      f as (select e.*, least(e.take, e.daily) as take_allowance from e),
       upd as (
         update ${pointBalances} p set
           balance = f.balance - (f.take - f.take_allowance) + (f.back - f.back_allowance),

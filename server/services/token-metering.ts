@@ -88,9 +88,11 @@ const MAX_ANSWER_POINTS = 1_000_000_000;
  * What an answer's tokens cost at `price` (docs/economy.md#token-pricing): points per 1,000 tokens,
  * summed over input and output and rounded up to whole points. Exact: the prices are thousandths.
  */
+/** A price per 1,000 tokens as stored: points per million tokens (the contract allows three decimals). */
+export const perMillion = (per1k: number): number => Math.round(per1k * 1000);
+
 export function tokenCost(price: TokenPrice, tokens: { inputTokens: number; outputTokens: number }): number {
-  const perMillion = (per1k: number) => BigInt(Math.round(per1k * 1000));
-  const total = BigInt(tokens.inputTokens) * perMillion(price.inputPer1k) + BigInt(tokens.outputTokens) * perMillion(price.outputPer1k);
+  const total = BigInt(tokens.inputTokens) * BigInt(perMillion(price.inputPer1k)) + BigInt(tokens.outputTokens) * BigInt(perMillion(price.outputPer1k));
   const points = (total + 999_999n) / 1_000_000n;
   return points > BigInt(MAX_ANSWER_POINTS) ? MAX_ANSWER_POINTS : Number(points);
 }
