@@ -1,6 +1,7 @@
 import { Text, Tooltip } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { AUTO_MODEL_ID, type ModelListItem } from '../../shared/contracts/model.ts';
+import type { TFunction } from 'i18next';
+import { AUTO_MODEL_ID, type ModelListItem, type TokenPrice } from '../../shared/contracts/model.ts';
 import { IconCoin } from '../ui/icons.tsx';
 
 /**
@@ -18,6 +19,23 @@ export function messageCost(model: ModelListItem | undefined, models: readonly M
   return { min: Math.min(...costs), max: Math.max(...costs), byTokens: picks.some((m) => !!m.tokenPrice) };
 }
 
+/**
+ * The coin's number and its tooltip. A coin and the number fit the side panel's narrow composer; the
+ * tooltip says it in words. A token-priced model shows its hold with a "+": the answer's length
+ * decides the rest (and for Auto, a token-priced pick makes the range's top a floor).
+ */
+function costText(t: TFunction, cost: { min: number; max: number; byTokens: boolean }, price: TokenPrice | null): { label: string; tooltip: string } {
+  if (price) return { label: `${cost.min}+`, tooltip: t('points.cost.tooltipTokens', { hold: cost.min, input: price.inputPer1k, output: price.outputPer1k }) };
+  const more = cost.byTokens ? '+' : '';
+  if (cost.min !== cost.max) {
+    const tooltip = t(cost.byTokens ? 'points.cost.tooltipRangeTokens' : 'points.cost.tooltipRange', { min: cost.min, max: cost.max });
+    return { label: `${cost.min}\u2013${cost.max}${more}`, tooltip };
+  }
+  if (cost.byTokens) return { label: `${cost.min}${more}`, tooltip: t('points.cost.tooltipRangeTokens', { min: cost.min, max: cost.max }) };
+  if (cost.min === 0) return { label: t('points.cost.free'), tooltip: t('points.cost.tooltipFree') };
+  return { label: String(cost.min), tooltip: t('points.cost.tooltip', { count: cost.min }) };
+}
+
 export interface MessageCostProps {
   model: ModelListItem | undefined;
   models: readonly ModelListItem[];
@@ -28,21 +46,7 @@ export function MessageCost({ model, models }: MessageCostProps) {
   const { t } = useTranslation();
   const cost = messageCost(model, models);
   if (!cost) return null;
-  const range = cost.min !== cost.max;
-  const price = model?.tokenPrice;
-  // A coin and the number (the side panel's composer is narrow); the tooltip says it in words. A
-  // token-priced model shows its hold with a "+": the answer's length decides the rest.
-  const more = cost.byTokens ? '+' : '';
-  const label = price ? `${cost.min}+` : range ? `${cost.min}\u2013${cost.max}${more}` : cost.min === 0 && !more ? t('points.cost.free') : `${cost.min}${more}`;
-  const tooltip = price
-    ? t('points.cost.tooltipTokens', { hold: cost.min, input: price.inputPer1k, output: price.outputPer1k })
-    : cost.byTokens
-      ? t('points.cost.tooltipRangeTokens', { min: cost.min, max: cost.max })
-      : range
-        ? t('points.cost.tooltipRange', { min: cost.min, max: cost.max })
-      : cost.min === 0
-        ? t('points.cost.tooltipFree')
-        : t('points.cost.tooltip', { count: cost.min });
+  const { label, tooltip } = costText(t, cost, model?.tokenPrice ?? null);
   return (
     <Tooltip label={tooltip} withArrow multiline maw={260}>
       <Text
