@@ -9,6 +9,7 @@ import { startFakeAnthropic, type FakeAnthropic } from '../fixtures/fake-anthrop
 import { startFakeGoogle, type FakeGoogle } from '../fixtures/fake-google.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { testSaveModel } from '../helpers/models.ts';
 import { listening, parseChatStream, textOf } from '../helpers/chat.ts';
 import { auth, createUser, type TestUser } from '../helpers/users.ts';
 
@@ -46,19 +47,7 @@ describe('token metering', () => {
 
   /** A model with deployments on the fake OpenAI upstream, tried in the order given. */
   async function modelOn(aiModelId: string, upstreams: string[]) {
-    await adminSaveModel(t.app.ctx, {
-      aiModelId,
-      name: aiModelId,
-      description: '',
-      minVipLevel: 0,
-      modelMap: { isImage: false, fileTypes: [] },
-      webSearch: false,
-      pointsCost: 1,
-      tokenPrice: null,
-      contextWindow: 8192,
-      sort: 0,
-      online: true,
-    });
+    await adminSaveModel(t.app.ctx, testSaveModel(aiModelId));
     for (const [priority, upstream] of upstreams.entries()) {
       await adminSaveDeployment(t.app.ctx, {
         aiModelId,

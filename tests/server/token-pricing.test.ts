@@ -10,6 +10,7 @@ import { pointsSpentSql } from '../../server/services/usage-rollup.ts';
 import { SaveModelSchema, type SaveModel } from '../../shared/contracts/model.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { createTestApp, onPostgres, type TestApp } from '../helpers/app.ts';
+import { testSaveModel } from '../helpers/models.ts';
 import { listening, parseChatStream, textOf } from '../helpers/chat.ts';
 import { auth, createAdmin, createUser, type TestUser } from '../helpers/users.ts';
 
@@ -31,20 +32,8 @@ describe('token pricing', () => {
   let baseUrl: string;
   let user: TestUser;
 
-  const model = (aiModelId: string, extra: Partial<SaveModel> = {}): SaveModel => ({
-    aiModelId,
-    name: aiModelId,
-    description: '',
-    minVipLevel: 0,
-    modelMap: { isImage: false, fileTypes: [] },
-    webSearch: false,
-    pointsCost: HOLD,
-    tokenPrice: PRICE,
-    contextWindow: 8192,
-    sort: 0,
-    online: true,
-    ...extra,
-  });
+  /** A token-priced model (hold HOLD, PRICE) unless `extra` says otherwise. */
+  const model = (aiModelId: string, extra: Partial<SaveModel> = {}): SaveModel => testSaveModel(aiModelId, { pointsCost: HOLD, tokenPrice: PRICE, ...extra });
   async function modelOn(saved: SaveModel, upstreamModelId = saved.aiModelId!) {
     await adminSaveModel(t.app.ctx, saved);
     await adminSaveDeployment(t.app.ctx, {
