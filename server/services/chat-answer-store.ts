@@ -133,7 +133,7 @@ export type AnswerOutcome = {
   /** The message failed before any text: its points go back. */
   refund: { userId: string; points: number } | null;
   /** A token-priced answer's hold is settled against what its tokens cost (ledger.ts settleTokenCharge). */
-  settle?: { userId: string; cost: number } | null;
+  settle: { userId: string; cost: number } | null;
   /** Tokens, deployment and failed attempts (token-metering.ts); absent leaves the columns null. */
   metering?: AnswerMetering;
 };
