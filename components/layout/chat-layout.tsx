@@ -19,7 +19,7 @@ import { chatPointsAddons } from './chat-points.tsx';
 import { useChatMissing } from './chat-exists.ts';
 import { ChatNotFound } from './newcomers-routes.tsx';
 import { chatFavouritesAddons } from './chat-favourites.tsx';
-import { shareSessionActions } from './chat-share.tsx';
+import { ShareSessionActions } from './chat-share.tsx';
 import { chatMemoryAddons, MemoryOnboarding } from './chat-memory.tsx';
 
 /** What other features show inside the chat: points, the plans' upgrade prompt, the favourites' save star, the memory (onboarding, proposals). */
@@ -89,7 +89,7 @@ export function ChatLayout() {
   if (!isH5) {
     return (
       <div style={{ display: 'flex', height: '100dvh' }}>
-        <ChatSidebar activeSessionId={id} onNavigate={go} headerAction={<NotificationBell onNavigate={go} />} sessionActions={shareSessionActions} />
+        <ChatSidebar activeSessionId={id} onNavigate={go} headerAction={<NotificationBell onNavigate={go} />} sessionActions={ShareSessionActions} />
         <main style={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
           <Group justify="flex-end" px="md" py={6}>
             <Tooltip label={t('settings.title')}>
@@ -138,7 +138,7 @@ export function ChatLayout() {
         aria-label={t('chat.sider.label')}
       >
         <div style={{ height: '100dvh', display: 'flex' }}>
-          <ChatSidebar activeSessionId={id} onNavigate={go} onClose={() => setDrawer(false)} sessionActions={shareSessionActions} />
+          <ChatSidebar activeSessionId={id} onNavigate={go} onClose={() => setDrawer(false)} sessionActions={ShareSessionActions} />
         </div>
       </Drawer>
     </div>

@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useLocation, useParams } from 'wouter';
 import type { SessionActions } from '../chat-history/session-actions.ts';
 import { PageSuspense } from './page-suspense.tsx';
@@ -8,13 +8,28 @@ import { PageSuspense } from './page-suspense.tsx';
  * (the plain menu shows until their chunk arrives), the settings' list of links, and the public
  * page /share/{id}. All fetched when first shown.
  */
-const Actions = lazy(() => import('../share/session-share-actions.tsx').then((module) => ({ default: module.SessionShareActions })));
+const ShareMenuItems = lazy(() => import('../share/session-share-actions.tsx').then((module) => ({ default: module.ShareMenuItems })));
+const ShareDialog = lazy(() => import('../share/share-dialog.tsx').then((module) => ({ default: module.ShareDialog })));
 
-export const shareSessionActions: SessionActions = (props) => (
-  <Suspense fallback={props.renderItems(null)}>
-    <Actions {...props} />
-  </Suspense>
-);
+/**
+ * The history's menu stays the same component while the chunk loads: only the items and the
+ * dialog wait for it, so a menu opened before it arrives stays open and gains the items.
+ */
+export const ShareSessionActions: SessionActions = ({ session, renderItems }) => {
+  const [sharing, setSharing] = useState(false);
+  return (
+    <>
+      {renderItems(
+        <Suspense fallback={null}>
+          <ShareMenuItems session={session} onShare={() => setSharing(true)} />
+        </Suspense>,
+      )}
+      <Suspense fallback={null}>
+        <ShareDialog session={sharing ? session : null} onClose={() => setSharing(false)} />
+      </Suspense>
+    </>
+  );
+};
 
 export const ShareSettingsSection = lazy(() => import('../share/share-settings-section.tsx').then((module) => ({ default: module.ShareSettingsSection })));
 

@@ -1,7 +1,6 @@
 import { Menu } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { TFunction } from 'i18next';
-import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getAllMessages } from '../../shared/api/share.ts';
 import type { ChatSessionItem } from '../../shared/contracts/chat.ts';
@@ -11,7 +10,6 @@ import { IconDownload, IconFileText, IconLink } from '../ui/icons.tsx';
 import { notifyError } from '../ui/notify.ts';
 import { downloadBlob, downloadText } from '../ui/download.ts';
 import { chatToMarkdown, fileNameFor } from './chat-markdown.ts';
-import { ShareDialog } from './share-dialog.tsx';
 
 addEnglishStrings(en);
 
@@ -58,15 +56,14 @@ async function exportChatPdf(session: Pick<ChatSessionItem, 'chatSessionId' | 's
 }
 
 /**
- * A chat's Share and Export items in the history's session menu, and the share dialog they open
- * (outside the menu, which closes on a click).
+ * A chat's Share and Export items in the history's session menu. Share asks the caller to open the
+ * share dialog, which lives outside the menu (the menu closes on a click).
  */
-export function SessionShareActions({ session, renderItems }: { session: ChatSessionItem; renderItems: (items: ReactNode) => ReactNode }) {
+export function ShareMenuItems({ session, onShare }: { session: ChatSessionItem; onShare: () => void }) {
   const { t } = useTranslation();
-  const [sharing, setSharing] = useState(false);
-  const items = (
+  return (
     <>
-      <Menu.Item leftSection={<IconLink size={14} />} onClick={() => setSharing(true)}>
+      <Menu.Item leftSection={<IconLink size={14} />} onClick={onShare}>
         {t('share.menuShare')}
       </Menu.Item>
       <Menu.Item leftSection={<IconDownload size={14} />} onClick={() => void exportChatMarkdown(session, t).catch(() => notifyError(t('share.exportFailed')))}>
@@ -75,12 +72,6 @@ export function SessionShareActions({ session, renderItems }: { session: ChatSes
       <Menu.Item leftSection={<IconFileText size={14} />} onClick={() => void exportChatPdf(session, t).catch(() => notifyError(t('share.exportFailed')))}>
         {t('share.menuExportPdf')}
       </Menu.Item>
-    </>
-  );
-  return (
-    <>
-      {renderItems(items)}
-      <ShareDialog session={sharing ? session : null} onClose={() => setSharing(false)} />
     </>
   );
 }
