@@ -5,6 +5,7 @@ import { UpstreamFailure, type ChatTurn, type StreamPart, type TokenUsage, type 
 import { CHARS_PER_TOKEN, type PreparedMessage } from './chat-prepare.ts';
 import { runToolCall, toolsOf, type ToolScope } from './chat-tools.ts';
 import { openModelStream } from './model-stream.ts';
+import { storableText } from './storable-text.ts';
 import { estimateToolRoundTokens, estimateTurnTokens, meterCall, type AnswerMetering } from './token-metering.ts';
 import { citationsOf, readSources, searchWeb, sourcesPreamble } from './web-search.ts';
 
@@ -104,8 +105,9 @@ async function streamRound(s: AnswerState, turns: ChatTurn[], round: number, rou
     for await (const part of opened.parts) {
       if (part.type === 'finish') [result.upstreamFinish, usage] = [part.reason, part.usage];
       else if (part.type === 'tool-call') {
-        result.calls.push(part);
-        produced += part.input;
+        const call = { ...part, toolCallId: storableText(part.toolCallId), toolName: storableText(part.toolName), input: storableText(part.input) };
+        result.calls.push(call);
+        produced += call.input;
       } else if (part.text) {
         // A NUL (a model repeating a page or file it read) cannot be stored in text: it is dropped
         // here, so what the user is shown is what is stored.

@@ -11,7 +11,8 @@ import { drawImage } from './draw.ts';
 import type { ModelTool } from '../providers/upstream.ts';
 import type { MessagePlugin, ToolName } from './plugins.ts';
 import { chargePoints, refundPoints } from './ledger.ts';
-import { readPage, resultsForModel, searchWeb } from './web-search.ts';
+import { storableText } from './storable-text.ts';
+import { citationsOf, readPage, resultsForModel, searchWeb } from './web-search.ts';
 
 /**
  * The function plugins as tools of the model: their definitions (what the model is told) and their
@@ -116,7 +117,7 @@ async function execute(scope: ToolScope, toolName: ToolName, input: unknown): Pr
       // Numbered now, synchronously, so parallel searches never share a number.
       const first = scope.citations.length + 1;
       const numbered = results.map((r, i) => ({ ...r, index: first + i }));
-      scope.citations.push(...numbered.map(({ index, title, url }) => ({ index, title, url })));
+      scope.citations.push(...citationsOf(numbered));
       return { output: resultsForModel(numbered) };
     }
     case 'read_url': {
@@ -179,9 +180,11 @@ export async function runToolCall(
   if (cost > 0 && !(await chargePoints(ctx.db, userId, cost, ctx.config.FREE_DAILY_POINTS, ref))) return fail(t(scope.lang, 'notEnoughPoints'));
   try {
     const done = await execute(scope, plugin.toolName, parsed.data);
+    // What a tool brings back (a page, search results) is shown and stored.
+    const output = storableText(done.output);
     return {
-      call: { ...base, status: 'completed', output: clip(done.output, DISPLAY_MAX_CHARS), images: done.images ?? [] },
-      modelOutput: done.output,
+      call: { ...base, status: 'completed', output: clip(output, DISPLAY_MAX_CHARS), images: done.images ?? [] },
+      modelOutput: output,
       isError: false,
       charged: cost,
     };

@@ -4,6 +4,7 @@ import type { AppContext } from '../context.ts';
 import { AppError } from '../http/errors.ts';
 import { createSearchProvider, SearchError, type SearchProvider, type SearchResult } from '../providers/web-search.ts';
 import { REFUSALS } from './media-upload.ts';
+import { storableText } from './storable-text.ts';
 import { fetchPublicResource, ReaderError } from './reader/safe-fetch.ts';
 import { decodeHtml, readablePage, UnreadablePageError } from './web-page.ts';
 
@@ -105,7 +106,7 @@ export async function readSources(
 }
 
 export const citationsOf = (sources: readonly ChatCitation[]): ChatCitation[] =>
-  sources.map(({ index, title, url }) => ({ index, title, url }));
+  sources.map(({ index, title, url }) => ({ index, title: storableText(title), url: storableText(url) }));
 
 const today = () => new Date().toISOString().slice(0, 10);
 

@@ -240,6 +240,33 @@ describe('function plugins', () => {
       expect(listed.citations).toEqual(citations);
     });
 
+    it('stores what a tool call brings in from outside: NUL dropped and lone surrogate halves made U+FFFD, shown as stored', async () => {
+      // A page title and a model's arguments with characters PostgreSQL's jsonb cannot hold.
+      searx.results([{ title: 'Sea\u0000 otters \udc00', url: searx.page('otters'), content: 'Otters\u0000 raft.' }]);
+      fake.script('tool-model', { toolCalls: [{ name: 'web_search', arguments: '{"query":"otters\u0000 \ud800"}' }], chunks: ['Rafts [1].'] });
+      const events = parseChatStream((await add(t, user.token, { aiModelId: 'tool-model', inputMessage: 'Otters?', pluginIds: ['web_search'] })).body);
+      expect(events.at(-1)!.Data.FinishReason).toBe('stop');
+      const done = toolEvents(events).at(-1)![0];
+      expect(done).toMatchObject({ status: 'completed', input: '{"query":"otters \ufffd"}' });
+      expect(done.output).toContain('[1] Sea otters \ufffd');
+      expect(done.output).not.toContain('\u0000');
+      expect(new URL(searx.requests[0].url, searx.url).searchParams.get('q')).toBe('otters \ufffd');
+      const row = await messageRow(events[0].Data.ChatMessageId);
+      expect(row).toMatchObject({ finishReason: 'stop', outputMessage: 'Rafts [1].' });
+      expect(row.toolCalls).toEqual([done]);
+      expect(row.citations).toEqual([{ index: 1, title: 'Sea otters \ufffd', url: searx.page('otters') }]);
+    });
+
+    it('stores the sources of a web-searched message whose result titles hold NUL or a lone surrogate half', async () => {
+      searx.results([{ title: 'Kelp\u0000 \ud83d forests', url: searx.page('otters'), content: 'Kelp.' }]);
+      fake.script('tool-model', { chunks: ['Kelp [1].'] });
+      const events = parseChatStream((await add(t, user.token, { aiModelId: 'tool-model', inputMessage: 'Kelp?', webSearch: true })).body);
+      expect(events.at(-1)!.Data.FinishReason).toBe('stop');
+      const citations = [{ index: 1, title: 'Kelp \ufffd forests', url: searx.page('otters') }];
+      expect(events.map((e) => extrasOf(e).Citations).filter(Boolean).at(-1)).toEqual(citations);
+      expect((await messageRow(events[0].Data.ChatMessageId)).citations).toEqual(citations);
+    });
+
     it('runs generate_image: the image is stored as a draw media item and shown in the call', async () => {
       fake.script('tool-model', { toolCalls: [{ name: 'generate_image', arguments: { prompt: 'a red fox', size: '256x256' } }], chunks: ['Here is your fox.'] });
       const before = await pointsOf(t, user.userId);
