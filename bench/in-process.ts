@@ -28,16 +28,21 @@ async function adminQuery(text: string): Promise<void> {
   await c.end();
 }
 
-export type BenchContext = { base: string; client: pg.Client };
+/** `reused`: the database is one a --keep run left, already seeded. */
+export type BenchContext = { base: string; client: pg.Client; reused: boolean };
 
 /**
  * Runs `bench` against a Tandem server listening on loopback, on a new database `<prefix>_<random>`
  * (migrated), with a direct connection to it for seeding; the database is dropped afterwards, or kept
- * with --keep. Errors are printed and set the exit code.
+ * with --keep. `--reuse NAME` runs on a database a --keep run printed, and keeps it. Errors are
+ * printed and set the exit code.
  */
 export async function withBenchServer(prefix: string, bench: (ctx: BenchContext) => Promise<void>): Promise<void> {
-  const name = `${prefix}_${randomBytes(4).toString('hex')}`;
-  await adminQuery(`create database ${name}`);
+  const reuseAt = process.argv.indexOf('--reuse');
+  const reused = reuseAt > 0 ? process.argv[reuseAt + 1] : undefined;
+  if (reused !== undefined && !new RegExp(`^${prefix}_[0-9a-f]{8}$`).test(reused)) throw new Error('--reuse takes the name a --keep run printed');
+  const name = reused ?? `${prefix}_${randomBytes(4).toString('hex')}`;
+  if (!reused) await adminQuery(`create database ${name}`);
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
   const database = await openDatabase({ url: url.toString(), poolSize: 10 });
@@ -47,7 +52,7 @@ export async function withBenchServer(prefix: string, bench: (ctx: BenchContext)
   try {
     const base = await app.listen({ port: 0, host: '127.0.0.1' });
     await client.connect();
-    await bench({ base, client });
+    await bench({ base, client, reused: reused !== undefined });
   } catch (err) {
     console.error(err);
     process.exitCode = 1;
@@ -55,16 +60,21 @@ export async function withBenchServer(prefix: string, bench: (ctx: BenchContext)
     await client.end().catch(() => undefined);
     await app.close();
     await database.close();
-    if (process.argv.includes('--keep')) console.log(`kept database ${name}`);
+    if (process.argv.includes('--keep') || reused) console.log(`kept database ${name}`);
     else await adminQuery(`drop database if exists ${name} with (force)`);
   }
 }
 
-/** A new account, signed in as the web app does (login, then the temp key exchanged for a token). */
-export async function signUp(base: string, email: string): Promise<{ userId: string; token: string }> {
+/**
+ * A new account (or, on a reused database, the one a kept run made), signed in as the web app does
+ * (login, then the temp key exchanged for a token).
+ */
+export async function signUp(base: string, email: string, existing?: pg.Client): Promise<{ userId: string; token: string }> {
   const post = async (path: string, body: object) =>
     ((await (await fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()) as { Data: Record<string, string> }).Data;
-  const { userId } = await post('/api/Account/AddUser', { email, password: 'correct horse battery' });
+  const userId = existing
+    ? ((await existing.query('select id from users where email = $1', [email])).rows[0] as { id: string }).id
+    : (await post('/api/Account/AddUser', { email, password: 'correct horse battery' })).userId;
   const { tempKey } = await post('/api/Account/Login', { email, password: 'correct horse battery' });
   const token = ((await (await fetch(`${base}/api/User/GetTokenForTempKey?tempKey=${encodeURIComponent(tempKey!)}`)).json()) as { Data: string }).Data;
   return { userId: userId!, token };

@@ -4,7 +4,7 @@
  * (GetChatSessionListBySelf, GetChatMessageListBySelfSessionId) over HTTP on loopback, to a server
  * built in this process. Target: p95 ≤ 10 ms for the list and the title search.
  *
- * Run: npm run bench:history  [-- --sessions 100000 --per-session 10 --others 2 --runs 300 --keep]
+ * Run: npm run bench:history  [-- --sessions 100000 --per-session 10 --others 2 --runs 300 --keep | --reuse NAME]
  * (BENCH_DATABASE_URL, default the local `test`; a database of its own is created and dropped.)
  */
 import { performance } from 'node:perf_hooks';
@@ -51,9 +51,11 @@ async function timeStatements(client: pg.Client, userId: string): Promise<string
     ['page 1 of the list', `select id, title, describe, created_at from chat_sessions where user_id = $1 ${order}`, [userId]],
     ['exact count of the list (100k)', 'select count(*) from chat_sessions where user_id = $1', [userId]],
     ['count capped at 1001', 'select count(*) from (select 1 from chat_sessions where user_id = $1 limit 1001) c', [userId]],
-    ['title search page 1 (kubernetes)', `select id from chat_sessions where user_id = $1 and lower(title) ilike $2 ${order}`, [userId, '%kubernetes%']],
-    ['exact count of the title search (kubernetes)', 'select count(*) from chat_sessions where user_id = $1 and lower(title) ilike $2', [userId, '%kubernetes%']],
-    ['title search count capped at 1001', 'select count(*) from (select 1 from chat_sessions where user_id = $1 and lower(title) ilike $2 limit 1001) c', [userId, '%kubernetes%']],
+    ['title search page 1 (kubernetes), one row past it', `select id from chat_sessions where user_id = $1 and lower(title) like lower($2) ${order.replace('20', '21')}`, [userId, '%kubernetes%']],
+    ['title search page 10 (kubernetes), one row past it', `select id from chat_sessions where user_id = $1 and lower(title) like lower($2) ${order.replace('20', '21')} offset 180`, [userId, '%kubernetes%']],
+    ['title search, one match (question 54321)', `select id from chat_sessions where user_id = $1 and lower(title) like lower($2) ${order.replace('20', '21')}`, [userId, '%question 54321%']],
+    ['title search page 10 by ILIKE (before)', `select id from chat_sessions where user_id = $1 and lower(title) ilike $2 ${order} offset 180`, [userId, '%kubernetes%']],
+    ['title search count capped at 1001 (before)', 'select count(*) from (select 1 from chat_sessions where user_id = $1 and lower(title) ilike $2 limit 1001) c', [userId, '%kubernetes%']],
   ];
   const rows: string[] = [];
   for (const [label, text, values] of statements) {
@@ -70,12 +72,14 @@ async function timeStatements(client: pg.Client, userId: string): Promise<string
   return rows;
 }
 
-await withBenchServer('tandem_bench_history', async ({ base, client }) => {
+await withBenchServer('tandem_bench_history', async ({ base, client, reused }) => {
   const users = [];
-  for (let i = 0; i <= OTHERS; i++) users.push(await signUp(base, `bench-${i}@example.test`));
+  for (let i = 0; i <= OTHERS; i++) users.push(await signUp(base, `bench-${i}@example.test`, reused ? client : undefined));
   const seeding = performance.now();
-  for (const [i, user] of users.entries()) await seedUser(client, user.userId, i === 0 ? SESSIONS : OTHER_SESSIONS, PER_SESSION);
-  await client.query('vacuum analyze');
+  if (!reused) {
+    for (const [i, user] of users.entries()) await seedUser(client, user.userId, i === 0 ? SESSIONS : OTHER_SESSIONS, PER_SESSION);
+    await client.query('vacuum analyze');
+  }
   const [{ sessions, messages }] = (await client.query('select (select count(*) from chat_sessions)::int as sessions, (select count(*) from chat_messages)::int as messages')).rows;
   console.log(`seeded ${sessions} sessions and ${messages} messages (${users.length} users) in ${((performance.now() - seeding) / 1000).toFixed(0)} s`);
   const sqlRows = await timeStatements(client, users[0]!.userId);

@@ -105,7 +105,12 @@ describe('chat history', () => {
     expect(await titlesFor('100%')).toEqual(['report: 100% done']);
     expect(await titlesFor('my_')).toEqual(['my_report']);
     expect(await titlesFor('Bob')).toEqual([]);
-    expect((await sessionsOf(alice, 'sessionTitle=report&page=1&count=2')).Data.total).toBe(4);
+    // One past the page while there are more matches, exact on the last page.
+    expect((await sessionsOf(alice, 'sessionTitle=report&page=1&count=2')).Data.total).toBe(3);
+    expect((await sessionsOf(alice, 'sessionTitle=report&page=2&count=2')).Data).toMatchObject({ total: 4, list: [{}, {}] });
+    expect((await sessionsOf(alice, 'sessionTitle=report&page=1&count=4')).Data.total).toBe(4);
+    expect((await sessionsOf(alice, 'sessionTitle=report&page=3&count=2')).Data).toEqual({ list: [], total: 4 });
+    expect((await sessionsOf(alice, 'sessionTitle=report&page=9&count=2')).Data).toEqual({ list: [], total: 4 });
   });
 
   it('lists a session’s messages oldest first; another user’s session is 10404', async () => {
