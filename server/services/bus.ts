@@ -63,12 +63,16 @@ export async function postgresBus(url: string, onError: (err: Error) => void): P
   await listener.connect();
   const sender = new pg.Pool({ connectionString: url, max: 2 });
   sender.on('error', onError);
+  // One connection runs one query at a time: the LISTENs of channels subscribed together wait in turn.
+  let listens: Promise<unknown> = Promise.resolve();
   const { bus, deliver } = fanOut(
     async (channel, message) => {
       await sender.query('select pg_notify($1, $2)', [CHANNEL_PREFIX + channel, message]);
     },
     async (channel) => {
-      await listener.query(`LISTEN ${pg.escapeIdentifier(CHANNEL_PREFIX + channel)}`);
+      const listen = listens.then(() => listener.query(`LISTEN ${pg.escapeIdentifier(CHANNEL_PREFIX + channel)}`));
+      listens = listen.catch(() => undefined);
+      await listen;
     },
     onError,
   );
