@@ -5,7 +5,7 @@ import { UpstreamFailure, type ChatTurn, type StreamPart, type TokenUsage, type 
 import { CHARS_PER_TOKEN, type PreparedMessage } from './chat-prepare.ts';
 import { runToolCall, toolsOf, type ToolScope } from './chat-tools.ts';
 import { openModelStream } from './model-stream.ts';
-import { storableText } from './storable-text.ts';
+import { storableText, withoutNul } from './storable-text.ts';
 import { estimateToolRoundTokens, estimateTurnTokens, meterCall, type AnswerMetering } from './token-metering.ts';
 import { citationsOf, readSources, searchWeb, sourcesPreamble } from './web-search.ts';
 
@@ -111,7 +111,7 @@ async function streamRound(s: AnswerState, turns: ChatTurn[], round: number, rou
       } else if (part.text) {
         // A NUL (a model repeating a page or file it read) cannot be stored in text: it is dropped
         // here, so what the user is shown is what is stored.
-        const said = part.text.includes('\0') ? part.text.replaceAll('\0', '') : part.text;
+        const said = withoutNul(part.text);
         if (!said) continue;
         produced += said;
         // Text after a round of tool calls starts a paragraph of its own.
