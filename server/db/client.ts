@@ -2,8 +2,9 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { sql } from 'drizzle-orm';
-import type { PgDatabase } from 'drizzle-orm/pg-core';
+import { createHash } from 'node:crypto';
+import { sql, type SQL } from 'drizzle-orm';
+import { PgDialect, type PgDatabase } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -18,6 +19,12 @@ export type Database = {
   kind: 'pglite' | 'postgres';
   /** Set for PostgreSQL: the connection string, for LISTEN/NOTIFY on a dedicated connection. */
   url?: string;
+  /**
+   * Runs a statement of the hot path (one per chat message) and returns its rows. On PostgreSQL it
+   * is a prepared statement named after its text, so each connection parses and plans it once
+   * (bench/README.md#proxy-overhead); PGlite runs it as any other.
+   */
+  runPrepared<T extends Record<string, unknown>>(query: SQL): Promise<T[]>;
   close(): Promise<void>;
 };
 
@@ -46,7 +53,14 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; poolS
     } finally {
       await lock.end();
     }
-    return { db: db as unknown as Db, kind: 'postgres', url: opts.url, close: () => pool.end() };
+    const dialect = new PgDialect();
+    const runPrepared = async <T extends Record<string, unknown>>(query: SQL) => {
+      const { sql: text, params } = dialect.sqlToQuery(query);
+      // Named by the text: a statement whose text differs (another branch of the same query) is another name.
+      const name = `tandem_${createHash('sha256').update(text).digest('base64url').slice(0, 20)}`;
+      return (await pool.query<T>({ name, text, values: params })).rows;
+    };
+    return { db: db as unknown as Db, kind: 'postgres', url: opts.url, runPrepared, close: () => pool.end() };
   }
   const dataDir = opts.dataDir ?? './data';
   const inMemory = dataDir.startsWith('memory://');
@@ -55,5 +69,6 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; poolS
   const db = drizzlePglite(client, { schema });
   await db.execute(sql`create extension if not exists pg_trgm`);
   await migratePglite(db, { migrationsFolder });
-  return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
+  const runPrepared = async <T extends Record<string, unknown>>(query: SQL) => (await db.execute(query)).rows as T[];
+  return { db: db as unknown as Db, kind: 'pglite', runPrepared, close: () => client.close() };
 }

@@ -204,7 +204,8 @@ async function storeMessage(
   const ifCharged = sql`exists (select 1 from charged)`;
   const authorized = m.tokenHash ? tokenStillValidSql(m.tokenHash, user.id) : sql`true`;
   const gate = sql`(select ok from gate) and (select level from gate) >= ${model.minVipLevel}`;
-  const result = await ctx.db.execute<{ authorized: boolean; level: number; charged: boolean; message_id: string | null }>(sql`
+  // Prepared: the same text for every message of its kind, parsed and planned once per connection.
+  const [row] = await ctx.database.runPrepared<{ authorized: boolean; level: number; charged: boolean; message_id: string | null }>(sql`
     with gate as (select ${authorized} as ok, ${planLevelSql(user.id)} as level),
     ${chargeCtes(user.id, cost, ctx.config.FREE_DAILY_POINTS, { kind: 'message', key: `message:${messageId}`, refId: messageId }, gate)},
     s as (${
@@ -220,7 +221,7 @@ async function storeMessage(
       select ${messageValues} from s returning id
     )
     select (select ok from gate) as authorized, (select level from gate) as level, ${ifCharged} as charged, (select id from m) as message_id`);
-  const { authorized: ok, level, charged, message_id: inserted } = result.rows[0];
+  const { authorized: ok, level, charged, message_id: inserted } = row!;
   if (!ok || Number(level) < model.minVipLevel) {
     // The login cache was out of date: the next message asks the database.
     if (m.tokenHash) forgetCachedToken(ctx, m.tokenHash);
