@@ -84,13 +84,13 @@ export function estimateToolRoundTokens(
 /** Points no single answer is charged beyond (a column of integers holds it with room to spare). */
 const MAX_ANSWER_POINTS = 1_000_000_000;
 
+/** A price per 1,000 tokens as stored: points per million tokens (the contract allows three decimals). */
+export const perMillion = (per1k: number): number => Math.round(per1k * 1000);
+
 /**
  * What an answer's tokens cost at `price` (docs/economy.md#token-pricing): points per 1,000 tokens,
  * summed over input and output and rounded up to whole points. Exact: the prices are thousandths.
  */
-/** A price per 1,000 tokens as stored: points per million tokens (the contract allows three decimals). */
-export const perMillion = (per1k: number): number => Math.round(per1k * 1000);
-
 export function tokenCost(price: TokenPrice, tokens: { inputTokens: number; outputTokens: number }): number {
   const total = BigInt(tokens.inputTokens) * BigInt(perMillion(price.inputPer1k)) + BigInt(tokens.outputTokens) * BigInt(perMillion(price.outputPer1k));
   const points = (total + 999_999n) / 1_000_000n;

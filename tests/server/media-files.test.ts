@@ -14,6 +14,7 @@ import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { startFakeS3, type FakeS3 } from '../fixtures/fake-s3.ts';
 import { createTestApp, fakeOpenAIEnv, type TestApp } from '../helpers/app.ts';
 import { parseChatStream } from '../helpers/chat.ts';
+import { testSaveModel } from '../helpers/models.ts';
 import { auth, createUser, type TestUser } from '../helpers/users.ts';
 
 const MB = 1024 * 1024;
@@ -79,19 +80,7 @@ describe('uploading files and images for the model', () => {
     });
     const ctx = t.app.ctx;
     // A model an operator narrowed to PDFs.
-    await adminSaveModel(ctx, {
-      aiModelId: 'pdf-only',
-      name: 'PDF only',
-      description: '',
-      minVipLevel: 0,
-      modelMap: { isImage: false, fileTypes: ['pdf'] },
-      webSearch: false,
-      pointsCost: 1,
-      tokenPrice: null,
-      contextWindow: 8192,
-      sort: 0,
-      online: true,
-    });
+    await adminSaveModel(ctx, testSaveModel('pdf-only', { name: 'PDF only', modelMap: { isImage: false, fileTypes: ['pdf'] } }));
     await adminSaveDeployment(ctx, {
       aiModelId: 'pdf-only',
       provider: 'openai-compatible',

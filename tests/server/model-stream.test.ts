@@ -8,6 +8,7 @@ import type { ChatTurn } from '../../server/providers/upstream.ts';
 import { openModelStream, resolveModel, type OpenedStream } from '../../server/services/model-stream.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { testSaveModel } from '../helpers/models.ts';
 
 const SECRET_KEY = 'model-stream-test-secret-key-0123456789';
 
@@ -73,19 +74,17 @@ describe('model streams', () => {
     opts: { level?: number; isImage?: boolean; cost?: number; contextWindow?: number } = {},
   ): Promise<string> {
     const aiModelId = `m${++n}`;
-    await adminSaveModel(ctx, {
-      aiModelId,
-      name: `Model ${n}`,
-      description: '',
-      minVipLevel: opts.level ?? 0,
-      modelMap: { isImage: opts.isImage ?? false, fileTypes: [] },
-      webSearch: true,
-      pointsCost: opts.cost ?? 1,
-      tokenPrice: null,
-      contextWindow: opts.contextWindow ?? 8192,
-      sort: 0,
-      online: true,
-    });
+    await adminSaveModel(
+      ctx,
+      testSaveModel(aiModelId, {
+        name: `Model ${n}`,
+        minVipLevel: opts.level ?? 0,
+        modelMap: { isImage: opts.isImage ?? false, fileTypes: [] },
+        webSearch: true,
+        pointsCost: opts.cost ?? 1,
+        contextWindow: opts.contextWindow ?? 8192,
+      }),
+    );
     for (const [i, d] of deployments.entries()) {
       await adminSaveDeployment(ctx, {
         aiModelId,
@@ -294,19 +293,16 @@ describe('the auto model', () => {
   let fake: FakeOpenAI;
 
   async function add(aiModelId: string, opts: { level: number; cost: number; contextWindow: number; isImage: boolean }, upstream = aiModelId) {
-    await adminSaveModel(ctx, {
-      aiModelId,
-      name: aiModelId,
-      description: '',
-      minVipLevel: opts.level,
-      modelMap: { isImage: opts.isImage, fileTypes: [] },
-      webSearch: true,
-      pointsCost: opts.cost,
-      tokenPrice: null,
-      contextWindow: opts.contextWindow,
-      sort: 0,
-      online: true,
-    });
+    await adminSaveModel(
+      ctx,
+      testSaveModel(aiModelId, {
+        minVipLevel: opts.level,
+        modelMap: { isImage: opts.isImage, fileTypes: [] },
+        webSearch: true,
+        pointsCost: opts.cost,
+        contextWindow: opts.contextWindow,
+      }),
+    );
     await adminSaveDeployment(ctx, {
       aiModelId,
       provider: 'openai-compatible',
