@@ -47,13 +47,15 @@ async function seedUser(client: pg.Client, userId: string, sessions: number, per
  */
 async function timeStatements(client: pg.Client, userId: string): Promise<string[]> {
   const order = 'order by last_active_at desc, id desc limit 20';
+  // What a title search reads: one row past the page of 20, by LIKE on lower() (listSessions).
+  const search = 'select id from chat_sessions where user_id = $1 and lower(title) like lower($2) order by last_active_at desc, id desc limit 21';
   const statements: [string, string, unknown[]][] = [
     ['page 1 of the list', `select id, title, describe, created_at from chat_sessions where user_id = $1 ${order}`, [userId]],
     ['exact count of the list (100k)', 'select count(*) from chat_sessions where user_id = $1', [userId]],
     ['count capped at 1001', 'select count(*) from (select 1 from chat_sessions where user_id = $1 limit 1001) c', [userId]],
-    ['title search page 1 (kubernetes), one row past it', `select id from chat_sessions where user_id = $1 and lower(title) like lower($2) ${order.replace('20', '21')}`, [userId, '%kubernetes%']],
-    ['title search page 10 (kubernetes), one row past it', `select id from chat_sessions where user_id = $1 and lower(title) like lower($2) ${order.replace('20', '21')} offset 180`, [userId, '%kubernetes%']],
-    ['title search, one match (question 54321)', `select id from chat_sessions where user_id = $1 and lower(title) like lower($2) ${order.replace('20', '21')}`, [userId, '%question 54321%']],
+    ['title search page 1 (kubernetes), one row past it', search, [userId, '%kubernetes%']],
+    ['title search page 10 (kubernetes), one row past it', `${search} offset 180`, [userId, '%kubernetes%']],
+    ['title search, one match (question 54321)', search, [userId, '%question 54321%']],
     ['title search page 10 by ILIKE (before)', `select id from chat_sessions where user_id = $1 and lower(title) ilike $2 ${order} offset 180`, [userId, '%kubernetes%']],
     ['title search count capped at 1001 (before)', 'select count(*) from (select 1 from chat_sessions where user_id = $1 and lower(title) ilike $2 limit 1001) c', [userId, '%kubernetes%']],
   ];

@@ -68,7 +68,8 @@ export async function listSessions(db: Db, userId: string, q: SessionListQuery):
     // more: counting the matches would scan the trigram index a second time (bench/history). Only
     // a page past the end needs the count.
     rows = await page(q.count + 1);
-    total = rows.length || !offset ? offset + rows.length : await cappedCount();
+    const pastTheEnd = rows.length === 0 && offset > 0;
+    total = pastTheEnd ? await cappedCount() : offset + rows.length;
     rows = rows.slice(0, q.count);
   } else {
     [rows, total] = await Promise.all([page(q.count), cappedCount()]);
