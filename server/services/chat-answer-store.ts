@@ -19,6 +19,12 @@ import type { AnswerMetering } from './token-metering.ts';
  * time, so each answer's pieces are appended in order. An answer's own writes (sources, tool calls,
  * the end) run one after the other; the end waits for a batch in flight and then stores the whole
  * text, so nothing pending is lost and nothing is appended twice.
+ *
+ * Ends are gathered per instance too (storeEnd): the ends of answers that finish in the same turn of
+ * the event loop, or while the last batch of ends was being written, are stored by one prepared
+ * statement (bench/README.md, load: each round trip to the database holds a pooled connection for
+ * about a turn of a busy event loop, so one round trip per answer's end queued the next chat starts
+ * behind it).
  */
 
 /** Streamed text reaches the database at least this often, or sooner when this much is pending. */
@@ -119,6 +125,75 @@ function leave(b: Batcher, st: Streaming): void {
   }
 }
 
+/** An answer's end waiting for its instance's next batch of ends; `done` is told whether it was stored. */
+type PendingEnd = { id: string; o: AnswerOutcome; done: (stored: boolean) => void };
+type EndBatcher = { queue: PendingEnd[]; running: boolean };
+
+const endBatchers = new WeakMap<AppContext, EndBatcher>();
+
+/**
+ * Stores an answer's outcome (its text, finish reason, model and tokens; not sources or tool calls)
+ * with the other ends of this instance that are waiting. Resolves false when it could not be stored
+ * (logged): a batch that fails is retried answer by answer, so one bad row loses nothing of the others.
+ */
+function storeEnd(ctx: AppContext, id: string, o: AnswerOutcome): Promise<boolean> {
+  let b = endBatchers.get(ctx);
+  if (!b) endBatchers.set(ctx, (b = { queue: [], running: false }));
+  const batcher = b;
+  return new Promise((done) => {
+    batcher.queue.push({ id, o, done });
+    if (batcher.running) return;
+    batcher.running = true;
+    // The ends of this turn of the event loop go together.
+    setImmediate(() => void writeEnds(ctx, batcher));
+  });
+}
+
+async function writeEnds(ctx: AppContext, b: EndBatcher): Promise<void> {
+  while (b.queue.length) {
+    const batch = b.queue.splice(0, BATCH_ROWS);
+    let stored = batch.map(() => true);
+    try {
+      await ctx.database.runPrepared(endsStatement(batch));
+    } catch {
+      stored = await Promise.all(
+        batch.map(({ id, o }) =>
+          ctx.db
+            .update(chatMessages)
+            .set(outcomeValues(o))
+            .where(eq(chatMessages.id, id))
+            .then(
+              () => true,
+              (err: unknown) => (ctx.log.error({ err, messageId: id }, 'storing the end of a stream failed'), false),
+            ),
+        ),
+      );
+    }
+    batch.forEach((end, i) => end.done(stored[i]));
+  }
+  b.running = false;
+}
+
+/** One statement for a batch of ends: its text is the same whatever the batch, so it is planned once per connection. */
+function endsStatement(batch: PendingEnd[]) {
+  const column = <T>(value: (o: AnswerOutcome, m: AnswerMetering | null) => T) =>
+    sql.param(batch.map(({ o }) => value(o, o.metering?.deploymentId ? o.metering : null)));
+  // Metering columns are left as they are when no deployment answered (nothing was metered).
+  const metered = (name: string) => sql.raw(`case when v.deployment_id is null then m.${name} else v.${name} end`);
+  return sql`
+    update ${chatMessages} m set output_message = v.output_message, finish_reason = v.finish_reason, error_message = v.error_message,
+      ai_model_id = v.ai_model_id, model_name = v.model_name, updated_at = now(), finished_at = now(),
+      deployment_id = coalesce(v.deployment_id, m.deployment_id), input_tokens = ${metered('input_tokens')},
+      output_tokens = ${metered('output_tokens')}, tokens_estimated = ${metered('tokens_estimated')}, first_token_ms = ${metered('first_token_ms')}
+    from unnest(${sql.param(batch.map((e) => e.id))}::text[], ${column((o) => o.output)}::text[], ${column((o) => o.finishReason)}::text[],
+      ${column((o) => o.errorDetail)}::text[], ${column((o) => o.aiModelId)}::text[], ${column((o) => o.modelName)}::text[],
+      ${column((_, m) => m?.deploymentId ?? null)}::text[], ${column((_, m) => m?.inputTokens ?? null)}::integer[],
+      ${column((_, m) => m?.outputTokens ?? null)}::integer[], ${column((_, m) => m?.estimated ?? null)}::boolean[],
+      ${column((_, m) => m?.firstTokenMs ?? null)}::integer[])
+      as v(id, output_message, finish_reason, error_message, ai_model_id, model_name, deployment_id, input_tokens, output_tokens, tokens_estimated, first_token_ms)
+    where m.id = v.id`;
+}
+
 export type AnswerOutcome = {
   output: string;
   finishReason: string;
@@ -190,7 +265,9 @@ export function createAnswerStore(ctx: AppContext, messageId: string, stored: Pr
         await writes;
         await batcher.inFlight;
         if (dropped) return;
-        await db.update(chatMessages).set(outcomeValues(o)).where(rowOf);
+        // Sources and tool calls (jsonb, and the tools' points) are rarer: those ends are stored on their own.
+        if (o.citations.length || o.toolCalls.length) await db.update(chatMessages).set(outcomeValues(o)).where(rowOf);
+        else if (!(await storeEnd(ctx, messageId, o))) return;
         // Failed attempts are rare: an insert only when there were some, after the answer is stored.
         const failures = o.metering?.failures ?? [];
         if (failures.length) await db.insert(upstreamFailures).values(failures.map((f) => ({ id: randomUUID(), messageId, ...f })));
