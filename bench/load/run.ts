@@ -56,13 +56,21 @@ const report = async (query = ''): Promise<Report> => (await fetch(`${reportUrl}
 const MESSAGE = JSON.stringify({ aiModelId: 'bench-model', inputMessage: 'hi' });
 const UPSTREAM_BODY = JSON.stringify({ model: 'bench-model', stream: true, messages: [{ role: 'user', content: 'hi' }] });
 
+type Timed = { ttft: number; ok: boolean; timing?: Record<string, number> };
+
+/** Tandem's Server-Timing header (`prepare;dur=0.50, store;dur=2.10, wait;dur=0.00`) as numbers by name. */
+const serverTiming = (header: string | null): Record<string, number> | undefined =>
+  header ? Object.fromEntries(header.split(',').map((part) => [part.split(';')[0].trim(), Number(part.split('dur=')[1])])) : undefined;
+
 /** One request's SSE read to its end: when the first text came (ms from sending), and whether all went well. */
-async function timedRequest(url: string, init: RequestInit, bare: boolean): Promise<{ ttft: number; ok: boolean }> {
+async function timedRequest(url: string, init: RequestInit, bare: boolean): Promise<Timed> {
   const start = performance.now();
   let ttft = -1;
   let ok = bare;
+  let timing: Record<string, number> | undefined;
   try {
     const res = await fetch(url, init);
+    timing = serverTiming(res.headers.get('server-timing'));
     const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = '';
     for (;;) {
@@ -78,7 +86,7 @@ async function timedRequest(url: string, init: RequestInit, bare: boolean): Prom
         if (!bare && data !== 'DONE' && JSON.parse(data).Code !== 10000) ok = false;
       }
     }
-    return { ttft, ok: ok && ttft >= 0 };
+    return { ttft, ok: ok && ttft >= 0, timing };
   } catch {
     return { ttft, ok: false };
   }
@@ -90,12 +98,13 @@ function tandemRequest(server: string, token: string): [string, RequestInit] {
 
 /** A few requests a second beside the load, each timed to its first token. */
 function startProbe(rate: number, next: () => [string, RequestInit], bare: boolean) {
-  const results: Promise<{ ttft: number; ok: boolean }>[] = [];
+  const results: Promise<Timed>[] = [];
   const timer = setInterval(() => results.push(timedRequest(...next(), bare)), 1000 / rate);
   return async () => {
     clearInterval(timer);
-    const done = await Promise.all(results);
-    return { sent: done.length, ok: done.filter((r) => r.ok).length, ttfts: done.filter((r) => r.ok).map((r) => r.ttft) };
+    const done = (await Promise.all(results)).filter((r) => r.ok);
+    const timings = (name: string) => done.flatMap((r) => (r.timing && Number.isFinite(r.timing[name]) ? [r.timing[name]] : []));
+    return { sent: results.length, ok: done.length, ttfts: done.map((r) => r.ttft), prepare: timings('prepare'), store: timings('store'), wait: timings('wait') };
   };
 }
 
@@ -148,6 +157,9 @@ async function loadStep(side: 'tandem' | 'bare', target: string, pid: number, to
   console.log(
     `${side.padEnd(6)} target ${String(rate).padStart(4)}/s  reached ${f1(reached)}/s  failed ${failed}` +
       `  answer p50/p99 ${result.latency.p50}/${result.latency.p99} ms  first token p50/p99 ${f1(pct(probe.ttfts, 50))}/${f1(pct(probe.ttfts, 99))} ms (probe ${probe.ok}/${probe.sent})` +
+      (probe.store.length
+        ? `  server-timing p50/p99: before the model call ${f1(pct(probe.prepare, 50))}/${f1(pct(probe.prepare, 99))}, statement ${f1(pct(probe.store, 50))}/${f1(pct(probe.store, 99))}, first text waiting for it ${f1(pct(probe.wait, 50))}/${f1(pct(probe.wait, 99))} ms`
+        : '') +
       `  cpu ${(cpu / (result['2xx'] + probe.ok)).toFixed(2)} ms/start (${((100 * cpu) / 1000 / seconds).toFixed(0)}% of a core)` +
       (server ? `  loop delay p50/p99/max ${server.delayMs.p50}/${server.delayMs.p99}/${server.delayMs.max} ms  rss ${server.rssMB} MB` : '') +
       (db ? `  stored: ${stored}` : ''),
@@ -194,7 +206,7 @@ async function soak() {
   const base = await report('gc&reset');
   const since = new Date();
   console.log(`soak: ${streams} streams of ${seconds} chunks, one a second; ${tokens.length} users; before: rss ${base.rssMB} MB, heap ${base.heapUsedMB} MB`);
-  const running: Promise<{ ttft: number; ok: boolean }>[] = [];
+  const running: Promise<Timed>[] = [];
   // Opened over about five seconds, then all run side by side.
   for (let i = 0; i < streams; i++) {
     running.push(timedRequest(...tandemRequest(tandem.url, tokens[i % tokens.length]), false));
