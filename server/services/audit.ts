@@ -7,6 +7,7 @@ import type { Db } from '../db/client.ts';
 import { escapeLike } from '../db/like.ts';
 import { inRange, pageOf } from '../db/list-query.ts';
 import { adminAuditLog } from '../db/schema/audit.ts';
+import { storableText } from './storable-text.ts';
 
 /**
  * The admin audit log (docs/api.md#audit-log). Rows are written by addRoute after an admin write
@@ -15,9 +16,6 @@ import { adminAuditLog } from '../db/schema/audit.ts';
 
 export const REDACTED = '[redacted]';
 
-/** A surrogate half standing alone: JSON and PostgreSQL's jsonb cannot store it. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-const storableText = (text: string) => text.replaceAll(String.fromCharCode(0), '').replace(LONE_SURROGATE, '\ufffd');
 /** A before/after larger than this (as JSON) is stored as a marker with its size: the log is no archive. */
 const MAX_STORED_CHARS = 64_000;
 const MAX_DEPTH = 20;
