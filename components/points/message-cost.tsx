@@ -31,7 +31,8 @@ function costText(t: TFunction, cost: { min: number; max: number; byTokens: bool
     const tooltip = t(cost.byTokens ? 'points.cost.tooltipRangeTokens' : 'points.cost.tooltipRange', { min: cost.min, max: cost.max });
     return { label: `${cost.min}\u2013${cost.max}${more}`, tooltip };
   }
-  if (cost.byTokens) return { label: `${cost.min}${more}`, tooltip: t('points.cost.tooltipRangeTokens', { min: cost.min, max: cost.max }) };
+  // Auto, every pick costing the same, one of them priced by tokens.
+  if (cost.byTokens) return { label: `${cost.min}${more}`, tooltip: t('points.cost.tooltipSameTokens', { count: cost.min }) };
   if (cost.min === 0) return { label: t('points.cost.free'), tooltip: t('points.cost.tooltipFree') };
   return { label: String(cost.min), tooltip: t('points.cost.tooltip', { count: cost.min }) };
 }

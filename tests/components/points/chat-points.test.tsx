@@ -94,6 +94,15 @@ describe('MessageCost', () => {
     );
   });
 
+  it("says auto's one cost once when every pick costs the same and one is priced by tokens", async () => {
+    const same = [MODELS[0], testModel('flat', 1, { pointsCost: 3 }), testModel('metered', 1, { pointsCost: 3, tokenPrice: { inputPer1k: 1, outputPer1k: 2 } })];
+    await renderInApp(<MessageCost model={MODELS[0]} models={same} />, { apiBase: server.url, user: testUser });
+    expect(screen.getByTestId('message-cost')).toHaveTextContent(/^3\+$/);
+    expect(screen.getByTestId('message-cost')).toHaveAccessibleName(
+      'Each message costs 3 points whichever model Auto picks; a model priced by tokens holds that much, and a long answer costs more',
+    );
+  });
+
   it("shows auto's range", async () => {
     await renderInApp(<MessageCost model={MODELS[0]} models={MODELS} />, { apiBase: server.url, user: testUser });
     expect(screen.getByTestId('message-cost')).toHaveTextContent(/^2–5$/);
