@@ -53,6 +53,8 @@ export const EnvSchema = z.object({
   MODEL_FIRST_TEXT_TIMEOUT_SECONDS: int(30, 1, 600),
   /** On SIGTERM, how long answers already running may take to finish before they are stored as interrupted. */
   SHUTDOWN_GRACE_SECONDS: int(25, 0, 600),
+  /** Client request times and browser records (page views) older than this are deleted, hourly; 0 keeps them for ever. */
+  TRACKING_RETENTION_DAYS: int(90, 0, 36_500),
   AUTH_RATE_WINDOW_SECONDS: int(60, 1, 86_400),
 
   EXTENSION_IDS: csv,

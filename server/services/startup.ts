@@ -4,6 +4,7 @@ import { bootstrapAdmin } from './accounts.ts';
 import { recoverOrphanedAnswers, registerInstance, startOrphanSweep, unregisterInstance } from './instances.ts';
 import { seedPlugins } from './plugins.ts';
 import { seedPackages, startPlanPointsSweep } from './plans.ts';
+import { startTrackingSweep } from './tracking.ts';
 import { startUsageRollup } from './usage-rollup.ts';
 
 /** Runs once when an instance starts, before it takes requests. */
@@ -22,10 +23,12 @@ export function startPeriodicTasks(ctx: AppContext): () => Promise<void> {
   const stopPlanPoints = startPlanPointsSweep(ctx);
   const stopOrphanSweep = startOrphanSweep(ctx);
   const stopUsageRollup = startUsageRollup(ctx);
+  const stopTrackingSweep = startTrackingSweep(ctx);
   return async () => {
     stopPlanPoints();
     stopOrphanSweep();
     stopUsageRollup();
+    stopTrackingSweep();
     await unregisterInstance(ctx);
   };
 }

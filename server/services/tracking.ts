@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { count, desc, eq } from 'drizzle-orm';
+import { count, desc, eq, inArray, lt } from 'drizzle-orm';
 import type { Paged } from '../../shared/contracts/common.ts';
 import type {
   BrowserEvent,
@@ -85,5 +85,51 @@ export async function listBrowserRecords(ctx: AppContext, query: BrowserListQuer
       createTime: r.createdAt.toISOString(),
     })),
     total: total?.n ?? 0,
+  };
+}
+
+/** Rows deleted per statement by the sweep: short statements, so inserts never wait long behind one. */
+const SWEEP_BATCH = 5000;
+const SWEEP_EVERY_MS = 3_600_000;
+/** The first sweep after a start: soon, but not among the start-up's own work. */
+const FIRST_SWEEP_MS = 60_000;
+
+/**
+ * Deletes the request times and browser records older than TRACKING_RETENTION_DAYS (none when it
+ * is 0): these tables take a row per client report and would otherwise grow for ever. Several
+ * instances may sweep at once; each deletes what is still there. Returns what was deleted.
+ */
+export async function sweepTrackingRecords(ctx: AppContext, now = new Date()): Promise<{ requestTimes: number; browserRecords: number }> {
+  const days = ctx.config.TRACKING_RETENTION_DAYS;
+  if (!days) return { requestTimes: 0, browserRecords: 0 };
+  const before = new Date(now.getTime() - days * 86_400_000);
+  const sweep = async (table: typeof requestTimes | typeof browserRecords) => {
+    let deleted = 0;
+    for (;;) {
+      const old = ctx.db.select({ id: table.id }).from(table).where(lt(table.createdAt, before)).limit(SWEEP_BATCH);
+      const rows = await ctx.db.delete(table).where(inArray(table.id, old)).returning({ id: table.id });
+      deleted += rows.length;
+      if (rows.length < SWEEP_BATCH) return deleted;
+    }
+  };
+  return { requestTimes: await sweep(requestTimes), browserRecords: await sweep(browserRecords) };
+}
+
+/** Sweeps a minute after the start, then hourly; returns the stop. */
+export function startTrackingSweep(ctx: AppContext): () => void {
+  const run = () =>
+    void sweepTrackingRecords(ctx).then(
+      (deleted) => {
+        if (deleted.requestTimes || deleted.browserRecords) ctx.log.info(deleted, 'old tracking records deleted');
+      },
+      (err: unknown) => ctx.log.error({ err }, 'deleting old tracking records failed'),
+    );
+  const first = setTimeout(run, FIRST_SWEEP_MS);
+  const timer = setInterval(run, SWEEP_EVERY_MS);
+  first.unref();
+  timer.unref();
+  return () => {
+    clearTimeout(first);
+    clearInterval(timer);
   };
 }
