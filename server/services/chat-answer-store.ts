@@ -155,7 +155,8 @@ async function writeEnds(ctx: AppContext, b: EndBatcher): Promise<void> {
     let stored = batch.map(() => true);
     try {
       await ctx.database.runPrepared(endsStatement(batch));
-    } catch {
+    } catch (err) {
+      ctx.log.warn({ err, answers: batch.length }, 'storing a batch of answer ends failed; storing them one by one');
       stored = await Promise.all(
         batch.map(({ id, o }) =>
           ctx.db
