@@ -88,7 +88,7 @@ export async function listBrowserRecords(ctx: AppContext, query: BrowserListQuer
   };
 }
 
-/** Rows deleted per statement by the sweep: short statements, so inserts never wait long behind one. */
+/** Rows deleted per statement by the sweep: a large backlog goes in short transactions, not one long one. */
 const SWEEP_BATCH = 5000;
 const SWEEP_EVERY_MS = 3_600_000;
 /** The first sweep after a start: soon, but not among the start-up's own work. */
@@ -97,7 +97,8 @@ const FIRST_SWEEP_MS = 60_000;
 /**
  * Deletes the request times and browser records older than TRACKING_RETENTION_DAYS (none when it
  * is 0): these tables take a row per client report and would otherwise grow for ever. Several
- * instances may sweep at once; each deletes what is still there. Returns what was deleted.
+ * instances may sweep at once: a row is deleted once, and what one stops short of, the next sweep
+ * takes. Returns what this call deleted.
  */
 export async function sweepTrackingRecords(ctx: AppContext, now = new Date()): Promise<{ requestTimes: number; browserRecords: number }> {
   const days = ctx.config.TRACKING_RETENTION_DAYS;
