@@ -76,7 +76,7 @@ describe('ChatView', () => {
     const picker = await screen.findByTestId('model-picker');
     await waitFor(() => expect(picker).toHaveTextContent('basic'));
     await userEvent.click(picker);
-    const menu = await screen.findByRole('menu');
+    const menu = await screen.findByRole('menu', { hidden: true });
     const labels = within(menu).getAllByText(/^(Standard|Advanced|Super)$/).map((e) => e.textContent);
     expect(labels).toEqual(['Standard', 'Advanced', 'Super']);
     const pro = await within(menu).findByRole('menuitem', { name: /pro/, hidden: true });
