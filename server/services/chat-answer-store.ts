@@ -137,9 +137,7 @@ const endBatchers = new WeakMap<AppContext, EndBatcher>();
  * (logged): a batch that fails is retried answer by answer, so one bad row loses nothing of the others.
  */
 function storeEnd(ctx: AppContext, id: string, o: AnswerOutcome): Promise<boolean> {
-  let b = endBatchers.get(ctx);
-  if (!b) endBatchers.set(ctx, (b = { queue: [], running: false }));
-  const batcher = b;
+  const batcher = endBatcherOf(ctx);
   return new Promise((done) => {
     batcher.queue.push({ id, o, done });
     if (batcher.running) return;
@@ -147,6 +145,24 @@ function storeEnd(ctx: AppContext, id: string, o: AnswerOutcome): Promise<boolea
     // The ends of this turn of the event loop go together.
     setImmediate(() => void writeEnds(ctx, batcher));
   });
+}
+
+function endBatcherOf(ctx: AppContext): EndBatcher {
+  let b = endBatchers.get(ctx);
+  if (!b) endBatchers.set(ctx, (b = { queue: [], running: false }));
+  return b;
+}
+
+/** One answer's outcome stored on its own; false when it could not be (logged). */
+function storeOutcome(ctx: AppContext, id: string, o: AnswerOutcome): Promise<boolean> {
+  return ctx.db
+    .update(chatMessages)
+    .set(outcomeValues(o))
+    .where(eq(chatMessages.id, id))
+    .then(
+      () => true,
+      (err: unknown) => (ctx.log.error({ err, messageId: id }, 'storing the end of a stream failed'), false),
+    );
 }
 
 async function writeEnds(ctx: AppContext, b: EndBatcher): Promise<void> {
@@ -157,18 +173,7 @@ async function writeEnds(ctx: AppContext, b: EndBatcher): Promise<void> {
       await ctx.database.runPrepared(endsStatement(batch));
     } catch (err) {
       ctx.log.warn({ err, answers: batch.length }, 'storing a batch of answer ends failed; storing them one by one');
-      stored = await Promise.all(
-        batch.map(({ id, o }) =>
-          ctx.db
-            .update(chatMessages)
-            .set(outcomeValues(o))
-            .where(eq(chatMessages.id, id))
-            .then(
-              () => true,
-              (err: unknown) => (ctx.log.error({ err, messageId: id }, 'storing the end of a stream failed'), false),
-            ),
-        ),
-      );
+      stored = await Promise.all(batch.map(({ id, o }) => storeOutcome(ctx, id, o)));
     }
     batch.forEach((end, i) => end.done(stored[i]));
   }
@@ -267,8 +272,8 @@ export function createAnswerStore(ctx: AppContext, messageId: string, stored: Pr
         await batcher.inFlight;
         if (dropped) return;
         // Sources and tool calls (jsonb, and the tools' points) are rarer: those ends are stored on their own.
-        if (o.citations.length || o.toolCalls.length) await db.update(chatMessages).set(outcomeValues(o)).where(rowOf);
-        else if (!(await storeEnd(ctx, messageId, o))) return;
+        const alone = o.citations.length > 0 || o.toolCalls.length > 0;
+        if (!(await (alone ? storeOutcome : storeEnd)(ctx, messageId, o))) return;
         // Failed attempts are rare: an insert only when there were some, after the answer is stored.
         const failures = o.metering?.failures ?? [];
         if (failures.length) await db.insert(upstreamFailures).values(failures.map((f) => ({ id: randomUUID(), messageId, ...f })));
