@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyReply } from 'fastify';
 import { ChatFinishReasons, type ChatStreamData } from '../../shared/contracts/chat.ts';
 import type { Language } from '../../shared/contracts/common.ts';
@@ -155,7 +156,7 @@ export async function streamChatAnswer(ctx: AppContext, reply: FastifyReply, p: 
   const finished = registerRunningStream(ctx, p.messageId, stop, live);
   // The statement starts on the next turn of the event loop: the upstream request goes out on this one,
   // so building the statement and its round trip do not delay the request (bench/README.md#proxy-overhead).
-  const committed = new Promise<void>((resolve) => setImmediate(resolve)).then(() => p.commit());
+  const committed = nextTurn().then(() => p.commit());
   const store = createAnswerStore(ctx, p.messageId, committed);
   const s = answerState(ctx, p, lang, { send, store, live, data, signal: controller.signal, stored: committed });
   live.track(s);
