@@ -111,3 +111,15 @@ export function useTestAppWithAdmin(env: Record<string, string> | (() => Record<
   afterAll(() => t?.close());
   return { t: madeInBeforeAll('The test app', () => t), admin: madeInBeforeAll('The admin', () => admin) };
 }
+
+/** Counts the statements the app sends to its database (pg's pool or PGlite: both take `query`), until restored. */
+export function countQueries(t: TestApp): { seen: string[]; restore(): void } {
+  const client = (t.database.db as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client;
+  const original = client.query;
+  const seen: string[] = [];
+  client.query = function (this: unknown, q: unknown, ...rest: unknown[]) {
+    seen.push(typeof q === 'string' ? q : String((q as { text?: string }).text));
+    return original.call(this, q, ...rest);
+  };
+  return { seen, restore: () => void (client.query = original) };
+}

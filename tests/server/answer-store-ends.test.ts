@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatMessages, chatSessions } from '../../server/db/schema/chat.ts';
 import { createAnswerStore, type AnswerOutcome } from '../../server/services/chat-answer-store.ts';
 import { newMetering } from '../../server/services/token-metering.ts';
-import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { countQueries, createTestApp, type TestApp } from '../helpers/app.ts';
 import { createUser } from '../helpers/users.ts';
 
 /**
@@ -51,20 +51,15 @@ describe('the ends of answers, stored together', () => {
 
   /** Counts the statements that store ends (the batch's or one answer's) while `run` runs. */
   async function countingEnds(run: () => Promise<void>): Promise<{ batches: number; single: number }> {
-    const client = (t.database.db as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client;
-    const original = client.query;
-    const seen = { batches: 0, single: 0 };
-    client.query = function (this: unknown, q: unknown, ...rest: unknown[]) {
-      const text = typeof q === 'string' ? q : String((q as { text?: string }).text);
-      if (/update "chat_messages"/i.test(text) && /finish_reason/.test(text)) seen[/unnest/.test(text) ? 'batches' : 'single']++;
-      return original.call(this, q, ...rest);
-    };
+    const counted = countQueries(t);
     try {
       await run();
     } finally {
-      client.query = original;
+      counted.restore();
     }
-    return seen;
+    const ends = counted.seen.filter((text) => /update "chat_messages"/i.test(text) && /finish_reason/.test(text));
+    const batches = ends.filter((text) => /unnest/.test(text)).length;
+    return { batches, single: ends.length - batches };
   }
 
   const rowsOf = async (ids: string[]) =>

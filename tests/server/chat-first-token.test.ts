@@ -7,7 +7,7 @@ import { authTokens, vipOrders } from '../../server/db/schema/users.ts';
 import { creditPoints, getIntegral } from '../../server/services/ledger.ts';
 import { hashSecret } from '../../server/services/auth.ts';
 import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fixtures/fake-openai.ts';
-import { createTestApp, fakeOpenAIEnv, type TestApp } from '../helpers/app.ts';
+import { countQueries, createTestApp, fakeOpenAIEnv, type TestApp } from '../helpers/app.ts';
 import { listening, readStream, textOf, type StreamEvent } from '../helpers/chat.ts';
 import { sleep } from '../helpers/http-server.ts';
 import { auth, createUser, grantVip, type TestUser } from '../helpers/users.ts';
@@ -52,18 +52,6 @@ async function holdDatabase(t: TestApp): Promise<{ release(): Promise<void> }> {
       await done;
     },
   };
-}
-
-/** Counts the statements the app sends to its database (pg's pool or PGlite: both take `query`). */
-function countQueries(t: TestApp): { seen: string[]; restore(): void } {
-  const client = (t.database.db as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client;
-  const original = client.query;
-  const seen: string[] = [];
-  client.query = function (this: unknown, q: unknown, ...rest: unknown[]) {
-    seen.push(typeof q === 'string' ? q : String((q as { text?: string }).text));
-    return original.call(this, q, ...rest);
-  };
-  return { seen, restore: () => void (client.query = original) };
 }
 
 describe('AddMessage: the upstream asked while the message is stored', () => {
