@@ -10,6 +10,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { openPipelines } from './pipelined.ts';
 import { schema } from './schema.ts';
 
 export type Db = PgDatabase<any, typeof schema>;
@@ -22,7 +23,8 @@ export type Database = {
   /**
    * Runs a statement of the hot path (one per chat message) and returns its rows. On PostgreSQL it
    * is a prepared statement named after its text, so each connection parses and plans it once
-   * (bench/README.md#proxy-overhead); PGlite runs it as any other.
+   * (bench/README.md#proxy-overhead), written on a pipelined connection without waiting for one of
+   * the pool's (pipelined.ts); PGlite runs it as any other.
    */
   runPrepared<T extends Record<string, unknown>>(query: SQL): Promise<T[]>;
   close(): Promise<void>;
@@ -54,13 +56,17 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; poolS
       await lock.end();
     }
     const dialect = new PgDialect();
+    const pipelines = openPipelines(opts.url);
     const runPrepared = async <T extends Record<string, unknown>>(query: SQL) => {
       const { sql: text, params } = dialect.sqlToQuery(query);
       // Named by the text: a statement whose text differs (another branch of the same query) is another name.
       const name = `tandem_${createHash('sha256').update(text).digest('base64url').slice(0, 20)}`;
-      return (await pool.query<T>({ name, text, values: params })).rows;
+      return pipelines.query<T>({ name, text, values: params });
     };
-    return { db: db as unknown as Db, kind: 'postgres', url: opts.url, runPrepared, close: () => pool.end() };
+    const close = async () => {
+      await Promise.all([pipelines.close(), pool.end()]);
+    };
+    return { db: db as unknown as Db, kind: 'postgres', url: opts.url, runPrepared, close };
   }
   const dataDir = opts.dataDir ?? './data';
   const inMemory = dataDir.startsWith('memory://');

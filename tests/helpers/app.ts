@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../../server/app.ts';
 import { loadConfig, type Config } from '../../server/config.ts';
@@ -112,14 +113,32 @@ export function useTestAppWithAdmin(env: Record<string, string> | (() => Record<
   return { t: madeInBeforeAll('The test app', () => t), admin: madeInBeforeAll('The admin', () => admin) };
 }
 
-/** Counts the statements the app sends to its database (pg's pool or PGlite: both take `query`), until restored. */
+/**
+ * Counts the statements the app sends to its database until restored: what goes through pg's pool or
+ * PGlite (both take `query`) and, on PostgreSQL, the hot path's statements on their pipelined
+ * connections (`runPrepared`, which on PGlite goes through `query` and is counted there).
+ */
 export function countQueries(t: TestApp): { seen: string[]; restore(): void } {
   const client = (t.database.db as unknown as { $client: { query: (...args: unknown[]) => unknown } }).$client;
   const original = client.query;
+  const originalPrepared = t.database.runPrepared;
   const seen: string[] = [];
   client.query = function (this: unknown, q: unknown, ...rest: unknown[]) {
     seen.push(typeof q === 'string' ? q : String((q as { text?: string }).text));
     return original.call(this, q, ...rest);
   };
-  return { seen, restore: () => void (client.query = original) };
+  if (t.database.kind === 'postgres') {
+    const dialect = new PgDialect();
+    t.database.runPrepared = (query) => {
+      seen.push(dialect.sqlToQuery(query).sql);
+      return originalPrepared(query);
+    };
+  }
+  return {
+    seen,
+    restore: () => {
+      client.query = original;
+      t.database.runPrepared = originalPrepared;
+    },
+  };
 }

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../server/db/client.ts';
 import { createPostgresDatabase, onPostgres } from '../helpers/app.ts';
@@ -31,12 +32,94 @@ describe('runPrepared: the hot path statements', () => {
   });
 
   (onPostgres ? it : it.skip)('prepares each text once per connection, under a name of its own', async () => {
+    // One at a time, the statements all go to the first pipelined connection; so does the check.
     for (let i = 0; i < 5; i++) await database.runPrepared(query(i, `w${i}`));
     await database.runPrepared(sql`select ${'other'} as text`);
-    const prepared = (await database.db.execute(sql`select name, statement from pg_prepared_statements where name like 'tandem_%' order by statement`)).rows;
+    const prepared = await database.runPrepared<{ name: string; statement: string }>(
+      sql`select name, statement from pg_prepared_statements where name like 'tandem_%' and statement not like '%pg_prepared_statements%' order by statement`,
+    );
     expect(prepared).toEqual([
       { name: expect.stringMatching(/^tandem_[A-Za-z0-9_-]{20}$/), statement: 'select $1 as text' },
       { name: expect.stringMatching(/^tandem_[A-Za-z0-9_-]{20}$/), statement: 'select $1::int + 1 as next, upper($2) as loud, $3 > 1 as big' },
     ]);
+  });
+});
+
+describe.skipIf(!onPostgres)('runPrepared on PostgreSQL: pipelined connections', () => {
+  let database: Database;
+  let drop: () => Promise<void>;
+  let url: string;
+  const other = () => new pg.Client({ connectionString: url });
+
+  beforeAll(async () => {
+    ({ url, drop } = await createPostgresDatabase());
+    database = await openDatabase({ url, poolSize: 1 });
+  });
+  afterAll(async () => {
+    await database?.close();
+    await drop?.();
+  });
+
+  const backend = (n: number) => sql`select ${n}::int as n, pg_backend_pid() as pid`;
+
+  it('answers each of many statements sent at once with its own row, spread over the connections', async () => {
+    const rows = await Promise.all(Array.from({ length: 200 }, (_, n) => database.runPrepared<{ n: number; pid: number }>(backend(n))));
+    expect(rows.map(([r]) => r!.n)).toEqual(Array.from({ length: 200 }, (_, n) => n));
+    expect(new Set(rows.map(([r]) => r!.pid)).size).toBe(2);
+  });
+
+  it('fails only the statement that fails: each is its own transaction', async () => {
+    const divide = (by: number) => database.runPrepared<{ q: number }>(sql`select 12 / ${by}::int as q`);
+    const results = await Promise.allSettled([2, 3, 0, 4, 6].map(divide));
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value[0]!.q : 'refused'))).toEqual([6, 4, 'refused', 3, 2]);
+    expect(await divide(1)).toEqual([{ q: 12 }]);
+  });
+
+  it('sends new statements past one that waits for a lock', async () => {
+    const holder = other();
+    await holder.connect();
+    try {
+      await holder.query('select pg_advisory_lock(7317099)');
+      let waited = false;
+      const waiting = database.runPrepared(sql`select pg_advisory_lock(7317099), pg_advisory_unlock(7317099)`).then(() => (waited = true));
+      // Longer than the pipelines' HELD_UP_MS: its connection now counts as held up.
+      await new Promise((r) => setTimeout(r, 120));
+      const passing = await Promise.all(Array.from({ length: 10 }, (_, n) => database.runPrepared<{ n: number }>(backend(n))));
+      expect(passing.map(([r]) => r!.n)).toEqual(Array.from({ length: 10 }, (_, n) => n));
+      expect(waited).toBe(false);
+      await holder.query('select pg_advisory_unlock(7317099)');
+      await waiting;
+      expect(waited).toBe(true);
+    } finally {
+      await holder.end();
+    }
+  });
+
+  it('rejects what a lost connection carried and carries on with a new one', async () => {
+    const [{ pid }] = (await database.runPrepared<{ pid: number }>(backend(0))) as [{ pid: number }];
+    const sleeping = database.runPrepared(sql`select pg_sleep(30), pg_backend_pid() as pid`).then(
+      () => 'answered',
+      (err: Error) => err.message,
+    );
+    const killer = other();
+    await killer.connect();
+    try {
+      // The sleeping statement went to the connection with the fewest in flight; end both backends.
+      await new Promise((r) => setTimeout(r, 50));
+      await killer.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and query like '%pg_sleep%' or pid = $1`, [pid]);
+    } finally {
+      await killer.end();
+    }
+    expect(await sleeping).toMatch(/terminat/);
+    // The first statements after a loss may still meet the old connection before it has noticed.
+    let answered: { n: number; pid: number }[] | undefined;
+    for (let tries = 0; tries < 40 && !answered; tries++) {
+      answered = await database.runPrepared<{ n: number; pid: number }>(backend(1)).catch(() => undefined);
+      if (!answered) await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(answered?.[0]?.n).toBe(1);
+    expect(answered?.[0]?.pid).not.toBe(pid);
+    const after = await Promise.all(Array.from({ length: 20 }, (_, n) => database.runPrepared<{ n: number }>(backend(n))));
+    expect(after.map(([r]) => r!.n)).toEqual(Array.from({ length: 20 }, (_, n) => n));
   });
 });
