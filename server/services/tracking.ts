@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { count, desc, eq, inArray, lt } from 'drizzle-orm';
+import { desc, eq, inArray, lt } from 'drizzle-orm';
 import type { Paged } from '../../shared/contracts/common.ts';
 import type {
   BrowserEvent,
@@ -9,6 +9,7 @@ import type {
 } from '../../shared/contracts/tracking.ts';
 import type { AppContext } from '../context.ts';
 import { browserRecords, requestTimes } from '../db/schema/system.ts';
+import { pageOf } from '../db/list-query.ts';
 
 /** Who sent a tracking call: the user when logged in, the client's DriverId header, the address. */
 export type TrackingSource = { userId: string | null; driverId: string | null; ip: string | null };
@@ -64,16 +65,7 @@ export async function saveBrowserRecords(ctx: AppContext, events: BrowserEvent[]
 
 export async function listBrowserRecords(ctx: AppContext, query: BrowserListQuery): Promise<Paged<BrowserRecord>> {
   const where = query.eventType ? eq(browserRecords.eventType, query.eventType) : undefined;
-  const [rows, [total]] = await Promise.all([
-    ctx.db
-      .select()
-      .from(browserRecords)
-      .where(where)
-      .orderBy(desc(browserRecords.createdAt), desc(browserRecords.id))
-      .limit(query.count)
-      .offset((query.page - 1) * query.count),
-    ctx.db.select({ n: count() }).from(browserRecords).where(where),
-  ]);
+  const { rows, total } = await pageOf(ctx.db, browserRecords, where, [desc(browserRecords.createdAt), desc(browserRecords.id)], query);
   return {
     list: rows.map((r) => ({
       id: r.id,
@@ -84,7 +76,7 @@ export async function listBrowserRecords(ctx: AppContext, query: BrowserListQuer
       ip: r.ip,
       createTime: r.createdAt.toISOString(),
     })),
-    total: total?.n ?? 0,
+    total,
   };
 }
 
