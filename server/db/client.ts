@@ -27,6 +27,7 @@ export type Database = {
    * the pool's (pipelined.ts); PGlite runs it as any other.
    */
   runPrepared<T extends Record<string, unknown>>(query: SQL): Promise<T[]>;
+  /** Ends its connections; a second call resolves with the first. */
   close(): Promise<void>;
 };
 
@@ -63,10 +64,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; poolS
       const name = `tandem_${createHash('sha256').update(text).digest('base64url').slice(0, 20)}`;
       return pipelines.query<T>({ name, text, values: params });
     };
-    const close = async () => {
-      await Promise.all([pipelines.close(), pool.end()]);
-    };
-    return { db: db as unknown as Db, kind: 'postgres', url: opts.url, runPrepared, close };
+    return { db: db as unknown as Db, kind: 'postgres', url: opts.url, runPrepared, close: once(() => Promise.all([pipelines.close(), pool.end()]).then(() => {})) };
   }
   const dataDir = opts.dataDir ?? './data';
   const inMemory = dataDir.startsWith('memory://');
@@ -76,5 +74,11 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; poolS
   await db.execute(sql`create extension if not exists pg_trgm`);
   await migratePglite(db, { migrationsFolder });
   const runPrepared = async <T extends Record<string, unknown>>(query: SQL) => (await db.execute(query)).rows as T[];
-  return { db: db as unknown as Db, kind: 'pglite', runPrepared, close: () => client.close() };
+  return { db: db as unknown as Db, kind: 'pglite', runPrepared, close: once(() => client.close()) };
+}
+
+/** Closing twice (a shutdown racing a test's own close) waits for the first close instead of failing. */
+function once(close: () => Promise<void>): () => Promise<void> {
+  let closed: Promise<void> | undefined;
+  return () => (closed ??= close());
 }

@@ -65,17 +65,26 @@ export async function createTestApp(
     pgDb = await createPostgresDatabase();
     databaseUrl = pgDb.url;
   }
-  const database = await openDatabase(databaseUrl ? { url: databaseUrl, poolSize: 30 } : { dataDir: 'memory://' });
-  const app = await buildApp({ config, database, logger: opts.logger ?? false, webDir: opts.webDir });
+  // Whatever fails on the way up or down, the test's own database is dropped.
+  const database = await openDatabase(databaseUrl ? { url: databaseUrl, poolSize: 30 } : { dataDir: 'memory://' }).catch(async (err: unknown) => {
+    await pgDb?.drop();
+    throw err;
+  });
+  const app = await buildApp({ config, database, logger: opts.logger ?? false, webDir: opts.webDir }).catch(async (err: unknown) => {
+    await database.close().finally(() => pgDb?.drop());
+    throw err;
+  });
   return {
     app,
     config,
     database,
     databaseUrl,
     async close() {
-      await app.close();
-      await database.close();
-      await pgDb?.drop();
+      try {
+        await app.close();
+      } finally {
+        await database.close().finally(() => pgDb?.drop());
+      }
     },
   };
 }

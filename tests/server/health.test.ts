@@ -57,12 +57,16 @@ describe('the health check and a graceful shutdown', () => {
 
   it('answers 503 naming the database when it does not answer', async () => {
     const t = await createTestApp(fakeOpenAIEnv(fake, 'slow-model'));
-    await t.database.close();
-    const en = await health(t);
-    expect(en.status).toBe(503);
-    expect(en.body).toEqual({ Code: 10500, Msg: 'This server cannot serve right now (database). Try again in a moment.', Data: null });
-    expect((await health(t, 'zh-CN')).body.Msg).toContain('数据库');
-    await t.app.close();
+    try {
+      await t.database.close();
+      const en = await health(t);
+      expect(en.status).toBe(503);
+      expect(en.body).toEqual({ Code: 10500, Msg: 'This server cannot serve right now (database). Try again in a moment.', Data: null });
+      expect((await health(t, 'zh-CN')).body.Msg).toContain('数据库');
+    } finally {
+      // Closes the app, and drops the test's own database on PostgreSQL (the database is closed already).
+      await t.close();
+    }
   });
 
   it('lets a running answer finish within the grace period, while refusing new messages and failing the check', async () => {
