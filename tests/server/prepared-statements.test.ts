@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Database } from '../../server/db/client.ts';
 import { createPostgresDatabase, onPostgres } from '../helpers/app.ts';
 
@@ -61,6 +61,7 @@ describe.skipIf(!onPostgres)('runPrepared on PostgreSQL: pipelined connections',
   });
 
   const backend = (n: number) => sql`select ${n}::int as n, pg_backend_pid() as pid`;
+  const pipelinedBackends = `select pid from pg_stat_activity where datname = current_database() and application_name = 'tandem-pipeline'`;
 
   it('answers each of many statements sent at once with its own row, spread over the connections', async () => {
     const rows = await Promise.all(Array.from({ length: 200 }, (_, n) => database.runPrepared<{ n: number; pid: number }>(backend(n))));
@@ -82,8 +83,14 @@ describe.skipIf(!onPostgres)('runPrepared on PostgreSQL: pipelined connections',
       await holder.query('select pg_advisory_lock(7317099)');
       let waited = false;
       const waiting = database.runPrepared(sql`select pg_advisory_lock(7317099), pg_advisory_unlock(7317099)`).then(() => (waited = true));
-      // Longer than the pipelines' HELD_UP_MS: its connection now counts as held up.
-      await new Promise((r) => setTimeout(r, 120));
+      // Its connection counts as held up once it has answered nothing for the pipelines' HELD_UP_MS (50 ms).
+      await vi.waitFor(
+        async () =>
+          expect(
+            (await holder.query(`${pipelinedBackends} and wait_event_type = 'Lock' and clock_timestamp() - query_start > interval '60 milliseconds'`)).rowCount,
+          ).toBe(1),
+        { timeout: 5000, interval: 10 },
+      );
       const passing = await Promise.all(Array.from({ length: 10 }, (_, n) => database.runPrepared<{ n: number }>(backend(n))));
       expect(passing.map(([r]) => r!.n)).toEqual(Array.from({ length: 10 }, (_, n) => n));
       expect(waited).toBe(false);
@@ -96,31 +103,29 @@ describe.skipIf(!onPostgres)('runPrepared on PostgreSQL: pipelined connections',
   });
 
   it('rejects what a lost connection carried and carries on with new ones', async () => {
-    const pipelined = `select pid from pg_stat_activity where datname = current_database() and application_name = 'tandem-pipeline'`;
     const killer = other();
     await killer.connect();
     try {
-      const before = (await killer.query<{ pid: number }>(pipelined)).rows.map((r) => r.pid);
+      const before = (await killer.query<{ pid: number }>(pipelinedBackends)).rows.map((r) => r.pid);
       expect(before).toHaveLength(2);
       const sleeping = database.runPrepared(sql`select pg_sleep(30)`).then(
         () => 'answered',
         (err: Error) => err.message,
       );
-      await new Promise((r) => setTimeout(r, 50));
+      await vi.waitFor(async () => expect((await killer.query(`${pipelinedBackends} and query like 'select pg_sleep%' and state = 'active'`)).rowCount).toBe(1), {
+        timeout: 5000,
+        interval: 10,
+      });
       // Both pipelined connections end, the one carrying the sleeping statement among them.
-      await killer.query(`select pg_terminate_backend(pid) from (${pipelined}) p`);
+      await killer.query(`select pg_terminate_backend(pid) from (${pipelinedBackends}) p`);
       expect(await sleeping).toMatch(/terminat/);
       // The first statements after a loss may still meet an old connection before it has noticed.
-      let answered: { n: number; pid: number }[] | undefined;
-      for (let tries = 0; tries < 40 && !answered; tries++) {
-        answered = await database.runPrepared<{ n: number; pid: number }>(backend(1)).catch(() => undefined);
-        if (!answered) await new Promise((r) => setTimeout(r, 25));
-      }
-      expect(answered?.[0]?.n).toBe(1);
+      const answered = await vi.waitFor(() => database.runPrepared<{ n: number; pid: number }>(backend(1)), { timeout: 5000, interval: 10 });
+      expect(answered[0]?.n).toBe(1);
       const after = await Promise.all(Array.from({ length: 20 }, (_, n) => database.runPrepared<{ n: number; pid: number }>(backend(n))));
       expect(after.map(([r]) => r!.n)).toEqual(Array.from({ length: 20 }, (_, n) => n));
       // Answered by new backends only.
-      expect([answered![0]!.pid, ...after.map(([r]) => r!.pid)].filter((pid) => before.includes(pid))).toEqual([]);
+      expect([answered[0]!.pid, ...after.map(([r]) => r!.pid)].filter((pid) => before.includes(pid))).toEqual([]);
     } finally {
       await killer.end();
     }
