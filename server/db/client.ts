@@ -34,6 +34,9 @@ export type Database = {
 /** An arbitrary constant naming Tandem's migration lock among the database's advisory locks. */
 const MIGRATION_LOCK = 7_317_001;
 
+/** More texts than the hot path has; beyond it a text is hashed each time rather than kept. */
+const MAX_NAMED_TEXTS = 100;
+
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
 /**
@@ -58,11 +61,20 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; poolS
     }
     const dialect = new PgDialect();
     const pipelines = openPipelines(opts.url);
+    // Named by the text: a statement whose text differs (another branch of the same query) is another
+    // name. The hot path has a handful of texts, so each is hashed once, not once per message.
+    const names = new Map<string, string>();
+    const nameOf = (text: string) => {
+      let name = names.get(text);
+      if (name === undefined) {
+        name = `tandem_${createHash('sha256').update(text).digest('base64url').slice(0, 20)}`;
+        if (names.size < MAX_NAMED_TEXTS) names.set(text, name);
+      }
+      return name;
+    };
     const runPrepared = async <T extends Record<string, unknown>>(query: SQL) => {
       const { sql: text, params } = dialect.sqlToQuery(query);
-      // Named by the text: a statement whose text differs (another branch of the same query) is another name.
-      const name = `tandem_${createHash('sha256').update(text).digest('base64url').slice(0, 20)}`;
-      return pipelines.query<T>({ name, text, values: params });
+      return pipelines.query<T>({ name: nameOf(text), text, values: params });
     };
     return { db: db as unknown as Db, kind: 'postgres', url: opts.url, runPrepared, close: once(() => Promise.all([pipelines.close(), pool.end()]).then(() => {})) };
   }
