@@ -2,10 +2,10 @@
  * Load on one Tandem instance (PostgreSQL, a database of its own per run), against the fake upstream
  * of the benchmarks in its own process:
  *
- * - load (default): logged-in users start chats (POST /api/Chat/AddMessage, each answer read to its
- *   end by autocannon) at fixed rates, step by step; beside it a probe sends a few more per second
- *   and times each one's first token. The bare pass-through hop is measured the same way. For each
- *   step: the rate reached, failures, the answer's latency, the probe's first token, the server's
+ * - load (default): logged-in users start chats (POST /api/Chat/AddMessage) at fixed average rates,
+ *   step by step, arriving as independent users' would (bench/load/open-loop.ts); every request is
+ *   timed to its first text and read to its end. The bare pass-through hop is measured the same way.
+ *   For each step: the rate reached, failures, the answer's latency, the first token, the server's
  *   event-loop delay, and (Tandem) what the database holds: every message stored and finished.
  * - soak (--soak): `--streams` answers open at once, the upstream sending one chunk a second for
  *   `--soak-seconds`: the event-loop delay while they run, memory per open stream, and every answer
@@ -19,8 +19,8 @@
  *   BENCH_DATABASE_URL=... npm run bench:soak
  */
 import { parseArgs } from 'node:util';
-import { createRequire } from 'node:module';
 import pg from 'pg';
+import { openLoop } from './open-loop.ts';
 import { cpuMsOf, freePort, loggedInUsers, pct, startFakeUpstream, startPassThrough, startTandem, type BenchServer } from '../harness.ts';
 
 const { values: args } = parseArgs({
@@ -29,25 +29,12 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '60' },
     users: { type: 'string', default: '200' },
     connections: { type: 'string', default: '200' },
-    probe: { type: 'string', default: '10' },
     target: { type: 'string', default: 'both' },
     soak: { type: 'boolean', default: false },
     streams: { type: 'string', default: '1000' },
     'soak-seconds': { type: 'string', default: '120' },
   },
 });
-
-// autocannon ships no types; this is the part of its API used here.
-type AutocannonResult = {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number; max: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  '2xx': number;
-};
-type AutocannonOptions = Record<string, unknown>;
-const autocannon = createRequire(import.meta.url)('autocannon') as (opts: AutocannonOptions) => Promise<AutocannonResult>;
 
 type Report = { rssMB: number; heapUsedMB: number; externalMB: number; delayMs: { p50: number; p99: number; max: number; mean: number } };
 let reportUrl = '';
@@ -56,23 +43,18 @@ const report = async (query = ''): Promise<Report> => (await fetch(`${reportUrl}
 const MESSAGE = JSON.stringify({ aiModelId: 'bench-model', inputMessage: 'hi' });
 const UPSTREAM_BODY = JSON.stringify({ model: 'bench-model', stream: true, messages: [{ role: 'user', content: 'hi' }] });
 
-type Timed = { ttft: number; ok: boolean; timing?: Record<string, number> };
+type Timed = { ttft: number; ok: boolean };
 
-/** Tandem's Server-Timing header (`prepare;dur=0.50, store;dur=2.10, wait;dur=0.00`) as numbers by name. */
-const serverTiming = (header: string | null): Record<string, number> | undefined =>
-  header ? Object.fromEntries(header.split(',').map((part) => [part.split(';')[0].trim(), Number(part.split('dur=')[1])])) : undefined;
-
-/** One request's SSE read to its end: when the first text came (ms from sending), and whether all went well. */
-async function timedRequest(url: string, init: RequestInit, bare: boolean): Promise<Timed> {
+/** One Tandem answer read to its end: when the first text came (ms from sending), and whether it ended with DONE and no refusal. */
+async function timedRequest(url: string, init: RequestInit): Promise<Timed> {
   const start = performance.now();
   let ttft = -1;
-  let ok = bare;
-  let timing: Record<string, number> | undefined;
+  let ok = false;
   try {
     const res = await fetch(url, init);
-    timing = serverTiming(res.headers.get('server-timing'));
     const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = '';
+    let refused = false;
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
@@ -81,12 +63,15 @@ async function timedRequest(url: string, init: RequestInit, bare: boolean): Prom
       while ((cut = buffer.indexOf('\n\n')) >= 0) {
         const data = buffer.slice(buffer.indexOf('data:') + 5, cut).trim();
         buffer = buffer.slice(cut + 2);
-        if (data === 'DONE' || data === '[DONE]') ok = ok || !bare;
-        else if (ttft < 0 && (bare ? JSON.parse(data).choices?.[0]?.delta?.content : JSON.parse(data).Data?.OutputMessage)) ttft = performance.now() - start;
-        if (!bare && data !== 'DONE' && JSON.parse(data).Code !== 10000) ok = false;
+        if (data === 'DONE') ok = !refused;
+        else {
+          const event = JSON.parse(data) as { Code: number; Data?: { OutputMessage?: string } };
+          if (event.Code !== 10000) refused = true;
+          else if (ttft < 0 && event.Data?.OutputMessage) ttft = performance.now() - start;
+        }
       }
     }
-    return { ttft, ok: ok && ttft >= 0, timing };
+    return { ttft, ok: ok && ttft >= 0 };
   } catch {
     return { ttft, ok: false };
   }
@@ -96,73 +81,47 @@ function tandemRequest(server: string, token: string): [string, RequestInit] {
   return [`${server}/api/Chat/AddMessage`, { method: 'POST', headers: { 'content-type': 'application/json-patch+json', authorization: `Bearer ${token}` }, body: MESSAGE }];
 }
 
-/** A few requests a second beside the load, each timed to its first token. */
-function startProbe(rate: number, next: () => [string, RequestInit], bare: boolean) {
-  const results: Promise<Timed>[] = [];
-  const timer = setInterval(() => results.push(timedRequest(...next(), bare)), 1000 / rate);
-  return async () => {
-    clearInterval(timer);
-    const done = (await Promise.all(results)).filter((r) => r.ok);
-    const timings = (name: string) => done.flatMap((r) => (r.timing && Number.isFinite(r.timing[name]) ? [r.timing[name]] : []));
-    return { sent: results.length, ok: done.length, ttfts: done.map((r) => r.ttft), prepare: timings('prepare'), store: timings('store'), wait: timings('wait') };
-  };
-}
-
 const f1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : '-');
+const p50p99 = (xs: number[]) => `${f1(pct(xs, 50))}/${f1(pct(xs, 99))}`;
 
 async function loadStep(side: 'tandem' | 'bare', target: string, pid: number, tokens: string[], rate: number, seconds: number, db?: pg.Client) {
   let turn = 0;
-  const token = () => tokens[turn++ % tokens.length];
-  const probeRate = Number(args.probe);
   if (side === 'tandem') await report('reset');
   const since = new Date();
   const cpuBefore = cpuMsOf(pid);
-  const stopProbe = startProbe(
-    probeRate,
-    side === 'tandem' ? () => tandemRequest(target, token()) : () => [`${target}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: UPSTREAM_BODY }],
-    side === 'bare',
-  );
-  const result = await autocannon({
-    url: target,
+  const run = await openLoop({
+    origin: target,
+    path: side === 'tandem' ? '/api/Chat/AddMessage' : '/v1/chat/completions',
+    rate,
+    seconds,
     connections: Number(args.connections),
-    overallRate: Math.max(1, rate - probeRate),
-    duration: seconds,
-    timeout: 10,
-    requests: [
+    protocol: side === 'tandem' ? 'tandem' : 'openai',
+    next: (): { headers: Record<string, string>; body: string } =>
       side === 'tandem'
-        ? {
-            method: 'POST',
-            path: '/api/Chat/AddMessage',
-            setupRequest: (req: Record<string, unknown>) => ({
-              ...req,
-              headers: { 'content-type': 'application/json-patch+json', authorization: `Bearer ${token()}` },
-              body: MESSAGE,
-            }),
-          }
-        : { method: 'POST', path: '/v1/chat/completions', headers: { 'content-type': 'application/json' }, body: UPSTREAM_BODY },
-    ],
+        ? { headers: { 'content-type': 'application/json-patch+json', authorization: `Bearer ${tokens[turn++ % tokens.length]}` }, body: MESSAGE }
+        : { headers: {}, body: UPSTREAM_BODY },
   });
-  const probe = await stopProbe();
   const cpu = cpuMsOf(pid) - cpuBefore;
   const server = side === 'tandem' ? await report() : null;
-  // Answers cut by autocannon's stop run on to their end (a disconnect is no stop): most are stored a moment later.
-  await new Promise((r) => setTimeout(r, 1000));
-  const reached = (result['2xx'] + probe.ok) / seconds;
-  const failed = result.non2xx + result.errors + result.timeouts + (probe.sent - probe.ok);
+  const ok = run.outcomes.filter((o) => o.ok);
+  const failed = run.outcomes.length - ok.length;
+  const timings = (name: string) => ok.flatMap((o) => (o.timing && Number.isFinite(o.timing[name]) ? [o.timing[name]] : []));
   let stored = '';
   if (db) {
     const rows = (await db.query('select finish_reason, count(*)::int as n from chat_messages where created_at >= $1 group by 1 order by 2 desc', [since])).rows;
     stored = rows.map((r: { finish_reason: string | null; n: number }) => `${r.finish_reason ?? 'unfinished'} ${r.n}`).join(', ');
   }
+  const why = [...run.failures].map(([k, n]) => `${k} ${n}`).join(', ');
   console.log(
-    `${side.padEnd(6)} target ${String(rate).padStart(4)}/s  reached ${f1(reached)}/s  failed ${failed}` +
-      `  answer p50/p99 ${result.latency.p50}/${result.latency.p99} ms  first token p50/p99 ${f1(pct(probe.ttfts, 50))}/${f1(pct(probe.ttfts, 99))} ms (probe ${probe.ok}/${probe.sent})` +
-      (probe.store.length
-        ? `  server-timing p50/p99: before the model call ${f1(pct(probe.prepare, 50))}/${f1(pct(probe.prepare, 99))}, statement ${f1(pct(probe.store, 50))}/${f1(pct(probe.store, 99))}, first text waiting for it ${f1(pct(probe.wait, 50))}/${f1(pct(probe.wait, 99))} ms`
+    `${side.padEnd(6)} target ${String(rate).padStart(4)}/s  reached ${f1(ok.length / seconds)}/s  failed ${failed}${why ? ` (${why})` : ''}` +
+      `  first token p50/p99 ${p50p99(ok.map((o) => o.ttft))} ms  answer p50/p99 ${p50p99(ok.map((o) => o.total))} ms (${ok.length} answers)` +
+      (side === 'tandem'
+        ? `  server-timing p50/p99: before the model call ${p50p99(timings('prepare'))}, statement ${p50p99(timings('store'))}, first text waiting for it ${p50p99(timings('wait'))} ms`
         : '') +
-      `  cpu ${(cpu / (result['2xx'] + probe.ok)).toFixed(2)} ms/start (${((100 * cpu) / 1000 / seconds).toFixed(0)}% of a core)` +
+      `  cpu ${(cpu / Math.max(1, ok.length)).toFixed(2)} ms/start (${((100 * cpu) / 1000 / seconds).toFixed(0)}% of a core)` +
       (server ? `  loop delay p50/p99/max ${server.delayMs.p50}/${server.delayMs.p99}/${server.delayMs.max} ms  rss ${server.rssMB} MB` : '') +
-      (db ? `  stored: ${stored}` : ''),
+      (db ? `  stored: ${stored}` : '') +
+      `  client: loop delay p99 ${f1(run.clientDelayP99)} ms, latest send ${f1(run.maxLateMs)} ms late`,
   );
 }
 
@@ -186,7 +145,7 @@ async function load() {
   const db = tandem.databaseUrl ? new pg.Client({ connectionString: tandem.databaseUrl }) : undefined;
   await db?.connect();
   // Each user's first message fills the login cache, as on any server that has been up a while.
-  await Promise.all(tokens.map((t) => timedRequest(...tandemRequest(tandem.url, t), false)));
+  await Promise.all(tokens.map((t) => timedRequest(...tandemRequest(tandem.url, t))));
   const start = await report('gc&reset');
   console.log(`tandem: ${tokens.length} users; at start rss ${start.rssMB} MB, heap ${start.heapUsedMB} MB`);
   for (const rate of rates) await loadStep('tandem', tandem.url, tandem.child.pid!, tokens, rate, seconds, db);
@@ -209,7 +168,7 @@ async function soak() {
   const running: Promise<Timed>[] = [];
   // Opened over about five seconds, then all run side by side.
   for (let i = 0; i < streams; i++) {
-    running.push(timedRequest(...tandemRequest(tandem.url, tokens[i % tokens.length]), false));
+    running.push(timedRequest(...tandemRequest(tandem.url, tokens[i % tokens.length])));
     if (i % 50 === 49) await new Promise((r) => setTimeout(r, 250));
   }
   await new Promise((r) => setTimeout(r, 10_000));
