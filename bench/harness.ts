@@ -38,6 +38,22 @@ export async function waitFor(url: string): Promise<void> {
   throw new Error(`${url} did not come up`);
 }
 
+/** What every chat bench sends: one short message, to Tandem and (as the OpenAI protocol) to the upstream or the bare hop. */
+export const CHAT_BODY = JSON.stringify({ aiModelId: 'bench-model', inputMessage: 'hi' });
+export const UPSTREAM_BODY = JSON.stringify({ model: 'bench-model', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+/** The headers of a logged-in user's AddMessage, as the client sends them. */
+export const chatHeaders = (token: string) => ({ 'content-type': 'application/json-patch+json', authorization: `Bearer ${token}` });
+
+/** Tandem's Server-Timing header (`prepare;dur=0.50, store;dur=2.10, wait;dur=0.00`) as milliseconds by name. */
+export function serverTimingOf(header: string | null | undefined): Record<string, number> {
+  return Object.fromEntries(
+    (header ?? '').split(',').flatMap((entry) => {
+      const m = /^\s*([\w-]+).*;dur=([\d.]+)/.exec(entry);
+      return m ? [[m[1], Number(m[2])]] : [];
+    }),
+  );
+}
+
 export const freePort = () => String(20000 + Math.floor(Math.random() * 20000));
 
 /** The fake OpenAI-compatible upstream in a process of its own: `chunks` pieces, `delayMs` apart. */

@@ -12,7 +12,7 @@
  */
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { pct, startFakeUpstream, startPassThrough, startTandem } from './harness.ts';
+import { CHAT_BODY, chatHeaders, pct, serverTimingOf, startFakeUpstream, startPassThrough, startTandem, UPSTREAM_BODY } from './harness.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -64,7 +64,7 @@ async function direct(upstream: string): Promise<Sample> {
   const res = await fetch(`${upstream}/v1/chat/completions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: 'Bearer bench' },
-    body: JSON.stringify({ model: 'bench-model', stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+    body: UPSTREAM_BODY,
   });
   await readSse(res.body!, (data) => {
     if (data === '[DONE]') return;
@@ -79,16 +79,11 @@ async function proxied(server: string, token: string): Promise<Sample> {
   const start = now();
   const res = await fetch(`${server}/api/Chat/AddMessage`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json-patch+json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ aiModelId: 'bench-model', inputMessage: 'hi' }),
+    headers: chatHeaders(token),
+    body: CHAT_BODY,
   });
   if (!res.headers.get('content-type')?.includes('text/event-stream')) throw new Error(`not a stream: ${await res.text()}`);
-  sample.timing = Object.fromEntries(
-    (res.headers.get('server-timing') ?? '').split(',').flatMap((entry) => {
-      const m = /^\s*([\w-]+).*;dur=([\d.]+)/.exec(entry);
-      return m ? [[m[1], Number(m[2])]] : [];
-    }),
-  );
+  sample.timing = serverTimingOf(res.headers.get('server-timing'));
   await readSse(res.body!, (data) => {
     if (data === 'DONE') return;
     const event = JSON.parse(data);

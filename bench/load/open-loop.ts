@@ -11,6 +11,7 @@
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Pool } from 'undici';
+import { serverTimingOf } from '../harness.ts';
 
 export type Outcome = {
   /** From when the request was due to its first text (ms); -1 when none came. */
@@ -52,9 +53,6 @@ const REFUSED = /"Code":(?!10000\D)(\d+)/;
 /** Enough of the previous chunk to find a pattern that straddles two chunks. */
 const KEEP = 48;
 
-const serverTiming = (value: string): Record<string, number> =>
-  Object.fromEntries(value.split(',').map((part) => [part.split(';')[0]!.trim(), Number(part.split('dur=')[1])]));
-
 export async function openLoop(spec: LoadSpec): Promise<LoadRun> {
   const pool = new Pool(spec.origin, { connections: spec.connections, pipelining: 1, headersTimeout: 10_000, bodyTimeout: 10_000 });
   const loop = monitorEventLoopDelay({ resolution: 5 });
@@ -85,7 +83,7 @@ export async function openLoop(spec: LoadSpec): Promise<LoadRun> {
           onError: (err: Error) => done(err.name || 'error'),
           onHeaders(statusCode: number, raw: Buffer[]) {
             status = statusCode;
-            for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toString('latin1').toLowerCase() === 'server-timing') o.timing = serverTiming(raw[i + 1]!.toString('latin1'));
+            for (let i = 0; i < raw.length; i += 2) if (raw[i]!.toString('latin1').toLowerCase() === 'server-timing') o.timing = serverTimingOf(raw[i + 1]!.toString('latin1'));
             return true;
           },
           onData(chunk: Buffer) {

@@ -21,7 +21,7 @@
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { openLoop } from './open-loop.ts';
-import { cpuMsOf, freePort, loggedInUsers, pct, startFakeUpstream, startPassThrough, startTandem, type BenchServer } from '../harness.ts';
+import { CHAT_BODY, chatHeaders, cpuMsOf, freePort, loggedInUsers, pct, startFakeUpstream, startPassThrough, startTandem, UPSTREAM_BODY, type BenchServer } from '../harness.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -40,8 +40,6 @@ type Report = { rssMB: number; heapUsedMB: number; externalMB: number; delayMs: 
 let reportUrl = '';
 const report = async (query = ''): Promise<Report> => (await fetch(`${reportUrl}/?${query}`)).json() as Promise<Report>;
 
-const MESSAGE = JSON.stringify({ aiModelId: 'bench-model', inputMessage: 'hi' });
-const UPSTREAM_BODY = JSON.stringify({ model: 'bench-model', stream: true, messages: [{ role: 'user', content: 'hi' }] });
 
 type Timed = { ttft: number; ok: boolean };
 
@@ -78,7 +76,7 @@ async function timedRequest(url: string, init: RequestInit): Promise<Timed> {
 }
 
 function tandemRequest(server: string, token: string): [string, RequestInit] {
-  return [`${server}/api/Chat/AddMessage`, { method: 'POST', headers: { 'content-type': 'application/json-patch+json', authorization: `Bearer ${token}` }, body: MESSAGE }];
+  return [`${server}/api/Chat/AddMessage`, { method: 'POST', headers: chatHeaders(token), body: CHAT_BODY }];
 }
 
 const f1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : '-');
@@ -98,7 +96,7 @@ async function loadStep(side: 'tandem' | 'bare', target: string, pid: number, to
     protocol: side === 'tandem' ? 'tandem' : 'openai',
     next: (): { headers: Record<string, string>; body: string } =>
       side === 'tandem'
-        ? { headers: { 'content-type': 'application/json-patch+json', authorization: `Bearer ${tokens[turn++ % tokens.length]}` }, body: MESSAGE }
+        ? { headers: chatHeaders(tokens[turn++ % tokens.length]!), body: CHAT_BODY }
         : { headers: {}, body: UPSTREAM_BODY },
   });
   const cpu = cpuMsOf(pid) - cpuBefore;
