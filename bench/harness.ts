@@ -54,6 +54,24 @@ export function serverTimingOf(header: string | null | undefined): Record<string
   );
 }
 
+/** Reads an SSE body line by line, calling onData with each `data:` payload. */
+export async function readSse(body: ReadableStream<Uint8Array>, onData: (data: string) => void) {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let nl: number;
+    while ((nl = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, nl).replace(/\r$/, '');
+      buffer = buffer.slice(nl + 1);
+      if (line.startsWith('data:')) onData(line.slice(5).trim());
+    }
+  }
+}
+
 export const freePort = () => String(20000 + Math.floor(Math.random() * 20000));
 
 /** The fake OpenAI-compatible upstream in a process of its own: `chunks` pieces, `delayMs` apart. */

@@ -12,7 +12,7 @@
  */
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { CHAT_BODY, chatHeaders, pct, serverTimingOf, startFakeUpstream, startPassThrough, startTandem, UPSTREAM_BODY } from './harness.ts';
+import { CHAT_BODY, chatHeaders, pct, readSse, serverTimingOf, startFakeUpstream, startPassThrough, startTandem, UPSTREAM_BODY } from './harness.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -31,24 +31,6 @@ const STAMP = /⟨(\d+\.\d+)⟩/g;
 
 /** `timing`: Tandem's Server-Timing figures (ms), e.g. prepare (before the model call) and store. */
 type Sample = { ttft: number; chunkDelays: number[]; timing?: Record<string, number> };
-
-/** Reads an SSE body line by line, calling onData with each `data:` payload. */
-async function readSse(body: ReadableStream<Uint8Array>, onData: (data: string) => void) {
-  const decoder = new TextDecoder();
-  let buffer = '';
-  const reader = body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    let nl: number;
-    while ((nl = buffer.indexOf('\n')) >= 0) {
-      const line = buffer.slice(0, nl).replace(/\r$/, '');
-      buffer = buffer.slice(nl + 1);
-      if (line.startsWith('data:')) onData(line.slice(5).trim());
-    }
-  }
-}
 
 function collect(text: string, received: number, sample: Sample, start: number) {
   for (const m of text.matchAll(STAMP)) {

@@ -21,7 +21,7 @@
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { openLoop } from './open-loop.ts';
-import { CHAT_BODY, chatHeaders, cpuMsOf, freePort, loggedInUsers, pct, startFakeUpstream, startPassThrough, startTandem, UPSTREAM_BODY, type BenchServer } from '../harness.ts';
+import { CHAT_BODY, chatHeaders, cpuMsOf, freePort, loggedInUsers, pct, readSse, startFakeUpstream, startPassThrough, startTandem, UPSTREAM_BODY, type BenchServer } from '../harness.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -50,25 +50,13 @@ async function timedRequest(url: string, init: RequestInit): Promise<Timed> {
   let ok = false;
   try {
     const res = await fetch(url, init);
-    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = '';
     let refused = false;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      buffer += value;
-      let cut: number;
-      while ((cut = buffer.indexOf('\n\n')) >= 0) {
-        const data = buffer.slice(buffer.indexOf('data:') + 5, cut).trim();
-        buffer = buffer.slice(cut + 2);
-        if (data === 'DONE') ok = !refused;
-        else {
-          const event = JSON.parse(data) as { Code: number; Data?: { OutputMessage?: string } };
-          if (event.Code !== 10000) refused = true;
-          else if (ttft < 0 && event.Data?.OutputMessage) ttft = performance.now() - start;
-        }
-      }
-    }
+    await readSse(res.body!, (data) => {
+      if (data === 'DONE') return void (ok = !refused);
+      const event = JSON.parse(data) as { Code: number; Data?: { OutputMessage?: string } };
+      if (event.Code !== 10000) refused = true;
+      else if (ttft < 0 && event.Data?.OutputMessage) ttft = performance.now() - start;
+    });
     return { ttft, ok: ok && ttft >= 0 };
   } catch {
     return { ttft, ok: false };
