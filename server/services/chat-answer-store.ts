@@ -6,6 +6,7 @@ import { chatMessages } from '../db/schema/chat.ts';
 import { upstreamFailures } from '../db/schema/usage.ts';
 import { instanceIdOf } from './instances.ts';
 import { refundPoints, settleTokenCharge } from './ledger.ts';
+import { noteSearchIndexWrites } from './search-index-upkeep.ts';
 import type { AnswerMetering } from './token-metering.ts';
 
 /**
@@ -274,6 +275,7 @@ export function createAnswerStore(ctx: AppContext, messageId: string, stored: Pr
         // Sources and tool calls (jsonb, and the tools' points) are rarer: those ends are stored on their own.
         const alone = o.citations.length > 0 || o.toolCalls.length > 0;
         if (!(await (alone ? storeOutcome : storeEnd)(ctx, messageId, o))) return;
+        noteSearchIndexWrites(ctx);
         // Failed attempts are rare: an insert only when there were some, after the answer is stored.
         const failures = o.metering?.failures ?? [];
         if (failures.length) await db.insert(upstreamFailures).values(failures.map((f) => ({ id: randomUUID(), messageId, ...f })));

@@ -4,6 +4,7 @@ import { bootstrapAdmin } from './accounts.ts';
 import { recoverOrphanedAnswers, registerInstance, startOrphanSweep, unregisterInstance } from './instances.ts';
 import { seedPlugins } from './plugins.ts';
 import { seedPackages, startPlanPointsSweep } from './plans.ts';
+import { startSearchIndexUpkeep } from './search-index-upkeep.ts';
 import { startTrackingSweep } from './tracking.ts';
 import { startUsageRollup } from './usage-rollup.ts';
 
@@ -24,11 +25,13 @@ export function startPeriodicTasks(ctx: AppContext): () => Promise<void> {
   const stopOrphanSweep = startOrphanSweep(ctx);
   const stopUsageRollup = startUsageRollup(ctx);
   const stopTrackingSweep = startTrackingSweep(ctx);
+  const stopSearchIndexUpkeep = startSearchIndexUpkeep(ctx);
   return async () => {
     stopPlanPoints();
     stopOrphanSweep();
     stopUsageRollup();
     stopTrackingSweep();
+    stopSearchIndexUpkeep();
     await unregisterInstance(ctx);
   };
 }
