@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { chatMessages, chatSessions } from '../../server/db/schema/chat.ts';
@@ -10,7 +11,7 @@ import { createTestApp, fakeOpenAIEnv, type TestApp } from '../helpers/app.ts';
 import { listening, parseChatStream, readStream, textOf } from '../helpers/chat.ts';
 import { auth, createUser, grantVip } from '../helpers/users.ts';
 
-const MODELS = 'basic-model,adv-model:2,broken-model,mid-fail-model,slow-model,failover-model';
+const MODELS = 'basic-model,adv-model:2,broken-model,mid-fail-model,slow-model,failover-model,rapid-model';
 
 describe('AddMessage streaming', () => {
   let fake: FakeOpenAI;
@@ -324,6 +325,27 @@ describe('AddMessage streaming', () => {
     await grantVip(t.app, free.userId, 2);
     const events = parseChatStream((await add(free.token, { aiModelId: 'adv-model', inputMessage: 'hi' })).body);
     expect(textOf(events)).toBe('Echo: hi');
+  });
+
+  it('sends a fast model\'s pieces in a few writes, none lost', async () => {
+    const pieces = Array.from({ length: 40 }, (_, i) => `p${i} `);
+    fake.script('rapid-model', { chunks: pieces, delayMs: 3 });
+    // Each read of the raw response is what one or more writes of the server brought.
+    const reads = await new Promise<string[]>((resolve, reject) => {
+      const req = request(`${baseUrl}/api/Chat/AddMessage`, { method: 'POST', headers: { ...auth(user.token), 'content-type': 'application/json' } }, (res) => {
+        const got: string[] = [];
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => got.push(chunk));
+        res.on('end', () => resolve(got));
+      });
+      req.on('error', reject);
+      req.end(JSON.stringify({ aiModelId: 'rapid-model', inputMessage: 'quick' }));
+    });
+    const events = parseChatStream(reads.join(''));
+    expect(textOf(events)).toBe(pieces.join(''));
+    expect(events.at(-1)!.Data.FinishReason).toBe('stop');
+    // 40 pieces over about 120 ms, each gathered for up to 16 ms after a write: about 8 writes, not 40.
+    expect(reads.length).toBeLessThan(20);
   });
 
   it('validates the input: empty, too long, too many media; stores media ids', async () => {
