@@ -7,6 +7,12 @@ function driverError(err: unknown): DatabaseError | undefined {
   return e?.cause;
 }
 
+/** The SQLSTATE a statement failed with (e.g. 23505), or undefined for an error not from the database. */
+export function sqlStateOf(err: unknown): string | undefined {
+  const code = driverError(err)?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+}
+
 /** Whether a statement failed on a unique key (SQLSTATE 23505); on `constraint` when one is named. */
 export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   const e = driverError(err);

@@ -1,5 +1,6 @@
 import { Codes, type Code } from '../../shared/contracts/envelope.ts';
 import { UpstreamFailure, type UpstreamFailureKind } from '../providers/upstream.ts';
+import { sqlStateOf } from '../db/errors.ts';
 import { AppError } from './errors.ts';
 import type { MessageKey } from './i18n.ts';
 
@@ -55,8 +56,7 @@ function frameworkFailure(err: FrameworkError): Failure | null {
  * database is the caller's input, not our fault. A duplicate is a conflict.
  */
 function databaseFailure(err: unknown): Failure | null {
-  const e = err as { code?: unknown; cause?: { code?: unknown } } | undefined;
-  const code = [e?.code, e?.cause?.code].find((c): c is string => typeof c === 'string' && /^[0-9A-Z]{5}$/.test(c));
+  const code = sqlStateOf(err);
   if (!code) return null;
   if (code === '23505') return handled(Codes.Conflict, 'valueConflict');
   if (code.startsWith('22') || ['23502', '23503', '23514', '54000'].includes(code)) return handled(Codes.BadRequest, 'invalidValue');

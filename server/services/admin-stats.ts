@@ -3,6 +3,7 @@ import { STATS_MAX_DAYS, type Dashboard, type StatsQuery } from '../../shared/co
 import { Codes } from '../../shared/contracts/envelope.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
+import { sqlStateOf } from '../db/errors.ts';
 import { chatMessages } from '../db/schema/chat.ts';
 import { aiDeployments, aiModels } from '../db/schema/models.ts';
 import { pointLedger } from '../db/schema/points.ts';
@@ -105,13 +106,6 @@ export async function withWatermarks(db: Db, r: StatsRange): Promise<StatsRange>
 }
 
 const num = (v: unknown) => Number(v ?? 0);
-
-/** The SQLSTATE of a database error, as pg or PGlite raise it, possibly wrapped by Drizzle. */
-function sqlStateOf(err: unknown): string | undefined {
-  const e = err as { code?: unknown; cause?: { code?: unknown } } | undefined;
-  const code = typeof e?.code === 'string' ? e.code : e?.cause?.code;
-  return typeof code === 'string' ? code : undefined;
-}
 
 type Rows<T> = { rows: T[] };
 const rowsOf = async <T>(db: Db, query: SQL) => ((await db.execute(query)) as unknown as Rows<T>).rows;

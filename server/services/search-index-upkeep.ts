@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
+import { sqlStateOf } from '../db/errors.ts';
 
 /**
  * Keeps the chat search's trigram indexes (GIN) quick to write to, on PostgreSQL.
@@ -28,14 +29,13 @@ export function noteSearchIndexWrites(ctx: AppContext): void {
   written.add(ctx);
 }
 
-/** One merge of every trigram index's pending list; resolves the pages taken off the lists. */
-export async function mergePendingLists(ctx: AppContext): Promise<number> {
+/** One merge of every trigram index's pending list. */
+function mergePendingLists(ctx: AppContext): Promise<unknown> {
   const calls = sql.join(
     TRIGRAM_INDEXES.map((name) => sql`gin_clean_pending_list(${name}::regclass)`),
-    sql` + `,
+    sql`, `,
   );
-  const { rows } = await ctx.db.execute<{ pages: string | number }>(sql`select ${calls} as pages`);
-  return Number(rows[0].pages);
+  return ctx.db.execute(sql`select ${calls}`);
 }
 
 /** Starts the merges (PostgreSQL only); returns the stop. */
@@ -49,7 +49,7 @@ export function startSearchIndexUpkeep(ctx: AppContext): () => void {
     mergePendingLists(ctx)
       .catch((err: unknown) => {
         // Not the owner (42501): nothing later ticks would change. Anything else may pass.
-        if ((err as { code?: string }).code === '42501') {
+        if (sqlStateOf(err) === '42501') {
           clearInterval(timer);
           ctx.log.warn({ err }, "the chat search's indexes are merged by autovacuum only: this role does not own them");
         } else ctx.log.error({ err }, "merging the chat search's index pending lists failed");
