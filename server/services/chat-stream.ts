@@ -29,7 +29,7 @@ import { newMetering, tokenCost } from './token-metering.ts';
  * (on loopback, with the receiving side's work in it). So after a write, what is sent within the next
  * GATHER_MS goes out as one write when it ends: the first text and the first event after a pause are
  * never held back, a later one at most GATHER_MS, less than a frame of the screen (bench/README.md,
- * load: about a tenth less CPU per chat start with the bench's model, 20 pieces 2 ms apart).
+ * load: 3–14 % less CPU per chat start with the bench's model, 20 pieces 2 ms apart).
  */
 type EventStream = { send(chunk: string): void; end(chunk: string): void; open(): void; waitedMs(): number };
 
