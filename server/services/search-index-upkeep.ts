@@ -9,8 +9,9 @@ import { sqlStateOf } from '../db/errors.ts';
  * (`gin_pending_list_limit`, 4 MB) merges all of it into the index, there and then. At load that
  * statement was a batch of answers' ends, about every 1.5 s, taking 25–65 ms; the chat starts
  * pipelined behind it on the same connection waited for it (bench/README.md, load). So each
- * instance that stored finished answers or new chats merges the lists itself, off the chat path,
- * every CLEAN_EVERY_MS through the pool: the lists never grow to their limit, and each merge is small.
+ * instance that stored finished answers merges the lists (new chats' titles with them) itself, off
+ * the chat path, every CLEAN_EVERY_MS through the pool: the lists never grow to their limit, and
+ * each merge is small.
  *
  * Not on PGlite: one connection serves everything there, so a merge would wait in the same line.
  * Only the index's owner may merge: a database whose tables another role owns gets one warning and
@@ -24,7 +25,7 @@ export const TRIGRAM_INDEXES = ['chat_messages_input_trgm_idx', 'chat_messages_o
 
 const written = new WeakSet<AppContext>();
 
-/** Rows that the trigram indexes hold were written (finished answers, new chats): merge at the next tick. */
+/** Finished answers were stored (rows the trigram indexes take): merge at the next tick. */
 export function noteSearchIndexWrites(ctx: AppContext): void {
   written.add(ctx);
 }
