@@ -173,7 +173,8 @@ describe('AddMessage: the upstream asked while the message is stored', () => {
     try {
       const res = await post(user.token, { aiModelId: 'paced-model', inputMessage: 'count' });
       const { done } = await readStream(res, (e: StreamEvent) => {
-        if (e.Data.OutputMessage && !atFirstText.length) atFirstText = [...counted.seen];
+        // The background merge of the search indexes (search-index-upkeep.ts) is not the chat's.
+        if (e.Data.OutputMessage && !atFirstText.length) atFirstText = counted.seen.filter((q) => !q.includes('gin_clean_pending_list'));
       });
       expect(done).toBe(true);
     } finally {
