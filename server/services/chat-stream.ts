@@ -41,14 +41,15 @@ function deferredEventStream(reply: FastifyReply): EventStream {
   let held: string[] | null = [];
   let heldSince = 0;
   let gathered = '';
-  let gathering: NodeJS.Timeout | null = null;
+  let flushing: NodeJS.Timeout | null = null;
+  let lastWrite = -Infinity;
   const write = (chunk: string) => {
     raw.write(chunk);
-    gathering = setTimeout(flushGathered, GATHER_MS);
+    lastWrite = performance.now();
   };
   const flushGathered = () => {
-    gathering = null;
-    if (gathered && !raw.destroyed) write(gathered);
+    flushing = null;
+    if (!raw.destroyed) write(gathered);
     gathered = '';
   };
   return {
@@ -56,20 +57,26 @@ function deferredEventStream(reply: FastifyReply): EventStream {
       if (held) {
         // The first event is the opening one; the wait that counts starts with the answer's first.
         if (held.push(chunk) === 2) heldSince = performance.now();
-      } else if (raw.destroyed) return;
-      else if (gathering) gathered += chunk;
-      else write(chunk);
+        return;
+      }
+      if (raw.destroyed) return;
+      if (flushing) return void (gathered += chunk);
+      // A timer only when something is held: a slow model's pieces each go out at once, timer-free.
+      const since = performance.now() - lastWrite;
+      if (since >= GATHER_MS) return write(chunk);
+      gathered = chunk;
+      flushing = setTimeout(flushGathered, GATHER_MS - since);
     },
     end(chunk) {
       if (held) return void held.push(chunk);
-      if (gathering) clearTimeout(gathering);
+      if (flushing) clearTimeout(flushing);
       if (!raw.destroyed) raw.end(gathered + chunk);
     },
     open() {
       const opened = openEventStream(reply);
       const events = held!.join('');
       held = null;
-      // Not gathering after it: the answer's first text, if not among these, goes out as it comes.
+      // Not counted as a write: the answer's first text, if not among these, goes out as it comes.
       if (opened) raw.write(events);
     },
     waitedMs: () => (heldSince ? performance.now() - heldSince : 0),
