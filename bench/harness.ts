@@ -1,5 +1,6 @@
 // What the server benchmarks share: child processes (the fake upstream, the bare pass-through proxy,
 // the Tandem server as `npm start` runs it), a database of its own per run, logged-in users.
+import { createParser } from 'eventsource-parser';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,22 +55,12 @@ export function serverTimingOf(header: string | null | undefined): Record<string
   );
 }
 
-/** Reads an SSE body line by line, calling onData with each `data:` payload. */
+/** Reads an SSE body, calling onData with each event's data as it arrives (eventsource-parser, as the server reads upstreams). */
 export async function readSse(body: ReadableStream<Uint8Array>, onData: (data: string) => void) {
+  const parser = createParser({ onEvent: (event) => onData(event.data.trim()) });
   const decoder = new TextDecoder();
-  let buffer = '';
   const reader = body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    let nl: number;
-    while ((nl = buffer.indexOf('\n')) >= 0) {
-      const line = buffer.slice(0, nl).replace(/\r$/, '');
-      buffer = buffer.slice(nl + 1);
-      if (line.startsWith('data:')) onData(line.slice(5).trim());
-    }
-  }
+  for (let read = await reader.read(); !read.done; read = await reader.read()) parser.feed(decoder.decode(read.value, { stream: true }));
 }
 
 export const freePort = () => String(20000 + Math.floor(Math.random() * 20000));

@@ -40,7 +40,6 @@ type Report = { rssMB: number; heapUsedMB: number; externalMB: number; delayMs: 
 let reportUrl = '';
 const report = async (query = ''): Promise<Report> => (await fetch(`${reportUrl}/?${query}`)).json() as Promise<Report>;
 
-
 type Timed = { ttft: number; ok: boolean };
 
 /** One Tandem answer read to its end: when the first text came (ms from sending), and whether it ended with DONE and no refusal. */
