@@ -88,7 +88,7 @@ describe('ChatSidebar', () => {
     await renderInApp(<ChatSidebar onNavigate={vi.fn()} />, { apiBase: server.url, user: testUser });
     await screen.findByText('Chat number 1');
     await userEvent.click(screen.getByRole('button', { name: 'Actions for Chat number 1' }));
-    await userEvent.click(await screen.findByRole('menuitem', { name: 'Rename' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Rename', hidden: true }));
     const input = screen.getByRole('textbox', { name: 'Chat name' });
     await userEvent.clear(input);
     await userEvent.type(input, '   {Enter}');
@@ -108,7 +108,7 @@ describe('ChatSidebar', () => {
     await renderInApp(<ChatSidebar activeSessionId="s2" onNavigate={onNavigate} />, { apiBase: server.url, user: testUser });
     await screen.findByText('Chat number 2');
     await userEvent.click(screen.getByRole('button', { name: 'Actions for Chat number 2' }));
-    await userEvent.click(await screen.findByRole('menuitem', { name: 'Delete' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Delete', hidden: true }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete this chat?' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(screen.queryByText('Chat number 2')).toBeNull());
@@ -122,7 +122,7 @@ describe('ChatSidebar', () => {
     await renderInApp(<ChatSidebar onNavigate={onNavigate} />, { apiBase: server.url, user: testUser });
     await screen.findByText('Chat number 1');
     await userEvent.click(screen.getByRole('button', { name: 'History actions' }));
-    await userEvent.click(await screen.findByRole('menuitem', { name: 'Delete all chats' }));
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Delete all chats', hidden: true }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete all chats?' });
     expect(calls('/api/Chat/DeleteSessions')).toHaveLength(0);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Delete all chats' }));

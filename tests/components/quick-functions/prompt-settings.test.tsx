@@ -26,7 +26,7 @@ async function rowMenu(name: string, item: string) {
   const button = screen.getByRole('button', { name: `More actions for ${name}` });
   await userEvent.click(button);
   const menu = await waitFor(() => document.getElementById(button.getAttribute('aria-controls') ?? '') ?? expect.fail('menu not open'));
-  await userEvent.click(await within(menu).findByRole('menuitem', { name: item }));
+  await userEvent.click(await within(menu).findByRole('menuitem', { name: item, hidden: true }));
 }
 
 const rowNames = () => screen.queryAllByTestId('prompt-row').map((row) => row.querySelector('p')?.textContent);

@@ -31,12 +31,12 @@ describe("A chat's menu in the history, with sharing and export", () => {
   it('stays open when opened before the share chunk arrives, and gains its items', async () => {
     await renderInApp(<ChatSidebar onNavigate={vi.fn()} sessionActions={ShareSessionActions} />, { apiBase: server.url, user: testUser });
     await userEvent.click(await screen.findByRole('button', { name: 'Actions for Kyoto trip' }));
-    expect(await screen.findByRole('menuitem', { name: 'Rename' })).toBeTruthy();
-    expect(screen.queryByRole('menuitem', { name: 'Export as PDF' })).toBeNull();
+    // jsdom lays nothing out, so the dropdown's position check hides it from the a11y tree, at a
+    // moment that depends on the machine's speed: what counts is which items the open menu holds.
+    expect(await screen.findByRole('menuitem', { name: 'Rename', hidden: true })).toBeTruthy();
+    expect(screen.queryByRole('menuitem', { name: 'Export as PDF', hidden: true })).toBeNull();
 
     chunk.release();
-    // jsdom lays nothing out, so the dropdown's position check soon hides it from the a11y tree:
-    // what counts is that the same menu is still open and holds the new items.
     expect(await screen.findByRole('menuitem', { name: 'Export as PDF', hidden: true })).toBeTruthy();
     expect(screen.getByRole('menuitem', { name: 'Share…', hidden: true })).toBeTruthy();
     expect(screen.getByRole('menuitem', { name: 'Rename', hidden: true })).toBeTruthy();
