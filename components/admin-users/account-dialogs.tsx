@@ -1,10 +1,12 @@
 import { Alert, Button, CopyButton, Group, List, Loader, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { deleteUser, getDeletePreview, sendPasswordReset } from '../../shared/api/admin-users.ts';
+import type { SubscriptionFate } from '../../shared/contracts/admin-users.ts';
 import { errorMessage } from '../ui/error-message.ts';
-import { notifyError, notifySuccess } from '../ui/notify.ts';
+import { notifyError, notifySuccess, notifyWarning } from '../ui/notify.ts';
 import { Modal } from '../ui/overlays.tsx';
 import type { UserDialogProps } from './grant-dialog.tsx';
 import { emailConfirms } from './grant-form.ts';
@@ -60,6 +62,15 @@ export function ResetLinkDialog({ user, onClose, onDone }: UserDialogProps) {
   );
 }
 
+/**
+ * The toast once an action is done: with what became of the account's Stripe subscription when the
+ * action touched one, and a toast that stays when one still runs and must be cancelled in Stripe.
+ */
+export function reportDone(t: TFunction, message: string, subscription?: SubscriptionFate) {
+  if (subscription === 'notConfigured') notifyWarning(`${message} ${t('adminUsers.subscription.notConfigured')}`);
+  else notifySuccess(subscription === 'cancelled' ? `${message} ${t('adminUsers.subscription.cancelled')}` : message);
+}
+
 const PREVIEW_FIELDS = ['sessions', 'messages', 'favourites', 'files', 'ledgerEntries', 'orders'] as const;
 
 /**
@@ -78,8 +89,8 @@ export function DeleteDialog({ user, onClose, onDone }: UserDialogProps) {
   });
   const remove = useMutation({
     mutationFn: () => deleteUser(user.userId, typed.trim()),
-    onSuccess: () => {
-      notifySuccess(t('adminUsers.delete.done', { email: user.email }));
+    onSuccess: ({ subscription }) => {
+      reportDone(t, t('adminUsers.delete.done', { email: user.email }), subscription);
       onDone();
     },
     onError: (error) => notifyError(errorMessage(error)),
@@ -115,6 +126,11 @@ export function DeleteDialog({ user, onClose, onDone }: UserDialogProps) {
                   <List.Item key={field}>{t(`adminUsers.delete.${field}`, { count: preview.data[field] })}</List.Item>
                 ))}
               </List>
+              {preview.data.runningSubscription && (
+                <Text size="sm" mt="xs">
+                  {t('adminUsers.delete.runningSubscription')}
+                </Text>
+              )}
             </div>
           )}
           <TextInput

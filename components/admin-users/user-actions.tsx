@@ -4,11 +4,11 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { adminUsersKey, closeUser, endPlan, reopenUser, setUserRole } from '../../shared/api/admin-users.ts';
-import type { AdminUserDetail } from '../../shared/contracts/admin-users.ts';
+import type { AdminUserDetail, SubscriptionFate } from '../../shared/contracts/admin-users.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { errorMessage } from '../ui/error-message.ts';
-import { notifyError, notifySuccess } from '../ui/notify.ts';
-import { DeleteDialog, ResetLinkDialog } from './account-dialogs.tsx';
+import { notifyError } from '../ui/notify.ts';
+import { DeleteDialog, reportDone, ResetLinkDialog } from './account-dialogs.tsx';
 import { ExtendPlanDialog, GrantDialog } from './grant-dialog.tsx';
 import './strings.ts';
 
@@ -25,7 +25,10 @@ function useConfirmAction(user: AdminUserDetail, action: Action | null, onDone: 
       message: t('adminUsers.end.message', { email }),
       confirm: t('adminUsers.end.confirm'),
       danger: true,
-      run: async () => t('adminUsers.end.done', { count: (await endPlan(user.userId)).endedOrders }),
+      run: async () => {
+        const { endedOrders, subscription } = await endPlan(user.userId);
+        return { message: t('adminUsers.end.done', { count: endedOrders }), subscription };
+      },
     },
     role: {
       title: t(nextRole === 'admin' ? 'adminUsers.roleChange.titleAdmin' : 'adminUsers.roleChange.titleUser', { email }),
@@ -34,7 +37,7 @@ function useConfirmAction(user: AdminUserDetail, action: Action | null, onDone: 
       danger: false,
       run: async () => {
         await setUserRole(user.userId, nextRole);
-        return t('adminUsers.roleChange.done', { email, role: t(`adminUsers.role.${nextRole}`) });
+        return { message: t('adminUsers.roleChange.done', { email, role: t(`adminUsers.role.${nextRole}`) }) };
       },
     },
     close: {
@@ -44,7 +47,7 @@ function useConfirmAction(user: AdminUserDetail, action: Action | null, onDone: 
       danger: true,
       run: async () => {
         await closeUser(user.userId);
-        return t('adminUsers.closeAccount.done', { email });
+        return { message: t('adminUsers.closeAccount.done', { email }) };
       },
     },
     reopen: {
@@ -54,15 +57,15 @@ function useConfirmAction(user: AdminUserDetail, action: Action | null, onDone: 
       danger: false,
       run: async () => {
         await reopenUser(user.userId);
-        return t('adminUsers.reopen.done', { email });
+        return { message: t('adminUsers.reopen.done', { email }) };
       },
     },
   };
   const spec = action && action in specs ? specs[action as keyof typeof specs] : null;
   const mutation = useMutation({
     mutationFn: () => spec!.run(),
-    onSuccess: (message) => {
-      notifySuccess(message);
+    onSuccess: ({ message, subscription }: { message: string; subscription?: SubscriptionFate }) => {
+      reportDone(t, message, subscription);
       onDone();
     },
     onError: (error) => notifyError(errorMessage(error)),

@@ -5,7 +5,9 @@ import type {
   AdminUserDetail,
   AdminUserListQuery,
   DeletePreview,
+  EndPlanResult,
   GrantPoints,
+  SubscriptionFate,
 } from '../../shared/contracts/admin-users.ts';
 import type { Paged } from '../../shared/contracts/common.ts';
 import type { AppContext } from '../context.ts';
@@ -23,6 +25,7 @@ import { AppError } from '../http/errors.ts';
 import { revokeAllTokens } from './auth.ts';
 import { adjustPoints, listLedger } from './ledger.ts';
 import { levelName } from './plans.ts';
+import { cancelSubscriptionNow, runningSubscription as runningStripeSubscription } from './stripe.ts';
 
 /**
  * The console's Users pages (docs/api.md#users): the list with its figures, one user's page, and the
@@ -182,16 +185,20 @@ export function grantPoints(ctx: AppContext, body: GrantPoints) {
   return adjustPoints(ctx.db, { userId: body.userId, amount: body.amount, note: body.reason, requestId: body.requestId });
 }
 
-/** Ends every order in force or scheduled now: the user is free at once. */
-export async function endPlan(ctx: AppContext, userId: string): Promise<{ endedOrders: number }> {
+/**
+ * Cancels the running Stripe subscription (so that no renewal brings the plan back and bills the
+ * user), then ends every order in force or scheduled now: the user is free at once.
+ */
+export async function endPlan(ctx: AppContext, userId: string): Promise<EndPlanResult> {
   const [found] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.id, userId));
   if (!found) throw new AppError(Codes.NotFound, 'notFound');
+  const subscription = await cancelSubscriptionNow(ctx, userId);
   const ended = await ctx.db
     .update(vipOrders)
     .set({ endTime: sql`now()`, startTime: sql`least(${vipOrders.startTime}, now())` })
     .where(and(eq(vipOrders.userId, userId), gt(vipOrders.endTime, sql`now()`)))
     .returning({ id: vipOrders.id });
-  return { endedOrders: ended.length };
+  return { endedOrders: ended.length, subscription };
 }
 
 /**
@@ -266,20 +273,23 @@ export async function deletePreview(ctx: AppContext, userId: string): Promise<De
     n(pointLedger),
     n(vipOrders),
   ]);
-  return { userId, email: account.email, sessions, messages, favourites: favs, files, ledgerEntries, orders };
+  const runningSubscription = !!(await runningStripeSubscription(db, userId));
+  return { userId, email: account.email, sessions, messages, favourites: favs, files, ledgerEntries, orders, runningSubscription };
 }
 
 /**
- * Deletes the account and what it owns: its rows go with it (every table references the account
+ * Deletes the account and what it owns: its running Stripe subscription is cancelled first (a
+ * deleted account is never billed again), its rows go with it (every table references the account
  * with ON DELETE CASCADE), its stored files are removed from the file store, its tracking records
  * are kept without the user id, and accounts it invited no longer name it.
  */
-export async function deleteUser(ctx: AppContext, actorId: string, userId: string, confirmEmail: string): Promise<void> {
+export async function deleteUser(ctx: AppContext, actorId: string, userId: string, confirmEmail: string): Promise<{ subscription: SubscriptionFate }> {
+  // The refusals first, so that a refused delete cancels nothing in Stripe; checked again below, under the lock.
+  await deletable(ctx.db, actorId, userId, confirmEmail);
+  const subscription = await cancelSubscriptionNow(ctx, userId);
   const keys = await ctx.db.transaction(async (tx) => {
     await lockAdmins(tx);
-    const target = await lockedUser(tx, userId);
-    if (target.email.toLowerCase() !== confirmEmail.trim().toLowerCase()) throw new AppError(Codes.BadRequest, 'deleteConfirmMismatch');
-    await guardAdminLoss(tx, actorId, target);
+    await deletable(tx, actorId, userId, confirmEmail);
     const media = await tx.select({ key: chatMedia.storageKey }).from(chatMedia).where(eq(chatMedia.userId, userId));
     await tx.update(users).set({ invitedBy: null }).where(eq(users.invitedBy, userId));
     await tx.update(requestTimes).set({ userId: null }).where(eq(requestTimes.userId, userId));
@@ -293,5 +303,13 @@ export async function deleteUser(ctx: AppContext, actorId: string, userId: strin
   // After the rows are gone: a failure only leaves an orphaned file, which is logged.
   const results = await Promise.allSettled(keys.map((key) => ctx.files.delete(key)));
   for (const r of results) if (r.status === 'rejected') ctx.log.warn({ err: r.reason }, 'removing a deleted account\'s file failed');
+  return { subscription };
+}
+
+/** Refuses deleting a missing account, with the wrong confirmation, or one whose loss guardAdminLoss forbids. */
+async function deletable(tx: Db, actorId: string, userId: string, confirmEmail: string) {
+  const target = await lockedUser(tx, userId);
+  if (target.email.toLowerCase() !== confirmEmail.trim().toLowerCase()) throw new AppError(Codes.BadRequest, 'deleteConfirmMismatch');
+  await guardAdminLoss(tx, actorId, target);
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, max, sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import type { AppContext } from '../context.ts';
@@ -177,6 +177,18 @@ async function invoicePaymentFailed(tx: Db, event: Stripe.Event, invoice: Stripe
 }
 
 /**
+ * The end of the plan a subscription paid for: its orders' last end, which is earlier than the
+ * period's when an administrator ended the plan or a payment was refunded.
+ */
+async function lastPaidDay(tx: Db, userId: string, subscriptionId: string): Promise<Date | null> {
+  const [row] = await tx
+    .select({ end: max(vipOrders.endTime) })
+    .from(vipOrders)
+    .where(and(eq(vipOrders.userId, userId), eq(vipOrders.stripeSubscriptionId, subscriptionId)));
+  return row?.end ?? null;
+}
+
+/**
  * A subscription changed or ended. Its state is taken from the newest event only (stateAt): an older
  * event delivered late does not undo a newer one, and nothing revives a canceled subscription. The
  * user is told when it will end (cancel at the period's end), when that was undone, and when it ended;
@@ -198,7 +210,7 @@ async function subscriptionChanged(tx: Db, event: Stripe.Event, sub: Stripe.Subs
   const plan = (await packageById(tx, owner.packageId))?.name ?? '';
   const previous = (event.data.previous_attributes ?? {}) as Partial<Stripe.Subscription>;
   const cancelChanged = 'cancel_at_period_end' in previous || 'cancel_at' in previous;
-  const endDate = sub.cancel_at ? new Date(sub.cancel_at * 1000) : periodEnd;
+  const endDate = ended ? ((await lastPaidDay(tx, owner.userId, sub.id)) ?? periodEnd) : sub.cancel_at ? new Date(sub.cancel_at * 1000) : periodEnd;
   const told = ended ? 'planEnded' : cancelChanged ? (cancelAtPeriodEnd ? 'planEnding' : 'planResumed') : null;
   if (told) {
     await notify(tx, {

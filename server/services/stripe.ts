@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { Codes } from '../../shared/contracts/envelope.ts';
+import type { SubscriptionFate } from '../../shared/contracts/admin-users.ts';
 import type { CreateCheckout, Subscription } from '../../shared/contracts/plans.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
@@ -240,6 +241,31 @@ export async function setCancelAtPeriodEnd(ctx: AppContext, userId: string, canc
     .set({ cancelAtPeriodEnd, currentPeriodEnd: periodEnd, updatedAt: sql`now()` })
     .where(eq(stripeSubscriptions.id, sub.id));
   return { cancelAtPeriodEnd, endTime: periodEnd?.toISOString() ?? null };
+}
+
+/**
+ * Cancels the user's running subscription in Stripe at once, so that nothing more is billed: an
+ * administrator ends the plan or deletes the account. One Stripe had already ended (in its
+ * dashboard, or by a call whose answer was lost) counts as cancelled. Without a Stripe key here it
+ * runs on and must be cancelled in Stripe's dashboard ('notConfigured'). Stripe's failure answers
+ * 10502 before anything here changed.
+ */
+export async function cancelSubscriptionNow(ctx: AppContext, userId: string): Promise<SubscriptionFate> {
+  const sub = await runningSubscription(ctx.db, userId);
+  if (!sub) return 'none';
+  const stripe = stripeOf(ctx);
+  if (!stripe) return 'notConfigured';
+  await callStripe(ctx, 'subscriptionChangeFailed', async () => {
+    try {
+      await stripe.subscriptions.cancel(sub.id);
+    } catch (err) {
+      if (!(err instanceof Stripe.errors.StripeInvalidRequestError)) throw err;
+      if ((await stripe.subscriptions.retrieve(sub.id)).status !== 'canceled') throw err;
+    }
+  });
+  // Stripe's customer.subscription.deleted follows and tells the user; until then this row says it.
+  await ctx.db.update(stripeSubscriptions).set({ status: 'canceled', cancelAtPeriodEnd: false, updatedAt: sql`now()` }).where(eq(stripeSubscriptions.id, sub.id));
+  return 'cancelled';
 }
 
 /** The user's subscription: the running one, else the latest; null when there never was one. */

@@ -5,6 +5,7 @@ import {
   AdminUserLedgerPageSchema,
   AdminUserPageSchema,
   DeletePreviewSchema,
+  DeleteUserResultSchema,
   EndPlanResultSchema,
   ExtendPlanResultSchema,
   GrantPointsResultSchema,
@@ -88,6 +89,6 @@ export function getDeletePreview(userId: string, signal?: AbortSignal): Promise<
   return apiGet('/api/admin/User/GetDeletePreview', { userId }, { data: DeletePreviewSchema, signal });
 }
 
-export async function deleteUser(userId: string, confirmEmail: string): Promise<void> {
-  await apiPost('/api/admin/User/Delete', { userId, confirmEmail });
+export function deleteUser(userId: string, confirmEmail: string) {
+  return apiPost('/api/admin/User/Delete', { userId, confirmEmail }, { data: DeleteUserResultSchema });
 }

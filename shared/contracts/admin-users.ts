@@ -117,10 +117,20 @@ export const ExtendPlanSchema = ExtendEndTimeSchema;
 export const ExtendPlanResultSchema = ExtendEndTimeResultSchema;
 
 /**
- * POST /api/admin/User/EndPlan: every order in force or scheduled ends now (the user is free
- * at once). A Stripe subscription is not cancelled by this: cancel it in Stripe too.
+ * What became of a user's running Stripe subscription when an administrator ended the plan or
+ * deleted the account: none ran; it was cancelled in Stripe at once (nothing more is billed); or it
+ * runs on, because this server has no Stripe key, and must be cancelled in Stripe's dashboard.
  */
-export const EndPlanResultSchema = z.object({ endedOrders: z.number().int() });
+export const SubscriptionFateSchema = z.enum(['none', 'cancelled', 'notConfigured']);
+export type SubscriptionFate = z.infer<typeof SubscriptionFateSchema>;
+
+/**
+ * POST /api/admin/User/EndPlan: the running Stripe subscription is cancelled at once, then every
+ * order in force or scheduled ends now (the user is free at once). When Stripe refuses or cannot
+ * be reached, nothing changes (10502).
+ */
+export const EndPlanResultSchema = z.object({ endedOrders: z.number().int(), subscription: SubscriptionFateSchema });
+export type EndPlanResult = z.infer<typeof EndPlanResultSchema>;
 
 /** POST /api/admin/User/SetRole: refused for your own account and for the last admin. */
 export const SetRoleSchema = z.object({ userId: IdSchema, role: z.enum(['user', 'admin']) });
@@ -144,11 +154,16 @@ export const DeletePreviewSchema = z.object({
   files: z.number().int(),
   ledgerEntries: z.number().int(),
   orders: z.number().int(),
+  /** A Stripe subscription still bills the account: deleting cancels it first. */
+  runningSubscription: z.boolean(),
 });
 export type DeletePreview = z.infer<typeof DeletePreviewSchema>;
 
 /**
- * POST /api/admin/User/Delete: removes the account and everything it owns. `confirmEmail` must equal
- * the account's e-mail (case aside). Refused for your own account and the last admin.
+ * POST /api/admin/User/Delete: cancels the account's running Stripe subscription at once, then
+ * removes the account and everything it owns. `confirmEmail` must equal the account's e-mail (case
+ * aside). Refused for your own account and the last admin; when Stripe refuses or cannot be
+ * reached, nothing is deleted (10502).
  */
 export const DeleteUserSchema = z.object({ userId: IdSchema, confirmEmail: z.string().trim().min(1).max(254) });
+export const DeleteUserResultSchema = z.object({ subscription: SubscriptionFateSchema });

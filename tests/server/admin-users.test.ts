@@ -3,6 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import { chatMedia } from '../../server/db/schema/media.ts';
+import { stripeSubscriptions } from '../../server/db/schema/plans.ts';
 import { users } from '../../server/db/schema/users.ts';
 import { TINY_PNG } from '../fixtures/fake-images.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
@@ -179,10 +180,19 @@ describe('admin users', () => {
       expect(extended.applied).toBe(true);
       const info = async () => (await t.app.inject({ method: 'GET', url: '/api/User/GetUserByLogin', headers: auth(user.token) })).json().Data;
       expect((await info()).vipOrder).toMatchObject({ vipPackageLevel: 3 });
-      expect(await ok(post('EndPlan', { userId: user.userId }))).toEqual({ endedOrders: 1 });
+      expect(await ok(post('EndPlan', { userId: user.userId }))).toEqual({ endedOrders: 1, subscription: 'none' });
       expect((await info()).vipOrder).toBeNull();
-      expect(await ok(post('EndPlan', { userId: user.userId }))).toEqual({ endedOrders: 0 });
+      expect(await ok(post('EndPlan', { userId: user.userId }))).toEqual({ endedOrders: 0, subscription: 'none' });
       expect((await post('EndPlan', { userId: 'nobody' })).Code).toBe(Codes.NotFound);
+    });
+
+    it('says when a Stripe subscription runs on because this server has no Stripe key', async () => {
+      const user = await createUser(t.app);
+      await ok(post('ExtendPlan', { userId: user.userId, level: 2, days: 30, requestId: randomUUID() }));
+      await t.database.db.insert(stripeSubscriptions).values({ id: `sub_${randomUUID()}`, userId: user.userId, packageId: 'advanced-month', status: 'active' });
+      expect((await ok(get(`GetDeletePreview?userId=${user.userId}`))).runningSubscription).toBe(true);
+      expect(await ok(post('EndPlan', { userId: user.userId }))).toEqual({ endedOrders: 1, subscription: 'notConfigured' });
+      expect(await ok(post('Delete', { userId: user.userId, confirmEmail: user.email }))).toEqual({ subscription: 'notConfigured' });
     });
 
     it('changes roles, but never the caller’s own nor the last admin’s', async () => {
@@ -247,13 +257,13 @@ describe('admin users', () => {
       // The grant and the message's charge.
       const entries = await t.database.db.execute<{ n: number }>(sql`select count(*)::int as n from point_ledger where user_id = ${user.userId}`);
       expect(Number(entries.rows[0].n)).toBeGreaterThanOrEqual(1);
-      expect(preview).toEqual({ userId: user.userId, email: user.email, sessions: 1, messages: 1, favourites: 1, files: 1, ledgerEntries: Number(entries.rows[0].n), orders: 0 });
+      expect(preview).toEqual({ userId: user.userId, email: user.email, sessions: 1, messages: 1, favourites: 1, files: 1, ledgerEntries: Number(entries.rows[0].n), orders: 0, runningSubscription: false });
 
       const wrong = await post('Delete', { userId: user.userId, confirmEmail: 'someone@else.test' });
       expect(wrong.Code).toBe(Codes.BadRequest);
       expect((await post('Delete', { userId: admin.userId, confirmEmail: admin.email })).Code).toBe(Codes.Conflict);
 
-      await ok(post('Delete', { userId: user.userId, confirmEmail: user.email.toUpperCase() }));
+      expect(await ok(post('Delete', { userId: user.userId, confirmEmail: user.email.toUpperCase() }))).toEqual({ subscription: 'none' });
       expect((await get(`GetById?userId=${user.userId}`)).Code).toBe(Codes.NotFound);
       expect(await t.app.ctx.files.get(media.storageKey)).toBeNull();
       const left = await t.database.db.execute<{ n: number }>(

@@ -368,6 +368,57 @@ describe('plans with Stripe', () => {
       expect((await post('/api/Vip/CreateCheckout', { vipPackageId: 'advanced-month', currency: 'usd' }, user.token)).Code).toBe(10000);
     });
 
+    it("an administrator ending the plan cancels the subscription in Stripe at once, or changes nothing when Stripe fails", async () => {
+      const { user, sub, start } = await subscribed();
+      const path = `/v1/subscriptions/${sub.id}`;
+      const endPlan = () => post('/api/admin/User/EndPlan', { userId: user.userId }, admin.token);
+      fake.subscriptions.set(sub.id, subscriptionObject(sub.id, { metadata: metadataOf(sub), periodEnd: start + 30 * DAY }));
+      fake.failPath(path, 400);
+      expect((await endPlan()).Code).toBe(10502);
+      expect((await me(user)).vipOrder.vipPackageLevel).toBe(2);
+      expect((await get('/api/Vip/GetSubscription', user.token)).Data.status).toBe('active');
+
+      fake.reset();
+      fake.subscriptions.set(sub.id, subscriptionObject(sub.id, { metadata: metadataOf(sub), periodEnd: start + 30 * DAY }));
+      expect((await endPlan()).Data).toEqual({ endedOrders: 1, subscription: 'cancelled' });
+      expect(fake.calls(path).map((r) => r.method)).toEqual(['DELETE']);
+      expect(fake.subscriptions.get(sub.id).status).toBe('canceled');
+      expect((await me(user)).vipOrder).toBeNull();
+      expect((await get('/api/Vip/GetSubscription', user.token)).Data).toMatchObject({ status: 'canceled', cancelAtPeriodEnd: false });
+      // Once more: nothing runs, nothing is asked of Stripe.
+      expect((await endPlan()).Data).toEqual({ endedOrders: 0, subscription: 'none' });
+      expect(fake.calls(path)).toHaveLength(1);
+      // Stripe's event follows: the user is told the plan ended today, not at the period's end.
+      expect((await deliver({ type: 'customer.subscription.deleted', object: fake.subscriptions.get(sub.id) })).body.Data.applied).toBe(true);
+      expect((await notesOf(user.userId)).at(-1)).toEqual({ key: 'notifications.planEnded.title', params: { plan: 'Advanced', endDate: new Date().toISOString().slice(0, 10) } });
+      expect((await me(user)).vipOrder).toBeNull();
+    });
+
+    it('counts a subscription Stripe had already cancelled as cancelled', async () => {
+      const { user, sub } = await subscribed();
+      fake.subscriptions.set(sub.id, subscriptionObject(sub.id, { metadata: metadataOf(sub), status: 'canceled' }));
+      expect((await post('/api/admin/User/EndPlan', { userId: user.userId }, admin.token)).Data).toEqual({ endedOrders: 1, subscription: 'cancelled' });
+      expect(fake.calls(`/v1/subscriptions/${sub.id}`).map((r) => r.method)).toEqual(['DELETE', 'GET']);
+    });
+
+    it('deleting an account cancels its subscription first: never a deleted account billed, nothing deleted when Stripe fails', async () => {
+      const { user, sub } = await subscribed();
+      const path = `/v1/subscriptions/${sub.id}`;
+      const remove = (confirmEmail = user.email) => post('/api/admin/User/Delete', { userId: user.userId, confirmEmail }, admin.token);
+      expect((await get(`/api/admin/User/GetDeletePreview?userId=${user.userId}`, admin.token)).Data.runningSubscription).toBe(true);
+      // A refused delete asks nothing of Stripe.
+      expect((await remove('someone@else.test')).Code).toBe(10400);
+      expect(fake.calls(path)).toHaveLength(0);
+      fake.failPath(path, 500);
+      expect((await remove()).Code).toBe(10502);
+      expect((await me(user)).vipOrder.vipPackageLevel).toBe(2);
+
+      fake.reset();
+      expect((await remove()).Data).toEqual({ subscription: 'cancelled' });
+      expect(fake.calls(path).map((r) => r.method)).toEqual(['DELETE']);
+      expect((await get(`/api/admin/User/GetById?userId=${user.userId}`, admin.token)).Code).toBe(10404);
+    });
+
     it('refuses forged, unsigned and stale deliveries with HTTP 400, changing nothing', async () => {
       const user = await createUser(t.app);
       const sub = newSub(user);

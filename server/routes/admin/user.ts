@@ -6,6 +6,7 @@ import {
   AdminUserListQuerySchema,
   AdminUserPageSchema,
   DeletePreviewSchema,
+  DeleteUserResultSchema,
   DeleteUserSchema,
   EndPlanResultSchema,
   ExtendPlanResultSchema,
@@ -112,7 +113,8 @@ function registerAdminUserActions(app: FastifyInstance, base: string): void {
     method: 'POST',
     url: `${base}/EndPlan`,
     auth: 'admin',
-    summary: "End every order in force or scheduled now: the user is free at once. A Stripe subscription is not cancelled: cancel it in Stripe too",
+    summary:
+      "Cancel the running Stripe subscription at once, then end every order in force or scheduled now: the user is free at once. subscription: none, cancelled, or notConfigured (no Stripe key here: cancel it in Stripe's dashboard)",
     body: UserIdRequestSchema,
     data: EndPlanResultSchema,
     audit: onUser(),
@@ -176,12 +178,10 @@ function registerAdminUserActions(app: FastifyInstance, base: string): void {
     url: `${base}/Delete`,
     auth: 'admin',
     summary:
-      "Delete an account with everything it owns (stored files included); confirmEmail must be the account's e-mail. Refused (10409) for your own account and the last active administrator",
+      "Delete an account with everything it owns (stored files included), its running Stripe subscription cancelled first; confirmEmail must be the account's e-mail. Refused (10409) for your own account and the last active administrator",
     body: DeleteUserSchema,
     audit: onUser(),
-    handler: async ({ ctx, user, body }) => {
-      await deleteUser(ctx, user.id, body.userId, body.confirmEmail);
-      return null;
-    },
+    data: DeleteUserResultSchema,
+    handler: ({ ctx, user, body }) => deleteUser(ctx, user.id, body.userId, body.confirmEmail),
   });
 }

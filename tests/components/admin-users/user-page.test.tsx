@@ -50,8 +50,12 @@ const server = serveTheseTests(
       user = { ...user, balance: user.balance + body.amount };
       return sendEnvelope(res, { Code: 10000, Data: { applied: true, balance: user.balance } });
     },
-    '/api/admin/User/GetDeletePreview': answer({ userId: 'u1', email: 'grace@example.com', sessions: 3, messages: 17, favourites: 2, files: 5, ledgerEntries: 9, orders: 1 }),
-    '/api/admin/User/Delete': answer(null),
+    '/api/admin/User/GetDeletePreview': answer({ userId: 'u1', email: 'grace@example.com', sessions: 3, messages: 17, favourites: 2, files: 5, ledgerEntries: 9, orders: 1, runningSubscription: true }),
+    '/api/admin/User/Delete': answer({ subscription: 'cancelled' }),
+    '/api/admin/User/EndPlan': (_req, res) => {
+      user = { ...user, planLevel: 0, planEndTime: null, plan: { level: 0, name: 'Free', endTime: null, subscription: null } };
+      return sendEnvelope(res, { Code: 10000, Data: { endedOrders: 1, subscription: 'notConfigured' } });
+    },
     '/api/admin/User/Close': (_req, res) => {
       user = { ...user, status: 'closed' };
       return sendEnvelope(res, { Code: 10000, Data: null });
@@ -192,6 +196,7 @@ describe('UserPage', () => {
     expect(preview).toHaveTextContent('Messages: 17');
     expect(preview).toHaveTextContent('Files and images: 5');
     expect(preview).toHaveTextContent('Orders: 1');
+    expect(preview).toHaveTextContent('Its running Stripe subscription is cancelled first: nothing more is billed.');
     const confirm = within(form).getByRole('button', { name: 'Delete for good' });
     expect(confirm).toBeDisabled();
     const email = within(form).getByRole('textbox', { name: "Type the account's e-mail to confirm" });
@@ -203,5 +208,18 @@ describe('UserPage', () => {
     await userEvent.click(confirm);
     await waitFor(() => expect(memory.history).toContain('/admin/users'));
     expect(bodies('/api/admin/User/Delete')).toEqual([{ userId: 'u1', confirmEmail: 'GRACE@example.com' }]);
+    expect(await screen.findByText('grace@example.com was deleted Its Stripe subscription was cancelled: nothing more is billed.')).toBeInTheDocument();
+  });
+
+  it('ends the plan after a confirmation, and says when its Stripe subscription must still be cancelled in Stripe', async () => {
+    await renderPage();
+    await userEvent.click(screen.getByRole('button', { name: 'End plan' }));
+    const dialog = await screen.findByRole('dialog', { name: 'End the plan now?' });
+    expect(dialog).toHaveTextContent('A running Stripe subscription of grace@example.com is cancelled at once');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'End the plan' }));
+    const toast = await screen.findByText(/^1 plan order ended Its Stripe subscription still runs/);
+    expect(toast).toHaveTextContent("cancel it in Stripe's dashboard.");
+    expect(bodies('/api/admin/User/EndPlan')).toEqual([{ userId: 'u1' }]);
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'End plan' })).toBeNull());
   });
 });
