@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { adminUsersKey, closeUser, endPlan, reopenUser, setUserRole } from '../../shared/api/admin-users.ts';
+import { RUNNING_SUBSCRIPTION_STATUSES } from '../../shared/contracts/admin-money.ts';
 import type { AdminUserDetail, SubscriptionFate } from '../../shared/contracts/admin-users.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { errorMessage } from '../ui/error-message.ts';
@@ -19,10 +20,11 @@ function useConfirmAction(user: AdminUserDetail, action: Action | null, onDone: 
   const { t } = useTranslation();
   const email = user.email;
   const nextRole = user.role === 'admin' ? 'user' : 'admin';
+  const billed = RUNNING_SUBSCRIPTION_STATUSES.includes(user.plan.subscription?.status ?? '');
   const specs = {
     endPlan: {
       title: t('adminUsers.end.title'),
-      message: t('adminUsers.end.message', { email }),
+      message: t(billed ? 'adminUsers.end.messageSubscription' : 'adminUsers.end.message', { email }),
       confirm: t('adminUsers.end.confirm'),
       danger: true,
       run: async () => {

@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { Codes } from '../../shared/contracts/envelope.ts';
+import { RUNNING_SUBSCRIPTION_STATUSES } from '../../shared/contracts/admin-money.ts';
 import type { SubscriptionFate } from '../../shared/contracts/admin-users.ts';
 import type { CreateCheckout, Subscription } from '../../shared/contracts/plans.ts';
 import type { AppContext } from '../context.ts';
@@ -62,14 +63,11 @@ async function callStripe<T>(ctx: AppContext, key: MessageKey, call: () => Promi
   }
 }
 
-/** Subscriptions that still run (and bill): a user has at most one of these at a time. */
-const RUNNING = ['active', 'trialing', 'past_due'];
-
 export async function runningSubscription(db: Db, userId: string) {
   const [row] = await db
     .select()
     .from(stripeSubscriptions)
-    .where(and(eq(stripeSubscriptions.userId, userId), inArray(stripeSubscriptions.status, RUNNING)))
+    .where(and(eq(stripeSubscriptions.userId, userId), inArray(stripeSubscriptions.status, [...RUNNING_SUBSCRIPTION_STATUSES])))
     .orderBy(desc(stripeSubscriptions.currentPeriodEnd))
     .limit(1);
   return row;

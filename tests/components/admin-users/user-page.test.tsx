@@ -211,11 +211,20 @@ describe('UserPage', () => {
     expect(await screen.findByText('grace@example.com was deleted Its Stripe subscription was cancelled: nothing more is billed.')).toBeInTheDocument();
   });
 
-  it('ends the plan after a confirmation, and says when its Stripe subscription must still be cancelled in Stripe', async () => {
+  it('speaks of no subscription when ending a plan that none pays for', async () => {
     await renderPage();
     await userEvent.click(screen.getByRole('button', { name: 'End plan' }));
     const dialog = await screen.findByRole('dialog', { name: 'End the plan now?' });
-    expect(dialog).toHaveTextContent('A running Stripe subscription of grace@example.com is cancelled at once');
+    expect(dialog).toHaveTextContent('Every plan order of grace@example.com in force or scheduled ends now');
+    expect(dialog).not.toHaveTextContent('Stripe');
+  });
+
+  it('ends the plan after a confirmation, and says when its Stripe subscription must still be cancelled in Stripe', async () => {
+    user = detail({ plan: { ...user.plan, subscription: { id: 'sub_1', status: 'active', currentPeriodEnd: '2026-12-24T00:00:00.000Z', cancelAtPeriodEnd: false } } });
+    await renderPage();
+    await userEvent.click(screen.getByRole('button', { name: 'End plan' }));
+    const dialog = await screen.findByRole('dialog', { name: 'End the plan now?' });
+    expect(dialog).toHaveTextContent('The Stripe subscription of grace@example.com is cancelled at once, so nothing more is billed');
     await userEvent.click(within(dialog).getByRole('button', { name: 'End the plan' }));
     const toast = await screen.findByText(/^1 plan order ended Its Stripe subscription still runs/);
     expect(toast).toHaveTextContent("cancel it in Stripe's dashboard.");
