@@ -71,7 +71,7 @@ describe('MessageCost', () => {
     // while the providers still render again closes at once.
     await waitFor(() => expect(document.querySelector('.mantine-Notifications-root')).not.toBeNull());
     await userEvent.hover(label);
-    expect(await screen.findByRole('tooltip')).toHaveTextContent('Each message costs 5 points');
+    expect(await screen.findByRole('tooltip', { hidden: true })).toHaveTextContent('Each message costs 5 points');
     // Read out without hovering too.
     expect(label).toHaveAccessibleName('Each message costs 5 points');
   });
