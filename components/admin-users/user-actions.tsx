@@ -13,6 +13,9 @@ import { DeleteDialog, reportDone, ResetLinkDialog } from './account-dialogs.tsx
 import { ExtendPlanDialog, GrantDialog } from './grant-dialog.tsx';
 import './strings.ts';
 
+/** Whether a Stripe subscription still bills the account. */
+const isBilled = (user: AdminUserDetail) => RUNNING_SUBSCRIPTION_STATUSES.includes(user.plan.subscription?.status ?? '');
+
 type Action = 'grant' | 'extendPlan' | 'endPlan' | 'role' | 'close' | 'reopen' | 'passwordReset' | 'delete';
 
 /** A yes/no action: what it asks, what it calls, and what it says once done. */
@@ -20,7 +23,7 @@ function useConfirmAction(user: AdminUserDetail, action: Action | null, onDone: 
   const { t } = useTranslation();
   const email = user.email;
   const nextRole = user.role === 'admin' ? 'user' : 'admin';
-  const billed = RUNNING_SUBSCRIPTION_STATUSES.includes(user.plan.subscription?.status ?? '');
+  const billed = isBilled(user);
   const specs = {
     endPlan: {
       title: t('adminUsers.end.title'),
@@ -44,7 +47,7 @@ function useConfirmAction(user: AdminUserDetail, action: Action | null, onDone: 
     },
     close: {
       title: t('adminUsers.closeAccount.title', { email }),
-      message: t('adminUsers.closeAccount.message'),
+      message: billed ? `${t('adminUsers.closeAccount.message')} ${t('adminUsers.closeAccount.subscriptionRuns')}` : t('adminUsers.closeAccount.message'),
       confirm: t('adminUsers.closeAccount.confirm'),
       danger: true,
       run: async () => {
@@ -98,7 +101,7 @@ export function UserActions({ user }: { user: AdminUserDetail }) {
       <Group gap="xs" role="toolbar" aria-label={t('adminUsers.user.actions')}>
         {button('grant', t('adminUsers.action.grant'))}
         {button('extendPlan', t('adminUsers.action.extendPlan'))}
-        {user.planLevel > 0 && button('endPlan', t('adminUsers.action.endPlan'))}
+        {(user.planLevel > 0 || isBilled(user)) && button('endPlan', t('adminUsers.action.endPlan'))}
         {button('role', user.role === 'admin' ? t('adminUsers.action.makeUser') : t('adminUsers.action.makeAdmin'))}
         {user.status === 'closed' ? button('reopen', t('adminUsers.action.reopen')) : button('close', t('adminUsers.action.close'), 'orange')}
         {button('passwordReset', t('adminUsers.action.passwordReset'))}

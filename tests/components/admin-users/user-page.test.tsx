@@ -181,6 +181,7 @@ describe('UserPage', () => {
     await renderPage();
     await userEvent.click(screen.getByRole('button', { name: 'Close account' }));
     const dialog = await screen.findByRole('dialog', { name: 'Close grace@example.com?' });
+    expect(dialog).not.toHaveTextContent('Stripe');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Close the account' }));
     await waitFor(() => expect(screen.getByTestId('user-status')).toHaveTextContent('Closed'));
     expect(bodies('/api/admin/User/Close')).toEqual([{ userId: 'u1' }]);
@@ -209,6 +210,14 @@ describe('UserPage', () => {
     await waitFor(() => expect(memory.history).toContain('/admin/users'));
     expect(bodies('/api/admin/User/Delete')).toEqual([{ userId: 'u1', confirmEmail: 'GRACE@example.com' }]);
     expect(await screen.findByText('grace@example.com was deleted Its Stripe subscription was cancelled: nothing more is billed.')).toBeInTheDocument();
+  });
+
+  it('warns, before closing an account, that its running subscription keeps billing', async () => {
+    user = detail({ plan: { ...user.plan, subscription: { id: 'sub_1', status: 'past_due', currentPeriodEnd: null, cancelAtPeriodEnd: false } } });
+    await renderPage();
+    await userEvent.click(screen.getByRole('button', { name: 'Close account' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Close grace@example.com?' });
+    expect(dialog).toHaveTextContent('Its Stripe subscription keeps billing while the account is closed: end the plan first to cancel it.');
   });
 
   it('speaks of no subscription when ending a plan that none pays for', async () => {
