@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { desc, eq, inArray, lt } from 'drizzle-orm';
+import { v7 as uuidv7 } from 'uuid';
 import type { Paged } from '../../shared/contracts/common.ts';
 import type {
   BrowserEvent,
@@ -33,10 +33,14 @@ export function durationMs(start: number | string, end: number | string): number
   return d >= 0 && d <= MAX_INT4 ? d : null;
 }
 
+/**
+ * Records get time-ordered ids (UUIDv7, increasing within this process): the console lists them by
+ * (created_at, id), and the records of one batch, or of one millisecond, share created_at.
+ */
 export async function saveRequestTimes(ctx: AppContext, entries: RequestTimeEntry[], source: TrackingSource) {
   await ctx.db.insert(requestTimes).values(
     entries.map((e) => ({
-      id: randomUUID(),
+      id: uuidv7(),
       userId: source.userId,
       driverId: source.driverId,
       requestId: e.RequestId,
@@ -52,7 +56,7 @@ export async function saveRequestTimes(ctx: AppContext, entries: RequestTimeEntr
 export async function saveBrowserRecords(ctx: AppContext, events: BrowserEvent[], source: TrackingSource) {
   await ctx.db.insert(browserRecords).values(
     events.map((e) => ({
-      id: randomUUID(),
+      id: uuidv7(),
       userId: source.userId,
       driverId: source.driverId,
       eventType: e.event.eventType,
