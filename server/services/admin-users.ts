@@ -25,7 +25,7 @@ import { AppError } from '../http/errors.ts';
 import { revokeAllTokens } from './auth.ts';
 import { adjustPoints, listLedger } from './ledger.ts';
 import { levelName } from './plans.ts';
-import { cancelSubscriptionNow, runningSubscription as runningStripeSubscription } from './stripe.ts';
+import { cancelSubscriptionNow, runningSubscription } from './stripe.ts';
 
 /**
  * The console's Users pages (docs/api.md#users): the list with its figures, one user's page, and the
@@ -265,16 +265,16 @@ export async function deletePreview(ctx: AppContext, userId: string): Promise<De
       .from(table)
       .where(eq(table.userId, userId))
       .then((r) => r[0].n);
-  const [sessions, messages, favs, files, ledgerEntries, orders] = await Promise.all([
+  const [sessions, messages, favs, files, ledgerEntries, orders, running] = await Promise.all([
     n(chatSessions),
     n(chatMessages),
     n(favourites),
     n(chatMedia),
     n(pointLedger),
     n(vipOrders),
+    runningSubscription(db, userId),
   ]);
-  const runningSubscription = !!(await runningStripeSubscription(db, userId));
-  return { userId, email: account.email, sessions, messages, favourites: favs, files, ledgerEntries, orders, runningSubscription };
+  return { userId, email: account.email, sessions, messages, favourites: favs, files, ledgerEntries, orders, runningSubscription: !!running };
 }
 
 /**

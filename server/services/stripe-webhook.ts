@@ -210,7 +210,8 @@ async function subscriptionChanged(tx: Db, event: Stripe.Event, sub: Stripe.Subs
   const plan = (await packageById(tx, owner.packageId))?.name ?? '';
   const previous = (event.data.previous_attributes ?? {}) as Partial<Stripe.Subscription>;
   const cancelChanged = 'cancel_at_period_end' in previous || 'cancel_at' in previous;
-  const endDate = ended ? ((await lastPaidDay(tx, owner.userId, sub.id)) ?? periodEnd) : sub.cancel_at ? new Date(sub.cancel_at * 1000) : periodEnd;
+  const cancelAt = sub.cancel_at ? new Date(sub.cancel_at * 1000) : periodEnd;
+  const endDate = ended ? ((await lastPaidDay(tx, owner.userId, sub.id)) ?? periodEnd) : cancelAt;
   const told = ended ? 'planEnded' : cancelChanged ? (cancelAtPeriodEnd ? 'planEnding' : 'planResumed') : null;
   if (told) {
     await notify(tx, {

@@ -63,11 +63,14 @@ async function callStripe<T>(ctx: AppContext, key: MessageKey, call: () => Promi
   }
 }
 
+/** A subscription that still runs, and bills. */
+const isRunning = inArray(stripeSubscriptions.status, [...RUNNING_SUBSCRIPTION_STATUSES]);
+
 export async function runningSubscription(db: Db, userId: string) {
   const [row] = await db
     .select()
     .from(stripeSubscriptions)
-    .where(and(eq(stripeSubscriptions.userId, userId), inArray(stripeSubscriptions.status, [...RUNNING_SUBSCRIPTION_STATUSES])))
+    .where(and(eq(stripeSubscriptions.userId, userId), isRunning))
     .orderBy(desc(stripeSubscriptions.currentPeriodEnd))
     .limit(1);
   return row;
@@ -268,7 +271,7 @@ export async function cancelSubscriptionNow(ctx: AppContext, userId: string): Pr
 
 /** The user's subscription: the running one, else the latest; null when there never was one. */
 export async function getSubscription(ctx: AppContext, userId: string): Promise<Subscription | null> {
-  const running = sql`case when ${stripeSubscriptions.status} in ('active', 'trialing', 'past_due') then 0 else 1 end`;
+  const running = sql`case when ${isRunning} then 0 else 1 end`;
   const [sub] = await ctx.db
     .select()
     .from(stripeSubscriptions)
