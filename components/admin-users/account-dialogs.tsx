@@ -67,8 +67,8 @@ export function ResetLinkDialog({ user, onClose, onDone }: UserDialogProps) {
  * action touched one, and a toast that stays when one still runs and must be cancelled in Stripe.
  */
 export function reportDone(t: TFunction, message: string, subscription?: SubscriptionFate) {
-  if (subscription === 'notConfigured') notifyWarning(`${message} ${t('adminUsers.subscription.notConfigured')}`);
-  else notifySuccess(subscription === 'cancelled' ? `${message} ${t('adminUsers.subscription.cancelled')}` : message);
+  if (subscription === 'notConfigured') notifyWarning(t('adminUsers.subscription.notConfigured', { done: message }));
+  else notifySuccess(subscription === 'cancelled' ? t('adminUsers.subscription.cancelled', { done: message }) : message);
 }
 
 const PREVIEW_FIELDS = ['sessions', 'messages', 'favourites', 'files', 'ledgerEntries', 'orders'] as const;

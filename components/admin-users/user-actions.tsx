@@ -47,7 +47,7 @@ function useConfirmAction(user: AdminUserDetail, action: Action | null, onDone: 
     },
     close: {
       title: t('adminUsers.closeAccount.title', { email }),
-      message: billed ? `${t('adminUsers.closeAccount.message')} ${t('adminUsers.closeAccount.subscriptionRuns')}` : t('adminUsers.closeAccount.message'),
+      message: t(billed ? 'adminUsers.closeAccount.messageSubscription' : 'adminUsers.closeAccount.message'),
       confirm: t('adminUsers.closeAccount.confirm'),
       danger: true,
       run: async () => {
