@@ -52,7 +52,7 @@ describe.skipIf(!onPostgres)('the chat search indexes, merged in the background'
   }
 
   it('leaves the lists alone while no chat stored an answer, and merges them once one did', async () => {
-    const watched = countQueries(t);
+    const watched = countQueries(t, { withBackground: true });
     try {
       await chat(5, true);
       expect(await pending()).toBeGreaterThan(0);
