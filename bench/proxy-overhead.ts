@@ -30,18 +30,26 @@ const now = () => performance.timeOrigin + performance.now();
 const STAMP = /⟨(\d+\.\d+)⟩/g;
 
 /** `timing`: Tandem's Server-Timing figures (ms), e.g. prepare (before the model call) and store. */
-type Sample = { ttft: number; chunkDelays: number[]; timing?: Record<string, number> };
+type Sample = {
+  ttft: number;
+  /** The first text's two halves: until the upstream stamped it (it left the upstream), and from there to the client. */
+  ttftUp: number;
+  ttftDown: number;
+  chunkDelays: number[];
+  timing?: Record<string, number>;
+};
 
 function collect(text: string, received: number, sample: Sample, start: number) {
   for (const m of text.matchAll(STAMP)) {
-    if (sample.ttft < 0) sample.ttft = received - start;
-    sample.chunkDelays.push(received - Number(m[1]));
+    const stamp = Number(m[1]);
+    if (sample.ttft < 0) [sample.ttft, sample.ttftUp, sample.ttftDown] = [received - start, stamp - start, received - stamp];
+    sample.chunkDelays.push(received - stamp);
   }
 }
 
 /** The OpenAI protocol straight from `base`: the upstream itself, or the pass-through proxy in front of it. */
 async function direct(upstream: string): Promise<Sample> {
-  const sample: Sample = { ttft: -1, chunkDelays: [] };
+  const sample: Sample = { ttft: -1, ttftUp: -1, ttftDown: -1, chunkDelays: [] };
   const start = now();
   const res = await fetch(`${upstream}/v1/chat/completions`, {
     method: 'POST',
@@ -57,7 +65,7 @@ async function direct(upstream: string): Promise<Sample> {
 }
 
 async function proxied(server: string, token: string): Promise<Sample> {
-  const sample: Sample = { ttft: -1, chunkDelays: [] };
+  const sample: Sample = { ttft: -1, ttftUp: -1, ttftDown: -1, chunkDelays: [] };
   const start = now();
   const res = await fetch(`${server}/api/Chat/AddMessage`, {
     method: 'POST',
@@ -115,6 +123,8 @@ function report(concurrency: number, s: Sides) {
   };
   console.log(`concurrency ${concurrency}: ${s.tandem.length} requests per side, ${s.tandem.flatMap((x) => x.chunkDelays).length} chunks`);
   metric('time to first token', (x) => x.map((v) => v.ttft));
+  metric('  of which until the upstream sent it', (x) => x.map((v) => v.ttftUp));
+  metric('  of which from the upstream to the client', (x) => x.map((v) => v.ttftDown));
   const timing = (name: string) => s.tandem.flatMap((v) => v.timing?.[name] ?? []);
   const [prepare, store, wait] = [timing('prepare'), timing('store'), timing('wait')];
   if (prepare.length && store.length) {
