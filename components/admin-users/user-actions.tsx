@@ -4,8 +4,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { adminUsersKey, closeUser, endPlan, reopenUser, setUserRole } from '../../shared/api/admin-users.ts';
-import { RUNNING_SUBSCRIPTION_STATUSES } from '../../shared/contracts/admin-money.ts';
 import type { AdminUserDetail, SubscriptionFate } from '../../shared/contracts/admin-users.ts';
+import { isRunningSubscription } from '../../shared/contracts/plans.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { errorMessage } from '../ui/error-message.ts';
 import { notifyError } from '../ui/notify.ts';
@@ -14,7 +14,7 @@ import { ExtendPlanDialog, GrantDialog } from './grant-dialog.tsx';
 import './strings.ts';
 
 /** Whether a Stripe subscription still bills the account. */
-const isBilled = (user: AdminUserDetail) => RUNNING_SUBSCRIPTION_STATUSES.includes(user.plan.subscription?.status ?? '');
+const isBilled = (user: AdminUserDetail) => isRunningSubscription(user.plan.subscription?.status);
 
 type Action = 'grant' | 'extendPlan' | 'endPlan' | 'role' | 'close' | 'reopen' | 'passwordReset' | 'delete';
 

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { createCheckout, subscriptionQuery, vipPackageListQuery } from '../../shared/api/plans.ts';
 import { isLoggedInAtom, tokenAtom, userInfoAtom } from '../../shared/atoms/auth.ts';
 import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
-import type { Subscription, VipPackage, VipPeriod } from '../../shared/contracts/plans.ts';
+import { isRunningSubscription, type Subscription, type VipPackage, type VipPeriod } from '../../shared/contracts/plans.ts';
 import type { UserInfo } from '../../shared/contracts/user.ts';
 import { formatPrice, planColor, planTier } from '../../shared/utils/plan-level.ts';
 import { useGoOutside } from '../app-shell/plans-link.ts';
@@ -29,9 +29,6 @@ export interface PricingPageProps {
 export function currencyFor(language: string): string {
   return language === 'zh' ? 'cny' : 'usd';
 }
-
-/** Subscriptions that still run (and bill). */
-const RUNNING = new Set(['active', 'trialing', 'past_due']);
 
 /**
  * The pricing page (/pricing): the plans on sale in the reader's currency, by month or by year,
@@ -177,7 +174,7 @@ function isCurrent(pkg: VipPackage, user: UserInfo | null, subscription: Subscri
   if (!user) return false;
   if (pkg.level === 0 || level === 0) return pkg.level === level;
   if (pkg.level !== level) return false;
-  const running = subscription && RUNNING.has(subscription.status) && subscription.level === level;
+  const running = subscription && isRunningSubscription(subscription.status) && subscription.level === level;
   return running ? subscription.period === pkg.period : true;
 }
 
@@ -197,7 +194,7 @@ function PlanGrid({ packages, freeDailyPoints, checkoutAvailable, user, subscrip
     },
   });
   const subscribe = (pkg: VipPackage) => (loggedIn ? checkout.mutate(pkg) : openLogin('plans.signInTip'));
-  const running = !!subscription && RUNNING.has(subscription.status);
+  const running = !!subscription && isRunningSubscription(subscription.status);
 
   return (
     <Stack gap="md">

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createPortalSession, invalidatePlans, setSubscriptionCancelled, subscriptionQuery } from '../../shared/api/plans.ts';
 import { isLoggedInAtom, tokenAtom, userInfoAtom } from '../../shared/atoms/auth.ts';
-import type { Subscription } from '../../shared/contracts/plans.ts';
+import { isRunningSubscription, type Subscription } from '../../shared/contracts/plans.ts';
 import type { UserInfo } from '../../shared/contracts/user.ts';
 import { planDate } from '../../shared/utils/plan-level.ts';
 import { refreshUserInfo } from '../app-shell/account.ts';
@@ -20,8 +20,6 @@ export interface SubscriptionPageProps {
   onBack: () => void;
   onNavigate: (path: string) => void;
 }
-
-const RUNNING = new Set(['active', 'trialing', 'past_due']);
 
 /**
  * The user's subscription (/subscription): the plan in force with when it renews or ends, cancelling
@@ -51,7 +49,7 @@ function CurrentPlan({ onNavigate }: { onNavigate: (path: string) => void }) {
   const subscription = useQuery(subscriptionQuery(token));
   if (subscription.isPending) return <Loader size="sm" mx="auto" />;
   const sub = subscription.data ?? null;
-  const running = !!sub && RUNNING.has(sub.status);
+  const running = !!sub && isRunningSubscription(sub.status);
   if (running) return <RunningSubscription subscription={sub} />;
   if (!user?.vipOrder) return <GoPremium onNavigate={onNavigate} />;
   return (

@@ -1,9 +1,8 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { Codes } from '../../shared/contracts/envelope.ts';
-import { RUNNING_SUBSCRIPTION_STATUSES } from '../../shared/contracts/admin-money.ts';
 import type { SubscriptionFate } from '../../shared/contracts/admin-users.ts';
-import type { CreateCheckout, Subscription } from '../../shared/contracts/plans.ts';
+import { RUNNING_SUBSCRIPTION_STATUSES, type CreateCheckout, type Subscription } from '../../shared/contracts/plans.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { stripeCustomers, stripeSubscriptions } from '../db/schema/plans.ts';

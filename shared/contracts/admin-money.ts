@@ -75,8 +75,6 @@ export const AdminOrderIdQuerySchema = z.object({ vipOrderId: IdSchema });
 /** Stripe's statuses; others Stripe may add are still listed (unfiltered). */
 export const SUBSCRIPTION_STATUSES = ['active', 'trialing', 'past_due', 'canceled', 'incomplete', 'incomplete_expired', 'unpaid', 'paused'] as const;
 export const SubscriptionStatusSchema = z.enum(SUBSCRIPTION_STATUSES);
-/** The statuses of a subscription that still runs, and bills: a user has at most one such at a time. */
-export const RUNNING_SUBSCRIPTION_STATUSES: readonly string[] = ['active', 'trialing', 'past_due'];
 
 /** GET /api/admin/Vip/GetSubscriptionList: most recently changed first. */
 export const AdminSubscriptionListQuerySchema = PageQuerySchema.extend({

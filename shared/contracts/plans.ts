@@ -145,6 +145,10 @@ export const SubscriptionSchema = z.object({
 });
 export type Subscription = z.infer<typeof SubscriptionSchema>;
 
+/** The statuses of a subscription that still runs, and bills: a user has at most one such at a time. */
+export const RUNNING_SUBSCRIPTION_STATUSES: readonly string[] = ['active', 'trialing', 'past_due'];
+export const isRunningSubscription = (status: string | null | undefined): boolean => !!status && RUNNING_SUBSCRIPTION_STATUSES.includes(status);
+
 export const VipOrderStatusSchema = z.enum(['paid', 'refunded', 'granted']);
 
 /** One order of the user's list: what it gave, from when to when, and what was paid. */
