@@ -40,6 +40,8 @@ export function withLightTextStream(sdk: LanguageModelV3, target: TextStreamTarg
   };
 }
 
+const chatCompletionsUrl = (target: TextStreamTarget) => `${target.baseUrl}/chat/completions`;
+
 function isPlainText(options: LanguageModelV3CallOptions): boolean {
   if (options.tools?.length || options.toolChoice || options.responseFormat?.type === 'json' || options.providerOptions) return false;
   return options.prompt.every((m) => m.role === 'system' || ((m.role === 'user' || m.role === 'assistant') && m.content.every((p) => p.type === 'text')));
@@ -67,7 +69,7 @@ async function openResponse(
   body: Record<string, unknown>,
   options: LanguageModelV3CallOptions,
 ): Promise<{ response: IncomingMessage; responseHeaders: Record<string, string> }> {
-  const url = `${target.baseUrl}/chat/completions`;
+  const url = chatCompletionsUrl(target);
   const headers = {
     'content-type': 'application/json',
     ...(target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {}),
@@ -75,7 +77,7 @@ async function openResponse(
   };
   let response: IncomingMessage;
   try {
-    response = await post(url, headers, JSON.stringify(body), options.abortSignal);
+    response = await post(target, headers, JSON.stringify(body), options.abortSignal);
   } catch (error) {
     // As fetch does: a cancelled call rejects with the signal's reason.
     if (options.abortSignal?.aborted) throw options.abortSignal.reason;
@@ -232,16 +234,18 @@ async function streamText(target: TextStreamTarget, options: LanguageModelV3Call
 /** Upstream connections stay open between messages: no handshake before each one. */
 const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
 
-/** The request options of each chat-completions address, parsed once (a handful: one per deployment's base). */
-const endpoints = new Map<string, { secure: boolean; options: http.RequestOptions }>();
+/**
+ * Each deployment's request options, parsed on its first message and kept as long as its model. On
+ * first use, not when the model is made: a malformed address fails the call as a connection error.
+ */
+const endpoints = new WeakMap<TextStreamTarget, { secure: boolean; options: http.RequestOptions }>();
 
-function endpointOf(url: string) {
-  let endpoint = endpoints.get(url);
+function endpointOf(target: TextStreamTarget) {
+  let endpoint = endpoints.get(target);
   if (!endpoint) {
-    const parsed = new URL(url);
-    if (endpoints.size >= 100) endpoints.clear();
-    endpoint = { secure: parsed.protocol === 'https:', options: urlToHttpOptions(parsed) };
-    endpoints.set(url, endpoint);
+    const url = new URL(chatCompletionsUrl(target));
+    endpoint = { secure: url.protocol === 'https:', options: urlToHttpOptions(url) };
+    endpoints.set(target, endpoint);
   }
   return endpoint;
 }
@@ -252,10 +256,10 @@ function endpointOf(url: string) {
  * once and the abort is wired after the request is written: http.request's own `signal` option adds
  * about 0.04 ms before it (bench/README.md#proxy-overhead).
  */
-function post(url: string, headers: Record<string, string>, body: string, signal: AbortSignal | undefined): Promise<IncomingMessage> {
+function post(target: TextStreamTarget, headers: Record<string, string>, body: string, signal: AbortSignal | undefined): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
-    const { secure, options } = endpointOf(url);
+    const { secure, options } = endpointOf(target);
     const request = (secure ? https : http).request(
       { ...options, method: 'POST', agent: secure ? agents.https : agents.http, headers: { ...headers, 'content-length': Buffer.byteLength(body) } },
       resolve,
