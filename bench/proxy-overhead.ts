@@ -39,6 +39,8 @@ type Sample = {
   timing?: Record<string, number>;
 };
 
+const newSample = (): Sample => ({ ttft: -1, ttftUp: -1, ttftDown: -1, chunkDelays: [] });
+
 function collect(text: string, received: number, sample: Sample, start: number) {
   for (const m of text.matchAll(STAMP)) {
     const stamp = Number(m[1]);
@@ -49,7 +51,7 @@ function collect(text: string, received: number, sample: Sample, start: number) 
 
 /** The OpenAI protocol straight from `base`: the upstream itself, or the pass-through proxy in front of it. */
 async function direct(upstream: string): Promise<Sample> {
-  const sample: Sample = { ttft: -1, ttftUp: -1, ttftDown: -1, chunkDelays: [] };
+  const sample = newSample();
   const start = now();
   const res = await fetch(`${upstream}/v1/chat/completions`, {
     method: 'POST',
@@ -65,7 +67,7 @@ async function direct(upstream: string): Promise<Sample> {
 }
 
 async function proxied(server: string, token: string): Promise<Sample> {
-  const sample: Sample = { ttft: -1, ttftUp: -1, ttftDown: -1, chunkDelays: [] };
+  const sample = newSample();
   const start = now();
   const res = await fetch(`${server}/api/Chat/AddMessage`, {
     method: 'POST',
