@@ -12,7 +12,7 @@ import { vipLevelName } from './catalogue.ts';
 import { sessionDescribeFrom, sessionTitleFrom } from './chat-sessions.ts';
 import { historyFraming, plainFraming, type MessageFraming } from './chat-quick-function.ts';
 import { imageOfMedia, loadOwnMedia, withAttachments, type AttachedMedia } from './media-for-model.ts';
-import { resolveModel, type ResolvedModel } from './model-stream.ts';
+import { historyBudgetChars, resolveModel, type ResolvedModel } from './model-stream.ts';
 import { loadMessagePlugins, type MessagePlugin } from './plugins.ts';
 import { withMemoryTool, withPersonalization } from './personalization.ts';
 import { creditInviterLater } from './invites.ts';
@@ -57,19 +57,32 @@ type HistoryRow = { input: string; output: string; mediaIds: string[]; promptTex
 
 /**
  * The caller's session (null when it is not theirs) with its latest finished exchanges, newest first,
- * in one round trip.
+ * as far back as `budgetChars` of the text the model is sent (the quick function's rendered text or
+ * the input, and the answer), in one round trip. A long chat costs about what the model can read of
+ * it, not its whole length: the exchanges are first bounded by their size in bytes, which PostgreSQL
+ * knows without reading the text (a character is at most 4 bytes in UTF-8), and only those are read
+ * and counted in characters (bench/history, follow-up messages).
  */
-async function loadSession(ctx: AppContext, userId: string, sessionId: string): Promise<HistoryRow[] | null> {
+export async function loadSession(ctx: AppContext, userId: string, sessionId: string, budgetChars: number): Promise<HistoryRow[] | null> {
+  const newestFirst = sql`order by m.created_at desc, m.id desc`;
   const result = await ctx.db.execute<{ history: HistoryRow[] | string }>(sql`
     select coalesce((
-      select json_agg(json_build_object('input', h.input_message, 'output', h.output_message, 'mediaIds', h.media_ids, 'promptText', h.prompt_text, 'selection', h.selection) order by h.created_at desc, h.id desc)
+      select json_agg(json_build_object('input', m.input_message, 'output', m.output_message, 'mediaIds', m.media_ids, 'promptText', m.prompt_text, 'selection', m.selection) ${newestFirst})
       from (
-        select m.id, m.created_at, m.input_message, m.output_message, m.media_ids, m.prompt_text, m.selection,
-          sum(length(m.input_message) + length(m.output_message)) over (order by m.created_at desc, m.id desc) as running
-        from chat_messages m
-        where m.session_id = s.id and m.finish_reason is not null and m.output_message <> ''
-      ) h
-      where h.running - length(h.input_message) - length(h.output_message) < ${HISTORY_MAX_CHARS}
+        select m.*, sum(m.chars) over (${newestFirst}) - m.chars as before
+        from (
+          select m.*, length(coalesce(m.prompt_text, m.input_message)) + length(m.output_message) as chars
+          from (
+            select m.id, m.created_at, m.input_message, m.output_message, m.media_ids, m.prompt_text, m.selection,
+              sum(octet_length(coalesce(m.prompt_text, m.input_message)) + octet_length(m.output_message)) over (${newestFirst}) as bytes,
+              octet_length(coalesce(m.prompt_text, m.input_message)) + octet_length(m.output_message) as own_bytes
+            from chat_messages m
+            where m.session_id = s.id and m.finish_reason is not null and m.output_message <> ''
+          ) m
+          where m.bytes - m.own_bytes < ${4 * budgetChars}
+        ) m
+      ) m
+      where m.before < ${budgetChars}
     ), '[]'::json) as history
     from chat_sessions s where s.id = ${sessionId} and s.user_id = ${userId}`);
   const row = result.rows[0];
@@ -133,7 +146,9 @@ export async function prepareChatMessage(
   // Web search that is not set up, and plugins that are off, are refused before anything is charged.
   if (body.webSearch) requireSearchProvider(ctx);
   const plugins = body.pluginIds?.length ? await loadMessagePlugins(ctx, body.pluginIds) : [];
-  const history = body.chatSessionId ? await loadSession(ctx, user.id, body.chatSessionId) : [];
+  const history = body.chatSessionId
+    ? await loadSession(ctx, user.id, body.chatSessionId, Math.min(HISTORY_MAX_CHARS, await historyBudgetChars(ctx, body.aiModelId, CHARS_PER_TOKEN)))
+    : [];
   if (!history) throw new AppError(Codes.NotFound, 'notFound');
   // Attached media must be the caller's own; the history's are looked up in the same query.
   const media = await loadOwnMedia(ctx, user.id, [...body.chatMediaIds, ...history.flatMap((h) => h.mediaIds ?? [])]);

@@ -50,6 +50,17 @@ function pickAuto(ctx: AppContext, entries: CatalogueEntry[], vipLevel: number, 
 }
 
 /**
+ * The most conversation text, in characters, that a model the user may get for `aiModelId` can read:
+ * a message's history need not be read further back (chat-prepare.ts cuts it to the chosen model's
+ * window). At least AUTO_LONG_CHARS, so that auto still tells a long conversation from a short one.
+ */
+export async function historyBudgetChars(ctx: AppContext, aiModelId: string, charsPerToken: number): Promise<number> {
+  const entries = await getCatalogue(ctx);
+  const candidates = aiModelId === AUTO_MODEL_ID ? entries : entries.filter((e) => e.model.aiModelId === aiModelId);
+  return Math.max(AUTO_LONG_CHARS, ...candidates.map((e) => e.model.contextWindow * charsPerToken));
+}
+
+/**
  * Resolves the user's choice (a catalogue id or 'auto') to a concrete model the user may use now:
  * online, with an enabled deployment, allowed by the plan, able to read attached images and (with
  * `webSearch`) allowed to answer from web search results (its webSearch flag).
