@@ -24,9 +24,11 @@ export type Database = {
    * Runs a statement of the hot path (one per chat message) and returns its rows. On PostgreSQL it
    * is a prepared statement named after its text, so each connection parses and plans it once
    * (bench/README.md#proxy-overhead), written on a pipelined connection without waiting for one of
-   * the pool's (pipelined.ts); PGlite runs it as any other.
+   * the pool's (pipelined.ts); PGlite runs it as any other. `pooled`: on one of the pool's
+   * connections instead, for a read that may answer much (a follow-up's history), which would hold
+   * up the writes behind it on a pipelined one.
    */
-  runPrepared<T extends Record<string, unknown>>(query: SQL): Promise<T[]>;
+  runPrepared<T extends Record<string, unknown>>(query: SQL, opts?: { pooled?: boolean }): Promise<T[]>;
   /** Ends its connections; a second call resolves with the first. */
   close(): Promise<void>;
 };
@@ -72,9 +74,10 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; poolS
       }
       return name;
     };
-    const runPrepared = async <T extends Record<string, unknown>>(query: SQL) => {
+    const runPrepared = async <T extends Record<string, unknown>>(query: SQL, opts: { pooled?: boolean } = {}) => {
       const { sql: text, params } = dialect.sqlToQuery(query);
-      return pipelines.query<T>({ name: nameOf(text), text, values: params });
+      const named = { name: nameOf(text), text, values: params };
+      return opts.pooled ? (await pool.query<T>(named)).rows : pipelines.query<T>(named);
     };
     return { db: db as unknown as Db, kind: 'postgres', url: opts.url, runPrepared, close: once(() => Promise.all([pipelines.close(), pool.end()]).then(() => {})) };
   }

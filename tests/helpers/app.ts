@@ -143,9 +143,10 @@ export function countQueries(t: TestApp, opts: { withBackground?: boolean } = {}
   };
   if (t.database.kind === 'postgres') {
     const dialect = new PgDialect();
-    t.database.runPrepared = (query) => {
-      note(dialect.sqlToQuery(query).sql);
-      return originalPrepared(query);
+    t.database.runPrepared = (query, prepared) => {
+      // A pooled one goes through the pool's query, counted there.
+      if (!prepared?.pooled) note(dialect.sqlToQuery(query).sql);
+      return originalPrepared(query, prepared);
     };
   }
   return {

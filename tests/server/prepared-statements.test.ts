@@ -29,6 +29,15 @@ describe('runPrepared: the hot path statements', () => {
     expect(await database.runPrepared(query(1, 'a'))).toEqual([{ next: 2, loud: 'A', big: false }]);
     expect(await database.runPrepared(query(41, 'b'))).toEqual([{ next: 42, loud: 'B', big: true }]);
     expect((await database.db.execute(query(41, 'b'))).rows).toEqual([{ next: 42, loud: 'B', big: true }]);
+    expect(await database.runPrepared(query(7, 'c'), { pooled: true })).toEqual([{ next: 8, loud: 'C', big: true }]);
+  });
+
+  (onPostgres ? it : it.skip)('prepares a pooled one on the pool’s connection, not a pipelined one', async () => {
+    const where = (n: number) => sql`select current_setting('application_name') as app, ${n}::int as n`;
+    for (let n = 0; n < 3; n++) expect(await database.runPrepared(where(n), { pooled: true })).toEqual([{ app: expect.not.stringContaining('tandem-pipeline'), n }]);
+    // The pool has one connection: what execute sees there is what the pooled statement left.
+    const { rows } = await database.db.execute(sql`select name, statement from pg_prepared_statements where statement like '%application_name%'`);
+    expect(rows).toEqual([{ name: expect.stringMatching(/^tandem_/), statement: "select current_setting('application_name') as app, $1::int as n" }]);
   });
 
   (onPostgres ? it : it.skip)('prepares each text once per connection, under a name of its own', async () => {
