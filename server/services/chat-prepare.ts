@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { AddMessageBody } from '../../shared/contracts/chat.ts';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import type { AppContext } from '../context.ts';
@@ -55,36 +55,38 @@ export type PreparedMessage = {
 /** promptText and selection: a quick function's rendered text and the attached page text (chat-quick-function.ts). */
 type HistoryRow = { input: string; output: string; mediaIds: string[]; promptText?: string | null; selection?: MessageSelection | null };
 
+/** UTF-8 takes at most this many bytes a character: an exchange's size in bytes bounds its length. */
+const MAX_BYTES_PER_CHAR = 4;
+
 /**
  * The caller's session (null when it is not theirs) with its latest finished exchanges, newest first,
  * as far back as `budgetChars` of the text the model is sent (the quick function's rendered text or
  * the input, and the answer), in one round trip. A long chat costs about what the model can read of
  * it, not its whole length: the exchanges are first bounded by their size in bytes, which PostgreSQL
- * knows without reading the text (a character is at most 4 bytes in UTF-8), and only those are read
- * and counted in characters (bench/history, follow-up messages).
+ * knows without reading the text, and only those are read and counted in characters
+ * (bench/README.md#follow-up). Prepared: planned once per connection, about 0.6 ms less a message.
  */
 export async function loadSession(ctx: AppContext, userId: string, sessionId: string, budgetChars: number): Promise<HistoryRow[] | null> {
-  const newestFirst = sql`order by m.created_at desc, m.id desc`;
-  // Prepared: planned once per connection, about 0.6 ms less a message (bench/README.md#follow-up).
+  const newestFirst = sql`order by e.created_at desc, e.id desc`;
+  const sent = (length: SQL) => sql`${length}(coalesce(e.prompt_text, e.input_message)) + ${length}(e.output_message)`;
   const [row] = await ctx.database.runPrepared<{ history: HistoryRow[] | string }>(
     sql`
     select coalesce((
-      select json_agg(json_build_object('input', m.input_message, 'output', m.output_message, 'mediaIds', m.media_ids, 'promptText', m.prompt_text, 'selection', m.selection) ${newestFirst})
+      select json_agg(json_build_object('input', e.input_message, 'output', e.output_message, 'mediaIds', e.media_ids, 'promptText', e.prompt_text, 'selection', e.selection) ${newestFirst})
       from (
-        select m.*, sum(m.chars) over (${newestFirst}) - m.chars as before
+        select e.*, sum(e.chars) over (${newestFirst}) - e.chars as chars_before
         from (
-          select m.*, length(coalesce(m.prompt_text, m.input_message)) + length(m.output_message) as chars
+          select e.*, ${sent(sql`length`)} as chars
           from (
-            select m.id, m.created_at, m.input_message, m.output_message, m.media_ids, m.prompt_text, m.selection,
-              sum(octet_length(coalesce(m.prompt_text, m.input_message)) + octet_length(m.output_message)) over (${newestFirst}) as bytes,
-              octet_length(coalesce(m.prompt_text, m.input_message)) + octet_length(m.output_message) as own_bytes
-            from chat_messages m
-            where m.session_id = s.id and m.finish_reason is not null and m.output_message <> ''
-          ) m
-          where m.bytes - m.own_bytes < ${4 * budgetChars}
-        ) m
-      ) m
-      where m.before < ${budgetChars}
+            select e.id, e.created_at, e.input_message, e.output_message, e.media_ids, e.prompt_text, e.selection,
+              sum(${sent(sql`octet_length`)}) over (${newestFirst}) - (${sent(sql`octet_length`)}) as bytes_before
+            from chat_messages e
+            where e.session_id = s.id and e.finish_reason is not null and e.output_message <> ''
+          ) e
+          where e.bytes_before < ${MAX_BYTES_PER_CHAR * budgetChars}
+        ) e
+      ) e
+      where e.chars_before < ${budgetChars}
     ), '[]'::json) as history
     from chat_sessions s where s.id = ${sessionId} and s.user_id = ${userId}`,
     { pooled: true },
