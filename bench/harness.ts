@@ -118,17 +118,21 @@ export async function startTandem(
     ADMIN_PASSWORD: '',
     ...opts.env,
   });
-  await waitFor(`${url}/api/System/GetSettingListAll`);
-  return {
-    url,
-    databaseUrl: pgDb?.url,
-    child,
-    async drop() {
+  const drop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
       await new Promise((r) => child.once('exit', r));
-      await pgDb?.drop();
-    },
+    }
+    await pgDb?.drop();
   };
+  try {
+    await waitFor(`${url}/api/System/GetSettingListAll`);
+  } catch (err) {
+    // A server that never came up (a bad BENCH_SERVER_NODE_ARGS, say) leaves no database behind.
+    await drop();
+    throw err;
+  }
+  return { url, databaseUrl: pgDb?.url, child, drop };
 }
 
 /** Signs up and logs in `count` users through the API, a few at a time; their bearer tokens. */
