@@ -9,13 +9,20 @@
  * Figures: Server-Timing `prepare` (from the request's arrival to the model call) and the time to
  * the first token at the client, p50 / p95, and their ratio to a new chat's.
  */
+import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { arg } from '../in-process.ts';
 import { chatHeaders, loggedInUsers, pct, readSse, serverTimingOf, startFakeUpstream, startTandem } from '../harness.ts';
 
-const EXCHANGES = (process.argv.find((a, i) => process.argv[i - 1] === '--exchanges') ?? '40,1000,3000').split(',').map(Number);
-const MESSAGES = arg('messages', 60);
-const ANSWER_CHARS = arg('answer-chars', 2000);
+const { values: args } = parseArgs({
+  options: {
+    exchanges: { type: 'string', default: '40,1000,3000' },
+    messages: { type: 'string', default: '60' },
+    'answer-chars': { type: 'string', default: '2000' },
+  },
+});
+const EXCHANGES = args.exchanges!.split(',').map(Number);
+const MESSAGES = Number(args.messages);
+const ANSWER_CHARS = Number(args['answer-chars']);
 
 type Timing = { prepare: number[]; firstToken: number[] };
 
