@@ -3,13 +3,14 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { sql, type SQL } from 'drizzle-orm';
+import { is, SQL, sql } from 'drizzle-orm';
 import { PgDialect, type PgDatabase } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import type { BoundStatement } from './compiled.ts';
 import { openPipelines } from './pipelined.ts';
 import { schema } from './schema.ts';
 
@@ -26,9 +27,10 @@ export type Database = {
    * (bench/README.md#proxy-overhead), written on a pipelined connection without waiting for one of
    * the pool's (pipelined.ts); PGlite runs it as any other. `pooled`: on one of the pool's
    * connections instead, for a read that may answer much (a follow-up's history), which would hold
-   * up the writes behind it on a pipelined one.
+   * up the writes behind it on a pipelined one. A statement compiled once (compiled.ts) skips
+   * building its text.
    */
-  runPrepared<T extends Record<string, unknown>>(query: SQL, opts?: { pooled?: boolean }): Promise<T[]>;
+  runPrepared<T extends Record<string, unknown>>(query: SQL | BoundStatement, opts?: { pooled?: boolean }): Promise<T[]>;
   /** Ends its connections; a second call resolves with the first. */
   close(): Promise<void>;
 };
@@ -74,9 +76,9 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; poolS
       }
       return name;
     };
-    const runPrepared = async <T extends Record<string, unknown>>(query: SQL, opts: { pooled?: boolean } = {}) => {
-      const { sql: text, params } = dialect.sqlToQuery(query);
-      const named = { name: nameOf(text), text, values: params };
+    const runPrepared = async <T extends Record<string, unknown>>(query: SQL | BoundStatement, opts: { pooled?: boolean } = {}) => {
+      const { text, values } = is(query, SQL) ? toBound(dialect, query) : query;
+      const named = { name: nameOf(text), text, values };
       return opts.pooled ? (await pool.query<T>(named)).rows : pipelines.query<T>(named);
     };
     return { db: db as unknown as Db, kind: 'postgres', url: opts.url, runPrepared, close: once(() => Promise.all([pipelines.close(), pool.end()]).then(() => {})) };
@@ -88,8 +90,14 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; poolS
   const db = drizzlePglite(client, { schema });
   await db.execute(sql`create extension if not exists pg_trgm`);
   await migratePglite(db, { migrationsFolder });
-  const runPrepared = async <T extends Record<string, unknown>>(query: SQL) => (await db.execute(query)).rows as T[];
+  const runPrepared = async <T extends Record<string, unknown>>(query: SQL | BoundStatement) =>
+    is(query, SQL) ? ((await db.execute(query)).rows as T[]) : (await client.query<T>(query.text, query.values)).rows;
   return { db: db as unknown as Db, kind: 'pglite', runPrepared, close: once(() => client.close()) };
+}
+
+function toBound(dialect: PgDialect, query: SQL): BoundStatement {
+  const { sql: text, params } = dialect.sqlToQuery(query);
+  return { text, values: params };
 }
 
 /** Closing twice (a shutdown racing a test's own close) waits for the first close instead of failing. */

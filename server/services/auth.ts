@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
+import type { SqlValue } from '../db/compiled.ts';
 import { authTokens, users, vipOrders } from '../db/schema/users.ts';
 
 export type VipOrder = { vipOrderId: string; vipPackageLevel: number; vipPackageName: string; endTime: string };
@@ -153,12 +154,12 @@ export function forgetCachedToken(ctx: AppContext, tokenHash: string): void {
 }
 
 /** In a statement: the token is not revoked or expired, and its account (`userId`) is active. */
-export const tokenStillValidSql = (tokenHash: string, userId: string) => sql<boolean>`exists (
+export const tokenStillValidSql = (tokenHash: SqlValue<string>, userId: SqlValue<string>) => sql<boolean>`exists (
   select 1 from ${authTokens} t join ${users} u on u.id = t.user_id
   where t.token_hash = ${tokenHash} and t.user_id = ${userId} and t.revoked_at is null and t.expires_at > now() and u.status = 'active')`;
 
 /** In a statement: the level of the plan in force (0 without one), as activeVipOrderSql picks it. */
-export const planLevelSql = (userId: string) =>
+export const planLevelSql = (userId: SqlValue<string>) =>
   sql<number>`coalesce((select max(v.package_level) from ${vipOrders} v where v.user_id = ${userId} and v.end_time > now()), 0)`;
 
 async function announceRevocation(ctx: AppContext, message: string) {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, type Placeholder, type SQL } from 'drizzle-orm';
 import type { AddMessageBody } from '../../shared/contracts/chat.ts';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import type { AppContext } from '../context.ts';
@@ -18,6 +18,7 @@ import { withMemoryTool, withPersonalization } from './personalization.ts';
 import { creditInviterLater } from './invites.ts';
 import { chargeCtes, refundPoints } from './ledger.ts';
 import { instanceIdOf } from './instances.ts';
+import { compiledStatement } from '../db/compiled.ts';
 import { requireSearchProvider } from './web-search.ts';
 
 /**
@@ -194,12 +195,67 @@ export async function prepareChatMessage(
   return prepared;
 }
 
+/** The branches of the statement that stores a message: one compiled text for each. */
+type StoreShape = { existing: boolean; token: boolean; charged: boolean; quickFunction: boolean; selection: boolean };
+
+type StoreValues = {
+  userId: string;
+  sessionId: string;
+  messageId: string;
+  entryId: string;
+  kind: 'message';
+  key: string;
+  tokenHash: string | null;
+  cost: number;
+  dailyAllowance: number;
+  minVipLevel: number;
+  input: string;
+  describe: string;
+  title: string;
+  mediaIds: string;
+  requestedId: string;
+  aiModelId: string;
+  modelName: string;
+  quickFunction: string | null;
+  selection: string | null;
+  promptText: string | null;
+  instanceId: number | null;
+};
+
 /**
  * The one statement (one round trip, one commit) that charges the points, creates or touches the
  * session and stores the user's message. It runs while the upstream is already being asked
  * (chat-stream.ts), so it also checks again what the login cache said: the token is still valid and
- * the plan still allows the model. Throws the refusal's AppError; nothing is charged then.
+ * the plan still allows the model. Compiled once per shape (db/compiled.ts), and prepared: parsed
+ * and planned once per connection.
  */
+const storeStatement = compiledStatement<StoreShape, StoreValues>((shape, v) => {
+  const ifCharged = sql`exists (select 1 from charged)`;
+  const authorized = shape.token ? tokenStillValidSql(v.tokenHash, v.userId) : sql`true`;
+  const gate = sql`(select ok from gate) and (select level from gate) >= ${v.minVipLevel}`;
+  const jsonb = (present: boolean, value: Placeholder) => (present ? sql`${value}::jsonb` : sql`null`);
+  const charge = chargeCtes(v.userId, shape.charged ? v.cost : 0, v.dailyAllowance, { kind: v.kind, key: v.key, refId: v.messageId, entryId: v.entryId }, gate);
+  return sql`
+    with gate as (select ${authorized} as ok, ${planLevelSql(v.userId)} as level),
+    ${charge},
+    s as (${
+      shape.existing
+        ? sql`update chat_sessions set last_active_at = now(), describe = ${v.describe}
+              where id = ${v.sessionId} and user_id = ${v.userId} and ${ifCharged} returning id`
+        : sql`insert into chat_sessions (id, user_id, title, describe)
+              select ${v.sessionId}, ${v.userId}, ${v.title}, ${v.describe} where ${ifCharged} returning id`
+    }),
+    m as (
+      insert into chat_messages (id, session_id, user_id, input_message, media_ids, requested_model_id, ai_model_id, model_name, points_cost,
+        quick_function, selection, prompt_text, writer_instance_id)
+      select ${v.messageId}, s.id, ${v.userId}, ${v.input}, ${v.mediaIds}::jsonb, ${v.requestedId}, ${v.aiModelId}, ${v.modelName}, ${v.cost},
+        ${jsonb(shape.quickFunction, v.quickFunction)}, ${jsonb(shape.selection, v.selection)}, ${v.promptText}, ${v.instanceId}::integer
+      from s returning id
+    )
+    select (select ok from gate) as authorized, (select level from gate) as level, ${ifCharged} as charged, (select id from m) as message_id`;
+});
+
+/** Throws the refusal's AppError; nothing is charged then. */
 async function storeMessage(
   ctx: AppContext,
   m: {
@@ -216,31 +272,38 @@ async function storeMessage(
   const { model } = resolved;
   const cost = model.pointsCost;
   const input = framing.storedInput;
-  const describe = sessionDescribeFrom(input);
-  const json = (v: unknown) => (v === null ? sql`null` : sql`${JSON.stringify(v)}::jsonb`);
-  const messageValues = sql`${messageId}, s.id, ${user.id}, ${input}, ${JSON.stringify(body.chatMediaIds)}::jsonb,
-    ${resolved.requestedId}, ${model.aiModelId}, ${model.name}, ${cost}, ${json(framing.quickFunction)}, ${json(framing.selection)}, ${framing.promptText},
-    ${instanceIdOf(ctx)}::integer`;
-  const ifCharged = sql`exists (select 1 from charged)`;
-  const authorized = m.tokenHash ? tokenStillValidSql(m.tokenHash, user.id) : sql`true`;
-  const gate = sql`(select ok from gate) and (select level from gate) >= ${model.minVipLevel}`;
-  // Prepared: the same text for every message of its kind, parsed and planned once per connection.
-  const [row] = await ctx.database.runPrepared<{ authorized: boolean; level: number; charged: boolean; message_id: string | null }>(sql`
-    with gate as (select ${authorized} as ok, ${planLevelSql(user.id)} as level),
-    ${chargeCtes(user.id, cost, ctx.config.FREE_DAILY_POINTS, { kind: 'message', key: `message:${messageId}`, refId: messageId }, gate)},
-    s as (${
-      body.chatSessionId
-        ? sql`update chat_sessions set last_active_at = now(), describe = ${describe}
-              where id = ${sessionId} and user_id = ${user.id} and ${ifCharged} returning id`
-        : sql`insert into chat_sessions (id, user_id, title, describe)
-              select ${sessionId}, ${user.id}, ${sessionTitleFrom(input)}, ${describe} where ${ifCharged} returning id`
+  const shape: StoreShape = {
+    existing: !!body.chatSessionId,
+    token: !!m.tokenHash,
+    charged: cost > 0,
+    quickFunction: framing.quickFunction !== null,
+    selection: framing.selection !== null,
+  };
+  const [row] = await ctx.database.runPrepared<{ authorized: boolean; level: number; charged: boolean; message_id: string | null }>(
+    storeStatement(shape, {
+      userId: user.id,
+      sessionId,
+      messageId,
+      entryId: randomUUID(),
+      kind: 'message',
+      key: `message:${messageId}`,
+      tokenHash: m.tokenHash,
+      cost,
+      dailyAllowance: ctx.config.FREE_DAILY_POINTS,
+      minVipLevel: model.minVipLevel,
+      input,
+      describe: sessionDescribeFrom(input),
+      title: sessionTitleFrom(input),
+      mediaIds: JSON.stringify(body.chatMediaIds),
+      requestedId: resolved.requestedId,
+      aiModelId: model.aiModelId,
+      modelName: model.name,
+      quickFunction: framing.quickFunction === null ? null : JSON.stringify(framing.quickFunction),
+      selection: framing.selection === null ? null : JSON.stringify(framing.selection),
+      promptText: framing.promptText,
+      instanceId: instanceIdOf(ctx),
     }),
-    m as (
-      insert into chat_messages (id, session_id, user_id, input_message, media_ids, requested_model_id, ai_model_id, model_name, points_cost,
-        quick_function, selection, prompt_text, writer_instance_id)
-      select ${messageValues} from s returning id
-    )
-    select (select ok from gate) as authorized, (select level from gate) as level, ${ifCharged} as charged, (select id from m) as message_id`);
+  );
   const { authorized: ok, level, charged, message_id: inserted } = row!;
   if (!ok || Number(level) < model.minVipLevel) {
     // The login cache was out of date: the next message asks the database.

@@ -3,6 +3,7 @@ import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import type { AdminAdjustPoints, LedgerKind } from '../../shared/contracts/points.ts';
 import type { Db } from '../db/client.ts';
+import type { SqlValue } from '../db/compiled.ts';
 import { isUniqueViolation } from '../db/errors.ts';
 import { chatMessages } from '../db/schema/chat.ts';
 import { pointBalances, pointLedger } from '../db/schema/points.ts';
@@ -40,7 +41,7 @@ export type LedgerChange = {
 export type LedgerResult = { status: 'applied'; balance: number; entryId: string } | { status: 'duplicate' } | { status: 'insufficient' };
 
 /** Today's free allowance left, counting a new day as a full allowance. */
-const dailyLeftSql = (allowance: number) =>
+const dailyLeftSql = (allowance: SqlValue<number>) =>
   sql`case when ${pointBalances.dailyDay} = current_date then ${pointBalances.dailyLeft} else ${allowance} end`;
 
 export async function ensureBalance(db: Db, userId: string): Promise<void> {
@@ -89,17 +90,18 @@ export async function creditPoints(db: Db, change: LedgerChange): Promise<Ledger
  * named `charged` (one row when charged, none when the points do not cover the cost) and `ledger`, so
  * a caller can charge in the same statement as its own writes. Today's free allowance goes first,
  * then the balance; the entry records both parts. The row lock of `b` makes parallel charges exact.
- * Every account has its balance row from sign-up.
+ * Every account has its balance row from sign-up. In a statement compiled once (db/compiled.ts) the
+ * values are placeholders: a cost that is a placeholder charges, so a free use passes the number 0.
  */
 export function chargeCtes(
-  userId: string,
-  cost: number,
-  dailyAllowance: number,
-  ref: { kind: LedgerKind; key: string; refId?: string },
+  userId: SqlValue<string>,
+  cost: SqlValue<number>,
+  dailyAllowance: SqlValue<number>,
+  ref: { kind: SqlValue<LedgerKind>; key: SqlValue<string>; refId?: SqlValue<string>; entryId?: SqlValue<string> },
   /** A condition the charge also needs (e.g. the caller's login still valid): false charges nothing. */
   gate: SQL = sql`true`,
 ): SQL {
-  if (cost <= 0) return sql`charged as (select ${userId}::text as user_id where ${gate}), ledger as (select 1)`;
+  if (typeof cost === 'number' && cost <= 0) return sql`charged as (select ${userId}::text as user_id where ${gate}), ledger as (select 1)`;
   return sql`b as (
       select user_id, balance, ${dailyLeftSql(dailyAllowance)} as daily from ${pointBalances} where user_id = ${userId} and ${gate} for update
     ),
@@ -114,7 +116,7 @@ export function chargeCtes(
     ),
     ledger as (
       insert into ${pointLedger} (id, user_id, delta, allowance, balance_after, reason, ref_id, idempotency_key)
-      select ${randomUUID()}, user_id, from_allowance - ${cost}, from_allowance, balance, ${ref.kind}, ${ref.refId ?? null}, ${ref.key} from charged
+      select ${ref.entryId ?? randomUUID()}, user_id, from_allowance - ${cost}, from_allowance, balance, ${ref.kind}, ${ref.refId ?? null}, ${ref.key} from charged
     )`;
 }
 

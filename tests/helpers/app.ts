@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
+import { is, SQL } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp } from '../../server/app.ts';
@@ -145,7 +146,7 @@ export function countQueries(t: TestApp, opts: { withBackground?: boolean } = {}
     const dialect = new PgDialect();
     t.database.runPrepared = (query, prepared) => {
       // A pooled one goes through the pool's query, counted there.
-      if (!prepared?.pooled) note(dialect.sqlToQuery(query).sql);
+      if (!prepared?.pooled) note(is(query, SQL) ? dialect.sqlToQuery(query).sql : query.text);
       return originalPrepared(query, prepared);
     };
   }

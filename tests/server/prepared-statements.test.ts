@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Database } from '../../server/db/client.ts';
+import { compiledStatement } from '../../server/db/compiled.ts';
 import { createPostgresDatabase, onPostgres } from '../helpers/app.ts';
 
 describe('runPrepared: the hot path statements', () => {
@@ -51,6 +52,31 @@ describe('runPrepared: the hot path statements', () => {
       { name: expect.stringMatching(/^tandem_[A-Za-z0-9_-]{20}$/), statement: 'select $1 as text' },
       { name: expect.stringMatching(/^tandem_[A-Za-z0-9_-]{20}$/), statement: 'select $1::int + 1 as next, upper($2) as loud, $3 > 1 as big' },
     ]);
+  });
+  describe('a statement compiled once per shape', () => {
+    let builds = 0;
+    const greeting = compiledStatement<{ loud: boolean }, { n: number; word: string }>((shape, v) => {
+      builds++;
+      return sql`select ${v.n}::int + 1 as next, ${shape.loud ? sql`upper(${v.word})` : v.word} as word, ${v.n}::int > 1 as big`;
+    });
+
+    it('builds each shape once and binds each call its own values, by name', async () => {
+      expect(await database.runPrepared(greeting({ loud: true }, { n: 1, word: 'a' }))).toEqual([{ next: 2, word: 'A', big: false }]);
+      expect(await database.runPrepared(greeting({ loud: true }, { word: 'b', n: 41 }))).toEqual([{ next: 42, word: 'B', big: true }]);
+      expect(await database.runPrepared(greeting({ loud: false }, { n: 7, word: 'c' }))).toEqual([{ next: 8, word: 'c', big: true }]);
+      expect(await database.runPrepared(greeting({ loud: true }, { n: 0, word: 'd' }), { pooled: true })).toEqual([{ next: 1, word: 'D', big: false }]);
+      expect(builds).toBe(2);
+      expect(greeting({ loud: true }, { n: 5, word: 'e' })).toEqual({ text: 'select $1::int + 1 as next, upper($2) as word, $3::int > 1 as big', values: [5, 'e', 5] });
+    });
+
+    it('refuses a value built into the statement, which later calls would send again', () => {
+      const leaky = compiledStatement<{ any: boolean }, { n: number }>((_, v) => sql`select ${v.n} as n, ${'kept'} as word`);
+      expect(() => leaky({ any: true }, { n: 1 })).toThrow(/literal value \("kept"\)/);
+    });
+
+    it('refuses a call that lacks a value', () => {
+      expect(() => greeting({ loud: false }, { n: 1 } as { n: number; word: string })).toThrow(/no value for the placeholder word/);
+    });
   });
 });
 
