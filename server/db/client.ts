@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { is, SQL, sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect, type PgDatabase } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -77,7 +77,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; poolS
       return name;
     };
     const runPrepared = async <T extends Record<string, unknown>>(query: SQL | BoundStatement, opts: { pooled?: boolean } = {}) => {
-      const { text, values } = is(query, SQL) ? toBound(dialect, query) : query;
+      const { text, values } = isBound(query) ? query : toBound(dialect, query);
       const named = { name: nameOf(text), text, values };
       return opts.pooled ? (await pool.query<T>(named)).rows : pipelines.query<T>(named);
     };
@@ -91,9 +91,12 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; poolS
   await db.execute(sql`create extension if not exists pg_trgm`);
   await migratePglite(db, { migrationsFolder });
   const runPrepared = async <T extends Record<string, unknown>>(query: SQL | BoundStatement) =>
-    is(query, SQL) ? ((await db.execute(query)).rows as T[]) : (await client.query<T>(query.text, query.values)).rows;
+    isBound(query) ? (await client.query<T>(query.text, query.values)).rows : ((await db.execute(query)).rows as T[]);
   return { db: db as unknown as Db, kind: 'pglite', runPrepared, close: once(() => client.close()) };
 }
+
+/** Told apart by shape: Drizzle's `is` walks the prototype chain of a plain object, once per message here. */
+const isBound = (query: SQL | BoundStatement): query is BoundStatement => 'text' in query;
 
 function toBound(dialect: PgDialect, query: SQL): BoundStatement {
   const { sql: text, params } = dialect.sqlToQuery(query);
