@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { ChatCitation, ChatToolCall } from '../../shared/contracts/chat.ts';
 import type { AppContext } from '../context.ts';
+import { compiledStatement } from '../db/compiled.ts';
 import { chatMessages } from '../db/schema/chat.ts';
 import { upstreamFailures } from '../db/schema/usage.ts';
 import { instanceIdOf } from './instances.ts';
@@ -88,13 +89,9 @@ function writeBatch(ctx: AppContext, b: Batcher): void {
   b.inFlight = (async () => {
     try {
       for (let from = 0; from < ids.length; from += BATCH_ROWS) {
-        const idList = sql.param(ids.slice(from, from + BATCH_ROWS));
-        const pieceList = sql.param(pieces.slice(from, from + BATCH_ROWS));
-        await ctx.db.execute(sql`
-          update ${chatMessages} m set output_message = m.output_message || v.piece, updated_at = now(),
-            writer_instance_id = coalesce(${writer}::integer, m.writer_instance_id)
-          from unnest(${idList}::text[], ${pieceList}::text[]) as v(id, piece)
-          where m.id = v.id`);
+        const batch = appendStatement({}, { ids: ids.slice(from, from + BATCH_ROWS), pieces: pieces.slice(from, from + BATCH_ROWS), writer });
+        // Through the pool: a batch of many rows would hold up the chat starts on a pipelined connection.
+        await ctx.database.runPrepared(batch, { pooled: true });
       }
     } catch (err) {
       ctx.log.error({ err, answers: ids.length }, 'storing streamed text failed');
@@ -107,6 +104,15 @@ function writeBatch(ctx: AppContext, b: Batcher): void {
     }
   })();
 }
+
+/** Appends each answer's piece: two arrays whatever the count, so one text, compiled once (db/compiled.ts) and planned once per connection. */
+const appendStatement = compiledStatement<Record<string, never>, { ids: string[]; pieces: string[]; writer: number | null }>(
+  (_, v) => sql`
+    update ${chatMessages} m set output_message = m.output_message || v.piece, updated_at = now(),
+      writer_instance_id = coalesce(${v.writer}::integer, m.writer_instance_id)
+    from unnest(${v.ids}::text[], ${v.pieces}::text[]) as v(id, piece)
+    where m.id = v.id`,
+);
 
 function join(ctx: AppContext, st: Streaming): Batcher {
   const b = batcherOf(ctx);
@@ -181,10 +187,23 @@ async function writeEnds(ctx: AppContext, b: EndBatcher): Promise<void> {
   b.running = false;
 }
 
-/** One statement for a batch of ends: its text is the same whatever the batch, so it is planned once per connection. */
-function endsStatement(batch: PendingEnd[]) {
-  const column = <T>(value: (o: AnswerOutcome, m: AnswerMetering | null) => T) =>
-    sql.param(batch.map(({ o }) => value(o, o.metering?.deploymentId ? o.metering : null)));
+/** The columns of a batch of ends, one array each (null where no deployment metered the answer). */
+type EndColumns = {
+  ids: string[];
+  outputs: string[];
+  finishReasons: string[];
+  errors: (string | null)[];
+  aiModelIds: string[];
+  modelNames: string[];
+  deploymentIds: (string | null)[];
+  inputTokens: (number | null)[];
+  outputTokens: (number | null)[];
+  estimated: (boolean | null)[];
+  firstTokenMs: (number | null)[];
+};
+
+/** One statement for a batch of ends: its text is the same whatever the batch, so it is compiled once and planned once per connection. */
+const endsText = compiledStatement<Record<string, never>, EndColumns>((_, v) => {
   // Metering columns are left as they are when no deployment answered (nothing was metered).
   const metered = (name: string) => sql.raw(`case when v.deployment_id is null then m.${name} else v.${name} end`);
   return sql`
@@ -192,13 +211,31 @@ function endsStatement(batch: PendingEnd[]) {
       ai_model_id = v.ai_model_id, model_name = v.model_name, updated_at = now(), finished_at = now(),
       deployment_id = coalesce(v.deployment_id, m.deployment_id), input_tokens = ${metered('input_tokens')},
       output_tokens = ${metered('output_tokens')}, tokens_estimated = ${metered('tokens_estimated')}, first_token_ms = ${metered('first_token_ms')}
-    from unnest(${sql.param(batch.map((e) => e.id))}::text[], ${column((o) => o.output)}::text[], ${column((o) => o.finishReason)}::text[],
-      ${column((o) => o.errorDetail)}::text[], ${column((o) => o.aiModelId)}::text[], ${column((o) => o.modelName)}::text[],
-      ${column((_, m) => m?.deploymentId ?? null)}::text[], ${column((_, m) => m?.inputTokens ?? null)}::integer[],
-      ${column((_, m) => m?.outputTokens ?? null)}::integer[], ${column((_, m) => m?.estimated ?? null)}::boolean[],
-      ${column((_, m) => m?.firstTokenMs ?? null)}::integer[])
+    from unnest(${v.ids}::text[], ${v.outputs}::text[], ${v.finishReasons}::text[], ${v.errors}::text[], ${v.aiModelIds}::text[],
+      ${v.modelNames}::text[], ${v.deploymentIds}::text[], ${v.inputTokens}::integer[], ${v.outputTokens}::integer[],
+      ${v.estimated}::boolean[], ${v.firstTokenMs}::integer[])
       as v(id, output_message, finish_reason, error_message, ai_model_id, model_name, deployment_id, input_tokens, output_tokens, tokens_estimated, first_token_ms)
     where m.id = v.id`;
+});
+
+function endsStatement(batch: PendingEnd[]) {
+  const column = <T>(value: (o: AnswerOutcome, m: AnswerMetering | null) => T) => batch.map(({ o }) => value(o, o.metering?.deploymentId ? o.metering : null));
+  return endsText(
+    {},
+    {
+      ids: batch.map((e) => e.id),
+      outputs: column((o) => o.output),
+      finishReasons: column((o) => o.finishReason),
+      errors: column((o) => o.errorDetail),
+      aiModelIds: column((o) => o.aiModelId),
+      modelNames: column((o) => o.modelName),
+      deploymentIds: column((_, m) => m?.deploymentId ?? null),
+      inputTokens: column((_, m) => m?.inputTokens ?? null),
+      outputTokens: column((_, m) => m?.outputTokens ?? null),
+      estimated: column((_, m) => m?.estimated ?? null),
+      firstTokenMs: column((_, m) => m?.firstTokenMs ?? null),
+    },
+  );
 }
 
 export type AnswerOutcome = {
@@ -236,7 +273,6 @@ export type AnswerStore = {
  */
 export function createAnswerStore(ctx: AppContext, messageId: string, stored: Promise<unknown> = Promise.resolve()): AnswerStore {
   const db = ctx.db;
-  const rowOf = eq(chatMessages.id, messageId);
   const st: Streaming = { id: messageId, pending: '', lastWrite: Date.now(), ready: false };
   const batcher = join(ctx, st);
   // A refused message has no row: nothing queued for it is written.
@@ -262,7 +298,7 @@ export function createAnswerStore(ctx: AppContext, messageId: string, stored: Pr
     },
     saveExtras(citations, toolCalls) {
       const values = { citations: [...citations], toolCalls: [...toolCalls] };
-      enqueue('citations or tool calls', () => db.update(chatMessages).set(values).where(rowOf));
+      enqueue('citations or tool calls', () => db.update(chatMessages).set(values).where(eq(chatMessages.id, messageId)));
     },
     async finish(o) {
       // Out of the batches; a batch already holding some of its text ends before the whole text is stored.
