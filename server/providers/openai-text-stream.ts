@@ -9,6 +9,7 @@ import {
 import { createParser } from 'eventsource-parser';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
+import { finished } from 'node:stream';
 import { urlToHttpOptions } from 'node:url';
 
 /**
@@ -108,7 +109,7 @@ async function openResponse(
 }
 
 /** What the SSE events of one answer said so far, turned into parts as they arrive. */
-type ParseState = { finishRaw?: string; usage?: Chunk['usage']; ended: boolean; textStarted: boolean; emitted: number };
+type ParseState = { finishRaw?: string; usage?: Chunk['usage']; ended: boolean; textStarted: boolean };
 
 function eventParser(state: ParseState, emit: (part: LanguageModelV3StreamPart) => void) {
   return createParser({
@@ -158,42 +159,60 @@ function finishPart(state: ParseState): LanguageModelV3StreamPart {
   };
 }
 
-/** The response body as a stream of parts; one parser for the whole body, as an event may straddle two reads. */
+/** Parts the reader may hold before the response is paused: only a consumer far behind holds it up. */
+const QUEUED_PARTS = 64;
+
+/**
+ * The response body as a stream of parts; one parser for the whole body, as an event may straddle
+ * two reads. Parts are made as the body's bytes arrive ('data'), not when the consumer asks: reading
+ * through an async iterator over the response added promise turns between the bytes' arrival and the
+ * first text's write, per piece (bench/README.md#proxy-overhead, eleventh session). A consumer
+ * QUEUED_PARTS behind pauses the response until it reads again.
+ */
 function partsOf(response: IncomingMessage, signal: AbortSignal | undefined): ReadableStream<LanguageModelV3StreamPart> {
-  const reader = response[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const decoder = new TextDecoder();
-  const state: ParseState = { ended: false, textStarted: false, emitted: 0 };
+  const state: ParseState = { ended: false, textStarted: false };
   let controller!: ReadableStreamDefaultController<LanguageModelV3StreamPart>;
-  const emit = (part: LanguageModelV3StreamPart) => {
-    state.emitted++;
-    controller.enqueue(part);
-  };
+  let settled = false;
+  const emit = (part: LanguageModelV3StreamPart) => controller.enqueue(part);
   const parser = eventParser(state, emit);
-  return new ReadableStream<LanguageModelV3StreamPart>({
-    start(c) {
-      controller = c;
-    },
-    async pull() {
-      // Reads until this read's bytes made parts: they leave as soon as they arrive.
-      const before = state.emitted;
-      while (!state.ended) {
-        const { done, value } = await reader.next().catch((error: unknown) => {
-          throw signal?.aborted ? signal.reason : error;
+  // [DONE] or the body's end: the parts end there. What follows [DONE] (the end of the chunked body)
+  // is still read, so the connection goes back to the pool.
+  const end = () => {
+    if (settled) return;
+    settled = true;
+    if (state.textStarted) emit({ type: 'text-end', id: '0' });
+    emit(finishPart(state));
+    controller.close();
+    response.resume();
+  };
+  const fail = (error: unknown) => {
+    if (settled) return;
+    settled = true;
+    controller.error(signal?.aborted ? signal.reason : error);
+  };
+  return new ReadableStream<LanguageModelV3StreamPart>(
+    {
+      start(c) {
+        controller = c;
+        response.on('data', (bytes: Buffer) => {
+          if (settled) return;
+          parser.feed(decoder.decode(bytes, { stream: true }));
+          if (state.ended) end();
+          else if ((controller.desiredSize ?? 1) <= 0) response.pause();
         });
-        if (done) break;
-        parser.feed(decoder.decode(value, { stream: true }));
-        if (state.emitted !== before && !state.ended) return;
-      }
-      if (state.textStarted) emit({ type: 'text-end', id: '0' });
-      emit(finishPart(state));
-      controller.close();
-      // What follows [DONE] (the end of the chunked body) is read, so the connection goes back to the pool.
-      response.resume();
+        finished(response, (error) => (error ? fail(error) : end()));
+      },
+      pull() {
+        if (!settled && response.isPaused()) response.resume();
+      },
+      cancel() {
+        settled = true;
+        response.destroy();
+      },
     },
-    cancel() {
-      response.destroy();
-    },
-  });
+    { highWaterMark: QUEUED_PARTS },
+  );
 }
 
 /** The prompt as chat-completions messages: text only (isPlainText); a user turn of several parts keeps them apart. */

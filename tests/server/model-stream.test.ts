@@ -203,6 +203,23 @@ describe('model streams', () => {
     expect((await collect(await open(id))).text).toBe('first');
   });
 
+  it('gives a long answer read slowly whole and in order (the upstream paused, then resumed)', async () => {
+    // Far more parts than the reader holds before pausing the response (QUEUED_PARTS), sent at once.
+    const chunks = Array.from({ length: 400 }, (_, i) => `w${i} `);
+    fake.script('long-read-slowly', { chunks });
+    const stream = await open(await model([{ upstream: 'long-read-slowly' }]));
+    let text = '';
+    let finish: string | undefined;
+    for await (const part of stream.parts) {
+      if (part.type === 'text') text += part.text;
+      else if (part.type === 'finish') finish = part.reason;
+      // A consumer slower than the upstream: the parts queue up behind it.
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    expect(text).toBe(chunks.join(''));
+    expect(finish).toBe('stop');
+  });
+
   for (const mode of ['error', 'drop'] as const) {
     it(`throws from the iteration when the upstream fails after the first text (${mode})`, async () => {
       // The delay lets the first chunks leave before a drop (destroying a socket discards unsent writes).
