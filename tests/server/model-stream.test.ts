@@ -203,19 +203,14 @@ describe('model streams', () => {
     expect((await collect(await open(id))).text).toBe('first');
   });
 
-  it('gives a long answer read slowly whole and in order (the upstream paused, then resumed)', async () => {
-    // Far more parts than the reader holds before pausing the response (QUEUED_PARTS), sent at once.
+  it('gives a long answer read late whole and in order (the upstream paused, then resumed)', async () => {
+    // Far more parts than the reader holds before pausing the response (QUEUED_PARTS).
     const chunks = Array.from({ length: 400 }, (_, i) => `w${i} `);
-    fake.script('long-read-slowly', { chunks });
-    const stream = await open(await model([{ upstream: 'long-read-slowly' }]));
-    let text = '';
-    let finish: string | undefined;
-    for await (const part of stream.parts) {
-      if (part.type === 'text') text += part.text;
-      else if (part.type === 'finish') finish = part.reason;
-      // A consumer slower than the upstream: the parts queue up behind it.
-      await new Promise((resolve) => setTimeout(resolve, 1));
-    }
+    fake.script('long-read-late', { chunks });
+    const stream = await open(await model([{ upstream: 'long-read-late' }]));
+    // Nothing more is read until the upstream has written the whole answer: the parts queue up.
+    await vi.waitFor(() => expect(fake.requests.find((r) => r.model === 'long-read-late')?.outcome).toBe('completed'), { timeout: 5000 });
+    const { text, finish } = await collect(stream);
     expect(text).toBe(chunks.join(''));
     expect(finish).toBe('stop');
   });
