@@ -177,14 +177,13 @@ function partsOf(response: IncomingMessage, signal: AbortSignal | undefined): Re
   const emit = (part: LanguageModelV3StreamPart) => controller.enqueue(part);
   const parser = eventParser(state, emit);
   // [DONE] or the body's end: the parts end there. What follows [DONE] (the end of the chunked body)
-  // is still read, so the connection goes back to the pool.
+  // is still read, and dropped, by the 'data' listener, so the connection goes back to the pool.
   const end = () => {
     if (settled) return;
     settled = true;
     if (state.textStarted) emit({ type: 'text-end', id: '0' });
     emit(finishPart(state));
     controller.close();
-    response.resume();
   };
   const fail = (error: unknown) => {
     if (settled) return;

@@ -177,7 +177,7 @@ async function writeEnds(ctx: AppContext, b: EndBatcher): Promise<void> {
     const batch = b.queue.splice(0, BATCH_ROWS);
     let stored = batch.map(() => true);
     try {
-      await ctx.database.runPrepared(endsStatement(batch));
+      await ctx.database.runPrepared(boundEnds(batch));
     } catch (err) {
       ctx.log.warn({ err, answers: batch.length }, 'storing a batch of answer ends failed; storing them one by one');
       stored = await Promise.all(batch.map(({ id, o }) => storeOutcome(ctx, id, o)));
@@ -203,7 +203,7 @@ type EndColumns = {
 };
 
 /** One statement for a batch of ends: its text is the same whatever the batch, so it is compiled once and planned once per connection. */
-const endsText = compiledStatement<Record<string, never>, EndColumns>((_, v) => {
+const endsStatement = compiledStatement<Record<string, never>, EndColumns>((_, v) => {
   // Metering columns are left as they are when no deployment answered (nothing was metered).
   const metered = (name: string) => sql.raw(`case when v.deployment_id is null then m.${name} else v.${name} end`);
   return sql`
@@ -218,9 +218,10 @@ const endsText = compiledStatement<Record<string, never>, EndColumns>((_, v) => 
     where m.id = v.id`;
 });
 
-function endsStatement(batch: PendingEnd[]) {
+/** The batch's ends as the statement's columns. */
+function boundEnds(batch: PendingEnd[]) {
   const column = <T>(value: (o: AnswerOutcome, m: AnswerMetering | null) => T) => batch.map(({ o }) => value(o, o.metering?.deploymentId ? o.metering : null));
-  return endsText(
+  return endsStatement(
     {},
     {
       ids: batch.map((e) => e.id),
