@@ -13,11 +13,11 @@ import { allowedExtensionIds, type Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
 import { apiDocHeader, withAnswerComponents } from './http/api-doc.ts';
-import { AppError } from './http/errors.ts';
-import { failureOf } from './http/failures.ts';
+import { AppError } from './core/errors.ts';
+import { failureOf } from './core/failures.ts';
 import { decodeUtf8, parseQueryString } from './http/input-guard.ts';
-import { languageOf, t } from './http/i18n.ts';
-import { scrubLogCall, serializeError, serializeRequest } from './http/log-safety.ts';
+import { languageOf, t } from './core/i18n.ts';
+import { scrubLogCall, serializeError, serializeRequest } from './core/log-safety.ts';
 import { registerSecurityHooks } from './http/security-hooks.ts';
 import { registerWebRoutes } from './http/web.ts';
 import type { RouteTableEntry } from './http/route.ts';
@@ -106,7 +106,7 @@ function loggerOptions(opts: BuildOptions): FastifyServerOptions['logger'] {
   if (opts.logger === false) return false;
   return {
     level: opts.config.LOG_LEVEL,
-    // Credentials and user data never reach the log (server/http/log-safety.ts).
+    // Credentials and user data never reach the log (server/core/log-safety.ts).
     redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers.authorization'],
     // Pino calls these with whatever is logged under the key; Fastify's types expect its own shapes.
     serializers: { req: serializeRequest, err: serializeError, error: serializeError },

@@ -14,7 +14,7 @@ import {
 /**
  * What the API reference (/api/docs/json) says every route answers, built from the same zod
  * contracts the routes use. The HTTP statuses are the ones the server really sends
- * (server/http/failures.ts): handled failures are HTTP 200 (rate limits, too large and wrong content
+ * (server/core/failures.ts): handled failures are HTTP 200 (rate limits, too large and wrong content
  * types included: the error handler in server/app.ts answers them so), our own faults 500, Fastify's
  * shutdown answer 503, 404 only where a route serves bytes (GetChatMedia), and 400 only where a
  * route says so (refusedStatus: Stripe's webhook). Response schemas only document: answers are

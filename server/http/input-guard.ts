@@ -1,6 +1,6 @@
 import { Codes } from '../../shared/contracts/envelope.ts';
-import { AppError } from './errors.ts';
-import type { MessageKey } from './i18n.ts';
+import { AppError } from '../core/errors.ts';
+import type { MessageKey } from '../core/i18n.ts';
 
 /**
  * One rule for what any route may receive, applied at the edge before a route runs

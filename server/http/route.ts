@@ -6,8 +6,8 @@ import type { AppContext } from '../context.ts';
 import { routeResponses, type RawAnswer } from './api-doc.ts';
 import { writeAudit } from '../services/audit.ts';
 import { authenticate, authenticateCached, bearerOf, type AuthUser } from '../services/auth.ts';
-import { AppError } from './errors.ts';
-import { isMessageKey, languageOf, t, zodLocale } from './i18n.ts';
+import { AppError } from '../core/errors.ts';
+import { isMessageKey, languageOf, t, zodLocale } from '../core/i18n.ts';
 
 /**
  * public: anyone. optional: anyone, with the user when a valid token is sent. user: logged in

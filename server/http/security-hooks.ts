@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import type { Config } from '../config.ts';
-import { AppError } from './errors.ts';
+import { AppError } from '../core/errors.ts';
 import { refuseBadInput, UNDECODABLE_QUERY } from './input-guard.ts';
 
 /**

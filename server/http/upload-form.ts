@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import type { UploadedFile } from '../services/media-upload.ts';
-import { AppError } from './errors.ts';
+import { AppError } from '../core/errors.ts';
 import { decodeUtf8, refuseBadInput } from './input-guard.ts';
 
 const MB = 1024 * 1024;

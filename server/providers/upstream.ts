@@ -1,5 +1,6 @@
 import { APICallError } from 'ai';
 import type { JSONSchema7, LanguageModelV3Prompt, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import { UpstreamFailure, type UpstreamFailureKind } from '../core/upstream-failure.ts';
 import type { UpstreamModel } from './llm.ts';
 
 /**
@@ -33,27 +34,6 @@ export type ToolRound = {
   calls: { toolCallId: string; toolName: string; input: string }[];
   results: { toolCallId: string; toolName: string; output: string; isError: boolean }[];
 };
-
-/**
- * Why an upstream call failed, as far as users and operators are concerned:
- * busy (rate limit, overload, 5xx, dropped connection: another try may work), auth (the provider
- * refused the key), not-found (the provider does not know the model), context-too-long (the
- * conversation does not fit), timeout (no answer in time), request (the provider refused this
- * request for another reason).
- */
-export type UpstreamFailureKind = 'busy' | 'auth' | 'not-found' | 'context-too-long' | 'timeout' | 'request';
-
-/** A failed upstream call; the message is for logs (scrubbed there), never for users. */
-export class UpstreamFailure extends Error {
-  constructor(
-    readonly kind: UpstreamFailureKind,
-    message: string,
-    readonly status?: number,
-  ) {
-    super(message);
-    this.name = 'UpstreamFailure';
-  }
-}
 
 /** Providers say "context length", "maximum context", "too many tokens", "prompt is too long", ... */
 const CONTEXT_TOO_LONG = /context.{0,20}(length|window|limit)|maximum.{0,20}tokens|too many tokens|prompt is too long|token limit|too long/i;

@@ -23,8 +23,8 @@ import {
 } from '../../shared/contracts/media.ts';
 import { AddDrawBodySchema, AddDrawResultSchema } from '../../shared/contracts/plugin.ts';
 import { BytesSchema, ChatStreamEventSchema, FailureEnvelopeSchema } from '../../shared/contracts/responses.ts';
-import { AppError } from '../http/errors.ts';
-import { t } from '../http/i18n.ts';
+import { AppError } from '../core/errors.ts';
+import { t } from '../core/i18n.ts';
 import { addRoute, parseInput, RAW } from '../http/route.ts';
 import { readUploadForm } from '../http/upload-form.ts';
 import { authenticateCached, bearerOf, hashSecret } from '../services/auth.ts';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import { HealthSchema, SettingKeyQuerySchema, SettingListSchema, SettingSchema } from '../../shared/contracts/system.ts';
 import { AddRequestTimeBodySchema, SavedCountSchema } from '../../shared/contracts/tracking.ts';
-import { t } from '../http/i18n.ts';
+import { t } from '../core/i18n.ts';
 import { addRoute, RAW } from '../http/route.ts';
 import { checkHealth } from '../services/health.ts';
 import { getPublicSetting, listPublicSettings } from '../services/settings.ts';

@@ -13,7 +13,7 @@ import {
   WebhookResultSchema,
 } from '../../shared/contracts/plans.ts';
 import { addRoute, RAW } from '../http/route.ts';
-import { t } from '../http/i18n.ts';
+import { t } from '../core/i18n.ts';
 import { hideOrder, listOrders, listPublicPackages, orderById } from '../services/plans.ts';
 import { createCheckout, createPortalSession, getSubscription, setCancelAtPeriodEnd } from '../services/stripe.ts';
 import { receiveStripeWebhook, WebhookRefusal } from '../services/stripe-webhook.ts';

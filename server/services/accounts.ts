@@ -6,7 +6,7 @@ import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { escapeLike } from '../db/like.ts';
 import { tempKeys, users } from '../db/schema/users.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../core/errors.ts';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import type { AddUserRequest } from '../../shared/contracts/account.ts';
 import { UserSettingSchema, type UserSetting } from '../../shared/contracts/user.ts';
@@ -14,8 +14,8 @@ import { hashSecret, issueToken, newSecret, revokeAllTokens } from './auth.ts';
 import { findInviter } from './invites.ts';
 import { ensureBalance } from './ledger.ts';
 import { notify } from './notifications.ts';
-import { isUniqueViolation } from '../db/errors.ts';
-import { maskEmail } from '../http/log-safety.ts';
+import { isUniqueViolation } from '../core/db-errors.ts';
+import { maskEmail } from '../core/log-safety.ts';
 
 const TEMP_KEY_TTL_MS = 60_000;
 // 2 = Argon2id (the package's const enum cannot be imported under isolatedModules).

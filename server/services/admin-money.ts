@@ -16,7 +16,7 @@ import { rangeOf } from '../db/list-query.ts';
 import { stripeSubscriptions, vipPackages } from '../db/schema/plans.ts';
 import { pointLedger } from '../db/schema/points.ts';
 import { users, vipOrders } from '../db/schema/users.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../core/errors.ts';
 
 /**
  * The console's money pages: orders, Stripe subscriptions and invite statistics. Lists are paged and

@@ -21,7 +21,7 @@ import { stripeSubscriptions } from '../db/schema/plans.ts';
 import { pointBalances, pointLedger } from '../db/schema/points.ts';
 import { browserRecords, requestTimes } from '../db/schema/system.ts';
 import { users, vipOrders } from '../db/schema/users.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../core/errors.ts';
 import { revokeAllTokens } from './auth.ts';
 import { adjustPoints, listLedger } from './ledger.ts';
 import { levelName } from './plans.ts';

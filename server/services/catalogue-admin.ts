@@ -11,7 +11,7 @@ import {
 } from '../../shared/contracts/model.ts';
 import type { AppContext } from '../context.ts';
 import { aiDeployments, aiModels } from '../db/schema/models.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../core/errors.ts';
 import { maskSecret, secretBox } from './secrets.ts';
 import { catalogueChanged, toCatalogueModel, type DeploymentRow, type ModelRow } from './catalogue.ts';
 import { coolingUntilOf, markSuccess } from './catalogue-health.ts';

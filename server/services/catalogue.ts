@@ -3,7 +3,7 @@ import { Codes } from '../../shared/contracts/envelope.ts';
 import { AUTO_MODEL_ID, VIP_LEVEL_NAMES, type CatalogueModel, type ModelListItem, type Provider, type TokenPrice } from '../../shared/contracts/model.ts';
 import type { AppContext } from '../context.ts';
 import { aiDeployments, aiModels } from '../db/schema/models.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../core/errors.ts';
 import { createUpstreamModel, type UpstreamModel } from '../providers/llm.ts';
 import { secretBox } from './secrets.ts';
 

@@ -5,7 +5,7 @@ import { Codes } from '../../shared/contracts/envelope.ts';
 import type { AppContext } from '../context.ts';
 import type { Language } from '../../shared/contracts/common.ts';
 import type { MessageSelection } from '../../shared/contracts/quick-function.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../core/errors.ts';
 import type { ChatTurn } from '../providers/upstream.ts';
 import { forgetCachedToken, planLevelSql, tokenStillValidSql, type AuthUser } from './auth.ts';
 import { vipLevelName } from './catalogue.ts';

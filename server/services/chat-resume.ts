@@ -15,8 +15,8 @@ import type { Language } from '../../shared/contracts/common.ts';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import type { AppContext } from '../context.ts';
 import { chatMessages } from '../db/schema/chat.ts';
-import { AppError } from '../http/errors.ts';
-import { isMessageKey, t, type MessageKey } from '../http/i18n.ts';
+import { AppError } from '../core/errors.ts';
+import { isMessageKey, t, type MessageKey } from '../core/i18n.ts';
 import { chatEvent, DONE_EVENT, openEventStream, textEvents } from './chat-events.ts';
 import { liveAnswerOf } from './chat-running.ts';
 

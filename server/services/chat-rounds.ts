@@ -1,7 +1,8 @@
 import type { ChatCitation, ChatToolCall } from '../../shared/contracts/chat.ts';
 import type { Language } from '../../shared/contracts/common.ts';
 import type { AppContext } from '../context.ts';
-import { UpstreamFailure, type ChatTurn, type StreamPart, type TokenUsage, type ToolRound } from '../providers/upstream.ts';
+import { UpstreamFailure } from '../core/upstream-failure.ts';
+import type { ChatTurn, StreamPart, TokenUsage, ToolRound } from '../providers/upstream.ts';
 import { CHARS_PER_TOKEN, type PreparedMessage } from './chat-prepare.ts';
 import { runToolCall, toolsOf, type ToolScope } from './chat-tools.ts';
 import { openModelStream } from './model-stream.ts';

@@ -3,7 +3,7 @@ import { ChatFinishReasons } from '../../shared/contracts/chat.ts';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import type { AppContext } from '../context.ts';
 import { chatMessages } from '../db/schema/chat.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../core/errors.ts';
 import type { LiveAnswer } from './chat-resume.ts';
 
 /**

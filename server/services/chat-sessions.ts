@@ -13,7 +13,7 @@ import type { Db } from '../db/client.ts';
 import { escapeLike } from '../db/like.ts';
 import { chatMessages, chatSessions } from '../db/schema/chat.ts';
 import { chatMedia } from '../db/schema/media.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../core/errors.ts';
 
 const notFound = () => new AppError(Codes.NotFound, 'notFound');
 

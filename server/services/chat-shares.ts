@@ -7,7 +7,7 @@ import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { chatMessages, chatSessions } from '../db/schema/chat.ts';
 import { chatShares } from '../db/schema/shares.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../core/errors.ts';
 import { listMessages } from './chat-sessions.ts';
 import { withFreshImageLinks } from './draw.ts';
 import { signedMediaPath } from './media-links.ts';

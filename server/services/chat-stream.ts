@@ -4,9 +4,9 @@ import { ChatFinishReasons, type ChatStreamData } from '../../shared/contracts/c
 import type { Language } from '../../shared/contracts/common.ts';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import type { AppContext } from '../context.ts';
-import { failureOf, type Failure } from '../http/failures.ts';
-import { t } from '../http/i18n.ts';
-import { UpstreamFailure } from '../providers/upstream.ts';
+import { failureOf, type Failure } from '../core/failures.ts';
+import { t } from '../core/i18n.ts';
+import { UpstreamFailure } from '../core/upstream-failure.ts';
 import { createAnswerStore, type AnswerStore } from './chat-answer-store.ts';
 import { chatEvent, DONE_EVENT, openEventStream, textEvents } from './chat-events.ts';
 import type { PreparedMessage } from './chat-prepare.ts';
@@ -159,7 +159,7 @@ function boundAnswer(s: AnswerState, giveUp: () => void): () => void {
  * request is aborted, nothing is stored, and this rejects with the refusal before anything was
  * written, so the route answers it as an ordinary envelope. Otherwise resolves when the stream has
  * ended and its outcome is stored. A stop (by the user or a shutdown) ends it with
- * that reason; a failure ends it with the Code of the one failure mapping (server/http/failures.ts).
+ * that reason; a failure ends it with the Code of the one failure mapping (server/core/failures.ts).
  * A client that goes away does not stop it: it is finished, stored and charged as usual, and any
  * surface of the user may follow it meanwhile (ResumeMessage, chat-resume.ts).
  */

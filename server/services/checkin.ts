@@ -3,7 +3,7 @@ import { Codes } from '../../shared/contracts/envelope.ts';
 import type { CheckinStatus } from '../../shared/contracts/points.ts';
 import type { AppContext } from '../context.ts';
 import { userCheckins } from '../db/schema/economy.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../core/errors.ts';
 import { creditPoints } from './ledger.ts';
 import { notify } from './notifications.ts';
 import { settingValues, wholeNumberSetting } from './settings.ts';

@@ -7,11 +7,11 @@ import { Codes } from '../../shared/contracts/envelope.ts';
 import type { VipPeriod } from '../../shared/contracts/plans.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
-import { isUniqueViolation } from '../db/errors.ts';
+import { isUniqueViolation } from '../core/db-errors.ts';
 import { couponRedemptions, couponReservations, coupons } from '../db/schema/coupons.ts';
 import { vipPackages } from '../db/schema/plans.ts';
-import { AppError } from '../http/errors.ts';
-import { t, type MessageKey } from '../http/i18n.ts';
+import { AppError } from '../core/errors.ts';
+import { t, type MessageKey } from '../core/i18n.ts';
 import type { PackageRow } from './plans.ts';
 import { isRedeemable } from './redeem-codes.ts';
 

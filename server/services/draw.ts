@@ -7,7 +7,7 @@ import type { AddDrawBody, AddDrawResult } from '../../shared/contracts/plugin.t
 import type { AppContext } from '../context.ts';
 import { chatMedia } from '../db/schema/media.ts';
 import { plugins } from '../db/schema/plugins.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../core/errors.ts';
 import { generateImage, ImagesError, imagesConfigured } from '../providers/images.ts';
 import { signedMediaPath } from './media-links.ts';
 import { storageKeyOf } from './media-upload.ts';

@@ -16,7 +16,7 @@ import type { Db } from '../db/client.ts';
 import { escapeLike } from '../db/like.ts';
 import { chatMessages } from '../db/schema/chat.ts';
 import { favourites } from '../db/schema/favourites.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../core/errors.ts';
 
 /**
  * Favourite answers (docs/api.md#favourite-answers-save). A favourite is a copy of an answer, so

@@ -2,8 +2,8 @@ import { fileTypeFromBuffer } from 'file-type';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import { PROXIED_IMAGE_MAX_BYTES } from '../../shared/contracts/image-proxy.ts';
 import type { AppContext } from '../context.ts';
-import { AppError } from '../http/errors.ts';
-import type { MessageKey } from '../http/i18n.ts';
+import { AppError } from '../core/errors.ts';
+import type { MessageKey } from '../core/i18n.ts';
 import { fetchPublicResource, ReaderError, type ReaderErrorReason } from './reader/safe-fetch.ts';
 
 /**

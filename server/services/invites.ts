@@ -4,7 +4,7 @@ import type { InviteInfo, InvitedAccount } from '../../shared/contracts/economy.
 import type { Paged } from '../../shared/contracts/common.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
-import { isUniqueViolation } from '../db/errors.ts';
+import { isUniqueViolation } from '../core/db-errors.ts';
 import { pointBalances, pointLedger } from '../db/schema/points.ts';
 import { users } from '../db/schema/users.ts';
 import { applyLedgerChange, ensureBalance } from './ledger.ts';

@@ -2,7 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import type { AppContext } from '../context.ts';
 import { chatMedia } from '../db/schema/media.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../core/errors.ts';
 import { imageForModel } from './file-content.ts';
 import type { TurnImage } from '../providers/upstream.ts';
 

@@ -1,18 +1,17 @@
 import { Codes } from '../../shared/contracts/envelope.ts';
 import { AUTO_MODEL_ID, type CatalogueModel } from '../../shared/contracts/model.ts';
 import type { AppContext } from '../context.ts';
-import { AppError } from '../http/errors.ts';
-import { redactText } from '../http/log-safety.ts';
+import { AppError } from '../core/errors.ts';
+import { redactText } from '../core/log-safety.ts';
+import { UpstreamFailure, type UpstreamFailureKind } from '../core/upstream-failure.ts';
 import {
   openUpstreamStream,
-  UpstreamFailure,
   upstreamFailureOf,
   type ChatTurn,
   type ModelTool,
   type PartReader,
   type StreamPart,
   type ToolRound,
-  type UpstreamFailureKind,
 } from '../providers/upstream.ts';
 import type { AuthUser } from './auth.ts';
 import { getCatalogue, upstreamOf, vipLevelName, type CachedDeployment, type CatalogueEntry } from './catalogue.ts';

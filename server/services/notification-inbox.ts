@@ -4,7 +4,7 @@ import type { Broadcast, NotificationListQuery, NotificationPage, UserNotificati
 import type { Db } from '../db/client.ts';
 import { userNotifications } from '../db/schema/economy.ts';
 import { users, vipOrders } from '../db/schema/users.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../core/errors.ts';
 
 /**
  * What a user reads of their notifications, and an operator's broadcast (docs/economy.md#notifications).

@@ -16,7 +16,7 @@ import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { chatMessages } from '../db/schema/chat.ts';
 import { memories, personalizations } from '../db/schema/personalization.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../core/errors.ts';
 import type { ChatTurn } from '../providers/upstream.ts';
 import { REMEMBER_PLUGIN } from './chat-tools.ts';
 import type { MessagePlugin } from './plugins.ts';

@@ -13,11 +13,11 @@ import type {
 } from '../../shared/contracts/plans.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
-import { isUniqueViolation } from '../db/errors.ts';
+import { isUniqueViolation } from '../core/db-errors.ts';
 import { stripeSubscriptions, vipPackages } from '../db/schema/plans.ts';
 import { pointBalances } from '../db/schema/points.ts';
 import { users, vipOrders } from '../db/schema/users.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../core/errors.ts';
 import { applyLedgerChange } from './ledger.ts';
 import { settingValues } from './settings.ts';
 import { notify } from './notifications.ts';

@@ -4,7 +4,7 @@ import { PluginTypes, type AdminPlugin, type Plugin, type PluginListQuery, type 
 import type { Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { plugins } from '../db/schema/plugins.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../core/errors.ts';
 import { imagesConfigured } from '../providers/images.ts';
 import { searchProviderName } from '../providers/web-search.ts';
 

@@ -16,7 +16,7 @@ import {
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { quickFunctions, userQuickFunctions } from '../db/schema/quick-functions.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../core/errors.ts';
 import { buildQuickFunctionTree, flattenTree } from './quick-function-tree.ts';
 
 /**

@@ -5,7 +5,7 @@ import { Codes } from '../../shared/contracts/envelope.ts';
 import type { AdminRecommendedPrompt, AdminSaveRecommendedPromptBody, RecommendedPrompt } from '../../shared/contracts/quick-function.ts';
 import type { AppContext } from '../context.ts';
 import { recommendedPrompts } from '../db/schema/quick-functions.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../core/errors.ts';
 
 /** Recommended prompts (AiPrompWord): starting points operators offer users, one language each. */
 

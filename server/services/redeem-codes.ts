@@ -6,7 +6,7 @@ import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { redeemBatches, redeemCodes, redeemUses } from '../db/schema/economy.ts';
 import { pointBalances } from '../db/schema/points.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../core/errors.ts';
 import { creditPoints } from './ledger.ts';
 import { addPlanDays } from './plans.ts';
 import { notify } from './notifications.ts';

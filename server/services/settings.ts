@@ -4,7 +4,7 @@ import type { AdminSetting, SaveSetting, Setting } from '../../shared/contracts/
 import { allowedExtensionIds, type Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import { systemSettings } from '../db/schema/system.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../core/errors.ts';
 import { searchProviderName } from '../providers/web-search.ts';
 
 type SettingType = AdminSetting['valueType'];

@@ -6,7 +6,7 @@ import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { stripeCustomers, stripeEvents, stripeSubscriptions } from '../db/schema/plans.ts';
 import { users, vipOrders } from '../db/schema/users.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../core/errors.ts';
 import { holdCompletedReservation, recordCouponRedemption } from './coupons.ts';
 import { creditPoints } from './ledger.ts';
 import { notify } from './notifications.ts';

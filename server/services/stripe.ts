@@ -6,8 +6,8 @@ import { RUNNING_SUBSCRIPTION_STATUSES, type CreateCheckout, type Subscription }
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { stripeCustomers, stripeSubscriptions } from '../db/schema/plans.ts';
-import { AppError } from '../http/errors.ts';
-import type { MessageKey } from '../http/i18n.ts';
+import { AppError } from '../core/errors.ts';
+import type { MessageKey } from '../core/i18n.ts';
 import type { AuthUser } from './auth.ts';
 import {
   attachSession,

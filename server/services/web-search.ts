@@ -1,7 +1,7 @@
 import type { ChatCitation } from '../../shared/contracts/chat.ts';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import type { AppContext } from '../context.ts';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '../core/errors.ts';
 import { createSearchProvider, SearchError, type SearchProvider, type SearchResult } from '../providers/web-search.ts';
 import { REFUSALS } from './media-upload.ts';
 import { storableText } from './storable-text.ts';

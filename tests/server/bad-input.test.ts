@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { failureOf } from '../../server/http/failures.ts';
+import { failureOf } from '../../server/core/failures.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { auth, createAdmin } from '../helpers/users.ts';
 

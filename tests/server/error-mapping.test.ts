@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { t as translate } from '../../server/http/i18n.ts';
+import { t as translate } from '../../server/core/i18n.ts';
 import { startFakeOpenAI, type FakeOpenAI, type Script } from '../fixtures/fake-openai.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { parseChatStream, textOf } from '../helpers/chat.ts';
@@ -8,7 +8,7 @@ import { captureLog } from '../helpers/log-capture.ts';
 import { auth, createUser, type TestUser } from '../helpers/users.ts';
 
 /**
- * One mapping from failures to Codes (server/http/failures.ts): what the user sees for each class
+ * One mapping from failures to Codes (server/core/failures.ts): what the user sees for each class
  * of failure, in the stream and in JSON answers, and what the operator reads in the log.
  */
 

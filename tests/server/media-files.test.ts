@@ -4,7 +4,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DOCUMENT_EXTENSIONS } from '../../shared/contracts/media.ts';
 import { chatMedia } from '../../server/db/schema/media.ts';
-import { t as translate } from '../../server/http/i18n.ts';
+import { t as translate } from '../../server/core/i18n.ts';
 import { FileStoreError, localFileStore, s3FileStore } from '../../server/providers/file-store.ts';
 import { adminSaveDeployment, adminSaveModel } from '../../server/services/catalogue-admin.ts';
 import { sweepUnsentMedia, UNSENT_MEDIA_TTL_MS } from '../../server/services/media-cleanup.ts';

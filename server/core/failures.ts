@@ -1,6 +1,6 @@
 import { Codes, type Code } from '../../shared/contracts/envelope.ts';
-import { sqlStateOf } from '../db/errors.ts';
-import { UpstreamFailure, type UpstreamFailureKind } from '../providers/upstream.ts';
+import { sqlStateOf } from './db-errors.ts';
+import { UpstreamFailure, type UpstreamFailureKind } from './upstream-failure.ts';
 import { AppError } from './errors.ts';
 import type { MessageKey } from './i18n.ts';
 
