@@ -7,7 +7,7 @@ import type { Db } from '../db/client.ts';
 import { escapeLike } from '../db/like.ts';
 import { inRange, pageOf } from '../db/list-query.ts';
 import { adminAuditLog } from '../db/schema/audit.ts';
-import { storableText } from './storable-text.ts';
+import { storableText } from '../core/storable-text.ts';
 
 /**
  * The admin audit log (docs/api.md#audit-log). Rows are written by addRoute after an admin write

@@ -6,7 +6,7 @@ import type { ChatTurn, StreamPart, TokenUsage, ToolRound } from '../providers/u
 import { CHARS_PER_TOKEN, type PreparedMessage } from './chat-prepare.ts';
 import { runToolCall, toolsOf, type ToolScope } from './chat-tools.ts';
 import { openModelStream } from './model-stream.ts';
-import { storableText, withoutNul } from './storable-text.ts';
+import { storableText, withoutNul } from '../core/storable-text.ts';
 import { estimateToolRoundTokens, estimateTurnTokens, meterCall, type AnswerMetering } from './token-metering.ts';
 import { citationsOf, readSources, searchWeb, sourcesPreamble } from './web-search.ts';
 

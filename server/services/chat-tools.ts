@@ -11,7 +11,7 @@ import { drawImage } from './draw.ts';
 import type { ModelTool } from '../providers/upstream.ts';
 import type { MessagePlugin, ToolName } from './plugins.ts';
 import { chargePoints, refundPoints } from './ledger.ts';
-import { storableText } from './storable-text.ts';
+import { storableText } from '../core/storable-text.ts';
 import { citationsOf, readPage, resultsForModel, searchWeb } from './web-search.ts';
 
 /**

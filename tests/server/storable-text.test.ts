@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { storableText } from '../../server/services/storable-text.ts';
+import { storableText } from '../../server/core/storable-text.ts';
 
 describe('storableText', () => {
   it('drops NUL and makes lone surrogate halves U+FFFD, keeping pairs and everything else', () => {
