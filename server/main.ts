@@ -1,7 +1,7 @@
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { buildApp } from './app.ts';
-import { drainRunningStreams } from './services/chat-running.ts';
+import { drainRunningStreams } from './services/chat/running.ts';
 
 async function main() {
   let config;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { MessageSearchPageSchema, MessageSearchQuerySchema } from '../../shared/contracts/chat-search.ts';
 import { addRoute } from '../http/route.ts';
-import { searchMessages } from '../services/chat-search.ts';
+import { searchMessages } from '../services/chat/search.ts';
 
 /** Full-text search over the caller's chats (the search dialog's "in messages" results). */
 export function registerChatSearchRoutes(app: FastifyInstance): void {

@@ -8,7 +8,7 @@ import {
   ShareSessionBodySchema,
 } from '../../shared/contracts/share.ts';
 import { addRoute } from '../http/route.ts';
-import { createShare, listShares, readShare, revokeShare } from '../services/chat-shares.ts';
+import { createShare, listShares, readShare, revokeShare } from '../services/chat/shares.ts';
 
 /** Share links: a public read-only snapshot of a chat, made, listed and revoked by its owner. */
 export function registerShareRoutes(app: FastifyInstance): void {

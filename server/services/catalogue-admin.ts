@@ -17,7 +17,7 @@ import { catalogueChanged, toCatalogueModel, type DeploymentRow, type ModelRow }
 import { coolingUntilOf, markSuccess } from './catalogue-health.ts';
 import { slugOf } from './catalogue-seed.ts';
 import { deploymentHealth } from './admin-models.ts';
-import { perMillion } from './token-metering.ts';
+import { perMillion } from './chat/token-metering.ts';
 
 /** Admin: the whole catalogue, offline models and disabled deployments included. */
 

@@ -18,7 +18,7 @@ import { chatMessages } from '../db/schema/chat.ts';
 import { memories, personalizations } from '../db/schema/personalization.ts';
 import { AppError } from '../core/errors.ts';
 import type { ChatTurn } from '../providers/upstream.ts';
-import { REMEMBER_PLUGIN } from './chat-tools.ts';
+import { REMEMBER_PLUGIN } from './chat/tools.ts';
 import type { MessagePlugin } from './plugins.ts';
 
 /**

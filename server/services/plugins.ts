@@ -9,7 +9,7 @@ import { imagesConfigured } from '../providers/images.ts';
 import { searchProviderName } from '../providers/web-search.ts';
 
 /**
- * The function plugins the server implements (server/services/chat-tools.ts runs them). `remember` is
+ * The function plugins the server implements (server/services/chat/tools.ts runs them). `remember` is
  * not a plugin anyone switches on: the chat offers it when memory is on (server/services/personalization.ts).
  */
 export type ToolName = 'web_search' | 'read_url' | 'generate_image' | 'remember';

@@ -4,7 +4,7 @@ import { bootstrapAdmin } from './accounts.ts';
 import { recoverOrphanedAnswers, registerInstance, startOrphanSweep, unregisterInstance } from './instances.ts';
 import { seedPlugins } from './plugins.ts';
 import { seedPackages, startPlanPointsSweep } from './plans.ts';
-import { startSearchIndexUpkeep } from './search-index-upkeep.ts';
+import { startSearchIndexUpkeep } from './chat/search-index-upkeep.ts';
 import { startTrackingSweep } from './tracking.ts';
 import { startUsageRollup } from './usage-rollup.ts';
 

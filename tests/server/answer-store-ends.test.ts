@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatMessages, chatSessions } from '../../server/db/schema/chat.ts';
-import { createAnswerStore, type AnswerOutcome } from '../../server/services/chat-answer-store.ts';
-import { newMetering } from '../../server/services/token-metering.ts';
+import { createAnswerStore, type AnswerOutcome } from '../../server/services/chat/answer-store.ts';
+import { newMetering } from '../../server/services/chat/token-metering.ts';
 import { countQueries, createTestApp, type TestApp } from '../helpers/app.ts';
 import { createUser } from '../helpers/users.ts';
 

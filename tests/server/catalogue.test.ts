@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/app.ts';
 import { loadConfig } from '../../server/config.ts';
 import { aiDeployments, aiModels } from '../../server/db/schema/models.ts';
-import { openModelStream, resolveModel } from '../../server/services/model-stream.ts';
+import { openModelStream, resolveModel } from '../../server/services/chat/model-stream.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { auth, createAdmin, createUser, grantVip } from '../helpers/users.ts';

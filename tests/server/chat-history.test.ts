@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { chatMessages, chatSessions } from '../../server/db/schema/chat.ts';
-import { loadSession } from '../../server/services/chat-prepare.ts';
-import { historyBudgetChars } from '../../server/services/model-stream.ts';
+import { loadSession } from '../../server/services/chat/prepare.ts';
+import { historyBudgetChars } from '../../server/services/chat/model-stream.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { createTestApp, fakeOpenAIEnv, type TestApp } from '../helpers/app.ts';
 import { parseChatStream } from '../helpers/chat.ts';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatMessages, chatSessions } from '../../server/db/schema/chat.ts';
-import { RECENT_WINDOW } from '../../server/services/chat-search.ts';
+import { RECENT_WINDOW } from '../../server/services/chat/search.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { auth, createUser } from '../helpers/users.ts';
 

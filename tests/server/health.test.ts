@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatMessages } from '../../server/db/schema/chat.ts';
-import { drainRunningStreams } from '../../server/services/chat-running.ts';
+import { drainRunningStreams } from '../../server/services/chat/running.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { createTestApp, fakeOpenAIEnv, onPostgres, type TestApp } from '../helpers/app.ts';
 import { listening, readStream, textOf } from '../helpers/chat.ts';

@@ -5,7 +5,7 @@ import type { AppContext } from '../../server/context.ts';
 import type { AuthUser } from '../../server/services/auth.ts';
 import { adminSaveDeployment, adminSaveModel } from '../../server/services/catalogue-admin.ts';
 import type { ChatTurn } from '../../server/providers/upstream.ts';
-import { openModelStream, resolveModel, type OpenedStream } from '../../server/services/model-stream.ts';
+import { openModelStream, resolveModel, type OpenedStream } from '../../server/services/chat/model-stream.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { testSaveModel } from '../helpers/models.ts';

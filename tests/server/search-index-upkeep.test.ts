@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { chatMessages, chatSessions } from '../../server/db/schema/chat.ts';
-import { createAnswerStore } from '../../server/services/chat-answer-store.ts';
-import { TRIGRAM_INDEXES } from '../../server/services/search-index-upkeep.ts';
+import { createAnswerStore } from '../../server/services/chat/answer-store.ts';
+import { TRIGRAM_INDEXES } from '../../server/services/chat/search-index-upkeep.ts';
 import { countQueries, createTestApp, onPostgres, type TestApp } from '../helpers/app.ts';
 import { createUser } from '../helpers/users.ts';
 

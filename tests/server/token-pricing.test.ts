@@ -5,7 +5,7 @@ import { chatMessages } from '../../server/db/schema/chat.ts';
 import { pointBalances, pointLedger } from '../../server/db/schema/points.ts';
 import { adminSaveDeployment, adminSaveModel } from '../../server/services/catalogue-admin.ts';
 import { applyLedgerChange, settleTokenCharge } from '../../server/services/ledger.ts';
-import { tokenCost } from '../../server/services/token-metering.ts';
+import { tokenCost } from '../../server/services/chat/token-metering.ts';
 import { pointsSpentSql } from '../../server/services/usage-rollup.ts';
 import { SaveModelSchema, type SaveModel } from '../../shared/contracts/model.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';

@@ -1,4 +1,4 @@
-import type { TokenPrice } from '../../shared/contracts/model.ts';
+import type { TokenPrice } from '../../../shared/contracts/model.ts';
 import type { DeploymentFailure } from './model-stream.ts';
 
 /**

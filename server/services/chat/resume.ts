@@ -10,15 +10,15 @@ import {
   type ChatStreamExtras,
   type ChatToolCall,
   type ResumeMessageQuery,
-} from '../../shared/contracts/chat.ts';
-import type { Language } from '../../shared/contracts/common.ts';
-import { Codes } from '../../shared/contracts/envelope.ts';
-import type { AppContext } from '../context.ts';
-import { chatMessages } from '../db/schema/chat.ts';
-import { AppError } from '../core/errors.ts';
-import { isMessageKey, t, type MessageKey } from '../core/i18n.ts';
-import { chatEvent, DONE_EVENT, openEventStream, textEvents } from './chat-events.ts';
-import { liveAnswerOf } from './chat-running.ts';
+} from '../../../shared/contracts/chat.ts';
+import type { Language } from '../../../shared/contracts/common.ts';
+import { Codes } from '../../../shared/contracts/envelope.ts';
+import type { AppContext } from '../../context.ts';
+import { chatMessages } from '../../db/schema/chat.ts';
+import { AppError } from '../../core/errors.ts';
+import { isMessageKey, t, type MessageKey } from '../../core/i18n.ts';
+import { chatEvent, DONE_EVENT, openEventStream, textEvents } from './events.ts';
+import { liveAnswerOf } from './running.ts';
 
 /**
  * Following an answer that is being written, from any surface of its user (ResumeMessage): the side

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { AppContext } from '../context.ts';
-import { sqlStateOf } from '../core/db-errors.ts';
+import type { AppContext } from '../../context.ts';
+import { sqlStateOf } from '../../core/db-errors.ts';
 
 /**
  * Keeps the chat search's trigram indexes (GIN) quick to write to, on PostgreSQL.

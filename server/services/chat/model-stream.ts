@@ -1,9 +1,9 @@
-import { Codes } from '../../shared/contracts/envelope.ts';
-import { AUTO_MODEL_ID, type CatalogueModel } from '../../shared/contracts/model.ts';
-import type { AppContext } from '../context.ts';
-import { AppError } from '../core/errors.ts';
-import { redactText } from '../core/log-safety.ts';
-import { UpstreamFailure, type UpstreamFailureKind } from '../core/upstream-failure.ts';
+import { Codes } from '../../../shared/contracts/envelope.ts';
+import { AUTO_MODEL_ID, type CatalogueModel } from '../../../shared/contracts/model.ts';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../core/errors.ts';
+import { redactText } from '../../core/log-safety.ts';
+import { UpstreamFailure, type UpstreamFailureKind } from '../../core/upstream-failure.ts';
 import {
   openUpstreamStream,
   upstreamFailureOf,
@@ -12,10 +12,10 @@ import {
   type PartReader,
   type StreamPart,
   type ToolRound,
-} from '../providers/upstream.ts';
-import type { AuthUser } from './auth.ts';
-import { getCatalogue, upstreamOf, vipLevelName, type CachedDeployment, type CatalogueEntry } from './catalogue.ts';
-import { isCooling, markFailure, markSuccess } from './catalogue-health.ts';
+} from '../../providers/upstream.ts';
+import type { AuthUser } from '../auth.ts';
+import { getCatalogue, upstreamOf, vipLevelName, type CachedDeployment, type CatalogueEntry } from '../catalogue.ts';
+import { isCooling, markFailure, markSuccess } from '../catalogue-health.ts';
 
 /** model is the concrete model ('auto' already resolved); requestedId is what the user picked. */
 export type ResolvedModel = { model: CatalogueModel; requestedId: string };

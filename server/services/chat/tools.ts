@@ -1,18 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { ChatCitation, ChatToolCall } from '../../shared/contracts/chat.ts';
-import type { Language } from '../../shared/contracts/common.ts';
-import { REMEMBER_TOOL_NAME, RememberToolInputSchema } from '../../shared/contracts/personalization.ts';
-import { AddDrawBodySchema } from '../../shared/contracts/plugin.ts';
-import type { AppContext } from '../context.ts';
-import { AppError } from '../core/errors.ts';
-import { t } from '../core/i18n.ts';
-import { drawImage } from './draw.ts';
-import type { ModelTool } from '../providers/upstream.ts';
-import type { MessagePlugin, ToolName } from './plugins.ts';
-import { chargePoints, refundPoints } from './ledger.ts';
-import { storableText } from '../core/storable-text.ts';
-import { citationsOf, readPage, resultsForModel, searchWeb } from './web-search.ts';
+import type { ChatCitation, ChatToolCall } from '../../../shared/contracts/chat.ts';
+import type { Language } from '../../../shared/contracts/common.ts';
+import { REMEMBER_TOOL_NAME, RememberToolInputSchema } from '../../../shared/contracts/personalization.ts';
+import { AddDrawBodySchema } from '../../../shared/contracts/plugin.ts';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../core/errors.ts';
+import { t } from '../../core/i18n.ts';
+import { drawImage } from '../draw.ts';
+import type { ModelTool } from '../../providers/upstream.ts';
+import type { MessagePlugin, ToolName } from '../plugins.ts';
+import { chargePoints, refundPoints } from '../ledger.ts';
+import { storableText } from '../../core/storable-text.ts';
+import { citationsOf, readPage, resultsForModel, searchWeb } from '../web-search.ts';
 
 /**
  * The function plugins as tools of the model: their definitions (what the model is told) and their

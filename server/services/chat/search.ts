@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { SEARCH_TOTAL_CAP, type MessageSearchHit, type MessageSearchPage, type MessageSearchQuery } from '../../shared/contracts/chat-search.ts';
-import type { Db } from '../db/client.ts';
-import { escapeLike } from '../db/like.ts';
+import { SEARCH_TOTAL_CAP, type MessageSearchHit, type MessageSearchPage, type MessageSearchQuery } from '../../../shared/contracts/chat-search.ts';
+import type { Db } from '../../db/client.ts';
+import { escapeLike } from '../../db/like.ts';
 
 /** Characters of context kept before the match, and the snippet's whole length (code points). */
 const BEFORE = 40;

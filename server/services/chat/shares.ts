@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
-import { Codes } from '../../shared/contracts/envelope.ts';
-import type { ShareItem, SharedChat, ShareSessionBody } from '../../shared/contracts/share.ts';
-import { MAX_SHARES_PER_USER } from '../../shared/contracts/share.ts';
-import type { AppContext } from '../context.ts';
-import type { Db } from '../db/client.ts';
-import { chatMessages, chatSessions } from '../db/schema/chat.ts';
-import { chatShares } from '../db/schema/shares.ts';
-import { AppError } from '../core/errors.ts';
-import { listMessages } from './chat-sessions.ts';
-import { withFreshImageLinks } from './draw.ts';
-import { signedMediaPath } from './media-links.ts';
+import { Codes } from '../../../shared/contracts/envelope.ts';
+import type { ShareItem, SharedChat, ShareSessionBody } from '../../../shared/contracts/share.ts';
+import { MAX_SHARES_PER_USER } from '../../../shared/contracts/share.ts';
+import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/client.ts';
+import { chatMessages, chatSessions } from '../../db/schema/chat.ts';
+import { chatShares } from '../../db/schema/shares.ts';
+import { AppError } from '../../core/errors.ts';
+import { listMessages } from './sessions.ts';
+import { withFreshImageLinks } from '../draw.ts';
+import { signedMediaPath } from '../media-links.ts';
 
 /** The longest chat a link shows: its first exchanges up to the snapshot, at most this many. */
 const MAX_SHARED_MESSAGES = 1000;

@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm';
-import { ChatFinishReasons } from '../../shared/contracts/chat.ts';
-import { Codes } from '../../shared/contracts/envelope.ts';
-import type { AppContext } from '../context.ts';
-import { chatMessages } from '../db/schema/chat.ts';
-import { AppError } from '../core/errors.ts';
-import type { LiveAnswer } from './chat-resume.ts';
+import { ChatFinishReasons } from '../../../shared/contracts/chat.ts';
+import { Codes } from '../../../shared/contracts/envelope.ts';
+import type { AppContext } from '../../context.ts';
+import { chatMessages } from '../../db/schema/chat.ts';
+import { AppError } from '../../core/errors.ts';
+import type { LiveAnswer } from './resume.ts';
 
 /**
  * The answers streaming in this instance, and how they are stopped: by their user (StopMessage, on

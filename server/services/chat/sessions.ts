@@ -1,19 +1,19 @@
 import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { Codes } from '../../shared/contracts/envelope.ts';
-import { ChatToolCallSchema } from '../../shared/contracts/chat.ts';
-import type { Paged } from '../../shared/contracts/common.ts';
+import { Codes } from '../../../shared/contracts/envelope.ts';
+import { ChatToolCallSchema } from '../../../shared/contracts/chat.ts';
+import type { Paged } from '../../../shared/contracts/common.ts';
 import type {
   ChatMessageItem,
   ChatSessionItem,
   DeleteSessionsBody,
   MessageListQuery,
   SessionListQuery,
-} from '../../shared/contracts/chat.ts';
-import type { Db } from '../db/client.ts';
-import { escapeLike } from '../db/like.ts';
-import { chatMessages, chatSessions } from '../db/schema/chat.ts';
-import { chatMedia } from '../db/schema/media.ts';
-import { AppError } from '../core/errors.ts';
+} from '../../../shared/contracts/chat.ts';
+import type { Db } from '../../db/client.ts';
+import { escapeLike } from '../../db/like.ts';
+import { chatMessages, chatSessions } from '../../db/schema/chat.ts';
+import { chatMedia } from '../../db/schema/media.ts';
+import { AppError } from '../../core/errors.ts';
 
 const notFound = () => new AppError(Codes.NotFound, 'notFound');
 

@@ -1,14 +1,14 @@
-import type { ChatCitation, ChatToolCall } from '../../shared/contracts/chat.ts';
-import type { Language } from '../../shared/contracts/common.ts';
-import type { AppContext } from '../context.ts';
-import { UpstreamFailure } from '../core/upstream-failure.ts';
-import type { ChatTurn, StreamPart, TokenUsage, ToolRound } from '../providers/upstream.ts';
-import { CHARS_PER_TOKEN, type PreparedMessage } from './chat-prepare.ts';
-import { runToolCall, toolsOf, type ToolScope } from './chat-tools.ts';
+import type { ChatCitation, ChatToolCall } from '../../../shared/contracts/chat.ts';
+import type { Language } from '../../../shared/contracts/common.ts';
+import type { AppContext } from '../../context.ts';
+import { UpstreamFailure } from '../../core/upstream-failure.ts';
+import type { ChatTurn, StreamPart, TokenUsage, ToolRound } from '../../providers/upstream.ts';
+import { CHARS_PER_TOKEN, type PreparedMessage } from './prepare.ts';
+import { runToolCall, toolsOf, type ToolScope } from './tools.ts';
 import { openModelStream } from './model-stream.ts';
-import { storableText, withoutNul } from '../core/storable-text.ts';
+import { storableText, withoutNul } from '../../core/storable-text.ts';
 import { estimateToolRoundTokens, estimateTurnTokens, meterCall, type AnswerMetering } from './token-metering.ts';
-import { citationsOf, readSources, searchWeb, sourcesPreamble } from './web-search.ts';
+import { citationsOf, readSources, searchWeb, sourcesPreamble } from '../web-search.ts';
 
 /**
  * The middle of an answer: web search first when asked, then rounds of model output and tool calls

@@ -1,18 +1,18 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyReply } from 'fastify';
-import { ChatFinishReasons, type ChatStreamData } from '../../shared/contracts/chat.ts';
-import type { Language } from '../../shared/contracts/common.ts';
-import { Codes } from '../../shared/contracts/envelope.ts';
-import type { AppContext } from '../context.ts';
-import { failureOf, type Failure } from '../core/failures.ts';
-import { t } from '../core/i18n.ts';
-import { UpstreamFailure } from '../core/upstream-failure.ts';
-import { createAnswerStore, type AnswerStore } from './chat-answer-store.ts';
-import { chatEvent, DONE_EVENT, openEventStream, textEvents } from './chat-events.ts';
-import type { PreparedMessage } from './chat-prepare.ts';
-import { createLiveAnswer, type LiveAnswer } from './chat-resume.ts';
-import { runAnswerRounds, type AnswerState } from './chat-rounds.ts';
-import { registerRunningStream } from './chat-running.ts';
+import { ChatFinishReasons, type ChatStreamData } from '../../../shared/contracts/chat.ts';
+import type { Language } from '../../../shared/contracts/common.ts';
+import { Codes } from '../../../shared/contracts/envelope.ts';
+import type { AppContext } from '../../context.ts';
+import { failureOf, type Failure } from '../../core/failures.ts';
+import { t } from '../../core/i18n.ts';
+import { UpstreamFailure } from '../../core/upstream-failure.ts';
+import { createAnswerStore, type AnswerStore } from './answer-store.ts';
+import { chatEvent, DONE_EVENT, openEventStream, textEvents } from './events.ts';
+import type { PreparedMessage } from './prepare.ts';
+import { createLiveAnswer, type LiveAnswer } from './resume.ts';
+import { runAnswerRounds, type AnswerState } from './rounds.ts';
+import { registerRunningStream } from './running.ts';
 import { newMetering, tokenCost } from './token-metering.ts';
 
 /**

@@ -1,25 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Placeholder, type SQL } from 'drizzle-orm';
-import type { AddMessageBody } from '../../shared/contracts/chat.ts';
-import { Codes } from '../../shared/contracts/envelope.ts';
-import type { AppContext } from '../context.ts';
-import type { Language } from '../../shared/contracts/common.ts';
-import type { MessageSelection } from '../../shared/contracts/quick-function.ts';
-import { AppError } from '../core/errors.ts';
-import type { ChatTurn } from '../providers/upstream.ts';
-import { forgetCachedToken, planLevelSql, tokenStillValidSql, type AuthUser } from './auth.ts';
-import { vipLevelName } from './catalogue.ts';
-import { sessionDescribeFrom, sessionTitleFrom } from './chat-sessions.ts';
-import { historyFraming, plainFraming, type MessageFraming } from './chat-quick-function.ts';
-import { imageOfMedia, loadOwnMedia, withAttachments, type AttachedMedia } from './media-for-model.ts';
+import type { AddMessageBody } from '../../../shared/contracts/chat.ts';
+import { Codes } from '../../../shared/contracts/envelope.ts';
+import type { AppContext } from '../../context.ts';
+import type { Language } from '../../../shared/contracts/common.ts';
+import type { MessageSelection } from '../../../shared/contracts/quick-function.ts';
+import { AppError } from '../../core/errors.ts';
+import type { ChatTurn } from '../../providers/upstream.ts';
+import { forgetCachedToken, planLevelSql, tokenStillValidSql, type AuthUser } from '../auth.ts';
+import { vipLevelName } from '../catalogue.ts';
+import { sessionDescribeFrom, sessionTitleFrom } from './sessions.ts';
+import { historyFraming, plainFraming, type MessageFraming } from './quick-function.ts';
+import { imageOfMedia, loadOwnMedia, withAttachments, type AttachedMedia } from '../media-for-model.ts';
 import { historyBudgetChars, resolveModel, type ResolvedModel } from './model-stream.ts';
-import { loadMessagePlugins, type MessagePlugin } from './plugins.ts';
-import { withMemoryTool, withPersonalization } from './personalization.ts';
-import { creditInviterLater } from './invites.ts';
-import { chargeCtes, refundPoints } from './ledger.ts';
-import { instanceIdOf } from './instances.ts';
-import { compiledStatement } from '../db/compiled.ts';
-import { requireSearchProvider } from './web-search.ts';
+import { loadMessagePlugins, type MessagePlugin } from '../plugins.ts';
+import { withMemoryTool, withPersonalization } from '../personalization.ts';
+import { creditInviterLater } from '../invites.ts';
+import { chargeCtes, refundPoints } from '../ledger.ts';
+import { instanceIdOf } from '../instances.ts';
+import { compiledStatement } from '../../db/compiled.ts';
+import { requireSearchProvider } from '../web-search.ts';
 
 /**
  * The first step of AddMessage: ownership, model gating and the conversation for the model, then

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
-import type { ChatStreamData, ChatStreamExtras } from '../../shared/contracts/chat.ts';
-import { Codes } from '../../shared/contracts/envelope.ts';
+import type { ChatStreamData, ChatStreamExtras } from '../../../shared/contracts/chat.ts';
+import { Codes } from '../../../shared/contracts/envelope.ts';
 
 /**
  * The wire format of the chat stream, one for AddMessage (chat-stream.ts) and ResumeMessage

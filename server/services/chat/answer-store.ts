@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import type { ChatCitation, ChatToolCall } from '../../shared/contracts/chat.ts';
-import type { AppContext } from '../context.ts';
-import { compiledStatement } from '../db/compiled.ts';
-import { chatMessages } from '../db/schema/chat.ts';
-import { upstreamFailures } from '../db/schema/usage.ts';
-import { instanceIdOf } from './instances.ts';
-import { refundPoints, settleTokenCharge } from './ledger.ts';
+import type { ChatCitation, ChatToolCall } from '../../../shared/contracts/chat.ts';
+import type { AppContext } from '../../context.ts';
+import { compiledStatement } from '../../db/compiled.ts';
+import { chatMessages } from '../../db/schema/chat.ts';
+import { upstreamFailures } from '../../db/schema/usage.ts';
+import { instanceIdOf } from '../instances.ts';
+import { refundPoints, settleTokenCharge } from '../ledger.ts';
 import { noteSearchIndexWrites } from './search-index-upkeep.ts';
 import type { AnswerMetering } from './token-metering.ts';
 
