@@ -7,7 +7,7 @@ import {
   type ModelLevelCheck,
 } from '../../shared/contracts/model.ts';
 import { addRoute } from '../http/route.ts';
-import { findModel, listModels } from '../services/catalogue.ts';
+import { findModel, listModels } from '../services/catalogue/catalogue.ts';
 
 export function registerModelRoutes(app: FastifyInstance): void {
   // The client calls the same list under both families.

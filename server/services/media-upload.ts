@@ -5,7 +5,7 @@ import type { AppContext } from '../context.ts';
 import { chatMedia } from '../db/schema/media.ts';
 import { AppError } from '../core/errors.ts';
 import type { MessageKey } from '../core/i18n.ts';
-import { findModel } from './catalogue.ts';
+import { findModel } from './catalogue/catalogue.ts';
 import { examineFile, isDocumentExtension, isImageExtension, looksLikeHtml, utf8Text } from './file-content.ts';
 import { fetchPublicResource, ReaderError, type ReaderErrorReason } from './reader/safe-fetch.ts';
 import { decodeHtml, readablePage, UnreadablePageError } from './web-page.ts';

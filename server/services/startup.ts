@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.ts';
-import { seedCatalogue } from './catalogue-seed.ts';
+import { seedCatalogue } from './catalogue/catalogue-seed.ts';
 import { bootstrapAdmin } from './accounts.ts';
 import { recoverOrphanedAnswers, registerInstance, startOrphanSweep, unregisterInstance } from './instances.ts';
 import { seedPlugins } from './plugins.ts';

@@ -7,7 +7,7 @@ import { chatMessages, chatSessions } from '../../server/db/schema/chat.ts';
 import { aiDeployments, aiModels } from '../../server/db/schema/models.ts';
 import { pointLedger } from '../../server/db/schema/points.ts';
 import { upstreamFailures } from '../../server/db/schema/usage.ts';
-import { markFailure } from '../../server/services/catalogue-health.ts';
+import { markFailure } from '../../server/services/catalogue/catalogue-health.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { createTestApp, onPostgres, type TestApp } from '../helpers/app.ts';
 import { auth, createAdmin, createUser, type TestUser } from '../helpers/users.ts';

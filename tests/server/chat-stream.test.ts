@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { chatMessages, chatSessions } from '../../server/db/schema/chat.ts';
 import { chatMedia } from '../../server/db/schema/media.ts';
 import { pointLedger } from '../../server/db/schema/points.ts';
-import { adminSaveDeployment } from '../../server/services/catalogue-admin.ts';
+import { adminSaveDeployment } from '../../server/services/catalogue/catalogue-admin.ts';
 import { getIntegral } from '../../server/services/ledger.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { createTestApp, fakeOpenAIEnv, type TestApp } from '../helpers/app.ts';

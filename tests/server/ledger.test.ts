@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pointBalances, pointLedger } from '../../server/db/schema/points.ts';
-import { catalogueChanged } from '../../server/services/catalogue.ts';
+import { catalogueChanged } from '../../server/services/catalogue/catalogue.ts';
 import { applyLedgerChange, chargePoints, creditPoints, refundPoints } from '../../server/services/ledger.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { createTestApp, onPostgres, type TestApp } from '../helpers/app.ts';

@@ -6,7 +6,7 @@ import { DOCUMENT_EXTENSIONS } from '../../shared/contracts/media.ts';
 import { chatMedia } from '../../server/db/schema/media.ts';
 import { t as translate } from '../../server/core/i18n.ts';
 import { FileStoreError, localFileStore, s3FileStore } from '../../server/providers/file-store.ts';
-import { adminSaveDeployment, adminSaveModel } from '../../server/services/catalogue-admin.ts';
+import { adminSaveDeployment, adminSaveModel } from '../../server/services/catalogue/catalogue-admin.ts';
 import { sweepUnsentMedia, UNSENT_MEDIA_TTL_MS } from '../../server/services/media-cleanup.ts';
 import { signedMediaPath } from '../../server/services/media-links.ts';
 import { makeDocx, makePdf } from '../fixtures/documents.ts';

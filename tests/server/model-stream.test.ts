@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AppContext } from '../../server/context.ts';
 import type { AuthUser } from '../../server/services/auth.ts';
-import { adminSaveDeployment, adminSaveModel } from '../../server/services/catalogue-admin.ts';
+import { adminSaveDeployment, adminSaveModel } from '../../server/services/catalogue/catalogue-admin.ts';
 import type { ChatTurn } from '../../server/providers/upstream.ts';
 import { openModelStream, resolveModel, type OpenedStream } from '../../server/services/chat/model-stream.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';

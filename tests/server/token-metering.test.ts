@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatMessages } from '../../server/db/schema/chat.ts';
 import { aiDeployments } from '../../server/db/schema/models.ts';
 import { upstreamFailures } from '../../server/db/schema/usage.ts';
-import { adminSaveDeployment, adminSaveModel } from '../../server/services/catalogue-admin.ts';
+import { adminSaveDeployment, adminSaveModel } from '../../server/services/catalogue/catalogue-admin.ts';
 import { estimateTokens } from '../../server/services/chat/token-metering.ts';
 import { startFakeAnthropic, type FakeAnthropic } from '../fixtures/fake-anthropic.ts';
 import { startFakeGoogle, type FakeGoogle } from '../fixtures/fake-google.ts';

@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { chatMessages } from '../../server/db/schema/chat.ts';
 import { pointBalances, pointLedger } from '../../server/db/schema/points.ts';
-import { adminSaveDeployment, adminSaveModel } from '../../server/services/catalogue-admin.ts';
+import { adminSaveDeployment, adminSaveModel } from '../../server/services/catalogue/catalogue-admin.ts';
 import { applyLedgerChange, settleTokenCharge } from '../../server/services/ledger.ts';
 import { tokenCost } from '../../server/services/chat/token-metering.ts';
 import { pointsSpentSql } from '../../server/services/usage-rollup.ts';

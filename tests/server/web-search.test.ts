@@ -4,7 +4,7 @@ import { SaveModelSchema } from '../../shared/contracts/model.ts';
 import { ConfigError, loadConfig } from '../../server/config.ts';
 import { chatMessages } from '../../server/db/schema/chat.ts';
 import { createSearchProvider, SearchError } from '../../server/providers/web-search.ts';
-import { adminSaveModel } from '../../server/services/catalogue-admin.ts';
+import { adminSaveModel } from '../../server/services/catalogue/catalogue-admin.ts';
 import { getIntegral } from '../../server/services/ledger.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { startFakeSearxng, type FakeSearxng } from '../fixtures/fake-searxng.ts';

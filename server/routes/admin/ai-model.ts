@@ -32,8 +32,8 @@ import {
   adminSaveModel,
   adminSetOnline,
   deploymentAuditState,
-} from '../../services/catalogue-admin.ts';
-import { listProviderModels, sortModels, syncModelMap, testDeployment } from '../../services/admin-models.ts';
+} from '../../services/catalogue/catalogue-admin.ts';
+import { listProviderModels, sortModels, syncModelMap, testDeployment } from '../../services/catalogue/catalogue-admin-tools.ts';
 
 /** The catalogue for operators: changes apply on every instance without a restart. */
 export function registerAdminModelRoutes(app: FastifyInstance): void {

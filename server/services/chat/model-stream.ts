@@ -14,8 +14,8 @@ import {
   type ToolRound,
 } from '../../providers/upstream.ts';
 import type { AuthUser } from '../auth.ts';
-import { getCatalogue, upstreamOf, vipLevelName, type CachedDeployment, type CatalogueEntry } from '../catalogue.ts';
-import { isCooling, markFailure, markSuccess } from '../catalogue-health.ts';
+import { getCatalogue, upstreamOf, vipLevelName, type CachedDeployment, type CatalogueEntry } from '../catalogue/catalogue.ts';
+import { isCooling, markFailure, markSuccess } from '../catalogue/catalogue-health.ts';
 
 /** model is the concrete model ('auto' already resolved); requestedId is what the user picked. */
 export type ResolvedModel = { model: CatalogueModel; requestedId: string };

@@ -8,7 +8,7 @@ import type { MessageSelection } from '../../../shared/contracts/quick-function.
 import { AppError } from '../../core/errors.ts';
 import type { ChatTurn } from '../../providers/upstream.ts';
 import { forgetCachedToken, planLevelSql, tokenStillValidSql, type AuthUser } from '../auth.ts';
-import { vipLevelName } from '../catalogue.ts';
+import { vipLevelName } from '../catalogue/catalogue.ts';
 import { sessionDescribeFrom, sessionTitleFrom } from './sessions.ts';
 import { historyFraming, plainFraming, type MessageFraming } from './quick-function.ts';
 import { imageOfMedia, loadOwnMedia, withAttachments, type AttachedMedia } from '../media-for-model.ts';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../../context.ts';
 
 /**
  * Deployment health, per instance: consecutive failures cool a deployment down (it is tried last)

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { DOCUMENT_EXTENSIONS } from '../../shared/contracts/media.ts';
-import { Codes } from '../../shared/contracts/envelope.ts';
+import { DOCUMENT_EXTENSIONS } from '../../../shared/contracts/media.ts';
+import { Codes } from '../../../shared/contracts/envelope.ts';
 import {
   AUTO_MODEL_ID,
   type Provider,
@@ -13,20 +13,20 @@ import {
   type TestDeploymentResult,
   type UpstreamModelEntry,
   type UpstreamModelListRequest,
-} from '../../shared/contracts/model.ts';
-import type { AppContext } from '../context.ts';
-import type { Db } from '../db/client.ts';
-import { chatMessages } from '../db/schema/chat.ts';
-import { aiDeployments, aiModels } from '../db/schema/models.ts';
-import { upstreamFailures } from '../db/schema/usage.ts';
-import { AppError } from '../core/errors.ts';
-import { redactText } from '../core/log-safety.ts';
-import { createUpstreamModel, type UpstreamTarget } from '../providers/llm.ts';
-import { openUpstreamStream, upstreamFailureOf, type PartReader } from '../providers/upstream.ts';
-import { listUpstreamModels, ModelListError } from '../providers/upstream-models.ts';
+} from '../../../shared/contracts/model.ts';
+import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/client.ts';
+import { chatMessages } from '../../db/schema/chat.ts';
+import { aiDeployments, aiModels } from '../../db/schema/models.ts';
+import { upstreamFailures } from '../../db/schema/usage.ts';
+import { AppError } from '../../core/errors.ts';
+import { redactText } from '../../core/log-safety.ts';
+import { createUpstreamModel, type UpstreamTarget } from '../../providers/llm.ts';
+import { openUpstreamStream, upstreamFailureOf, type PartReader } from '../../providers/upstream.ts';
+import { listUpstreamModels, ModelListError } from '../../providers/upstream-models.ts';
 import { catalogueChanged } from './catalogue.ts';
 import { slugOf } from './catalogue-seed.ts';
-import { secretBox } from './secrets.ts';
+import { secretBox } from '../secrets.ts';
 
 /**
  * The console's catalogue tools beyond plain edits (catalogue-admin.ts): ordering, a test call to a

@@ -1,11 +1,11 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import { Codes } from '../../shared/contracts/envelope.ts';
-import { AUTO_MODEL_ID, VIP_LEVEL_NAMES, type CatalogueModel, type ModelListItem, type Provider, type TokenPrice } from '../../shared/contracts/model.ts';
-import type { AppContext } from '../context.ts';
-import { aiDeployments, aiModels } from '../db/schema/models.ts';
-import { AppError } from '../core/errors.ts';
-import { createUpstreamModel, type UpstreamModel } from '../providers/llm.ts';
-import { secretBox } from './secrets.ts';
+import { Codes } from '../../../shared/contracts/envelope.ts';
+import { AUTO_MODEL_ID, VIP_LEVEL_NAMES, type CatalogueModel, type ModelListItem, type Provider, type TokenPrice } from '../../../shared/contracts/model.ts';
+import type { AppContext } from '../../context.ts';
+import { aiDeployments, aiModels } from '../../db/schema/models.ts';
+import { AppError } from '../../core/errors.ts';
+import { createUpstreamModel, type UpstreamModel } from '../../providers/llm.ts';
+import { secretBox } from '../secrets.ts';
 
 // ---------------------------------------------------------------------------------------------
 // The served catalogue: online models with their enabled deployments, read once and cached per

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, notInArray, sql } from 'drizzle-orm';
-import { DOCUMENT_EXTENSIONS } from '../../shared/contracts/media.ts';
-import type { Provider } from '../../shared/contracts/model.ts';
-import type { AppContext } from '../context.ts';
-import { aiDeployments, aiModels } from '../db/schema/models.ts';
-import { OPENAI_DEFAULT_BASE_URL } from '../providers/llm.ts';
-import { secretBox } from './secrets.ts';
+import { DOCUMENT_EXTENSIONS } from '../../../shared/contracts/media.ts';
+import type { Provider } from '../../../shared/contracts/model.ts';
+import type { AppContext } from '../../context.ts';
+import { aiDeployments, aiModels } from '../../db/schema/models.ts';
+import { OPENAI_DEFAULT_BASE_URL } from '../../providers/llm.ts';
+import { secretBox } from '../secrets.ts';
 import { catalogueChanged, getCatalogue, watchCatalogueChanges } from './catalogue.ts';
 
 /**

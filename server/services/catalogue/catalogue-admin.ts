@@ -1,23 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { asc, count, eq, ilike, or, sql } from 'drizzle-orm';
-import { Codes } from '../../shared/contracts/envelope.ts';
-import type { Paged } from '../../shared/contracts/common.ts';
+import { Codes } from '../../../shared/contracts/envelope.ts';
+import type { Paged } from '../../../shared/contracts/common.ts';
 import {
   AUTO_MODEL_ID,
   type AdminDeployment,
   type AdminModel,
   type SaveDeployment,
   type SaveModel,
-} from '../../shared/contracts/model.ts';
-import type { AppContext } from '../context.ts';
-import { aiDeployments, aiModels } from '../db/schema/models.ts';
-import { AppError } from '../core/errors.ts';
-import { maskSecret, secretBox } from './secrets.ts';
+} from '../../../shared/contracts/model.ts';
+import type { AppContext } from '../../context.ts';
+import { aiDeployments, aiModels } from '../../db/schema/models.ts';
+import { AppError } from '../../core/errors.ts';
+import { maskSecret, secretBox } from '../secrets.ts';
 import { catalogueChanged, toCatalogueModel, type DeploymentRow, type ModelRow } from './catalogue.ts';
 import { coolingUntilOf, markSuccess } from './catalogue-health.ts';
 import { slugOf } from './catalogue-seed.ts';
-import { deploymentHealth } from './admin-models.ts';
-import { perMillion } from './chat/token-metering.ts';
+import { deploymentHealth } from './catalogue-admin-tools.ts';
+import { perMillion } from '../chat/token-metering.ts';
 
 /** Admin: the whole catalogue, offline models and disabled deployments included. */
 
