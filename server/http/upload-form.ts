@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Codes } from '../../shared/contracts/envelope.ts';
-import type { UploadedFile } from '../services/media-upload.ts';
+import type { UploadedFile } from '../services/media/upload.ts';
 import { AppError } from '../core/errors.ts';
 import { decodeUtf8, refuseBadInput } from './input-guard.ts';
 

@@ -35,9 +35,9 @@ import { resumeChatAnswer, startResumeBackground } from '../services/chat/resume
 import { refuseWhileDraining, startChatBackground, stopChatMessage } from '../services/chat/running.ts';
 import { streamChatAnswer } from '../services/chat/stream.ts';
 import { addDraw, withFreshImageLinks } from '../services/draw.ts';
-import { forgetDetachedMedia, startMediaSweep } from '../services/media-cleanup.ts';
-import { readMediaFile, signedMediaPath } from '../services/media-links.ts';
-import { readWebPage, saveUploadedMedia, type UploadPurpose } from '../services/media-upload.ts';
+import { forgetDetachedMedia, startMediaSweep } from '../services/media/cleanup.ts';
+import { readMediaFile, signedMediaPath } from '../services/media/links.ts';
+import { readWebPage, saveUploadedMedia, type UploadPurpose } from '../services/media/upload.ts';
 
 /** A header parameter value in RFC 5987 form (filename*=UTF-8''...). */
 const rfc5987 = (value: string) => encodeURIComponent(value).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);

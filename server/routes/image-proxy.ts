@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { PROXY_IMAGE_PATH, ProxyImageQuerySchema } from '../../shared/contracts/image-proxy.ts';
 import { BytesSchema } from '../../shared/contracts/responses.ts';
 import { addRoute, RAW } from '../http/route.ts';
-import { fetchProxiedImage, PROXIED_IMAGE_TYPES } from '../services/image-proxy.ts';
+import { fetchProxiedImage, PROXIED_IMAGE_TYPES } from '../services/media/image-proxy.ts';
 
 /** How long the browser may keep a proxied image: short, as the remote image may change. */
 const PROXY_CACHE_SECONDS = 600;

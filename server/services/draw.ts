@@ -9,8 +9,8 @@ import { chatMedia } from '../db/schema/media.ts';
 import { plugins } from '../db/schema/plugins.ts';
 import { AppError } from '../core/errors.ts';
 import { generateImage, ImagesError, imagesConfigured } from '../providers/images.ts';
-import { signedMediaPath } from './media-links.ts';
-import { storageKeyOf } from './media-upload.ts';
+import { signedMediaPath } from './media/links.ts';
+import { storageKeyOf } from './media/upload.ts';
 import { chargePoints, refundPoints } from './ledger.ts';
 
 /** Kept as the media item's title (what the image shows). */

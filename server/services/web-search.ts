@@ -3,7 +3,7 @@ import { Codes } from '../../shared/contracts/envelope.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../core/errors.ts';
 import { createSearchProvider, SearchError, type SearchProvider, type SearchResult } from '../providers/web-search.ts';
-import { REFUSALS } from './media-upload.ts';
+import { REFUSALS } from './media/upload.ts';
 import { storableText } from '../core/storable-text.ts';
 import { fetchPublicResource, ReaderError } from './reader/safe-fetch.ts';
 import { decodeHtml, readablePage, UnreadablePageError } from './web-page.ts';

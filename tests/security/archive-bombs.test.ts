@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatMedia } from '../../server/db/schema/media.ts';
 import { t as translate } from '../../server/core/i18n.ts';
-import { extractDocumentText } from '../../server/services/extraction.ts';
+import { extractDocumentText } from '../../server/services/media/extraction.ts';
 import { deflatedBomb, makeDocx, makePdf, makeZip, type ZipEntry } from '../fixtures/documents.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { auth, createUser, type TestUser } from '../helpers/users.ts';

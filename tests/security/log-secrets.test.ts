@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedMediaPath } from '../../server/services/media-links.ts';
+import { signedMediaPath } from '../../server/services/media/links.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { parseChatStream } from '../helpers/chat.ts';

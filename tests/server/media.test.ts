@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { chatMedia } from '../../server/db/schema/media.ts';
 import { t as translate } from '../../server/core/i18n.ts';
-import { withAttachments } from '../../server/services/media-for-model.ts';
+import { withAttachments } from '../../server/services/media/for-model.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { parseChatStream } from '../helpers/chat.ts';

@@ -3,7 +3,7 @@ import { AwsClient } from 'aws4fetch';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FileStoreError, s3FileStore, type S3Options } from '../../server/providers/file-store.ts';
-import { sweepUnsentMedia, UNSENT_MEDIA_TTL_MS } from '../../server/services/media-cleanup.ts';
+import { sweepUnsentMedia, UNSENT_MEDIA_TTL_MS } from '../../server/services/media/cleanup.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { startS3rver, type RealS3 } from '../fixtures/s3rver.ts';
 import { createTestApp, fakeOpenAIEnv, type TestApp } from '../helpers/app.ts';

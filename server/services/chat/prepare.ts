@@ -11,7 +11,7 @@ import { forgetCachedToken, planLevelSql, tokenStillValidSql, type AuthUser } fr
 import { vipLevelName } from '../catalogue/catalogue.ts';
 import { sessionDescribeFrom, sessionTitleFrom } from './sessions.ts';
 import { historyFraming, plainFraming, type MessageFraming } from './quick-function.ts';
-import { imageOfMedia, loadOwnMedia, withAttachments, type AttachedMedia } from '../media-for-model.ts';
+import { imageOfMedia, loadOwnMedia, withAttachments, type AttachedMedia } from '../media/for-model.ts';
 import { historyBudgetChars, resolveModel, type ResolvedModel } from './model-stream.ts';
 import { loadMessagePlugins, type MessagePlugin } from '../plugins.ts';
 import { withMemoryTool, withPersonalization } from '../personalization.ts';

@@ -10,7 +10,7 @@ import { chatShares } from '../../db/schema/shares.ts';
 import { AppError } from '../../core/errors.ts';
 import { listMessages } from './sessions.ts';
 import { withFreshImageLinks } from '../draw.ts';
-import { signedMediaPath } from '../media-links.ts';
+import { signedMediaPath } from '../media/links.ts';
 
 /** The longest chat a link shows: its first exchanges up to the snapshot, at most this many. */
 const MAX_SHARED_MESSAGES = 1000;

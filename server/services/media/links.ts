@@ -1,9 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import type { MediaFileQuery } from '../../shared/contracts/media.ts';
-import type { AppContext } from '../context.ts';
-import { chatMedia } from '../db/schema/media.ts';
-import { derivedKey } from './secrets.ts';
+import type { MediaFileQuery } from '../../../shared/contracts/media.ts';
+import type { AppContext } from '../../context.ts';
+import { chatMedia } from '../../db/schema/media.ts';
+import { derivedKey } from '../secrets.ts';
 
 /** Links to stored bytes: signed for <img src> and downloads, checked when served. */
 

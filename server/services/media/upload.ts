@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { Codes } from '../../shared/contracts/envelope.ts';
-import { acceptedExtensions, DOCUMENT_EXTENSIONS, extensionOf, IMAGE_EXTENSIONS, type MediaFormFields, type UploadResponse } from '../../shared/contracts/media.ts';
-import type { AppContext } from '../context.ts';
-import { chatMedia } from '../db/schema/media.ts';
-import { AppError } from '../core/errors.ts';
-import type { MessageKey } from '../core/i18n.ts';
-import { findModel } from './catalogue/catalogue.ts';
+import { Codes } from '../../../shared/contracts/envelope.ts';
+import { acceptedExtensions, DOCUMENT_EXTENSIONS, extensionOf, IMAGE_EXTENSIONS, type MediaFormFields, type UploadResponse } from '../../../shared/contracts/media.ts';
+import type { AppContext } from '../../context.ts';
+import { chatMedia } from '../../db/schema/media.ts';
+import { AppError } from '../../core/errors.ts';
+import type { MessageKey } from '../../core/i18n.ts';
+import { findModel } from '../catalogue/catalogue.ts';
 import { examineFile, isDocumentExtension, isImageExtension, looksLikeHtml, utf8Text } from './file-content.ts';
-import { fetchPublicResource, ReaderError, type ReaderErrorReason } from './reader/safe-fetch.ts';
-import { decodeHtml, readablePage, UnreadablePageError } from './web-page.ts';
-import { signedMediaPath } from './media-links.ts';
+import { fetchPublicResource, ReaderError, type ReaderErrorReason } from '../reader/safe-fetch.ts';
+import { decodeHtml, readablePage, UnreadablePageError } from '../web-page.ts';
+import { signedMediaPath } from './links.ts';
 
 /**
  * Context users give the model, kept: a web page read by its address (UploadMedia), and uploaded

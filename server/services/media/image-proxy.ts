@@ -1,10 +1,10 @@
 import { fileTypeFromBuffer } from 'file-type';
-import { Codes } from '../../shared/contracts/envelope.ts';
-import { PROXIED_IMAGE_MAX_BYTES } from '../../shared/contracts/image-proxy.ts';
-import type { AppContext } from '../context.ts';
-import { AppError } from '../core/errors.ts';
-import type { MessageKey } from '../core/i18n.ts';
-import { fetchPublicResource, ReaderError, type ReaderErrorReason } from './reader/safe-fetch.ts';
+import { Codes } from '../../../shared/contracts/envelope.ts';
+import { PROXIED_IMAGE_MAX_BYTES } from '../../../shared/contracts/image-proxy.ts';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../core/errors.ts';
+import type { MessageKey } from '../../core/i18n.ts';
+import { fetchPublicResource, ReaderError, type ReaderErrorReason } from '../reader/safe-fetch.ts';
 
 /**
  * The server side of click-to-load answer images (docs/security.md): a remote image fetched

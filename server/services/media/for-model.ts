@@ -1,10 +1,10 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { Codes } from '../../shared/contracts/envelope.ts';
-import type { AppContext } from '../context.ts';
-import { chatMedia } from '../db/schema/media.ts';
-import { AppError } from '../core/errors.ts';
+import { Codes } from '../../../shared/contracts/envelope.ts';
+import type { AppContext } from '../../context.ts';
+import { chatMedia } from '../../db/schema/media.ts';
+import { AppError } from '../../core/errors.ts';
 import { imageForModel } from './file-content.ts';
-import type { TurnImage } from '../providers/upstream.ts';
+import type { TurnImage } from '../../providers/upstream.ts';
 
 /** Attached media as the model gets it: each user turn with its pages, files and images (AddMessage). */
 

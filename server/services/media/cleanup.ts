@@ -1,6 +1,6 @@
 import { and, eq, inArray, lt, ne, sql } from 'drizzle-orm';
-import type { AppContext } from '../context.ts';
-import { chatMedia } from '../db/schema/media.ts';
+import type { AppContext } from '../../context.ts';
+import { chatMedia } from '../../db/schema/media.ts';
 
 /**
  * Files are kept only while a message carries them: deleting a chat or message removes the files

@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
-import { Codes } from '../../shared/contracts/envelope.ts';
-import { AppError } from '../core/errors.ts';
-import type { MessageKey } from '../core/i18n.ts';
+import { Codes } from '../../../shared/contracts/envelope.ts';
+import { AppError } from '../../core/errors.ts';
+import type { MessageKey } from '../../core/i18n.ts';
 
 /**
  * Reading the text of a PDF or DOCX happens in a worker thread of its own, bounded in heap and

@@ -1,9 +1,9 @@
 import { fileTypeFromBuffer } from 'file-type';
 import sharp from 'sharp';
-import { Codes } from '../../shared/contracts/envelope.ts';
-import { DOCUMENT_EXTENSIONS, IMAGE_EXTENSIONS, extensionOf } from '../../shared/contracts/media.ts';
-import { AppError } from '../core/errors.ts';
-import type { MessageKey } from '../core/i18n.ts';
+import { Codes } from '../../../shared/contracts/envelope.ts';
+import { DOCUMENT_EXTENSIONS, IMAGE_EXTENSIONS, extensionOf } from '../../../shared/contracts/media.ts';
+import { AppError } from '../../core/errors.ts';
+import type { MessageKey } from '../../core/i18n.ts';
 import { extractDocumentText } from './extraction.ts';
 
 /** What an upload turned out to be, judged by its content (the name only says what it claims). */

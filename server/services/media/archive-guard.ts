@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { createInflateRaw } from 'node:zlib';
-import { Codes } from '../../shared/contracts/envelope.ts';
-import { AppError } from '../core/errors.ts';
+import { Codes } from '../../../shared/contracts/envelope.ts';
+import { AppError } from '../../core/errors.ts';
 
 /**
  * A zip (DOCX today; XLSX, PPTX, ODT or EPUB later) is opened only after every entry has been

@@ -1,9 +1,9 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import mammoth from 'mammoth';
-import { Codes } from '../../shared/contracts/envelope.ts';
-import { AppError } from '../core/errors.ts';
-import type { MessageKey } from '../core/i18n.ts';
+import { Codes } from '../../../shared/contracts/envelope.ts';
+import { AppError } from '../../core/errors.ts';
+import type { MessageKey } from '../../core/i18n.ts';
 import { checkArchiveBudget } from './archive-guard.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { AppError } from '../core/errors.ts';
+import { AppError } from '../../core/errors.ts';
 import { docxText, pdfText } from './document-text.ts';
 import type { ExtractionJob, ExtractionResult } from './extraction.ts';
 
