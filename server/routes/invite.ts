@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { PageQuerySchema } from '../../shared/contracts/common.ts';
 import { InviteInfoSchema, InvitedAccountPageSchema } from '../../shared/contracts/economy.ts';
 import { addRoute } from '../http/route.ts';
-import { getMyInvite, listInvited, settleInviteCredits } from '../services/invites.ts';
+import { getMyInvite, listInvited, settleInviteCredits } from '../services/points/invites.ts';
 
 /** Invites (docs/economy.md#invites): the caller's code and the accounts it brought. */
 export function registerInviteRoutes(app: FastifyInstance): void {

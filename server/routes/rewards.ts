@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { CheckinBodySchema, CheckinQuerySchema, CheckinStatusSchema } from '../../shared/contracts/points.ts';
 import { RedeemCodeBodySchema, RedeemResultSchema } from '../../shared/contracts/redeem-codes.ts';
 import { addRoute } from '../http/route.ts';
-import { checkIn, getCheckinStatus } from '../services/checkin.ts';
-import { redeemCode } from '../services/redeem-codes.ts';
+import { checkIn, getCheckinStatus } from '../services/points/check-in.ts';
+import { redeemCode } from '../services/points/redeem-codes.ts';
 
 /** What a user earns by coming back and by redeeming codes (docs/economy.md#check-in, #redeem-codes). */
 export function registerRewardRoutes(app: FastifyInstance): void {
@@ -38,7 +38,7 @@ export function registerRewardRoutes(app: FastifyInstance): void {
       'Redeem a code for points and/or plan days (case, dashes and spaces do not matter). Every refusal answers 10400 with the same message; too many wrong codes answer 10429',
     body: RedeemCodeBodySchema,
     data: RedeemResultSchema,
-    // Guessing: 10 tries a minute per address, and 20 failures an hour per user (server/services/redeem-codes.ts).
+    // Guessing: 10 tries a minute per address, and 20 failures an hour per user (server/services/points/redeem-codes.ts).
     rateLimit: { max: 10, timeWindow: 60_000 },
     handler: ({ ctx, user, body }) => redeemCode(ctx, user.id, body.code),
   });

@@ -23,7 +23,7 @@ import { browserRecords, requestTimes } from '../db/schema/system.ts';
 import { users, vipOrders } from '../db/schema/users.ts';
 import { AppError } from '../core/errors.ts';
 import { revokeAllTokens } from './auth.ts';
-import { adjustPoints, listLedger } from './ledger.ts';
+import { adjustPoints, listLedger } from './points/ledger.ts';
 import { levelName } from './plans.ts';
 import { cancelSubscriptionNow, runningSubscription } from './stripe.ts';
 

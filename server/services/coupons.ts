@@ -13,7 +13,7 @@ import { vipPackages } from '../db/schema/plans.ts';
 import { AppError } from '../core/errors.ts';
 import { t, type MessageKey } from '../core/i18n.ts';
 import type { PackageRow } from './plans.ts';
-import { isRedeemable } from './redeem-codes.ts';
+import { isRedeemable } from './points/redeem-codes.ts';
 
 /**
  * Coupons (docs/economy.md#coupons). An operator defines a coupon here; CheckCoupon tells anyone what
@@ -131,7 +131,7 @@ export async function checkCoupon(
  * POST /api/User/CheckPromoCode: which kind of code the promo-code box was given, without using it.
  * A coupon is named as one (coupons are not secret); a redeem code only when the user could redeem
  * it now, and every other code answers `unknown` alike, counted as a failed guess
- * (isRedeemable, server/services/redeem-codes.ts).
+ * (isRedeemable, server/services/points/redeem-codes.ts).
  */
 export async function checkPromoCode(ctx: AppContext, userId: string, input: string): Promise<{ kind: PromoCodeKind }> {
   const code = canonicalCouponCode(input);

@@ -11,7 +11,7 @@ import { AppError } from '../core/errors.ts';
 import { generateImage, ImagesError, imagesConfigured } from '../providers/images.ts';
 import { signedMediaPath } from './media/links.ts';
 import { storageKeyOf } from './media/upload.ts';
-import { chargePoints, refundPoints } from './ledger.ts';
+import { chargePoints, refundPoints } from './points/ledger.ts';
 
 /** Kept as the media item's title (what the image shows). */
 const TITLE_MAX_CHARS = 200;

@@ -18,7 +18,7 @@ import { stripeSubscriptions, vipPackages } from '../db/schema/plans.ts';
 import { pointBalances } from '../db/schema/points.ts';
 import { users, vipOrders } from '../db/schema/users.ts';
 import { AppError } from '../core/errors.ts';
-import { applyLedgerChange } from './ledger.ts';
+import { applyLedgerChange } from './points/ledger.ts';
 import { settingValues } from './settings.ts';
 import { notify } from './notifications.ts';
 

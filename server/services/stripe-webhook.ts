@@ -8,7 +8,7 @@ import { stripeCustomers, stripeEvents, stripeSubscriptions } from '../db/schema
 import { users, vipOrders } from '../db/schema/users.ts';
 import { AppError } from '../core/errors.ts';
 import { holdCompletedReservation, recordCouponRedemption } from './coupons.ts';
-import { creditPoints } from './ledger.ts';
+import { creditPoints } from './points/ledger.ts';
 import { notify } from './notifications.ts';
 import { packageById, periodMonths, takeBackPlanPoints } from './plans.ts';
 import { periodEndOf, stripeOf } from './stripe.ts';

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pointBalances, pointLedger } from '../../server/db/schema/points.ts';
-import { creditPoints } from '../../server/services/ledger.ts';
+import { creditPoints } from '../../server/services/points/ledger.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { createTestApp, onPostgres, type TestApp } from '../helpers/app.ts';
 import { parseChatStream } from '../helpers/chat.ts';

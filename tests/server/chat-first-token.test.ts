@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { chatMessages } from '../../server/db/schema/chat.ts';
 import { pointLedger } from '../../server/db/schema/points.ts';
 import { authTokens, vipOrders } from '../../server/db/schema/users.ts';
-import { creditPoints, getIntegral } from '../../server/services/ledger.ts';
+import { creditPoints, getIntegral } from '../../server/services/points/ledger.ts';
 import { hashSecret } from '../../server/services/auth.ts';
 import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fixtures/fake-openai.ts';
 import { countQueries, createTestApp, fakeOpenAIEnv, type TestApp } from '../helpers/app.ts';

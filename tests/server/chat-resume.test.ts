@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { chatMessages } from '../../server/db/schema/chat.ts';
 import { pointLedger } from '../../server/db/schema/points.ts';
-import { getIntegral } from '../../server/services/ledger.ts';
+import { getIntegral } from '../../server/services/points/ledger.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { createTestApp, fakeOpenAIEnv, onPostgres, type TestApp } from '../helpers/app.ts';
 import { listening, parseChatStream, readStream, textOf, type StreamEvent } from '../helpers/chat.ts';

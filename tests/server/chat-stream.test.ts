@@ -5,7 +5,7 @@ import { chatMessages, chatSessions } from '../../server/db/schema/chat.ts';
 import { chatMedia } from '../../server/db/schema/media.ts';
 import { pointLedger } from '../../server/db/schema/points.ts';
 import { adminSaveDeployment } from '../../server/services/catalogue/catalogue-admin.ts';
-import { getIntegral } from '../../server/services/ledger.ts';
+import { getIntegral } from '../../server/services/points/ledger.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { createTestApp, fakeOpenAIEnv, type TestApp } from '../helpers/app.ts';
 import { listening, parseChatStream, readStream, textOf } from '../helpers/chat.ts';

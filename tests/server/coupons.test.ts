@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { couponRedemptions, couponReservations, coupons } from '../../server/db/schema/coupons.ts';
 import { redeemCodes } from '../../server/db/schema/economy.ts';
 import { vipOrders } from '../../server/db/schema/users.ts';
-import { MAX_FAILURES_PER_HOUR } from '../../server/services/redeem-codes.ts';
+import { MAX_FAILURES_PER_HOUR } from '../../server/services/points/redeem-codes.ts';
 import type { TestEvent } from '../fixtures/fake-stripe.ts';
 import { onPostgres } from '../helpers/app.ts';
 import { useTestAppWithStripe } from '../helpers/stripe-app.ts';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userNotifications } from '../../server/db/schema/economy.ts';
 import { pointBalances, pointLedger } from '../../server/db/schema/points.ts';
 import { users } from '../../server/db/schema/users.ts';
-import { settleInviteCredits } from '../../server/services/invites.ts';
+import { settleInviteCredits } from '../../server/services/points/invites.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { createTestApp, onPostgres, type TestApp } from '../helpers/app.ts';
 import { parseChatStream } from '../helpers/chat.ts';

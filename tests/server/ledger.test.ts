@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pointBalances, pointLedger } from '../../server/db/schema/points.ts';
 import { catalogueChanged } from '../../server/services/catalogue/catalogue.ts';
-import { applyLedgerChange, chargePoints, creditPoints, refundPoints } from '../../server/services/ledger.ts';
+import { applyLedgerChange, chargePoints, creditPoints, refundPoints } from '../../server/services/points/ledger.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { createTestApp, onPostgres, type TestApp } from '../helpers/app.ts';
 import { parseChatStream } from '../helpers/chat.ts';

@@ -6,7 +6,7 @@ import { pointBalances } from '../../server/db/schema/points.ts';
 import { users } from '../../server/db/schema/users.ts';
 import { issueToken } from '../../server/services/auth.ts';
 import { catalogueChanged } from '../../server/services/catalogue/catalogue.ts';
-import { settleInviteCredits } from '../../server/services/invites.ts';
+import { settleInviteCredits } from '../../server/services/points/invites.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { startFakeStripe, subscriptionObject, type FakeStripe, type TestEvent } from '../fixtures/fake-stripe.ts';
 import { createTestApp, fakeOpenAIEnv, onPostgres, type TestApp } from '../helpers/app.ts';

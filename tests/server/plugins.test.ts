@@ -5,7 +5,7 @@ import { chatMessages } from '../../server/db/schema/chat.ts';
 import { chatMedia } from '../../server/db/schema/media.ts';
 import { plugins } from '../../server/db/schema/plugins.ts';
 import { pointLedger } from '../../server/db/schema/points.ts';
-import { getIntegral } from '../../server/services/ledger.ts';
+import { getIntegral } from '../../server/services/points/ledger.ts';
 import { startFakeImages, TINY_PNG, type FakeImages } from '../fixtures/fake-images.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { startFakeSearxng, type FakeSearxng } from '../fixtures/fake-searxng.ts';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { chatMessages } from '../../server/db/schema/chat.ts';
 import { pointBalances, pointLedger } from '../../server/db/schema/points.ts';
 import { adminSaveDeployment, adminSaveModel } from '../../server/services/catalogue/catalogue-admin.ts';
-import { applyLedgerChange, settleTokenCharge } from '../../server/services/ledger.ts';
+import { applyLedgerChange, settleTokenCharge } from '../../server/services/points/ledger.ts';
 import { tokenCost } from '../../server/services/chat/token-metering.ts';
 import { pointsSpentSql } from '../../server/services/usage-rollup.ts';
 import { SaveModelSchema, type SaveModel } from '../../shared/contracts/model.ts';

@@ -5,7 +5,7 @@ import { ConfigError, loadConfig } from '../../server/config.ts';
 import { chatMessages } from '../../server/db/schema/chat.ts';
 import { createSearchProvider, SearchError } from '../../server/providers/web-search.ts';
 import { adminSaveModel } from '../../server/services/catalogue/catalogue-admin.ts';
-import { getIntegral } from '../../server/services/ledger.ts';
+import { getIntegral } from '../../server/services/points/ledger.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { startFakeSearxng, type FakeSearxng } from '../fixtures/fake-searxng.ts';
 import { createTestApp, fakeOpenAIEnv, type TestApp } from '../helpers/app.ts';

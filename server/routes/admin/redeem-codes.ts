@@ -11,7 +11,7 @@ import {
   RedeemCodeListQuerySchema,
 } from '../../../shared/contracts/redeem-codes.ts';
 import { addRoute, RAW, savedId } from '../../http/route.ts';
-import { batchCsv, generateBatch, listBatches, listCodes, setBatchDisabled } from '../../services/redeem-codes.ts';
+import { batchCsv, generateBatch, listBatches, listCodes, setBatchDisabled } from '../../services/points/redeem-codes.ts';
 
 /** Operators' redeem codes (docs/economy.md#redeem-codes): batches, their codes, an export, disabling. */
 export function registerAdminRedeemCodeRoutes(app: FastifyInstance): void {

@@ -17,7 +17,7 @@ import {
 } from '../../../shared/contracts/admin-money.ts';
 import { pagedSchema } from '../../../shared/contracts/common.ts';
 import { addRoute, savedId } from '../../http/route.ts';
-import { adjustPoints } from '../../services/ledger.ts';
+import { adjustPoints } from '../../services/points/ledger.ts';
 import { deletePackage, extendEndTime, listAdminPackages, packageById, savePackage } from '../../services/plans.ts';
 import { userAuditState } from '../../services/admin-users.ts';
 import { getOrder, listOrders, listSubscriptions } from '../../services/admin-money.ts';

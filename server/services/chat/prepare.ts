@@ -15,8 +15,8 @@ import { imageOfMedia, loadOwnMedia, withAttachments, type AttachedMedia } from 
 import { historyBudgetChars, resolveModel, type ResolvedModel } from './model-stream.ts';
 import { loadMessagePlugins, type MessagePlugin } from '../plugins.ts';
 import { withMemoryTool, withPersonalization } from '../personalization.ts';
-import { creditInviterLater } from '../invites.ts';
-import { chargeCtes, refundPoints } from '../ledger.ts';
+import { creditInviterLater } from '../points/invites.ts';
+import { chargeCtes, refundPoints } from '../points/ledger.ts';
 import { instanceIdOf } from '../instances.ts';
 import { compiledStatement } from '../../db/compiled.ts';
 import { requireSearchProvider } from '../web-search.ts';

@@ -10,7 +10,7 @@ import { t } from '../../core/i18n.ts';
 import { drawImage } from '../draw.ts';
 import type { ModelTool } from '../../providers/upstream.ts';
 import type { MessagePlugin, ToolName } from '../plugins.ts';
-import { chargePoints, refundPoints } from '../ledger.ts';
+import { chargePoints, refundPoints } from '../points/ledger.ts';
 import { storableText } from '../../core/storable-text.ts';
 import { citationsOf, readPage, resultsForModel, searchWeb } from '../web-search.ts';
 

@@ -1,12 +1,12 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { Codes } from '../../shared/contracts/envelope.ts';
-import type { CheckinStatus } from '../../shared/contracts/points.ts';
-import type { AppContext } from '../context.ts';
-import { userCheckins } from '../db/schema/economy.ts';
-import { AppError } from '../core/errors.ts';
+import { Codes } from '../../../shared/contracts/envelope.ts';
+import type { CheckinStatus } from '../../../shared/contracts/points.ts';
+import type { AppContext } from '../../context.ts';
+import { userCheckins } from '../../db/schema/economy.ts';
+import { AppError } from '../../core/errors.ts';
 import { creditPoints } from './ledger.ts';
-import { notify } from './notifications.ts';
-import { settingValues, wholeNumberSetting } from './settings.ts';
+import { notify } from '../notifications.ts';
+import { settingValues, wholeNumberSetting } from '../settings.ts';
 
 /**
  * Daily check-in (docs/economy.md#check-in). A check-in counts for the user's calendar day in the

@@ -1,15 +1,15 @@
 import { randomInt } from 'node:crypto';
 import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
-import type { InviteInfo, InvitedAccount } from '../../shared/contracts/economy.ts';
-import type { Paged } from '../../shared/contracts/common.ts';
-import type { AppContext } from '../context.ts';
-import type { Db } from '../db/client.ts';
-import { isUniqueViolation } from '../core/db-errors.ts';
-import { pointBalances, pointLedger } from '../db/schema/points.ts';
-import { users } from '../db/schema/users.ts';
+import type { InviteInfo, InvitedAccount } from '../../../shared/contracts/economy.ts';
+import type { Paged } from '../../../shared/contracts/common.ts';
+import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/client.ts';
+import { isUniqueViolation } from '../../core/db-errors.ts';
+import { pointBalances, pointLedger } from '../../db/schema/points.ts';
+import { users } from '../../db/schema/users.ts';
 import { applyLedgerChange, ensureBalance } from './ledger.ts';
-import { notify } from './notifications.ts';
-import { SETTINGS, settingValues, wholeNumberSetting } from './settings.ts';
+import { notify } from '../notifications.ts';
+import { SETTINGS, settingValues, wholeNumberSetting } from '../settings.ts';
 
 /**
  * Invites (docs/economy.md#invites): every account has a code of its own; an account that signs up

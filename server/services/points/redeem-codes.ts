@@ -1,15 +1,15 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
-import { Codes } from '../../shared/contracts/envelope.ts';
-import type { RedeemBatch, RedeemBatchCreate, RedeemResult } from '../../shared/contracts/redeem-codes.ts';
-import type { AppContext } from '../context.ts';
-import type { Db } from '../db/client.ts';
-import { redeemBatches, redeemCodes, redeemUses } from '../db/schema/economy.ts';
-import { pointBalances } from '../db/schema/points.ts';
-import { AppError } from '../core/errors.ts';
+import { Codes } from '../../../shared/contracts/envelope.ts';
+import type { RedeemBatch, RedeemBatchCreate, RedeemResult } from '../../../shared/contracts/redeem-codes.ts';
+import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/client.ts';
+import { redeemBatches, redeemCodes, redeemUses } from '../../db/schema/economy.ts';
+import { pointBalances } from '../../db/schema/points.ts';
+import { AppError } from '../../core/errors.ts';
 import { creditPoints } from './ledger.ts';
-import { addPlanDays } from './plans.ts';
-import { notify } from './notifications.ts';
+import { addPlanDays } from '../plans.ts';
+import { notify } from '../notifications.ts';
 
 /**
  * Redeem codes (docs/economy.md#redeem-codes). An operator generates a batch of random codes, each

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
-import { Codes } from '../../shared/contracts/envelope.ts';
-import type { AdminAdjustPoints, LedgerKind } from '../../shared/contracts/points.ts';
-import type { Db } from '../db/client.ts';
-import type { SqlValue } from '../db/compiled.ts';
-import { isUniqueViolation } from '../core/db-errors.ts';
-import { chatMessages } from '../db/schema/chat.ts';
-import { pointBalances, pointLedger } from '../db/schema/points.ts';
-import { users } from '../db/schema/users.ts';
-import { AppError } from '../core/errors.ts';
+import { Codes } from '../../../shared/contracts/envelope.ts';
+import type { AdminAdjustPoints, LedgerKind } from '../../../shared/contracts/points.ts';
+import type { Db } from '../../db/client.ts';
+import type { SqlValue } from '../../db/compiled.ts';
+import { isUniqueViolation } from '../../core/db-errors.ts';
+import { chatMessages } from '../../db/schema/chat.ts';
+import { pointBalances, pointLedger } from '../../db/schema/points.ts';
+import { users } from '../../db/schema/users.ts';
+import { AppError } from '../../core/errors.ts';
 
 /**
  * The points ledger (docs/economy.md#the-ledger). Every change of a balance is one entry with an
