@@ -6,7 +6,7 @@ import {
   CheckPromoCodeResultSchema,
 } from '../../shared/contracts/coupons.ts';
 import { addRoute } from '../http/route.ts';
-import { checkCoupon, checkPromoCode } from '../services/coupons.ts';
+import { checkCoupon, checkPromoCode } from '../services/plans/coupons.ts';
 
 /** What a code typed in the promo-code box is and gives (docs/economy.md#coupons). */
 export function registerCouponRoutes(app: FastifyInstance): void {

@@ -14,9 +14,9 @@ import {
 } from '../../shared/contracts/plans.ts';
 import { addRoute, RAW } from '../http/route.ts';
 import { t } from '../core/i18n.ts';
-import { hideOrder, listOrders, listPublicPackages, orderById } from '../services/plans.ts';
-import { createCheckout, createPortalSession, getSubscription, setCancelAtPeriodEnd } from '../services/stripe.ts';
-import { receiveStripeWebhook, WebhookRefusal } from '../services/stripe-webhook.ts';
+import { hideOrder, listOrders, listPublicPackages, orderById } from '../services/plans/plans.ts';
+import { createCheckout, createPortalSession, getSubscription, setCancelAtPeriodEnd } from '../services/plans/stripe.ts';
+import { receiveStripeWebhook, WebhookRefusal } from '../services/plans/stripe-webhook.ts';
 
 /** Plans, orders and payments for users (docs/economy.md#plans, #payments-stripe, #orders). */
 export function registerVipRoutes(app: FastifyInstance): void {

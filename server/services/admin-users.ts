@@ -24,8 +24,8 @@ import { users, vipOrders } from '../db/schema/users.ts';
 import { AppError } from '../core/errors.ts';
 import { revokeAllTokens } from './auth.ts';
 import { adjustPoints, listLedger } from './points/ledger.ts';
-import { levelName } from './plans.ts';
-import { cancelSubscriptionNow, runningSubscription } from './stripe.ts';
+import { levelName } from './plans/plans.ts';
+import { cancelSubscriptionNow, runningSubscription } from './plans/stripe.ts';
 
 /**
  * The console's Users pages (docs/api.md#users): the list with its figures, one user's page, and the

@@ -3,7 +3,7 @@ import { seedCatalogue } from './catalogue/catalogue-seed.ts';
 import { bootstrapAdmin } from './accounts.ts';
 import { recoverOrphanedAnswers, registerInstance, startOrphanSweep, unregisterInstance } from './instances.ts';
 import { seedPlugins } from './plugins.ts';
-import { seedPackages, startPlanPointsSweep } from './plans.ts';
+import { seedPackages, startPlanPointsSweep } from './plans/plans.ts';
 import { startSearchIndexUpkeep } from './chat/search-index-upkeep.ts';
 import { startTrackingSweep } from './tracking.ts';
 import { startUsageRollup } from './usage-rollup.ts';

@@ -32,7 +32,7 @@ const MESSAGE_USERS = 6;
 const REDEEMERS = 50;
 const INVITEES = 5;
 const WEBHOOK_DELIVERIES = 20;
-const PLAN_POINTS = 5000; // standard-month (server/services/plans.ts)
+const PLAN_POINTS = 5000; // standard-month (server/services/plans/plans.ts)
 const json = { 'content-type': 'application/json-patch+json' };
 const DAY = 86_400;
 

@@ -5,7 +5,7 @@ import { userNotifications } from '../../server/db/schema/economy.ts';
 import { stripeEvents, stripeSubscriptions, vipPackages } from '../../server/db/schema/plans.ts';
 import { pointBalances, pointLedger } from '../../server/db/schema/points.ts';
 import { vipOrders } from '../../server/db/schema/users.ts';
-import { expirePlanPoints } from '../../server/services/plans.ts';
+import { expirePlanPoints } from '../../server/services/plans/plans.ts';
 import { subscriptionObject, type TestEvent } from '../fixtures/fake-stripe.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { useTestAppWithStripe } from '../helpers/stripe-app.ts';

@@ -40,7 +40,7 @@ export const coupons = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    // The count never passes the limit, whatever a caller does (server/services/coupons.ts checks first).
+    // The count never passes the limit, whatever a caller does (server/services/plans/coupons.ts checks first).
     check('coupons_times_redeemed_limit', sql`${t.timesRedeemed} >= 0 and (${t.maxRedemptions} is null or ${t.timesRedeemed} <= ${t.maxRedemptions})`),
     check('coupons_one_discount', sql`(${t.percentOff} is null) <> (${t.amountOff} is null)`),
   ],

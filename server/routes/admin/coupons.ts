@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { pagedSchema, PageQuerySchema } from '../../../shared/contracts/common.ts';
 import { AdminCouponSchema, DisableCouponSchema, SaveCouponSchema } from '../../../shared/contracts/coupons.ts';
 import { addRoute, savedId } from '../../http/route.ts';
-import { listCoupons, saveCoupon, setCouponDisabled } from '../../services/coupons.ts';
+import { listCoupons, saveCoupon, setCouponDisabled } from '../../services/plans/coupons.ts';
 
 /** Operators' coupons (docs/economy.md#coupons): save, list, disable. */
 export function registerAdminCouponRoutes(app: FastifyInstance): void {

@@ -33,7 +33,7 @@ import {
   userAuditState,
 } from '../../services/admin-users.ts';
 import { createPasswordReset } from '../../services/password-reset.ts';
-import { extendEndTime } from '../../services/plans.ts';
+import { extendEndTime } from '../../services/plans/plans.ts';
 
 /** Every write here acts on one account, named by body.userId: the audit log keeps it before and after. */
 const onUser = () => ({ target: 'user', id: ({ body }: { body: { userId: string } }) => body.userId, load: userAuditState });

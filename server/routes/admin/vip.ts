@@ -18,7 +18,7 @@ import {
 import { pagedSchema } from '../../../shared/contracts/common.ts';
 import { addRoute, savedId } from '../../http/route.ts';
 import { adjustPoints } from '../../services/points/ledger.ts';
-import { deletePackage, extendEndTime, listAdminPackages, packageById, savePackage } from '../../services/plans.ts';
+import { deletePackage, extendEndTime, listAdminPackages, packageById, savePackage } from '../../services/plans/plans.ts';
 import { userAuditState } from '../../services/admin-users.ts';
 import { getOrder, listOrders, listSubscriptions } from '../../services/admin-money.ts';
 

@@ -8,7 +8,7 @@ import { redeemBatches, redeemCodes, redeemUses } from '../../db/schema/economy.
 import { pointBalances } from '../../db/schema/points.ts';
 import { AppError } from '../../core/errors.ts';
 import { creditPoints } from './ledger.ts';
-import { addPlanDays } from '../plans.ts';
+import { addPlanDays } from '../plans/plans.ts';
 import { notify } from '../notifications.ts';
 
 /**
@@ -236,7 +236,7 @@ export async function redeemCode(ctx: AppContext, userId: string, input: string)
 
 /**
  * Whether `input` is a code this user could redeem now, without redeeming it: the promo-code box asks
- * which kind of code it was given (CheckPromoCode, server/services/coupons.ts). Every other code
+ * which kind of code it was given (CheckPromoCode, server/services/plans/coupons.ts). Every other code
  * (unknown, used up, expired, disabled, redeemed before by this user) answers false alike, and counts
  * against the same per-user limit of failed attempts as a redeem, so asking probes no faster.
  */

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, isNull, max, sql } from 'drizzle-orm';
 import Stripe from 'stripe';
-import { Codes } from '../../shared/contracts/envelope.ts';
-import type { AppContext } from '../context.ts';
-import type { Db } from '../db/client.ts';
-import { stripeCustomers, stripeEvents, stripeSubscriptions } from '../db/schema/plans.ts';
-import { users, vipOrders } from '../db/schema/users.ts';
-import { AppError } from '../core/errors.ts';
+import { Codes } from '../../../shared/contracts/envelope.ts';
+import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/client.ts';
+import { stripeCustomers, stripeEvents, stripeSubscriptions } from '../../db/schema/plans.ts';
+import { users, vipOrders } from '../../db/schema/users.ts';
+import { AppError } from '../../core/errors.ts';
 import { holdCompletedReservation, recordCouponRedemption } from './coupons.ts';
-import { creditPoints } from './points/ledger.ts';
-import { notify } from './notifications.ts';
+import { creditPoints } from '../points/ledger.ts';
+import { notify } from '../notifications.ts';
 import { packageById, periodMonths, takeBackPlanPoints } from './plans.ts';
 import { periodEndOf, stripeOf } from './stripe.ts';
 

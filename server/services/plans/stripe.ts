@@ -1,14 +1,14 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import Stripe from 'stripe';
-import { Codes } from '../../shared/contracts/envelope.ts';
-import type { SubscriptionFate } from '../../shared/contracts/admin-users.ts';
-import { RUNNING_SUBSCRIPTION_STATUSES, type CreateCheckout, type Subscription } from '../../shared/contracts/plans.ts';
-import type { AppContext } from '../context.ts';
-import type { Db } from '../db/client.ts';
-import { stripeCustomers, stripeSubscriptions } from '../db/schema/plans.ts';
-import { AppError } from '../core/errors.ts';
-import type { MessageKey } from '../core/i18n.ts';
-import type { AuthUser } from './auth.ts';
+import { Codes } from '../../../shared/contracts/envelope.ts';
+import type { SubscriptionFate } from '../../../shared/contracts/admin-users.ts';
+import { RUNNING_SUBSCRIPTION_STATUSES, type CreateCheckout, type Subscription } from '../../../shared/contracts/plans.ts';
+import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/client.ts';
+import { stripeCustomers, stripeSubscriptions } from '../../db/schema/plans.ts';
+import { AppError } from '../../core/errors.ts';
+import type { MessageKey } from '../../core/i18n.ts';
+import type { AuthUser } from '../auth.ts';
 import {
   attachSession,
   canonicalCouponCode,
@@ -24,7 +24,7 @@ import { levelName, packageById, type PackageRow } from './plans.ts';
 
 /**
  * Payments through Stripe (docs/economy.md#payments-stripe): checkout, the customer portal, cancelling
- * at the period's end. What a payment gives is applied by the webhook (server/services/stripe-webhook.ts),
+ * at the period's end. What a payment gives is applied by the webhook (server/services/plans/stripe-webhook.ts),
  * never here: the browser's return from Checkout proves nothing.
  */
 
@@ -133,7 +133,7 @@ type CheckoutDiscount = {
 
 /**
  * The discount of a checkout: a coupon here first (validated and one use reserved, under its row
- * lock: server/services/coupons.ts), else a Stripe promotion code, as before coupons were ours.
+ * lock: server/services/plans/coupons.ts), else a Stripe promotion code, as before coupons were ours.
  */
 async function checkoutDiscount(ctx: AppContext, stripe: Stripe, user: AuthUser, pkg: PackageRow, input: CreateCheckout): Promise<CheckoutDiscount> {
   if (!input.couponCode) return { metadata: {} };

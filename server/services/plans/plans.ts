@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { and, asc, count, desc, eq, gt, gte, isNull, lte, sql } from 'drizzle-orm';
-import { Codes } from '../../shared/contracts/envelope.ts';
-import { VIP_LEVEL_NAMES } from '../../shared/contracts/model.ts';
+import { Codes } from '../../../shared/contracts/envelope.ts';
+import { VIP_LEVEL_NAMES } from '../../../shared/contracts/model.ts';
 import type {
   AdminVipPackage,
   ExtendEndTime,
@@ -10,17 +10,17 @@ import type {
   VipPackage,
   VipPackageList,
   VipPeriod,
-} from '../../shared/contracts/plans.ts';
-import type { AppContext } from '../context.ts';
-import type { Db } from '../db/client.ts';
-import { isUniqueViolation } from '../core/db-errors.ts';
-import { stripeSubscriptions, vipPackages } from '../db/schema/plans.ts';
-import { pointBalances } from '../db/schema/points.ts';
-import { users, vipOrders } from '../db/schema/users.ts';
-import { AppError } from '../core/errors.ts';
-import { applyLedgerChange } from './points/ledger.ts';
-import { settingValues } from './settings.ts';
-import { notify } from './notifications.ts';
+} from '../../../shared/contracts/plans.ts';
+import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/client.ts';
+import { isUniqueViolation } from '../../core/db-errors.ts';
+import { stripeSubscriptions, vipPackages } from '../../db/schema/plans.ts';
+import { pointBalances } from '../../db/schema/points.ts';
+import { users, vipOrders } from '../../db/schema/users.ts';
+import { AppError } from '../../core/errors.ts';
+import { applyLedgerChange } from '../points/ledger.ts';
+import { settingValues } from '../settings.ts';
+import { notify } from '../notifications.ts';
 
 /**
  * Plans (docs/economy.md#plans) and orders (docs/economy.md#orders). A package is what is sold: a

@@ -1,25 +1,25 @@
 import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
 import type Stripe from 'stripe';
-import type { Language } from '../../shared/contracts/common.ts';
-import type { AdminCoupon, CheckCouponResult, PromoCodeKind, SaveCoupon } from '../../shared/contracts/coupons.ts';
-import { Codes } from '../../shared/contracts/envelope.ts';
-import type { VipPeriod } from '../../shared/contracts/plans.ts';
-import type { AppContext } from '../context.ts';
-import type { Db } from '../db/client.ts';
-import { isUniqueViolation } from '../core/db-errors.ts';
-import { couponRedemptions, couponReservations, coupons } from '../db/schema/coupons.ts';
-import { vipPackages } from '../db/schema/plans.ts';
-import { AppError } from '../core/errors.ts';
-import { t, type MessageKey } from '../core/i18n.ts';
+import type { Language } from '../../../shared/contracts/common.ts';
+import type { AdminCoupon, CheckCouponResult, PromoCodeKind, SaveCoupon } from '../../../shared/contracts/coupons.ts';
+import { Codes } from '../../../shared/contracts/envelope.ts';
+import type { VipPeriod } from '../../../shared/contracts/plans.ts';
+import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/client.ts';
+import { isUniqueViolation } from '../../core/db-errors.ts';
+import { couponRedemptions, couponReservations, coupons } from '../../db/schema/coupons.ts';
+import { vipPackages } from '../../db/schema/plans.ts';
+import { AppError } from '../../core/errors.ts';
+import { t, type MessageKey } from '../../core/i18n.ts';
 import type { PackageRow } from './plans.ts';
-import { isRedeemable } from './points/redeem-codes.ts';
+import { isRedeemable } from '../points/redeem-codes.ts';
 
 /**
  * Coupons (docs/economy.md#coupons). An operator defines a coupon here; CheckCoupon tells anyone what
  * it gives; a checkout reserves one of its uses under the coupon's row lock and applies it as a Stripe
- * coupon (server/services/stripe.ts); the webhook counts the use when the first invoice is paid with
- * it (server/services/stripe-webhook.ts), under the same lock. The Stripe coupon carrying a coupon's
+ * coupon (server/services/plans/stripe.ts); the webhook counts the use when the first invoice is paid with
+ * it (server/services/plans/stripe-webhook.ts), under the same lock. The Stripe coupon carrying a coupon's
  * terms is made once per currency and remembered on the coupon's row.
  */
 
