@@ -5,7 +5,7 @@ import type { Language } from '../../shared/contracts/common.ts';
 import type { AppContext } from '../context.ts';
 import { routeResponses, type RawAnswer } from './api-doc.ts';
 import { writeAudit } from '../services/audit.ts';
-import { authenticate, authenticateCached, bearerOf, type AuthUser } from '../services/auth.ts';
+import { authenticate, authenticateCached, bearerOf, type AuthUser } from '../services/accounts/auth.ts';
 import { AppError } from '../core/errors.ts';
 import { isMessageKey, languageOf, t, zodLocale } from '../core/i18n.ts';
 

@@ -6,7 +6,7 @@ import {
   LoginResponseSchema,
 } from '../../shared/contracts/account.ts';
 import { addRoute } from '../http/route.ts';
-import { createAccount, login } from '../services/accounts.ts';
+import { createAccount, login } from '../services/accounts/accounts.ts';
 
 export function registerAccountRoutes(app: FastifyInstance): void {
   // Per IP address, against brute force and mass sign-up.

@@ -27,7 +27,7 @@ import { AppError } from '../core/errors.ts';
 import { t } from '../core/i18n.ts';
 import { addRoute, parseInput, RAW } from '../http/route.ts';
 import { readUploadForm } from '../http/upload-form.ts';
-import { authenticateCached, bearerOf, hashSecret } from '../services/auth.ts';
+import { authenticateCached, bearerOf, hashSecret } from '../services/accounts/auth.ts';
 import { deleteMessage, deleteSessions, listMessages, listSessions, renameSession } from '../services/chat/sessions.ts';
 import { prepareChatMessage } from '../services/chat/prepare.ts';
 import { frameMessage } from '../services/chat/quick-function.ts';

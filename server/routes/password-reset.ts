@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ResetPasswordSchema } from '../../shared/contracts/password-reset.ts';
 import { addRoute } from '../http/route.ts';
-import { resetPassword } from '../services/password-reset.ts';
+import { resetPassword } from '../services/accounts/password-reset.ts';
 
 /** The public half of a password reset: the link an operator sent (docs/api.md#password-reset). */
 export function registerPasswordResetRoutes(app: FastifyInstance): void {

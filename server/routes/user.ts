@@ -8,8 +8,8 @@ import {
   UserSettingSchema,
 } from '../../shared/contracts/user.ts';
 import { addRoute } from '../http/route.ts';
-import { exchangeTempKey, getSettings, saveSettings, updateNickName } from '../services/accounts.ts';
-import { bearerOf, revokeToken, type AuthUser } from '../services/auth.ts';
+import { exchangeTempKey, getSettings, saveSettings, updateNickName } from '../services/accounts/accounts.ts';
+import { bearerOf, revokeToken, type AuthUser } from '../services/accounts/auth.ts';
 import { getIntegral, listLedger } from '../services/points/ledger.ts';
 import { pagedSchema } from '../../shared/contracts/common.ts';
 import { LedgerEntrySchema, LedgerListQuerySchema } from '../../shared/contracts/points.ts';

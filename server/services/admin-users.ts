@@ -22,7 +22,7 @@ import { pointBalances, pointLedger } from '../db/schema/points.ts';
 import { browserRecords, requestTimes } from '../db/schema/system.ts';
 import { users, vipOrders } from '../db/schema/users.ts';
 import { AppError } from '../core/errors.ts';
-import { revokeAllTokens } from './auth.ts';
+import { revokeAllTokens } from './accounts/auth.ts';
 import { adjustPoints, listLedger } from './points/ledger.ts';
 import { levelName } from './plans/plans.ts';
 import { cancelSubscriptionNow, runningSubscription } from './plans/stripe.ts';

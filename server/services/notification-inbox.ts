@@ -76,7 +76,7 @@ export async function markAllRead(db: Db, userId: string): Promise<{ unread: num
 
 /**
  * Who a broadcast reaches, as a condition on `users u`: active accounts, all of them, those of one
- * plan level, or one. The plan level is the one in force as server/services/auth.ts reads it (the
+ * plan level, or one. The plan level is the one in force as server/services/accounts/auth.ts reads it (the
  * highest level of the orders that have not ended), 0 for users without one.
  */
 function audienceOf(b: Broadcast): SQL {

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.ts';
 import { seedCatalogue } from './catalogue/catalogue-seed.ts';
-import { bootstrapAdmin } from './accounts.ts';
+import { bootstrapAdmin } from './accounts/accounts.ts';
 import { recoverOrphanedAnswers, registerInstance, startOrphanSweep, unregisterInstance } from './instances.ts';
 import { seedPlugins } from './plugins.ts';
 import { seedPackages, startPlanPointsSweep } from './plans/plans.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import { authTokens, tempKeys, users } from '../../server/db/schema/users.ts';
-import { hashSecret } from '../../server/services/auth.ts';
+import { hashSecret } from '../../server/services/accounts/auth.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { auth, createAdmin, createUser, loginUser } from '../helpers/users.ts';
 
@@ -203,7 +203,7 @@ describe('admin bootstrap from the environment', () => {
       await createUser(t.app); // the first account (admin by the first-account rule, demoted by the helper)
       const u = await createUser(t.app, { email: 'later-admin@example.test', password: 'own-password' });
       // A second start of the same server, now with ADMIN_EMAIL naming that account.
-      const { bootstrapAdmin } = await import('../../server/services/accounts.ts');
+      const { bootstrapAdmin } = await import('../../server/services/accounts/accounts.ts');
       await bootstrapAdmin({ ...t.app.ctx, config: { ...t.app.ctx.config, ADMIN_EMAIL: 'later-admin@example.test', ADMIN_PASSWORD: 'ignored-password' } });
       const [row] = await t.app.ctx.db.select({ role: users.role }).from(users).where(eq(users.id, u.userId));
       expect(row.role).toBe('admin');

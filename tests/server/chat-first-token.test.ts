@@ -5,7 +5,7 @@ import { chatMessages } from '../../server/db/schema/chat.ts';
 import { pointLedger } from '../../server/db/schema/points.ts';
 import { authTokens, vipOrders } from '../../server/db/schema/users.ts';
 import { creditPoints, getIntegral } from '../../server/services/points/ledger.ts';
-import { hashSecret } from '../../server/services/auth.ts';
+import { hashSecret } from '../../server/services/accounts/auth.ts';
 import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fixtures/fake-openai.ts';
 import { countQueries, createTestApp, fakeOpenAIEnv, type TestApp } from '../helpers/app.ts';
 import { listening, readStream, textOf, type StreamEvent } from '../helpers/chat.ts';

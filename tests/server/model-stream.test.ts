@@ -2,7 +2,7 @@ import http, { createServer, type ClientRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AppContext } from '../../server/context.ts';
-import type { AuthUser } from '../../server/services/auth.ts';
+import type { AuthUser } from '../../server/services/accounts/auth.ts';
 import { adminSaveDeployment, adminSaveModel } from '../../server/services/catalogue/catalogue-admin.ts';
 import type { ChatTurn } from '../../server/providers/upstream.ts';
 import { openModelStream, resolveModel, type OpenedStream } from '../../server/services/chat/model-stream.ts';

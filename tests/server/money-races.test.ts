@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coupons } from '../../server/db/schema/coupons.ts';
 import { pointBalances } from '../../server/db/schema/points.ts';
 import { users } from '../../server/db/schema/users.ts';
-import { issueToken } from '../../server/services/auth.ts';
+import { issueToken } from '../../server/services/accounts/auth.ts';
 import { catalogueChanged } from '../../server/services/catalogue/catalogue.ts';
 import { settleInviteCredits } from '../../server/services/points/invites.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';

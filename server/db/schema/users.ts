@@ -47,7 +47,7 @@ export const authTokens = pgTable(
 /**
  * Plan time a user holds: a paid invoice, a redeem code's days, an operator's grant. Free users have
  * none; the plan in force is the highest level of the orders that have not ended (activeVipOrderSql
- * in server/services/auth.ts). docs/economy.md#orders.
+ * in server/services/accounts/auth.ts). docs/economy.md#orders.
  */
 export const vipOrders = pgTable(
   'vip_orders',

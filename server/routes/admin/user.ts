@@ -32,7 +32,7 @@ import {
   setRole,
   userAuditState,
 } from '../../services/admin-users.ts';
-import { createPasswordReset } from '../../services/password-reset.ts';
+import { createPasswordReset } from '../../services/accounts/password-reset.ts';
 import { extendEndTime } from '../../services/plans/plans.ts';
 
 /** Every write here acts on one account, named by body.userId: the audit log keeps it before and after. */

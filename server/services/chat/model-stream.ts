@@ -13,7 +13,7 @@ import {
   type StreamPart,
   type ToolRound,
 } from '../../providers/upstream.ts';
-import type { AuthUser } from '../auth.ts';
+import type { AuthUser } from '../accounts/auth.ts';
 import { getCatalogue, upstreamOf, vipLevelName, type CachedDeployment, type CatalogueEntry } from '../catalogue/catalogue.ts';
 import { isCooling, markFailure, markSuccess } from '../catalogue/catalogue-health.ts';
 

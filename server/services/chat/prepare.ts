@@ -7,7 +7,7 @@ import type { Language } from '../../../shared/contracts/common.ts';
 import type { MessageSelection } from '../../../shared/contracts/quick-function.ts';
 import { AppError } from '../../core/errors.ts';
 import type { ChatTurn } from '../../providers/upstream.ts';
-import { forgetCachedToken, planLevelSql, tokenStillValidSql, type AuthUser } from '../auth.ts';
+import { forgetCachedToken, planLevelSql, tokenStillValidSql, type AuthUser } from '../accounts/auth.ts';
 import { vipLevelName } from '../catalogue/catalogue.ts';
 import { sessionDescribeFrom, sessionTitleFrom } from './sessions.ts';
 import { historyFraming, plainFraming, type MessageFraming } from './quick-function.ts';

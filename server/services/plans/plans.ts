@@ -26,7 +26,7 @@ import { notify } from '../notifications.ts';
  * Plans (docs/economy.md#plans) and orders (docs/economy.md#orders). A package is what is sold: a
  * level for a month or a year, with its prices and the points each month gives. What a user holds is
  * a vip_orders row, whichever way it came (a paid invoice, a redeem code, an operator); the plan in
- * force is read from those rows on every request (activeVipOrderSql in server/services/auth.ts).
+ * force is read from those rows on every request (activeVipOrderSql in server/services/accounts/auth.ts).
  */
 
 const DAY_MS = 86_400_000;

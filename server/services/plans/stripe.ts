@@ -8,7 +8,7 @@ import type { Db } from '../../db/client.ts';
 import { stripeCustomers, stripeSubscriptions } from '../../db/schema/plans.ts';
 import { AppError } from '../../core/errors.ts';
 import type { MessageKey } from '../../core/i18n.ts';
-import type { AuthUser } from '../auth.ts';
+import type { AuthUser } from '../accounts/auth.ts';
 import {
   attachSession,
   canonicalCouponCode,

@@ -1,16 +1,16 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import { Codes } from '../../shared/contracts/envelope.ts';
-import type { Language } from '../../shared/contracts/common.ts';
-import type { AppContext } from '../context.ts';
-import { passwordResets } from '../db/schema/audit.ts';
-import { users } from '../db/schema/users.ts';
-import { AppError } from '../core/errors.ts';
-import { maskEmail } from '../core/log-safety.ts';
-import { t } from '../core/i18n.ts';
-import { mailConfigured, sendMail } from '../providers/mail.ts';
+import { Codes } from '../../../shared/contracts/envelope.ts';
+import type { Language } from '../../../shared/contracts/common.ts';
+import type { AppContext } from '../../context.ts';
+import { passwordResets } from '../../db/schema/audit.ts';
+import { users } from '../../db/schema/users.ts';
+import { AppError } from '../../core/errors.ts';
+import { maskEmail } from '../../core/log-safety.ts';
+import { t } from '../../core/i18n.ts';
+import { mailConfigured, sendMail } from '../../providers/mail.ts';
 import { hashPassword, readSettings } from './accounts.ts';
 import { hashSecret, newSecret, revokeAllTokens } from './auth.ts';
-import { settingValues } from './settings.ts';
+import { settingValues } from '../settings.ts';
 
 /**
  * Password reset by an operator (docs/api.md#password-reset): there is no self-service "forgot

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
-import type { AppContext } from '../context.ts';
-import type { Db } from '../db/client.ts';
-import type { SqlValue } from '../db/compiled.ts';
-import { authTokens, users, vipOrders } from '../db/schema/users.ts';
+import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/client.ts';
+import type { SqlValue } from '../../db/compiled.ts';
+import { authTokens, users, vipOrders } from '../../db/schema/users.ts';
 
 export type VipOrder = { vipOrderId: string; vipPackageLevel: number; vipPackageName: string; endTime: string };
 
