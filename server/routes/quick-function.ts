@@ -25,8 +25,8 @@ import {
   setOwnQuickFunctionOnline,
   sortOwnQuickFunctions,
   watchQuickFunctionChanges,
-} from '../services/quick-functions.ts';
-import { listRecommendedPrompts } from '../services/recommended-prompts.ts';
+} from '../services/quick-functions/quick-functions.ts';
+import { listRecommendedPrompts } from '../services/prompts/recommended-prompts.ts';
 
 /** Quick functions (prompt tools) and the user's own prompts (docs/api.md#quick-functions-and-prompts). */
 export function registerQuickFunctionRoutes(app: FastifyInstance): void {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { delimitAttachment, renderQuickFunction, type RenderInput } from '../../server/services/quick-function-template.ts';
+import { delimitAttachment, renderQuickFunction, type RenderInput } from '../../server/services/quick-functions/quick-function-template.ts';
 
 /** A marker source that hands out the given markers in turn (then a fixed one). */
 const markers = (...list: string[]) => {

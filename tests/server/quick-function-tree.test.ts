@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildQuickFunctionTree, flattenTree } from '../../server/services/quick-function-tree.ts';
+import { buildQuickFunctionTree, flattenTree } from '../../server/services/quick-functions/quick-function-tree.ts';
 
 const item = (quickFunctionId: string, parentId: string | null = null) => ({ quickFunctionId, parentId });
 const shape = (nodes: ReturnType<typeof buildQuickFunctionTree<ReturnType<typeof item>>>): unknown =>

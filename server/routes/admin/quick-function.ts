@@ -21,13 +21,13 @@ import {
   adminSaveQuickFunction,
   adminSetQuickFunctionOnline,
   adminSortQuickFunctions,
-} from '../../services/quick-functions.ts';
+} from '../../services/quick-functions/quick-functions.ts';
 import {
   adminDeleteRecommendedPrompt,
   adminGetRecommendedPrompt,
   adminListRecommendedPrompts,
   adminSaveRecommendedPrompt,
-} from '../../services/recommended-prompts.ts';
+} from '../../services/prompts/recommended-prompts.ts';
 
 /** Operators manage the built-in quick functions and the recommended prompts (docs/api.md#quick-functions-and-prompts). */
 export function registerAdminQuickFunctionRoutes(app: FastifyInstance): void {

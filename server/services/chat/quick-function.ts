@@ -3,8 +3,8 @@ import type { AddMessageBody } from '../../../shared/contracts/chat.ts';
 import type { Language } from '../../../shared/contracts/common.ts';
 import type { MessageQuickFunction, MessageSelection } from '../../../shared/contracts/quick-function.ts';
 import type { AppContext } from '../../context.ts';
-import { delimitAttachment, renderQuickFunction } from '../quick-function-template.ts';
-import { quickFunctionForMessage } from '../quick-functions.ts';
+import { delimitAttachment, renderQuickFunction } from '../quick-functions/quick-function-template.ts';
+import { quickFunctionForMessage } from '../quick-functions/quick-functions.ts';
 
 /**
  * How a message that uses a quick function and/or a page selection reaches the model and the

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
-import type { Language } from '../../shared/contracts/common.ts';
-import { Codes } from '../../shared/contracts/envelope.ts';
+import type { Language } from '../../../shared/contracts/common.ts';
+import { Codes } from '../../../shared/contracts/envelope.ts';
 import {
   MAX_QF_DEPTH,
   MAX_USER_QUICK_FUNCTIONS,
@@ -12,11 +12,11 @@ import {
   type QuickFunctionNode,
   type SaveUserQuickFunctionBody,
   type UserQuickFunction,
-} from '../../shared/contracts/quick-function.ts';
-import type { AppContext } from '../context.ts';
-import type { Db } from '../db/client.ts';
-import { quickFunctions, userQuickFunctions } from '../db/schema/quick-functions.ts';
-import { AppError } from '../core/errors.ts';
+} from '../../../shared/contracts/quick-function.ts';
+import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/client.ts';
+import { quickFunctions, userQuickFunctions } from '../../db/schema/quick-functions.ts';
+import { AppError } from '../../core/errors.ts';
 import { buildQuickFunctionTree, flattenTree } from './quick-function-tree.ts';
 
 /**

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, count, desc, eq } from 'drizzle-orm';
-import type { Language, Paged } from '../../shared/contracts/common.ts';
-import { Codes } from '../../shared/contracts/envelope.ts';
-import type { AdminRecommendedPrompt, AdminSaveRecommendedPromptBody, RecommendedPrompt } from '../../shared/contracts/quick-function.ts';
-import type { AppContext } from '../context.ts';
-import { recommendedPrompts } from '../db/schema/quick-functions.ts';
-import { AppError } from '../core/errors.ts';
+import type { Language, Paged } from '../../../shared/contracts/common.ts';
+import { Codes } from '../../../shared/contracts/envelope.ts';
+import type { AdminRecommendedPrompt, AdminSaveRecommendedPromptBody, RecommendedPrompt } from '../../../shared/contracts/quick-function.ts';
+import type { AppContext } from '../../context.ts';
+import { recommendedPrompts } from '../../db/schema/quick-functions.ts';
+import { AppError } from '../../core/errors.ts';
 
 /** Recommended prompts (AiPrompWord): starting points operators offer users, one language each. */
 
