@@ -9,7 +9,7 @@ import type { ChatToolCall } from '../../shared/contracts/chat.ts';
 import { IconAlert, IconFileText, IconGlobe, IconPhoto, IconPuzzle } from '../ui/icons.tsx';
 import { ChatAddonsContext } from './chat-addons.ts';
 
-/** The tools the server implements (server/services/plugins.ts); others are named as the model did. */
+/** The tools the server implements (server/services/plugins/plugins.ts); others are named as the model did. */
 const KNOWN_TOOLS = ['web_search', 'read_url', 'generate_image'] as const;
 type KnownTool = (typeof KNOWN_TOOLS)[number];
 const isKnownTool = (name: string): name is KnownTool => (KNOWN_TOOLS as readonly string[]).includes(name);

@@ -34,7 +34,7 @@ import { frameMessage } from '../services/chat/quick-function.ts';
 import { resumeChatAnswer, startResumeBackground } from '../services/chat/resume.ts';
 import { refuseWhileDraining, startChatBackground, stopChatMessage } from '../services/chat/running.ts';
 import { streamChatAnswer } from '../services/chat/stream.ts';
-import { addDraw, withFreshImageLinks } from '../services/draw.ts';
+import { addDraw, withFreshImageLinks } from '../services/plugins/draw.ts';
 import { forgetDetachedMedia, startMediaSweep } from '../services/media/cleanup.ts';
 import { readMediaFile, signedMediaPath } from '../services/media/links.ts';
 import { readWebPage, saveUploadedMedia, type UploadPurpose } from '../services/media/upload.ts';

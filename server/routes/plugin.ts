@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { PluginListQuerySchema, PluginListSchema } from '../../shared/contracts/plugin.ts';
 import { addRoute } from '../http/route.ts';
-import { listPlugins } from '../services/plugins.ts';
+import { listPlugins } from '../services/plugins/plugins.ts';
 
 export function registerPluginRoutes(app: FastifyInstance): void {
   addRoute(app, {

@@ -19,7 +19,7 @@ import { memories, personalizations } from '../db/schema/personalization.ts';
 import { AppError } from '../core/errors.ts';
 import type { ChatTurn } from '../providers/upstream.ts';
 import { REMEMBER_PLUGIN } from './chat/tools.ts';
-import type { MessagePlugin } from './plugins.ts';
+import type { MessagePlugin } from './plugins/plugins.ts';
 
 /**
  * Personalization and memory (docs/api.md#personalization-and-memory): the user's profile and

@@ -150,7 +150,7 @@ describe('function plugins', () => {
 
     it('keeps what operators set across restarts of the seeding', async () => {
       await setPlugin('generate_image', { pointsCost: 7, online: false, name: 'Old name' });
-      const { seedPlugins } = await import('../../server/services/plugins.ts');
+      const { seedPlugins } = await import('../../server/services/plugins/plugins.ts');
       await seedPlugins(t.app.ctx);
       const [row] = await t.database.db.select().from(plugins).where(eq(plugins.id, 'generate_image'));
       expect(row).toMatchObject({ pointsCost: 7, online: false, name: 'Image generation' });

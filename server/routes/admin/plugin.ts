@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AdminPluginListSchema, AdminPluginSchema, SavePluginSchema } from '../../../shared/contracts/plugin.ts';
 import { addRoute } from '../../http/route.ts';
-import { adminListPlugins, adminSavePlugin } from '../../services/plugins.ts';
+import { adminListPlugins, adminSavePlugin } from '../../services/plugins/plugins.ts';
 
 export function registerAdminPluginRoutes(app: FastifyInstance): void {
   const base = '/api/admin/Plugin';

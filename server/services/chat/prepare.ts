@@ -13,7 +13,7 @@ import { sessionDescribeFrom, sessionTitleFrom } from './sessions.ts';
 import { historyFraming, plainFraming, type MessageFraming } from './quick-function.ts';
 import { imageOfMedia, loadOwnMedia, withAttachments, type AttachedMedia } from '../media/for-model.ts';
 import { historyBudgetChars, resolveModel, type ResolvedModel } from './model-stream.ts';
-import { loadMessagePlugins, type MessagePlugin } from '../plugins.ts';
+import { loadMessagePlugins, type MessagePlugin } from '../plugins/plugins.ts';
 import { withMemoryTool, withPersonalization } from '../personalization.ts';
 import { creditInviterLater } from '../points/invites.ts';
 import { chargeCtes, refundPoints } from '../points/ledger.ts';

@@ -9,7 +9,7 @@ import { chatMessages, chatSessions } from '../../db/schema/chat.ts';
 import { chatShares } from '../../db/schema/shares.ts';
 import { AppError } from '../../core/errors.ts';
 import { listMessages } from './sessions.ts';
-import { withFreshImageLinks } from '../draw.ts';
+import { withFreshImageLinks } from '../plugins/draw.ts';
 import { signedMediaPath } from '../media/links.ts';
 
 /** The longest chat a link shows: its first exchanges up to the snapshot, at most this many. */

@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import type { ChatMessageItem } from '../../shared/contracts/chat.ts';
-import type { Paged } from '../../shared/contracts/common.ts';
-import { Codes } from '../../shared/contracts/envelope.ts';
-import type { AddDrawBody, AddDrawResult } from '../../shared/contracts/plugin.ts';
-import type { AppContext } from '../context.ts';
-import { chatMedia } from '../db/schema/media.ts';
-import { plugins } from '../db/schema/plugins.ts';
-import { AppError } from '../core/errors.ts';
-import { generateImage, ImagesError, imagesConfigured } from '../providers/images.ts';
-import { signedMediaPath } from './media/links.ts';
-import { storageKeyOf } from './media/upload.ts';
-import { chargePoints, refundPoints } from './points/ledger.ts';
+import type { ChatMessageItem } from '../../../shared/contracts/chat.ts';
+import type { Paged } from '../../../shared/contracts/common.ts';
+import { Codes } from '../../../shared/contracts/envelope.ts';
+import type { AddDrawBody, AddDrawResult } from '../../../shared/contracts/plugin.ts';
+import type { AppContext } from '../../context.ts';
+import { chatMedia } from '../../db/schema/media.ts';
+import { plugins } from '../../db/schema/plugins.ts';
+import { AppError } from '../../core/errors.ts';
+import { generateImage, ImagesError, imagesConfigured } from '../../providers/images.ts';
+import { signedMediaPath } from '../media/links.ts';
+import { storageKeyOf } from '../media/upload.ts';
+import { chargePoints, refundPoints } from '../points/ledger.ts';
 
 /** Kept as the media item's title (what the image shows). */
 const TITLE_MAX_CHARS = 200;

@@ -1,12 +1,12 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { Codes } from '../../shared/contracts/envelope.ts';
-import { PluginTypes, type AdminPlugin, type Plugin, type PluginListQuery, type SavePlugin } from '../../shared/contracts/plugin.ts';
-import type { Config } from '../config.ts';
-import type { AppContext } from '../context.ts';
-import { plugins } from '../db/schema/plugins.ts';
-import { AppError } from '../core/errors.ts';
-import { imagesConfigured } from '../providers/images.ts';
-import { searchProviderName } from '../providers/web-search.ts';
+import { Codes } from '../../../shared/contracts/envelope.ts';
+import { PluginTypes, type AdminPlugin, type Plugin, type PluginListQuery, type SavePlugin } from '../../../shared/contracts/plugin.ts';
+import type { Config } from '../../config.ts';
+import type { AppContext } from '../../context.ts';
+import { plugins } from '../../db/schema/plugins.ts';
+import { AppError } from '../../core/errors.ts';
+import { imagesConfigured } from '../../providers/images.ts';
+import { searchProviderName } from '../../providers/web-search.ts';
 
 /**
  * The function plugins the server implements (server/services/chat/tools.ts runs them). `remember` is
