@@ -53,7 +53,7 @@ import { registerNotificationRoutes } from './routes/notification.ts';
 import { registerAdminNotificationRoutes } from './routes/admin/notification.ts';
 import { registerImageProxyRoutes } from './routes/image-proxy.ts';
 import { registerPersonalizationRoutes } from './routes/personalization.ts';
-import { watchPersonalizationChanges } from './services/personalization.ts';
+import { watchPersonalizationChanges } from './services/personalization/personalization.ts';
 import { registerQuickFunctionRoutes } from './routes/quick-function.ts';
 import { registerAdminQuickFunctionRoutes } from './routes/admin/quick-function.ts';
 import { registerSaveRoutes } from './routes/save.ts';

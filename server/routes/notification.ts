@@ -6,7 +6,7 @@ import {
   UnreadCountSchema,
 } from '../../shared/contracts/economy.ts';
 import { addRoute } from '../http/route.ts';
-import { listNotifications, markAllRead, markRead, unreadCount } from '../services/notification-inbox.ts';
+import { listNotifications, markAllRead, markRead, unreadCount } from '../services/notifications/notification-inbox.ts';
 
 /** The caller's notifications (docs/economy.md#notifications). Ids of other users' are ignored, not refused. */
 export function registerNotificationRoutes(app: FastifyInstance): void {

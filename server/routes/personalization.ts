@@ -20,7 +20,7 @@ import {
   savePersonalization,
   systemPromptPreview,
   updateMemory,
-} from '../services/personalization.ts';
+} from '../services/personalization/personalization.ts';
 
 /** The caller's personalization and memory (docs/api.md#personalization-and-memory): their own only. */
 export function registerPersonalizationRoutes(app: FastifyInstance): void {

@@ -12,7 +12,7 @@ import {
   UpdateFavouriteBodySchema,
 } from '../../shared/contracts/favourites.ts';
 import { addRoute } from '../http/route.ts';
-import { addFavourite, deleteFavourite, getFavourite, listFavourites, savedAmong, updateFavourite } from '../services/favourites.ts';
+import { addFavourite, deleteFavourite, getFavourite, listFavourites, savedAmong, updateFavourite } from '../services/favourites/favourites.ts';
 
 /** An edited answer of the largest size, in UTF-8 (up to 4 bytes a character), with room for the rest of the body. */
 const UPDATE_BODY_LIMIT = MAX_FAVOURITE_ANSWER_CHARS * 4 + 256 * 1024;

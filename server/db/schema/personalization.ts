@@ -6,7 +6,7 @@ import { users } from './users.ts';
  * Personalization and memory (docs/api.md#personalization-and-memory). One row per user who saved
  * anything or finished the onboarding; a user without a row has the defaults (on, empty, onboarding
  * pending). The text the chat adds to the system prompt is built from these tables and cached per
- * instance (server/services/personalization.ts).
+ * instance (server/services/personalization/personalization.ts).
  */
 export const personalizations = pgTable('personalizations', {
   userId: text('user_id')

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { BroadcastResultSchema, BroadcastSchema } from '../../../shared/contracts/economy.ts';
 import { addRoute } from '../../http/route.ts';
-import { broadcast } from '../../services/notification-inbox.ts';
+import { broadcast } from '../../services/notifications/notification-inbox.ts';
 
 export function registerAdminNotificationRoutes(app: FastifyInstance): void {
   addRoute(app, {

@@ -13,7 +13,7 @@ import { UserSettingSchema, type UserSetting } from '../../../shared/contracts/u
 import { hashSecret, issueToken, newSecret, revokeAllTokens } from './auth.ts';
 import { findInviter } from '../points/invites.ts';
 import { ensureBalance } from '../points/ledger.ts';
-import { notify } from '../notifications.ts';
+import { notify } from '../notifications/notifications.ts';
 import { isUniqueViolation } from '../../core/db-errors.ts';
 import { maskEmail } from '../../core/log-safety.ts';
 

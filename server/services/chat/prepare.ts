@@ -14,7 +14,7 @@ import { historyFraming, plainFraming, type MessageFraming } from './quick-funct
 import { imageOfMedia, loadOwnMedia, withAttachments, type AttachedMedia } from '../media/for-model.ts';
 import { historyBudgetChars, resolveModel, type ResolvedModel } from './model-stream.ts';
 import { loadMessagePlugins, type MessagePlugin } from '../plugins/plugins.ts';
-import { withMemoryTool, withPersonalization } from '../personalization.ts';
+import { withMemoryTool, withPersonalization } from '../personalization/personalization.ts';
 import { creditInviterLater } from '../points/invites.ts';
 import { chargeCtes, refundPoints } from '../points/ledger.ts';
 import { instanceIdOf } from '../instances.ts';

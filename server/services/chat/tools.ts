@@ -77,7 +77,7 @@ const DEFINITIONS: Record<ToolName, ModelTool> = {
 };
 
 /**
- * The remember tool, offered by the chat when memory is on (server/services/personalization.ts). Free,
+ * The remember tool, offered by the chat when memory is on (server/services/personalization/personalization.ts). Free,
  * and it saves nothing: the answer carries the proposal and the user saves it (POST /api/Memory/Save).
  */
 export const REMEMBER_PLUGIN: MessagePlugin = { pluginId: REMEMBER_TOOL_NAME, name: 'Memory', toolName: 'remember', pointsCost: 0 };

@@ -20,7 +20,7 @@ import { users, vipOrders } from '../../db/schema/users.ts';
 import { AppError } from '../../core/errors.ts';
 import { applyLedgerChange } from '../points/ledger.ts';
 import { settingValues } from '../settings.ts';
-import { notify } from '../notifications.ts';
+import { notify } from '../notifications/notifications.ts';
 
 /**
  * Plans (docs/economy.md#plans) and orders (docs/economy.md#orders). A package is what is sold: a

@@ -9,7 +9,7 @@ import { users, vipOrders } from '../../db/schema/users.ts';
 import { AppError } from '../../core/errors.ts';
 import { holdCompletedReservation, recordCouponRedemption } from './coupons.ts';
 import { creditPoints } from '../points/ledger.ts';
-import { notify } from '../notifications.ts';
+import { notify } from '../notifications/notifications.ts';
 import { packageById, periodMonths, takeBackPlanPoints } from './plans.ts';
 import { periodEndOf, stripeOf } from './stripe.ts';
 

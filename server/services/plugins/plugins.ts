@@ -10,7 +10,7 @@ import { searchProviderName } from '../../providers/web-search.ts';
 
 /**
  * The function plugins the server implements (server/services/chat/tools.ts runs them). `remember` is
- * not a plugin anyone switches on: the chat offers it when memory is on (server/services/personalization.ts).
+ * not a plugin anyone switches on: the chat offers it when memory is on (server/services/personalization/personalization.ts).
  */
 export type ToolName = 'web_search' | 'read_url' | 'generate_image' | 'remember';
 

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { userCheckins } from '../../db/schema/economy.ts';
 import { AppError } from '../../core/errors.ts';
 import { creditPoints } from './ledger.ts';
-import { notify } from '../notifications.ts';
+import { notify } from '../notifications/notifications.ts';
 import { settingValues, wholeNumberSetting } from '../settings.ts';
 
 /**

@@ -8,7 +8,7 @@ import { isUniqueViolation } from '../../core/db-errors.ts';
 import { pointBalances, pointLedger } from '../../db/schema/points.ts';
 import { users } from '../../db/schema/users.ts';
 import { applyLedgerChange, ensureBalance } from './ledger.ts';
-import { notify } from '../notifications.ts';
+import { notify } from '../notifications/notifications.ts';
 import { SETTINGS, settingValues, wholeNumberSetting } from '../settings.ts';
 
 /**

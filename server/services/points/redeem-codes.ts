@@ -9,7 +9,7 @@ import { pointBalances } from '../../db/schema/points.ts';
 import { AppError } from '../../core/errors.ts';
 import { creditPoints } from './ledger.ts';
 import { addPlanDays } from '../plans/plans.ts';
-import { notify } from '../notifications.ts';
+import { notify } from '../notifications/notifications.ts';
 
 /**
  * Redeem codes (docs/economy.md#redeem-codes). An operator generates a batch of random codes, each

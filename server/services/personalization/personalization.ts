@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { Codes } from '../../shared/contracts/envelope.ts';
+import { Codes } from '../../../shared/contracts/envelope.ts';
 import {
   MAX_MEMORIES,
   PERSONALIZATION_MAX_CHARS,
@@ -11,15 +11,15 @@ import {
   type SavePersonalizationBody,
   type SystemPromptPreview,
   type UpdateMemoryBody,
-} from '../../shared/contracts/personalization.ts';
-import type { AppContext } from '../context.ts';
-import type { Db } from '../db/client.ts';
-import { chatMessages } from '../db/schema/chat.ts';
-import { memories, personalizations } from '../db/schema/personalization.ts';
-import { AppError } from '../core/errors.ts';
-import type { ChatTurn } from '../providers/upstream.ts';
-import { REMEMBER_PLUGIN } from './chat/tools.ts';
-import type { MessagePlugin } from './plugins/plugins.ts';
+} from '../../../shared/contracts/personalization.ts';
+import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/client.ts';
+import { chatMessages } from '../../db/schema/chat.ts';
+import { memories, personalizations } from '../../db/schema/personalization.ts';
+import { AppError } from '../../core/errors.ts';
+import type { ChatTurn } from '../../providers/upstream.ts';
+import { REMEMBER_PLUGIN } from '../chat/tools.ts';
+import type { MessagePlugin } from '../plugins/plugins.ts';
 
 /**
  * Personalization and memory (docs/api.md#personalization-and-memory): the user's profile and

@@ -1,10 +1,10 @@
 import { and, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
-import { Codes } from '../../shared/contracts/envelope.ts';
-import type { Broadcast, NotificationListQuery, NotificationPage, UserNotification } from '../../shared/contracts/economy.ts';
-import type { Db } from '../db/client.ts';
-import { userNotifications } from '../db/schema/economy.ts';
-import { users, vipOrders } from '../db/schema/users.ts';
-import { AppError } from '../core/errors.ts';
+import { Codes } from '../../../shared/contracts/envelope.ts';
+import type { Broadcast, NotificationListQuery, NotificationPage, UserNotification } from '../../../shared/contracts/economy.ts';
+import type { Db } from '../../db/client.ts';
+import { userNotifications } from '../../db/schema/economy.ts';
+import { users, vipOrders } from '../../db/schema/users.ts';
+import { AppError } from '../../core/errors.ts';
 
 /**
  * What a user reads of their notifications, and an operator's broadcast (docs/economy.md#notifications).

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
-import { Codes } from '../../shared/contracts/envelope.ts';
+import { Codes } from '../../../shared/contracts/envelope.ts';
 import {
   FAVOURITE_PREVIEW_CHARS,
   MAX_FAVOURITE_ANSWER_CHARS,
@@ -10,13 +10,13 @@ import {
   type FavouritePage,
   type IsSavedResult,
   type UpdateFavouriteBody,
-} from '../../shared/contracts/favourites.ts';
-import { stripProductTags } from '../../shared/utils/strip-tags.ts';
-import type { Db } from '../db/client.ts';
-import { escapeLike } from '../db/like.ts';
-import { chatMessages } from '../db/schema/chat.ts';
-import { favourites } from '../db/schema/favourites.ts';
-import { AppError } from '../core/errors.ts';
+} from '../../../shared/contracts/favourites.ts';
+import { stripProductTags } from '../../../shared/utils/strip-tags.ts';
+import type { Db } from '../../db/client.ts';
+import { escapeLike } from '../../db/like.ts';
+import { chatMessages } from '../../db/schema/chat.ts';
+import { favourites } from '../../db/schema/favourites.ts';
+import { AppError } from '../../core/errors.ts';
 
 /**
  * Favourite answers (docs/api.md#favourite-answers-save). A favourite is a copy of an answer, so
