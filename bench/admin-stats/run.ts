@@ -26,7 +26,7 @@ import {
   usagePanel,
   withWatermarks,
   type StatsRange,
-} from '../../server/services/admin-stats.ts';
+} from '../../server/services/admin/stats.ts';
 import { foldUsage } from '../../server/services/usage-rollup.ts';
 import { arg, percentile } from '../in-process.ts';
 

@@ -4,7 +4,7 @@ import { Codes } from '../../shared/contracts/envelope.ts';
 import type { Language } from '../../shared/contracts/common.ts';
 import type { AppContext } from '../context.ts';
 import { routeResponses, type RawAnswer } from './api-doc.ts';
-import { writeAudit } from '../services/audit.ts';
+import { writeAudit } from '../services/admin/audit.ts';
 import { authenticate, authenticateCached, bearerOf, type AuthUser } from '../services/accounts/auth.ts';
 import { AppError } from '../core/errors.ts';
 import { isMessageKey, languageOf, t, zodLocale } from '../core/i18n.ts';
@@ -39,7 +39,7 @@ export type RouteCall<Q, B, A extends RouteAuth> = {
 };
 
 /**
- * How an admin write is recorded in the audit log (server/services/audit.ts): what it acts on, and
+ * How an admin write is recorded in the audit log (server/services/admin/audit.ts): what it acts on, and
  * how to read that before and after. The row is written only when the handler succeeded.
  */
 export type AuditSpec<Q, B, A extends RouteAuth> = {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import { addRoute, type RouteTableEntry } from '../../server/http/route.ts';
-import { isSecretKey, redact, REDACTED } from '../../server/services/audit.ts';
+import { isSecretKey, redact, REDACTED } from '../../server/services/admin/audit.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { createTestApp, fakeOpenAIEnv, type TestApp } from '../helpers/app.ts';
 import { auth, createAdmin, createUser, type TestUser } from '../helpers/users.ts';

@@ -1,7 +1,7 @@
 import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
- * What the dashboard counts (server/services/admin-stats.ts, docs/admin-stats.md).
+ * What the dashboard counts (server/services/admin/stats.ts, docs/admin-stats.md).
  *
  * `upstream_failures`: one row per failed attempt of a deployment (the next one was tried, or the
  * answer failed). Failures are rare, so this costs nothing on the usual path; ids are kept as text

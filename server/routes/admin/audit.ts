@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AuditListQuerySchema, AuditPageSchema } from '../../../shared/contracts/audit.ts';
 import { addRoute } from '../../http/route.ts';
-import { listAudit } from '../../services/audit.ts';
+import { listAudit } from '../../services/admin/audit.ts';
 
 /** The audit log is read-only: rows are added by addRoute after each admin write, never edited. */
 export function registerAdminAuditRoutes(app: FastifyInstance): void {

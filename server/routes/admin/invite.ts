@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { InviteStatisticsQuerySchema, InviteStatisticsSchema } from '../../../shared/contracts/admin-money.ts';
 import { addRoute } from '../../http/route.ts';
-import { inviteStatistics } from '../../services/admin-money.ts';
+import { inviteStatistics } from '../../services/admin/money.ts';
 
 /** Invite statistics for operators (docs/economy.md#invites): who brings people in, and what it cost in points. */
 export function registerAdminInviteRoutes(app: FastifyInstance): void {

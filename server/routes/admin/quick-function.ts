@@ -14,7 +14,7 @@ import {
   AdminSortQuickFunctionBodySchema,
 } from '../../../shared/contracts/quick-function.ts';
 import { addRoute, savedId } from '../../http/route.ts';
-import { builtInQuickFunction } from '../../services/audit-targets.ts';
+import { builtInQuickFunction } from '../../services/admin/audit-targets.ts';
 import {
   adminDeleteQuickFunction,
   adminListQuickFunctions,

@@ -6,7 +6,7 @@ import {
   RequestTimePageSchema,
 } from '../../../shared/contracts/admin-records.ts';
 import { addRoute } from '../../http/route.ts';
-import { listPageViews, listRequestTimes } from '../../services/admin-records.ts';
+import { listPageViews, listRequestTimes } from '../../services/admin/records.ts';
 
 /** Records for operators: what clients measured and which pages they viewed. */
 export function registerAdminRecordRoutes(app: FastifyInstance): void {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { DashboardSchema, StatsQuerySchema } from '../../../shared/contracts/admin-stats.ts';
 import { addRoute } from '../../http/route.ts';
-import { getDashboard } from '../../services/admin-stats.ts';
+import { getDashboard } from '../../services/admin/stats.ts';
 
 /** The operator's dashboard figures (docs/admin-stats.md), aggregated by the database. */
 export function registerAdminStatisticRoutes(app: FastifyInstance): void {

@@ -31,7 +31,7 @@ import {
   reopenUser,
   setRole,
   userAuditState,
-} from '../../services/admin-users.ts';
+} from '../../services/admin/users.ts';
 import { createPasswordReset } from '../../services/accounts/password-reset.ts';
 import { extendEndTime } from '../../services/plans/plans.ts';
 

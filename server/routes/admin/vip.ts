@@ -19,8 +19,8 @@ import { pagedSchema } from '../../../shared/contracts/common.ts';
 import { addRoute, savedId } from '../../http/route.ts';
 import { adjustPoints } from '../../services/points/ledger.ts';
 import { deletePackage, extendEndTime, listAdminPackages, packageById, savePackage } from '../../services/plans/plans.ts';
-import { userAuditState } from '../../services/admin-users.ts';
-import { getOrder, listOrders, listSubscriptions } from '../../services/admin-money.ts';
+import { userAuditState } from '../../services/admin/users.ts';
+import { getOrder, listOrders, listSubscriptions } from '../../services/admin/money.ts';
 
 export function registerAdminVipRoutes(app: FastifyInstance): void {
   addRoute(app, {

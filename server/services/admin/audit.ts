@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, ilike } from 'drizzle-orm';
-import type { AuditEntry, AuditListQuery } from '../../shared/contracts/audit.ts';
-import type { Paged } from '../../shared/contracts/common.ts';
-import type { AppContext } from '../context.ts';
-import type { Db } from '../db/client.ts';
-import { escapeLike } from '../db/like.ts';
-import { inRange, pageOf } from '../db/list-query.ts';
-import { adminAuditLog } from '../db/schema/audit.ts';
-import { storableText } from '../core/storable-text.ts';
+import type { AuditEntry, AuditListQuery } from '../../../shared/contracts/audit.ts';
+import type { Paged } from '../../../shared/contracts/common.ts';
+import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/client.ts';
+import { escapeLike } from '../../db/like.ts';
+import { inRange, pageOf } from '../../db/list-query.ts';
+import { adminAuditLog } from '../../db/schema/audit.ts';
+import { storableText } from '../../core/storable-text.ts';
 
 /**
  * The admin audit log (docs/api.md#audit-log). Rows are written by addRoute after an admin write

@@ -1,9 +1,9 @@
 import { and, desc, eq, gte, sql } from 'drizzle-orm';
-import type { PageViewListQuery, RequestTimeListQuery } from '../../shared/contracts/admin-records.ts';
-import type { AppContext } from '../context.ts';
-import { escapeLike } from '../db/like.ts';
-import { inRange, pageOf } from '../db/list-query.ts';
-import { browserRecords, requestTimes } from '../db/schema/system.ts';
+import type { PageViewListQuery, RequestTimeListQuery } from '../../../shared/contracts/admin-records.ts';
+import type { AppContext } from '../../context.ts';
+import { escapeLike } from '../../db/like.ts';
+import { inRange, pageOf } from '../../db/list-query.ts';
+import { browserRecords, requestTimes } from '../../db/schema/system.ts';
 
 /** The console's records: client request times and page views, filtered, newest first. */
 

@@ -1,17 +1,17 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { STATS_MAX_DAYS, type Dashboard, type StatsQuery } from '../../shared/contracts/admin-stats.ts';
-import { Codes } from '../../shared/contracts/envelope.ts';
-import type { AppContext } from '../context.ts';
-import type { Db } from '../db/client.ts';
-import { sqlStateOf } from '../core/db-errors.ts';
-import { chatMessages } from '../db/schema/chat.ts';
-import { aiDeployments, aiModels } from '../db/schema/models.ts';
-import { pointLedger } from '../db/schema/points.ts';
-import { stripeSubscriptions } from '../db/schema/plans.ts';
-import { activeUsersHourly, pointsHourly, statsWatermarks, upstreamFailures, usageHourly } from '../db/schema/usage.ts';
-import { users, vipOrders } from '../db/schema/users.ts';
-import { AppError } from '../core/errors.ts';
-import { messageModelSql, pointsGrantedSql, pointsSpentSql } from './usage-rollup.ts';
+import { STATS_MAX_DAYS, type Dashboard, type StatsQuery } from '../../../shared/contracts/admin-stats.ts';
+import { Codes } from '../../../shared/contracts/envelope.ts';
+import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/client.ts';
+import { sqlStateOf } from '../../core/db-errors.ts';
+import { chatMessages } from '../../db/schema/chat.ts';
+import { aiDeployments, aiModels } from '../../db/schema/models.ts';
+import { pointLedger } from '../../db/schema/points.ts';
+import { stripeSubscriptions } from '../../db/schema/plans.ts';
+import { activeUsersHourly, pointsHourly, statsWatermarks, upstreamFailures, usageHourly } from '../../db/schema/usage.ts';
+import { users, vipOrders } from '../../db/schema/users.ts';
+import { AppError } from '../../core/errors.ts';
+import { messageModelSql, pointsGrantedSql, pointsSpentSql } from '../usage-rollup.ts';
 
 /**
  * The operator's dashboard (docs/admin-stats.md). Every figure is aggregated by PostgreSQL; each

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, gt, ilike, ne, or, sql, type SQL } from 'drizzle-orm';
-import { Codes } from '../../shared/contracts/envelope.ts';
+import { Codes } from '../../../shared/contracts/envelope.ts';
 import type {
   AdminUser,
   AdminUserDetail,
@@ -8,24 +8,24 @@ import type {
   EndPlanResult,
   GrantPoints,
   SubscriptionFate,
-} from '../../shared/contracts/admin-users.ts';
-import type { Paged } from '../../shared/contracts/common.ts';
-import type { AppContext } from '../context.ts';
-import type { Db } from '../db/client.ts';
-import { escapeLike } from '../db/like.ts';
-import { chatMessages, chatSessions } from '../db/schema/chat.ts';
-import { favourites } from '../db/schema/favourites.ts';
-import { feedbacks } from '../db/schema/feedback.ts';
-import { chatMedia } from '../db/schema/media.ts';
-import { stripeSubscriptions } from '../db/schema/plans.ts';
-import { pointBalances, pointLedger } from '../db/schema/points.ts';
-import { browserRecords, requestTimes } from '../db/schema/system.ts';
-import { users, vipOrders } from '../db/schema/users.ts';
-import { AppError } from '../core/errors.ts';
-import { revokeAllTokens } from './accounts/auth.ts';
-import { adjustPoints, listLedger } from './points/ledger.ts';
-import { levelName } from './plans/plans.ts';
-import { cancelSubscriptionNow, runningSubscription } from './plans/stripe.ts';
+} from '../../../shared/contracts/admin-users.ts';
+import type { Paged } from '../../../shared/contracts/common.ts';
+import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/client.ts';
+import { escapeLike } from '../../db/like.ts';
+import { chatMessages, chatSessions } from '../../db/schema/chat.ts';
+import { favourites } from '../../db/schema/favourites.ts';
+import { feedbacks } from '../../db/schema/feedback.ts';
+import { chatMedia } from '../../db/schema/media.ts';
+import { stripeSubscriptions } from '../../db/schema/plans.ts';
+import { pointBalances, pointLedger } from '../../db/schema/points.ts';
+import { browserRecords, requestTimes } from '../../db/schema/system.ts';
+import { users, vipOrders } from '../../db/schema/users.ts';
+import { AppError } from '../../core/errors.ts';
+import { revokeAllTokens } from '../accounts/auth.ts';
+import { adjustPoints, listLedger } from '../points/ledger.ts';
+import { levelName } from '../plans/plans.ts';
+import { cancelSubscriptionNow, runningSubscription } from '../plans/stripe.ts';
 
 /**
  * The console's Users pages (docs/api.md#users): the list with its figures, one user's page, and the

@@ -7,16 +7,16 @@ import type {
   InviteStatistics,
   InviteStatisticsQuery,
   OrderStatus,
-} from '../../shared/contracts/admin-money.ts';
-import type { Paged } from '../../shared/contracts/common.ts';
-import { Codes } from '../../shared/contracts/envelope.ts';
-import type { AppContext } from '../context.ts';
-import { escapeLike } from '../db/like.ts';
-import { rangeOf } from '../db/list-query.ts';
-import { stripeSubscriptions, vipPackages } from '../db/schema/plans.ts';
-import { pointLedger } from '../db/schema/points.ts';
-import { users, vipOrders } from '../db/schema/users.ts';
-import { AppError } from '../core/errors.ts';
+} from '../../../shared/contracts/admin-money.ts';
+import type { Paged } from '../../../shared/contracts/common.ts';
+import { Codes } from '../../../shared/contracts/envelope.ts';
+import type { AppContext } from '../../context.ts';
+import { escapeLike } from '../../db/like.ts';
+import { rangeOf } from '../../db/list-query.ts';
+import { stripeSubscriptions, vipPackages } from '../../db/schema/plans.ts';
+import { pointLedger } from '../../db/schema/points.ts';
+import { users, vipOrders } from '../../db/schema/users.ts';
+import { AppError } from '../../core/errors.ts';
 
 /**
  * The console's money pages: orders, Stripe subscriptions and invite statistics. Lists are paged and

@@ -1,6 +1,6 @@
-import type { AdminQuickFunction } from '../../shared/contracts/quick-function.ts';
-import type { AppContext } from '../context.ts';
-import { adminListQuickFunctions } from './quick-functions/quick-functions.ts';
+import type { AdminQuickFunction } from '../../../shared/contracts/quick-function.ts';
+import type { AppContext } from '../../context.ts';
+import { adminListQuickFunctions } from '../quick-functions/quick-functions.ts';
 
 /**
  * Readers of audited targets that have no "get one" service of their own, for the `load` of an
