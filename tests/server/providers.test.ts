@@ -5,7 +5,7 @@ import { aiDeployments } from '../../server/db/schema/models.ts';
 import { pointLedger } from '../../server/db/schema/points.ts';
 import { adminSaveDeployment } from '../../server/services/catalogue/catalogue-admin.ts';
 import { getIntegral } from '../../server/services/points/ledger.ts';
-import { sourcesPreamble } from '../../server/services/web-search.ts';
+import { sourcesPreamble } from '../../server/services/search/web-search.ts';
 import { startFakeAnthropic, type AnthropicScript } from '../fixtures/fake-anthropic.ts';
 import { startFakeGoogle, type GoogleScript } from '../fixtures/fake-google.ts';
 import { startFakeSearxng, type FakeSearxng } from '../fixtures/fake-searxng.ts';

@@ -19,7 +19,7 @@ import { creditInviterLater } from '../points/invites.ts';
 import { chargeCtes, refundPoints } from '../points/ledger.ts';
 import { instanceIdOf } from '../instances.ts';
 import { compiledStatement } from '../../db/compiled.ts';
-import { requireSearchProvider } from '../web-search.ts';
+import { requireSearchProvider } from '../search/web-search.ts';
 
 /**
  * The first step of AddMessage: ownership, model gating and the conversation for the model, then

@@ -8,7 +8,7 @@ import { runToolCall, toolsOf, type ToolScope } from './tools.ts';
 import { openModelStream } from './model-stream.ts';
 import { storableText, withoutNul } from '../../core/storable-text.ts';
 import { estimateToolRoundTokens, estimateTurnTokens, meterCall, type AnswerMetering } from './token-metering.ts';
-import { citationsOf, readSources, searchWeb, sourcesPreamble } from '../web-search.ts';
+import { citationsOf, readSources, searchWeb, sourcesPreamble } from '../search/web-search.ts';
 
 /**
  * The middle of an answer: web search first when asked, then rounds of model output and tool calls

@@ -12,7 +12,7 @@ import type { ModelTool } from '../../providers/upstream.ts';
 import type { MessagePlugin, ToolName } from '../plugins/plugins.ts';
 import { chargePoints, refundPoints } from '../points/ledger.ts';
 import { storableText } from '../../core/storable-text.ts';
-import { citationsOf, readPage, resultsForModel, searchWeb } from '../web-search.ts';
+import { citationsOf, readPage, resultsForModel, searchWeb } from '../search/web-search.ts';
 
 /**
  * The function plugins as tools of the model: their definitions (what the model is told) and their

@@ -8,7 +8,7 @@ import type { MessageKey } from '../../core/i18n.ts';
 import { findModel } from '../catalogue/catalogue.ts';
 import { examineFile, isDocumentExtension, isImageExtension, looksLikeHtml, utf8Text } from './file-content.ts';
 import { fetchPublicResource, ReaderError, type ReaderErrorReason } from '../reader/safe-fetch.ts';
-import { decodeHtml, readablePage, UnreadablePageError } from '../web-page.ts';
+import { decodeHtml, readablePage, UnreadablePageError } from '../reader/web-page.ts';
 import { signedMediaPath } from './links.ts';
 
 /**

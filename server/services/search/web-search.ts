@@ -1,12 +1,12 @@
-import type { ChatCitation } from '../../shared/contracts/chat.ts';
-import { Codes } from '../../shared/contracts/envelope.ts';
-import type { AppContext } from '../context.ts';
-import { AppError } from '../core/errors.ts';
-import { createSearchProvider, SearchError, type SearchProvider, type SearchResult } from '../providers/web-search.ts';
-import { REFUSALS } from './media/upload.ts';
-import { storableText } from '../core/storable-text.ts';
-import { fetchPublicResource, ReaderError } from './reader/safe-fetch.ts';
-import { decodeHtml, readablePage, UnreadablePageError } from './web-page.ts';
+import type { ChatCitation } from '../../../shared/contracts/chat.ts';
+import { Codes } from '../../../shared/contracts/envelope.ts';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../core/errors.ts';
+import { createSearchProvider, SearchError, type SearchProvider, type SearchResult } from '../../providers/web-search.ts';
+import { REFUSALS } from '../media/upload.ts';
+import { storableText } from '../../core/storable-text.ts';
+import { fetchPublicResource, ReaderError } from '../reader/safe-fetch.ts';
+import { decodeHtml, readablePage, UnreadablePageError } from '../reader/web-page.ts';
 
 /** Search engines take short queries; a long question is cut (at a word) to this. */
 const MAX_QUERY_CHARS = 400;
