@@ -16,7 +16,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { findExtensionZip } from '../server/services/extension-zip.ts';
+import { findExtensionZip } from '../server/services/system/extension-zip.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outDir = path.join(root, '.output');

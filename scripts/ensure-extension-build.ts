@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findExtensionZip } from '../server/services/extension-zip.ts';
+import { findExtensionZip } from '../server/services/system/extension-zip.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outDir = path.join(root, '.output');

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import type { FileStore } from './providers/file-store.ts';
-import type { Bus } from './services/bus.ts';
+import type { Bus } from './services/system/bus.ts';
 
 /** What services need from the running server; built once in app.ts. */
 export type AppContext = {

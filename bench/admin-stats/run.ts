@@ -27,7 +27,7 @@ import {
   withWatermarks,
   type StatsRange,
 } from '../../server/services/admin/stats.ts';
-import { foldUsage } from '../../server/services/usage-rollup.ts';
+import { foldUsage } from '../../server/services/system/usage-rollup.ts';
 import { arg, percentile } from '../in-process.ts';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

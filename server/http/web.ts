@@ -5,7 +5,7 @@ import fastifyStatic from '@fastify/static';
 import type {} from '@fastify/swagger';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { allowedExtensionIds, type Config } from '../config.ts';
-import { EXTENSION_BROWSERS, findExtensionZip } from '../services/extension-zip.ts';
+import { EXTENSION_BROWSERS, findExtensionZip } from '../services/system/extension-zip.ts';
 import { shareExists } from '../services/chat/shares.ts';
 import { ShareIdSchema } from '../../shared/contracts/share.ts';
 import { serviceWorkerSource } from './service-worker.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AddBrowserBodySchema, AddBrowserQuerySchema, SavedCountSchema } from '../../shared/contracts/tracking.ts';
 import { addRoute } from '../http/route.ts';
-import { saveBrowserRecords } from '../services/tracking.ts';
+import { saveBrowserRecords } from '../services/system/tracking.ts';
 import { TRACKING_RATE_LIMIT, trackingSource } from './system.ts';
 
 export function registerBrowserRoutes(app: FastifyInstance): void {

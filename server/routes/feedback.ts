@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { pagedSchema } from '../../shared/contracts/common.ts';
 import { AddFeedbackBodySchema, FeedbackEntrySchema, FeedbackListQuerySchema } from '../../shared/contracts/feedback.ts';
 import { addRoute } from '../http/route.ts';
-import { addFeedback, listFeedback } from '../services/feedback.ts';
+import { addFeedback, listFeedback } from '../services/system/feedback.ts';
 
 /** Anonymous writes: a few per address and 10 minutes is plenty for a person, and bounds a flood. */
 export const FEEDBACK_RATE_LIMIT = { max: 10, timeWindow: 10 * 60_000 };

@@ -5,9 +5,9 @@ import { HealthSchema, SettingKeyQuerySchema, SettingListSchema, SettingSchema }
 import { AddRequestTimeBodySchema, SavedCountSchema } from '../../shared/contracts/tracking.ts';
 import { t } from '../core/i18n.ts';
 import { addRoute, RAW } from '../http/route.ts';
-import { checkHealth } from '../services/health.ts';
-import { getPublicSetting, listPublicSettings } from '../services/settings.ts';
-import { saveRequestTimes, type TrackingSource } from '../services/tracking.ts';
+import { checkHealth } from '../services/system/health.ts';
+import { getPublicSetting, listPublicSettings } from '../services/system/settings.ts';
+import { saveRequestTimes, type TrackingSource } from '../services/system/tracking.ts';
 
 /** The client caches the settings for 5 minutes; shared caches may too, they are the same for everyone. */
 const SETTINGS_CACHE = 'public, max-age=300';

@@ -7,7 +7,7 @@ import { stripeSubscriptions } from '../../server/db/schema/plans.ts';
 import { pointLedger } from '../../server/db/schema/points.ts';
 import { upstreamFailures } from '../../server/db/schema/usage.ts';
 import { users, vipOrders } from '../../server/db/schema/users.ts';
-import { foldUsage } from '../../server/services/usage-rollup.ts';
+import { foldUsage } from '../../server/services/system/usage-rollup.ts';
 import { useTestAppWithAdmin } from '../helpers/app.ts';
 import { auth, createUser, type TestUser } from '../helpers/users.ts';
 

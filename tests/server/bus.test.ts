@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { postgresBus, type Bus } from '../../server/services/bus.ts';
+import { postgresBus, type Bus } from '../../server/services/system/bus.ts';
 import { createPostgresDatabase, onPostgres } from '../helpers/app.ts';
 
 // LISTEN/NOTIFY needs PostgreSQL.

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatMessages, chatSessions } from '../../server/db/schema/chat.ts';
-import { recoverOrphanedAnswers } from '../../server/services/instances.ts';
+import { recoverOrphanedAnswers } from '../../server/services/system/instances.ts';
 import { createTestApp, onPostgres, type TestApp } from '../helpers/app.ts';
 import { auth, createUser } from '../helpers/users.ts';
 

@@ -16,7 +16,7 @@ import { callApi, signUpThrough, startServerProcess, stopServerProcess, type Ser
  *
  * On PGlite the data is a folder that only one process opens. On PostgreSQL a second instance
  * streams an answer of its own all along: the restart must end the dead instance's answers at once
- * (their writer's lock is free) and leave the live instance's answer alone (server/services/instances.ts).
+ * (their writer's lock is free) and leave the live instance's answer alone (server/services/system/instances.ts).
  */
 
 const ANSWERS = 20;

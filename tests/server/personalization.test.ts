@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { users } from '../../server/db/schema/users.ts';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../server/app.ts';
-import { localBus } from '../../server/services/bus.ts';
+import { localBus } from '../../server/services/system/bus.ts';
 import type { ChatToolCall } from '../../shared/contracts/chat.ts';
 import { MAX_MEMORIES, PERSONALIZATION_MAX_CHARS } from '../../shared/contracts/personalization.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';

@@ -6,7 +6,7 @@ import { pointBalances, pointLedger } from '../../server/db/schema/points.ts';
 import { adminSaveDeployment, adminSaveModel } from '../../server/services/catalogue/catalogue-admin.ts';
 import { applyLedgerChange, settleTokenCharge } from '../../server/services/points/ledger.ts';
 import { tokenCost } from '../../server/services/chat/token-metering.ts';
-import { pointsSpentSql } from '../../server/services/usage-rollup.ts';
+import { pointsSpentSql } from '../../server/services/system/usage-rollup.ts';
 import { SaveModelSchema, type SaveModel } from '../../shared/contracts/model.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { createTestApp, onPostgres, type TestApp } from '../helpers/app.ts';

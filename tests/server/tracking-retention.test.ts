@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserRecords, requestTimes } from '../../server/db/schema/system.ts';
-import { sweepTrackingRecords } from '../../server/services/tracking.ts';
+import { sweepTrackingRecords } from '../../server/services/system/tracking.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 
 const DAY_MS = 86_400_000;

@@ -4,7 +4,7 @@ import { integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
  * The server instances that run or ran on this database (PostgreSQL only; PGlite is one process).
  * A live instance holds an advisory lock named by its id on a connection of its own, released by
  * PostgreSQL the moment the process dies: an unfinished answer whose writer holds no lock is an
- * orphan (server/services/instances.ts). The heartbeat is for operators looking at the table.
+ * orphan (server/services/system/instances.ts). The heartbeat is for operators looking at the table.
  */
 export const serverInstances = pgTable('server_instances', {
   id: integer('id').primaryKey().generatedAlwaysAsIdentity(),

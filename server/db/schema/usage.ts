@@ -7,7 +7,7 @@ import { bigint, boolean, index, integer, pgTable, primaryKey, text, timestamp }
  * answer failed). Failures are rare, so this costs nothing on the usual path; ids are kept as text
  * without foreign keys so the history outlives a deleted deployment, model or chat.
  *
- * The hourly rollups are folded by a periodic job (server/services/usage-rollup.ts) from rows that
+ * The hourly rollups are folded by a periodic job (server/services/system/usage-rollup.ts) from rows that
  * are final: answers that finished, ledger entries. Each table's watermark (`stats_watermarks`) says
  * up to when it is folded; the dashboard reads the rollup before it and the live rows after it.
  * Hours, not days, so one rollup serves every whole-hour time zone.

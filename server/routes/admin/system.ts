@@ -7,8 +7,8 @@ import {
 } from '../../../shared/contracts/system.ts';
 import { BrowserListQuerySchema, BrowserRecordPageSchema } from '../../../shared/contracts/tracking.ts';
 import { addRoute } from '../../http/route.ts';
-import { deleteSetting, getAdminSetting, listAllSettings, saveSetting } from '../../services/settings.ts';
-import { listBrowserRecords } from '../../services/tracking.ts';
+import { deleteSetting, getAdminSetting, listAllSettings, saveSetting } from '../../services/system/settings.ts';
+import { listBrowserRecords } from '../../services/system/tracking.ts';
 
 export function registerAdminSystemRoutes(app: FastifyInstance): void {
   const base = '/api/admin/System';

@@ -10,7 +10,7 @@ import { t } from '../../core/i18n.ts';
 import { mailConfigured, sendMail } from '../../providers/mail.ts';
 import { hashPassword, readSettings } from './accounts.ts';
 import { hashSecret, newSecret, revokeAllTokens } from './auth.ts';
-import { settingValues } from '../settings.ts';
+import { settingValues } from '../system/settings.ts';
 
 /**
  * Password reset by an operator (docs/api.md#password-reset): there is no self-service "forgot

@@ -11,7 +11,7 @@ import { stripeSubscriptions } from '../../db/schema/plans.ts';
 import { activeUsersHourly, pointsHourly, statsWatermarks, upstreamFailures, usageHourly } from '../../db/schema/usage.ts';
 import { users, vipOrders } from '../../db/schema/users.ts';
 import { AppError } from '../../core/errors.ts';
-import { messageModelSql, pointsGrantedSql, pointsSpentSql } from '../usage-rollup.ts';
+import { messageModelSql, pointsGrantedSql, pointsSpentSql } from '../system/usage-rollup.ts';
 
 /**
  * The operator's dashboard (docs/admin-stats.md). Every figure is aggregated by PostgreSQL; each

@@ -26,7 +26,7 @@ import { openUpstreamStream, upstreamFailureOf, type PartReader } from '../../pr
 import { listUpstreamModels, ModelListError } from '../../providers/upstream-models.ts';
 import { catalogueChanged } from './catalogue.ts';
 import { slugOf } from './catalogue-seed.ts';
-import { secretBox } from '../secrets.ts';
+import { secretBox } from '../system/secrets.ts';
 
 /**
  * The console's catalogue tools beyond plain edits (catalogue-admin.ts): ordering, a test call to a

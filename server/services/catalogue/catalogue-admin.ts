@@ -12,7 +12,7 @@ import {
 import type { AppContext } from '../../context.ts';
 import { aiDeployments, aiModels } from '../../db/schema/models.ts';
 import { AppError } from '../../core/errors.ts';
-import { maskSecret, secretBox } from '../secrets.ts';
+import { maskSecret, secretBox } from '../system/secrets.ts';
 import { catalogueChanged, toCatalogueModel, type DeploymentRow, type ModelRow } from './catalogue.ts';
 import { coolingUntilOf, markSuccess } from './catalogue-health.ts';
 import { slugOf } from './catalogue-seed.ts';

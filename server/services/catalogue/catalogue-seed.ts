@@ -5,7 +5,7 @@ import type { Provider } from '../../../shared/contracts/model.ts';
 import type { AppContext } from '../../context.ts';
 import { aiDeployments, aiModels } from '../../db/schema/models.ts';
 import { OPENAI_DEFAULT_BASE_URL } from '../../providers/llm.ts';
-import { secretBox } from '../secrets.ts';
+import { secretBox } from '../system/secrets.ts';
 import { catalogueChanged, getCatalogue, watchCatalogueChanges } from './catalogue.ts';
 
 /**

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { aiDeployments, aiModels } from '../../db/schema/models.ts';
 import { AppError } from '../../core/errors.ts';
 import { createUpstreamModel, type UpstreamModel } from '../../providers/llm.ts';
-import { secretBox } from '../secrets.ts';
+import { secretBox } from '../system/secrets.ts';
 
 // ---------------------------------------------------------------------------------------------
 // The served catalogue: online models with their enabled deployments, read once and cached per

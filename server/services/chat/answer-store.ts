@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { compiledStatement } from '../../db/compiled.ts';
 import { chatMessages } from '../../db/schema/chat.ts';
 import { upstreamFailures } from '../../db/schema/usage.ts';
-import { instanceIdOf } from '../instances.ts';
+import { instanceIdOf } from '../system/instances.ts';
 import { refundPoints, settleTokenCharge } from '../points/ledger.ts';
 import { noteSearchIndexWrites } from './search-index-upkeep.ts';
 import type { AnswerMetering } from './token-metering.ts';

@@ -17,7 +17,7 @@ import { loadMessagePlugins, type MessagePlugin } from '../plugins/plugins.ts';
 import { withMemoryTool, withPersonalization } from '../personalization/personalization.ts';
 import { creditInviterLater } from '../points/invites.ts';
 import { chargeCtes, refundPoints } from '../points/ledger.ts';
-import { instanceIdOf } from '../instances.ts';
+import { instanceIdOf } from '../system/instances.ts';
 import { compiledStatement } from '../../db/compiled.ts';
 import { requireSearchProvider } from '../search/web-search.ts';
 

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { MediaFileQuery } from '../../../shared/contracts/media.ts';
 import type { AppContext } from '../../context.ts';
 import { chatMedia } from '../../db/schema/media.ts';
-import { derivedKey } from '../secrets.ts';
+import { derivedKey } from '../system/secrets.ts';
 
 /** Links to stored bytes: signed for <img src> and downloads, checked when served. */
 

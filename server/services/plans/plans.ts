@@ -19,7 +19,7 @@ import { pointBalances } from '../../db/schema/points.ts';
 import { users, vipOrders } from '../../db/schema/users.ts';
 import { AppError } from '../../core/errors.ts';
 import { applyLedgerChange } from '../points/ledger.ts';
-import { settingValues } from '../settings.ts';
+import { settingValues } from '../system/settings.ts';
 import { notify } from '../notifications/notifications.ts';
 
 /**
@@ -302,7 +302,7 @@ async function planPointsExpire(ctx: AppContext): Promise<boolean> {
 /**
  * When the setting plan_points_expire is 'true': the unspent part of each ended paid period's grant
  * expires (ledger kind 'expiry', key expiry:<invoiceId>). Run by the periodic sweep
- * (server/services/startup.ts); answers how many orders it settled.
+ * (server/services/system/startup.ts); answers how many orders it settled.
  */
 export async function expirePlanPoints(ctx: AppContext, now = new Date()): Promise<number> {
   if (!(await planPointsExpire(ctx))) return 0;

@@ -6,7 +6,7 @@ import { userCheckins } from '../../db/schema/economy.ts';
 import { AppError } from '../../core/errors.ts';
 import { creditPoints } from './ledger.ts';
 import { notify } from '../notifications/notifications.ts';
-import { settingValues, wholeNumberSetting } from '../settings.ts';
+import { settingValues, wholeNumberSetting } from '../system/settings.ts';
 
 /**
  * Daily check-in (docs/economy.md#check-in). A check-in counts for the user's calendar day in the

@@ -9,7 +9,7 @@ import { pointBalances, pointLedger } from '../../db/schema/points.ts';
 import { users } from '../../db/schema/users.ts';
 import { applyLedgerChange, ensureBalance } from './ledger.ts';
 import { notify } from '../notifications/notifications.ts';
-import { SETTINGS, settingValues, wholeNumberSetting } from '../settings.ts';
+import { SETTINGS, settingValues, wholeNumberSetting } from '../system/settings.ts';
 
 /**
  * Invites (docs/economy.md#invites): every account has a code of its own; an account that signs up

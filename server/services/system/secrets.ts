@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AppContext } from '../context.ts';
+import type { AppContext } from '../../context.ts';
 
 /** Encrypts provider keys at rest (AES-256-GCM). Stored form: `v1.<iv>.<tag>.<ciphertext>`, base64url. */
 export type SecretBox = { encrypt(plain: string): string; decrypt(stored: string): string };

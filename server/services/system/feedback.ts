@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { count, desc, sql } from 'drizzle-orm';
-import type { Paged } from '../../shared/contracts/common.ts';
+import type { Paged } from '../../../shared/contracts/common.ts';
 import {
   FeedbackBrowserSchema,
   FeedbackReasonSchema,
   type AddFeedbackBodySchema,
   type FeedbackEntry,
   type FeedbackListQuery,
-} from '../../shared/contracts/feedback.ts';
+} from '../../../shared/contracts/feedback.ts';
 import type { z } from 'zod';
-import type { AppContext } from '../context.ts';
-import { feedbacks } from '../db/schema/feedback.ts';
+import type { AppContext } from '../../context.ts';
+import { feedbacks } from '../../db/schema/feedback.ts';
 
 /** Uninstall feedback (docs/help and the /feedback page): stored as sent, listed for operators. */
 

@@ -1,15 +1,15 @@
 import { desc, eq, inArray, lt } from 'drizzle-orm';
 import { v7 as uuidv7 } from 'uuid';
-import type { Paged } from '../../shared/contracts/common.ts';
+import type { Paged } from '../../../shared/contracts/common.ts';
 import type {
   BrowserEvent,
   BrowserListQuery,
   BrowserRecord,
   RequestTimeEntry,
-} from '../../shared/contracts/tracking.ts';
-import type { AppContext } from '../context.ts';
-import { browserRecords, requestTimes } from '../db/schema/system.ts';
-import { pageOf } from '../db/list-query.ts';
+} from '../../../shared/contracts/tracking.ts';
+import type { AppContext } from '../../context.ts';
+import { browserRecords, requestTimes } from '../../db/schema/system.ts';
+import { pageOf } from '../../db/list-query.ts';
 
 /** Who sent a tracking call: the user when logged in, the client's DriverId header, the address. */
 export type TrackingSource = { userId: string | null; driverId: string | null; ip: string | null };

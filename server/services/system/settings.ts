@@ -1,11 +1,11 @@
 import { eq, inArray } from 'drizzle-orm';
-import { Codes } from '../../shared/contracts/envelope.ts';
-import type { AdminSetting, SaveSetting, Setting } from '../../shared/contracts/system.ts';
-import { allowedExtensionIds, type Config } from '../config.ts';
-import type { AppContext } from '../context.ts';
-import { systemSettings } from '../db/schema/system.ts';
-import { AppError } from '../core/errors.ts';
-import { searchProviderName } from '../providers/web-search.ts';
+import { Codes } from '../../../shared/contracts/envelope.ts';
+import type { AdminSetting, SaveSetting, Setting } from '../../../shared/contracts/system.ts';
+import { allowedExtensionIds, type Config } from '../../config.ts';
+import type { AppContext } from '../../context.ts';
+import { systemSettings } from '../../db/schema/system.ts';
+import { AppError } from '../../core/errors.ts';
+import { searchProviderName } from '../../providers/web-search.ts';
 
 type SettingType = AdminSetting['valueType'];
 

@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
-import type { AppContext } from '../context.ts';
-import type { Db } from '../db/client.ts';
-import { chatMessages } from '../db/schema/chat.ts';
-import { pointLedger } from '../db/schema/points.ts';
-import { activeUsersHourly, pointsHourly, statsWatermarks, usageHourly } from '../db/schema/usage.ts';
+import type { AppContext } from '../../context.ts';
+import type { Db } from '../../db/client.ts';
+import { chatMessages } from '../../db/schema/chat.ts';
+import { pointLedger } from '../../db/schema/points.ts';
+import { activeUsersHourly, pointsHourly, statsWatermarks, usageHourly } from '../../db/schema/usage.ts';
 
 /**
  * Folds final rows into the dashboard's hourly rollups (docs/admin-stats.md#rollups), off the chat

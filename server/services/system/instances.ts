@@ -1,10 +1,10 @@
 import os from 'node:os';
 import { and, eq, isNull, lt, notInArray, or, sql } from 'drizzle-orm';
 import pg from 'pg';
-import { ChatFinishReasons } from '../../shared/contracts/chat.ts';
-import type { AppContext } from '../context.ts';
-import { chatMessages } from '../db/schema/chat.ts';
-import { serverInstances } from '../db/schema/instances.ts';
+import { ChatFinishReasons } from '../../../shared/contracts/chat.ts';
+import type { AppContext } from '../../context.ts';
+import { chatMessages } from '../../db/schema/chat.ts';
+import { serverInstances } from '../../db/schema/instances.ts';
 
 /**
  * Which instance writes which answer, so that recovery after a crash marks as interrupted only the

@@ -1,10 +1,10 @@
-import type { AppContext } from '../context.ts';
-import { seedCatalogue } from './catalogue/catalogue-seed.ts';
-import { bootstrapAdmin } from './accounts/accounts.ts';
+import type { AppContext } from '../../context.ts';
+import { seedCatalogue } from '../catalogue/catalogue-seed.ts';
+import { bootstrapAdmin } from '../accounts/accounts.ts';
 import { recoverOrphanedAnswers, registerInstance, startOrphanSweep, unregisterInstance } from './instances.ts';
-import { seedPlugins } from './plugins/plugins.ts';
-import { seedPackages, startPlanPointsSweep } from './plans/plans.ts';
-import { startSearchIndexUpkeep } from './chat/search-index-upkeep.ts';
+import { seedPlugins } from '../plugins/plugins.ts';
+import { seedPackages, startPlanPointsSweep } from '../plans/plans.ts';
+import { startSearchIndexUpkeep } from '../chat/search-index-upkeep.ts';
 import { startTrackingSweep } from './tracking.ts';
 import { startUsageRollup } from './usage-rollup.ts';
 

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import type { Health } from '../../shared/contracts/system.ts';
-import type { AppContext } from '../context.ts';
-import { isDraining } from './chat/running.ts';
+import type { Health } from '../../../shared/contracts/system.ts';
+import type { AppContext } from '../../context.ts';
+import { isDraining } from '../chat/running.ts';
 
 /** A dependency that does not answer within this is down, as far as a load balancer should care. */
 const CHECK_TIMEOUT_MS = 2000;
