@@ -1,5 +1,5 @@
 /**
- * bench/admin-stats: the operator dashboard's queries (server/services/admin-stats.ts) on PostgreSQL
+ * bench/admin-stats: the operator dashboard's queries (server/services/admin/stats.ts) on PostgreSQL
  * with a generated year of data: 10k users, 2M finished answers over 365 days on 5 models and 8
  * deployments, a ledger entry per answer plus grants, paid orders, subscriptions, upstream failures.
  * The rollups are built as production builds them (usage-rollup.ts: one fold, here over the whole

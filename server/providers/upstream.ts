@@ -116,7 +116,7 @@ function mapPart(part: LanguageModelV3StreamPart): StreamPart | undefined {
     case 'finish': {
       const input = part.usage.inputTokens.total;
       const output = part.usage.outputTokens.total;
-      // Both counts or neither: a half-reported usage is estimated whole (chat-rounds.ts).
+      // Both counts or neither: a half-reported usage is estimated whole (chat/rounds.ts).
       const usage = typeof input === 'number' && typeof output === 'number' ? { inputTokens: input, outputTokens: output } : undefined;
       return { type: 'finish', reason: part.finishReason.unified, ...(usage ? { usage } : {}) };
     }

@@ -31,7 +31,7 @@ export function registerCouponRoutes(app: FastifyInstance): void {
       'Which kind of code this is, without using it: coupon (CheckCoupon tells what it gives), redeem (a redeem code the caller can redeem now) or unknown (anything else, alike). Unknown answers count as failed redeem attempts (10429 after too many)',
     body: CheckPromoCodeBodySchema,
     data: CheckPromoCodeResultSchema,
-    // The same limits as RedeemCode (server/routes/rewards.ts): asking must not probe redeem codes faster than redeeming.
+    // The same limits as RedeemCode (server/routes/points.ts): asking must not probe redeem codes faster than redeeming.
     rateLimit: { max: 10, timeWindow: 60_000 },
     handler: ({ ctx, user, body }) => checkPromoCode(ctx, user.id, body.code),
   });

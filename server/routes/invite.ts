@@ -6,7 +6,7 @@ import { getMyInvite, listInvited, settleInviteCredits } from '../services/point
 
 /** Invites (docs/economy.md#invites): the caller's code and the accounts it brought. */
 export function registerInviteRoutes(app: FastifyInstance): void {
-  // Credits started by messages (chat-prepare.ts) finish before the database closes.
+  // Credits started by messages (chat/prepare.ts) finish before the database closes.
   app.addHook('preClose', () => settleInviteCredits(app.ctx));
 
   addRoute(app, {

@@ -74,7 +74,7 @@ export const chatMessages = pgTable(
   (t) => [
     index('chat_messages_session_idx').on(t.sessionId, t.createdAt),
     index('chat_messages_unfinished_idx').on(t.updatedAt).where(sql`${t.finishReason} is null`),
-    // The history list's "answering" mark (chat-sessions.ts): one probe per session of the page.
+    // The history list's "answering" mark (chat/sessions.ts): one probe per session of the page.
     index('chat_messages_answering_idx').on(t.sessionId).where(sql`${t.finishReason} is null`),
     // The dashboard's rollups fold answers by when they finished (usage-rollup.ts), and read the ones
     // finished after the last fold live.

@@ -27,7 +27,7 @@ export const aiModels = pgTable('ai_models', {
 });
 
 /**
- * An upstream deployment: provider account, key (AES-256-GCM, services/secrets.ts) and upstream model
+ * An upstream deployment: provider account, key (AES-256-GCM, services/system/secrets.ts) and upstream model
  * id. Several may serve one model with the same upstream id (two keys of one account fail over).
  */
 export const aiDeployments = pgTable(

@@ -3,8 +3,8 @@ import type { ChatStreamData, ChatStreamExtras } from '../../../shared/contracts
 import { Codes } from '../../../shared/contracts/envelope.ts';
 
 /**
- * The wire format of the chat stream, one for AddMessage (chat-stream.ts) and ResumeMessage
- * (chat-resume.ts): `data: {Code, Msg, Data}` events, then `data: DONE`.
+ * The wire format of the chat stream, one for AddMessage (chat/stream.ts) and ResumeMessage
+ * (chat/resume.ts): `data: {Code, Msg, Data}` events, then `data: DONE`.
  * docs/api.md#the-chat-stream describes the events.
  */
 

@@ -50,7 +50,7 @@ function pickAuto(ctx: AppContext, entries: CatalogueEntry[], vipLevel: number, 
 
 /**
  * The most conversation text, in characters, that a model the user may get for `aiModelId` can read:
- * a message's history need not be read further back (chat-prepare.ts cuts it to the chosen model's
+ * a message's history need not be read further back (chat/prepare.ts cuts it to the chosen model's
  * window). At least AUTO_LONG_CHARS, so that auto still tells a long conversation from a short one.
  */
 export async function historyBudgetChars(ctx: AppContext, aiModelId: string, charsPerToken: number): Promise<number> {

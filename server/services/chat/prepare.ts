@@ -53,7 +53,7 @@ export type PreparedMessage = {
   commit(): Promise<void>;
 };
 
-/** promptText and selection: a quick function's rendered text and the attached page text (chat-quick-function.ts). */
+/** promptText and selection: a quick function's rendered text and the attached page text (chat/quick-function.ts). */
 type HistoryRow = { input: string; output: string; mediaIds: string[]; promptText?: string | null; selection?: MessageSelection | null };
 
 /** UTF-8 takes at most this many bytes a character: an exchange's size in bytes bounds its length. */
@@ -145,7 +145,7 @@ export async function prepareChatMessage(
   user: AuthUser,
   body: AddMessageBody,
   tokenHash: string | null = null,
-  // A quick function's rendered text and a page selection (chat-quick-function.ts frameMessage).
+  // A quick function's rendered text and a page selection (chat/quick-function.ts frameMessage).
   framing: MessageFraming = plainFraming(body),
   lang: Language = 'en',
 ): Promise<PreparedMessage> {
@@ -225,7 +225,7 @@ type StoreValues = {
 /**
  * The one statement (one round trip, one commit) that charges the points, creates or touches the
  * session and stores the user's message. It runs while the upstream is already being asked
- * (chat-stream.ts), so it also checks again what the login cache said: the token is still valid and
+ * (chat/stream.ts), so it also checks again what the login cache said: the token is still valid and
  * the plan still allows the model. Compiled once per shape (db/compiled.ts), and prepared: parsed
  * and planned once per connection.
  */

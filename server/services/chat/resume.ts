@@ -23,12 +23,12 @@ import { liveAnswerOf } from './running.ts';
 /**
  * Following an answer that is being written, from any surface of its user (ResumeMessage): the side
  * panel closed, the chat opened on the web app or a phone, a connection that dropped. The answer
- * itself runs on to its end whoever listens (chat-stream.ts); a reader gets the text from its
+ * itself runs on to its end whoever listens (chat/stream.ts); a reader gets the text from its
  * offset and then the rest live, in AddMessage's event format, ending with the last event and DONE.
  *
  * In the instance that runs the answer, a reader listens to it in memory (`LiveAnswer`, kept in the
- * registry of chat-running.ts). In another instance, a reader starts from the stored text (a prefix
- * of the answer, stored every 500 ms by chat-answer-store.ts) and asks the owner over the bus to
+ * registry of chat/running.ts). In another instance, a reader starts from the stored text (a prefix
+ * of the answer, stored every 500 ms by chat/answer-store.ts) and asks the owner over the bus to
  * publish the answer's new text (a "watch", renewed while the reader stays). The owner publishes
  * pieces with their start offsets, so the reader drops what it has and, on a gap, asks again from
  * where it is. An answer nobody watches publishes nothing: the hot path only checks a number.
@@ -49,7 +49,7 @@ const GAP_RETRY_MS = 1_000;
 const PIECE_UNITS = 1_000;
 /** Sources and tool calls larger than this (JSON bytes) stay off the bus: readers elsewhere read them from the row at the end. */
 const MAX_EXTRAS_BYTES = 6_000;
-/** Nobody follows longer than this; an answer is given up well before (chat-stream.ts). */
+/** Nobody follows longer than this; an answer is given up well before (chat/stream.ts). */
 const MAX_FOLLOW_MS = 40 * 60_000;
 
 /** How an answer ended, as its asker's last event said it. */
@@ -62,7 +62,7 @@ type AnswerEnd = {
   length: number;
 };
 
-/** What the stream keeps of its answer (chat-rounds.ts' AnswerState has all of it). */
+/** What the stream keeps of its answer (chat/rounds.ts' AnswerState has all of it). */
 type LiveState = { output: string; modelId: string; modelName: string; citations: ChatCitation[]; toolCalls: ChatToolCall[] };
 
 type LiveListener = {
@@ -201,7 +201,7 @@ export function createLiveAnswer(ctx: AppContext, data: ChatStreamData): LiveAns
   };
 }
 
-/** AddMessage's events for one answer (chat-events.ts), as a reader gets them. */
+/** AddMessage's events for one answer (chat/events.ts), as a reader gets them. */
 function eventsOf(data: ChatStreamData) {
   const event = (code: number, msg: string, fields: Partial<ChatStreamData>, extras: ChatStreamExtras = {}) =>
     chatEvent(code, msg, { ...data, ...fields, ReplaceMessage: false, ...extras });

@@ -14,7 +14,7 @@ import type { LiveAnswer } from './resume.ts';
 
 const STOP_CHANNEL = 'chat-stop';
 
-/** `live` lets readers on other surfaces follow the answer (chat-resume.ts). */
+/** `live` lets readers on other surfaces follow the answer (chat/resume.ts). */
 type RunningStream = { stop(reason: string): void; done: Promise<void>; live?: LiveAnswer };
 
 /** Streams running in one app instance, by message id. Per instance, so two apps in one process stay apart. */

@@ -16,7 +16,7 @@ import { registerRunningStream } from './running.ts';
 import { newMetering, tokenCost } from './token-metering.ts';
 
 /**
- * Answers a prepared message (chat-prepare.ts) as `text/event-stream` (the events: chat-events.ts),
+ * Answers a prepared message (chat/prepare.ts) as `text/event-stream` (the events: chat/events.ts),
  * the last one with the FinishReason (and the failure's Code, if any), then `data: DONE`.
  */
 
@@ -126,7 +126,7 @@ function answerState(
 type RoundsOutcome = { finish: string | null } | { error: unknown };
 
 /**
- * An answer runs on when its client goes away (another surface may follow it: chat-resume.ts), so it
+ * An answer runs on when its client goes away (another surface may follow it: chat/resume.ts), so it
  * is bounded here: one that has added nothing (text, sources, a tool call's end) for ANSWER_IDLE_MS,
  * or has run for ANSWER_MAX_MS, is given up as a timeout. The first-text timeout (model-stream.ts)
  * does not cover a model that stalls after its first words, and the plain text path reads the
@@ -161,7 +161,7 @@ function boundAnswer(s: AnswerState, giveUp: () => void): () => void {
  * ended and its outcome is stored. A stop (by the user or a shutdown) ends it with
  * that reason; a failure ends it with the Code of the one failure mapping (server/core/failures.ts).
  * A client that goes away does not stop it: it is finished, stored and charged as usual, and any
- * surface of the user may follow it meanwhile (ResumeMessage, chat-resume.ts).
+ * surface of the user may follow it meanwhile (ResumeMessage, chat/resume.ts).
  */
 export async function streamChatAnswer(ctx: AppContext, reply: FastifyReply, p: PreparedMessage, lang: Language): Promise<void> {
   const prepareMs = reply.elapsedTime;

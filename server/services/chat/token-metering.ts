@@ -33,7 +33,7 @@ export function estimateTurnTokens(turns: readonly { content: string; parts?: st
   return tokens;
 }
 
-/** What an answer's row records of its model calls (written with the answer's end: chat-answer-store.ts). */
+/** What an answer's row records of its model calls (written with the answer's end: chat/answer-store.ts). */
 export type AnswerMetering = {
   /** The deployment that gave the last model call's answer; null when none answered. */
   deploymentId: string | null;

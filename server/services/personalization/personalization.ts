@@ -175,7 +175,7 @@ export async function personalizationPrompt(ctx: AppContext, userId: string): Pr
 
 /**
  * A message's turns with the user's personalization as a system message in front. The chat calls
- * this (chat-prepare.ts); a web search's sources come before it (chat-rounds.ts).
+ * this (chat/prepare.ts); a web search's sources come before it (chat/rounds.ts).
  */
 export async function withPersonalization(ctx: AppContext, userId: string, turns: ChatTurn[]): Promise<ChatTurn[]> {
   const text = await personalizationPrompt(ctx, userId);

@@ -193,7 +193,7 @@ export async function creditInviter(ctx: AppContext, inviteeId: string): Promise
 const inFlight = new WeakMap<AppContext, Set<Promise<void>>>();
 
 /**
- * After an invitee's message is stored (chat-prepare.ts): credits the inviter beside the answer,
+ * After an invitee's message is stored (chat/prepare.ts): credits the inviter beside the answer,
  * never delaying or failing the message. Runs on every message until the credit is made; the first
  * lookup of creditInviter ends it at once for everyone else.
  */

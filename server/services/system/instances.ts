@@ -14,7 +14,7 @@ import { serverInstances } from '../../db/schema/instances.ts';
  * own, the advisory lock (INSTANCE_LOCKS, its id). PostgreSQL releases the lock when that
  * connection ends, so the moment a process dies (even by SIGKILL) its answers are orphans, while an
  * instance that is alive keeps its lock however long it runs. Answers carry their writer's id
- * (chat_messages.writer_instance_id, stamped with each stored batch by chat-answer-store.ts); one
+ * (chat_messages.writer_instance_id, stamped with each stored batch by chat/answer-store.ts); one
  * not stamped yet is recovered by age only (UNSTAMPED_STALE_MS), as it may be another instance's
  * answer that has not stored its first batch.
  *

@@ -9,7 +9,7 @@ import {
 import { addRoute } from '../http/route.ts';
 import { findModel, listModels } from '../services/catalogue/catalogue.ts';
 
-export function registerModelRoutes(app: FastifyInstance): void {
+export function registerCatalogueRoutes(app: FastifyInstance): void {
   // The client calls the same list under both families.
   for (const url of ['/api/Chat/GetModelListAll', '/api/AiModel/GetModelListAll']) {
     addRoute(app, {

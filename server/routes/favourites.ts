@@ -21,7 +21,7 @@ const UPDATE_BODY_LIMIT = MAX_FAVOURITE_ANSWER_CHARS * 4 + 256 * 1024;
  * The caller's favourite answers (docs/api.md#favourite-answers-save): /api/Save/*. Each is a copy of
  * a chat answer; another user's favourite or message answers 10404 as if absent.
  */
-export function registerSaveRoutes(app: FastifyInstance): void {
+export function registerFavouriteRoutes(app: FastifyInstance): void {
   addRoute(app, {
     method: 'POST',
     url: '/api/Save/Add',

@@ -6,7 +6,7 @@ import { checkIn, getCheckinStatus } from '../services/points/check-in.ts';
 import { redeemCode } from '../services/points/redeem-codes.ts';
 
 /** What a user earns by coming back and by redeeming codes (docs/economy.md#check-in, #redeem-codes). */
-export function registerRewardRoutes(app: FastifyInstance): void {
+export function registerPointsRoutes(app: FastifyInstance): void {
   addRoute(app, {
     method: 'GET',
     url: '/api/User/IsUserSignin',

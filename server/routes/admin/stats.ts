@@ -4,7 +4,7 @@ import { addRoute } from '../../http/route.ts';
 import { getDashboard } from '../../services/admin/stats.ts';
 
 /** The operator's dashboard figures (docs/admin-stats.md), aggregated by the database. */
-export function registerAdminStatisticRoutes(app: FastifyInstance): void {
+export function registerAdminStatsRoutes(app: FastifyInstance): void {
   addRoute(app, {
     method: 'GET',
     url: '/api/admin/Statistic/GetDashboard',

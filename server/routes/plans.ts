@@ -19,7 +19,7 @@ import { createCheckout, createPortalSession, getSubscription, setCancelAtPeriod
 import { receiveStripeWebhook, WebhookRefusal } from '../services/plans/stripe-webhook.ts';
 
 /** Plans, orders and payments for users (docs/economy.md#plans, #payments-stripe, #orders). */
-export function registerVipRoutes(app: FastifyInstance): void {
+export function registerPlanRoutes(app: FastifyInstance): void {
   addRoute(app, {
     method: 'GET',
     url: '/api/Vip/GetVipPackageList',

@@ -36,7 +36,7 @@ import {
 import { listProviderModels, sortModels, syncModelMap, testDeployment } from '../../services/catalogue/catalogue-admin-tools.ts';
 
 /** The catalogue for operators: changes apply on every instance without a restart. */
-export function registerAdminModelRoutes(app: FastifyInstance): void {
+export function registerAdminCatalogueRoutes(app: FastifyInstance): void {
   const base = '/api/admin/AiModel';
   addRoute(app, {
     method: 'GET',
@@ -128,7 +128,7 @@ export function registerAdminModelRoutes(app: FastifyInstance): void {
   });
 }
 
-/** Ordering, import from a provider's model list, and a deployment's test call (services/admin-models.ts). */
+/** Ordering, import from a provider's model list, and a deployment's test call (services/catalogue/catalogue-admin-tools.ts). */
 function registerAdminModelToolRoutes(app: FastifyInstance, base: string): void {
   const maps = '/api/admin/AiModelMap';
   addRoute(app, {

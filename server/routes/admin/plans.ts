@@ -22,7 +22,7 @@ import { deletePackage, extendEndTime, listAdminPackages, packageById, savePacka
 import { userAuditState } from '../../services/admin/users.ts';
 import { getOrder, listOrders, listSubscriptions } from '../../services/admin/money.ts';
 
-export function registerAdminVipRoutes(app: FastifyInstance): void {
+export function registerAdminPlanRoutes(app: FastifyInstance): void {
   addRoute(app, {
     method: 'GET',
     url: '/api/admin/Vip/GetOrderList',
