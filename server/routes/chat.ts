@@ -23,14 +23,13 @@ import {
 } from '../../shared/contracts/media.ts';
 import { AddDrawBodySchema, AddDrawResultSchema } from '../../shared/contracts/plugin.ts';
 import { BytesSchema, ChatStreamEventSchema, FailureEnvelopeSchema } from '../../shared/contracts/responses.ts';
-import { AppError } from '../core/errors.ts';
 import { t } from '../core/i18n.ts';
+import { deferredEventStream } from '../http/event-stream.ts';
 import { addRoute, parseInput, RAW } from '../http/route.ts';
 import { readUploadForm } from '../http/upload-form.ts';
-import { authenticateCached, bearerOf, hashSecret } from '../services/accounts/auth.ts';
+import { bearerOf } from '../services/accounts/auth.ts';
 import { deleteMessage, deleteSessions, listMessages, listSessions, renameSession } from '../services/chat/sessions.ts';
-import { prepareChatMessage } from '../services/chat/prepare.ts';
-import { frameMessage } from '../services/chat/quick-function.ts';
+import { prepareToSend } from '../services/chat/send.ts';
 import { resumeChatAnswer, startResumeBackground } from '../services/chat/resume.ts';
 import { refuseWhileDraining, startChatBackground, stopChatMessage } from '../services/chat/running.ts';
 import { streamChatAnswer } from '../services/chat/stream.ts';
@@ -89,24 +88,13 @@ function registerMessageRoutes(app: FastifyInstance): void {
     },
     handler: async ({ ctx, user, body, reply, lang, req }) => {
       refuseWhileDraining(ctx);
-      const token = bearerOf(req.headers.authorization)!;
-      const tokenHash = hashSecret(token);
-      // A quick function (from the cache) and a page selection frame the message (docs/api.md#quick-functions-and-prompts).
-      const framing = await frameMessage(ctx, user.id, body, lang);
-      const prepared = await prepareChatMessage(ctx, user, body, tokenHash, framing, lang).catch(async (err: unknown) => {
-        // The login check may be from the cache: a plan bought since then must count at once.
-        if (!(err instanceof AppError) || err.code !== Codes.PlanRequired) throw err;
-        const policy = { ttlDays: ctx.config.TOKEN_TTL_DAYS, renewAfterSeconds: ctx.config.TOKEN_RENEW_AFTER_SECONDS };
-        const fresh = await authenticateCached(ctx, token, policy, true);
-        if (!fresh || fresh.user.vipLevel === user.vipLevel) throw err;
-        return prepareChatMessage(ctx, fresh.user, body, tokenHash, framing, lang);
-      });
+      const prepared = await prepareToSend(ctx, user, bearerOf(req.headers.authorization)!, body, lang);
       // Asks the upstream and runs the statement that charges and stores the message side by side; a
       // refusal of the statement rejects here, before anything was streamed (an ordinary envelope).
       // Its Server-Timing header says what the server spent before calling the model (prepare), the
       // statement's time (store) and how long the first answer text waited for it (wait): shown by
       // browser devtools, read by bench/proxy-overhead.
-      await streamChatAnswer(ctx, reply, prepared, lang);
+      await streamChatAnswer(ctx, deferredEventStream(reply), prepared, lang, { id: req.id, log: req.log, prepareMs: reply.elapsedTime });
       return RAW;
     },
   });
@@ -124,7 +112,7 @@ function registerMessageRoutes(app: FastifyInstance): void {
       content: { 'text/event-stream': ChatStreamEventSchema },
     },
     handler: async ({ ctx, user, query, reply, lang }) => {
-      await resumeChatAnswer(ctx, reply, user.id, query, lang);
+      await resumeChatAnswer(ctx, deferredEventStream(reply), user.id, query, lang);
       return RAW;
     },
   });

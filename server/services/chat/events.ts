@@ -1,4 +1,3 @@
-import type { FastifyReply } from 'fastify';
 import type { ChatStreamData, ChatStreamExtras } from '../../../shared/contracts/chat.ts';
 import { Codes } from '../../../shared/contracts/envelope.ts';
 
@@ -30,23 +29,4 @@ export function textEvents(d: ChatStreamData): (text: string, modelId: string, m
     }
     return head + j(text) + tail;
   };
-}
-
-/**
- * Takes over the response as text/event-stream, keeping the headers set so far (CORS, nosniff, a
- * renewed Authorization), which writing the raw response alone would lose. False when the client
- * has already gone (nothing is written then).
- */
-export function openEventStream(reply: FastifyReply): boolean {
-  const raw = reply.raw;
-  const headers = Object.fromEntries(Object.entries(reply.getHeaders()).filter(([, v]) => v !== undefined));
-  reply.hijack();
-  if (raw.destroyed) return false;
-  raw.writeHead(200, {
-    ...headers,
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache',
-    'x-accel-buffering': 'no',
-  });
-  return true;
 }

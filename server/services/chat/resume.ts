@@ -1,23 +1,22 @@
 import { and, eq } from 'drizzle-orm';
-import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import {
-  ChatCitationSchema,
   ChatFinishReasons,
   ChatToolCallSchema,
   type ChatCitation,
   type ChatStreamData,
   type ChatStreamExtras,
-  type ChatToolCall,
   type ResumeMessageQuery,
 } from '../../../shared/contracts/chat.ts';
 import type { Language } from '../../../shared/contracts/common.ts';
 import { Codes } from '../../../shared/contracts/envelope.ts';
 import type { AppContext } from '../../context.ts';
+import type { EventStream } from '../../core/event-stream.ts';
 import { chatMessages } from '../../db/schema/chat.ts';
 import { AppError } from '../../core/errors.ts';
-import { isMessageKey, t, type MessageKey } from '../../core/i18n.ts';
-import { chatEvent, DONE_EVENT, openEventStream, textEvents } from './events.ts';
+import { t } from '../../core/i18n.ts';
+import { chatEvent, DONE_EVENT, textEvents } from './events.ts';
+import { extrasOf, LIVE_CHANNEL, LiveMessageSchema, WATCH_CHANNEL, WatchSchema, type AnswerEnd, type LiveAnswer, type LiveMessage } from './live-answer.ts';
 import { liveAnswerOf } from './running.ts';
 
 /**
@@ -37,169 +36,12 @@ import { liveAnswerOf } from './running.ts';
  * Offsets are UTF-16 code units, as the client counts OutputMessage.length.
  */
 
-const WATCH_CHANNEL = 'chat-watch';
-const LIVE_CHANNEL = 'chat-live';
 /** A reader elsewhere renews its watch and looks at the stored row this often. */
 const POLL_MS = 2_000;
-/** The owner publishes for a reader this long after its last watch. */
-const WATCH_LEASE_MS = 10_000;
 /** A gap asks for the text again at most this often. */
 const GAP_RETRY_MS = 1_000;
-/** Text per bus message: at most 6 bytes per code unit as JSON (\uXXXX), well inside NOTIFY's 8000-byte payload. */
-const PIECE_UNITS = 1_000;
-/** Sources and tool calls larger than this (JSON bytes) stay off the bus: readers elsewhere read them from the row at the end. */
-const MAX_EXTRAS_BYTES = 6_000;
 /** Nobody follows longer than this; an answer is given up well before (chat/stream.ts). */
 const MAX_FOLLOW_MS = 40 * 60_000;
-
-/** How an answer ended, as its asker's last event said it. */
-type AnswerEnd = {
-  finishReason: string;
-  failure: { code: number; key: MessageKey; params?: Record<string, string | number> } | null;
-  modelId: string;
-  modelName: string;
-  /** The whole answer's length (UTF-16 code units): a reader elsewhere with less has a gap. */
-  length: number;
-};
-
-/** What the stream keeps of its answer (chat/rounds.ts' AnswerState has all of it). */
-type LiveState = { output: string; modelId: string; modelName: string; citations: ChatCitation[]; toolCalls: ChatToolCall[] };
-
-type LiveListener = {
-  /** `piece` has just been added at the end of `state.output`. */
-  text(piece: string, state: LiveState): void;
-  extras(state: LiveState): void;
-  end(end: AnswerEnd): void;
-};
-
-/** An answer streaming in this instance, as readers follow it. */
-export type LiveAnswer = {
-  /** The ids and input of its events. */
-  readonly data: ChatStreamData;
-  /** The answer's state, once it exists (right after the stream registered). */
-  track(state: LiveState): void;
-  state(): LiveState;
-  ended(): AnswerEnd | null;
-  listen(listener: LiveListener): () => void;
-  /** Called by the stream: text added, sources or tool calls changed, the end stored. */
-  onText(piece: string): void;
-  onExtras(): void;
-  onEnd(end: AnswerEnd): void;
-  /** A reader elsewhere follows from `from` (null: still follows, renewing its watch). */
-  watch(from: number | null): void;
-};
-
-const WatchSchema = z.object({ m: z.string(), f: z.number().int().min(0).nullable() });
-
-const LiveMessageSchema = z.discriminatedUnion('k', [
-  z.object({ k: z.literal('text'), m: z.string(), o: z.number().int().min(0), t: z.string(), mi: z.string(), mn: z.string() }),
-  z.object({ k: z.literal('extras'), m: z.string(), c: z.array(ChatCitationSchema), tc: z.array(ChatToolCallSchema) }),
-  z.object({
-    k: z.literal('end'),
-    m: z.string(),
-    e: z.object({
-      finishReason: z.string(),
-      failure: z
-        .object({ code: z.number().int(), key: z.custom<MessageKey>((v) => typeof v === 'string' && isMessageKey(v)), params: z.record(z.string(), z.union([z.string(), z.number()])).optional() })
-        .nullable(),
-      modelId: z.string(),
-      modelName: z.string(),
-      length: z.number().int().min(0),
-    }),
-  }),
-]);
-type LiveMessage = z.infer<typeof LiveMessageSchema>;
-
-const extrasOf = (citations: ChatCitation[], toolCalls: ChatToolCall[]): ChatStreamExtras => ({
-  ...(citations.length ? { Citations: citations } : {}),
-  ...(toolCalls.length ? { ToolCalls: toolCalls } : {}),
-});
-
-/** The owner's side: what readers here listen to, and what is published for readers elsewhere while they watch. */
-export function createLiveAnswer(ctx: AppContext, data: ChatStreamData): LiveAnswer {
-  const messageId = data.ChatMessageId;
-  let state: LiveState = { output: '', modelId: data.ModelId, modelName: data.ModelName, citations: [], toolCalls: [] };
-  let end: AnswerEnd | null = null;
-  const listeners = new Set<LiveListener>();
-  let watchedUntil = 0;
-  /** Text published for readers elsewhere up to here. */
-  let published = 0;
-  let extrasChanged = false;
-  let endPublished = false;
-  let pumping = false;
-  const publish = (message: LiveMessage) => ctx.bus.publish(LIVE_CHANNEL, JSON.stringify(message));
-
-  /** One message at a time and in order: what comes meanwhile goes out with the next one. */
-  const pump = () => {
-    if (pumping || Date.now() >= watchedUntil) return;
-    pumping = true;
-    void (async () => {
-      try {
-        while (Date.now() < watchedUntil) {
-          const text = state.output;
-          if (published < text.length) {
-            const from = published;
-            const piece = text.slice(from, from + PIECE_UNITS);
-            published = from + piece.length;
-            await publish({ k: 'text', m: messageId, o: from, t: piece, mi: state.modelId, mn: state.modelName });
-          } else if (extrasChanged) {
-            extrasChanged = false;
-            const message: LiveMessage = { k: 'extras', m: messageId, c: state.citations, tc: state.toolCalls };
-            if (Buffer.byteLength(JSON.stringify(message)) <= MAX_EXTRAS_BYTES) await publish(message);
-          } else if (end && !endPublished) {
-            endPublished = true;
-            await publish({ k: 'end', m: messageId, e: end });
-          } else break;
-        }
-      } catch (err) {
-        // A reader that misses a piece asks again; one that misses the end sees it in the row.
-        ctx.log.warn({ err, messageId }, 'publishing an answer for its readers in other instances failed');
-      } finally {
-        pumping = false;
-      }
-    })();
-  };
-
-  return {
-    data,
-    track: (s) => void (state = s),
-    state: () => state,
-    ended: () => end,
-    listen(listener) {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
-    },
-    onText(piece) {
-      for (const l of listeners) l.text(piece, state);
-      if (watchedUntil) pump();
-    },
-    onExtras() {
-      for (const l of listeners) l.extras(state);
-      if (!watchedUntil) return;
-      extrasChanged = true;
-      pump();
-    },
-    onEnd(e) {
-      end = e;
-      for (const l of listeners) l.end(e);
-      listeners.clear();
-      if (watchedUntil) pump();
-    },
-    watch(from) {
-      const now = Date.now();
-      // The stored text a reader starts from is a prefix of the text here.
-      const at = Math.min(from ?? state.output.length, state.output.length);
-      if (now >= watchedUntil) published = at;
-      else if (from !== null) published = Math.min(published, at);
-      if (from !== null) {
-        extrasChanged = true;
-        endPublished = false;
-      }
-      watchedUntil = now + WATCH_LEASE_MS;
-      pump();
-    },
-  };
-}
 
 /** AddMessage's events for one answer (chat/events.ts), as a reader gets them. */
 function eventsOf(data: ChatStreamData) {
@@ -219,21 +61,6 @@ function eventsOf(data: ChatStreamData) {
       const f = end.failure;
       return (f ? event(f.code, t(lang, f.key, f.params), fields) : event(Codes.Success, '', fields)) + DONE_EVENT;
     },
-  };
-}
-
-type EventStream = { write(chunk: string): void; end(chunk?: string): void; onClose(fn: () => void): void };
-
-/** The response as text/event-stream; writes to a client that has gone are dropped. */
-function readerStream(reply: FastifyReply): EventStream {
-  const raw = reply.raw;
-  raw.on('error', () => {});
-  openEventStream(reply);
-  return {
-    write: (chunk) => void (raw.destroyed || raw.writableEnded || raw.write(chunk)),
-    end: (chunk) => void (raw.destroyed || raw.writableEnded || raw.end(chunk)),
-    // A client gone before the stream opened has closed already: no 'close' would come.
-    onClose: (fn) => void (raw.destroyed ? fn() : raw.once('close', fn)),
   };
 }
 
@@ -271,14 +98,14 @@ const toolCallsOf = (row: MessageRow) => ChatToolCallSchema.array().catch([]).pa
  * ResumeMessage: the caller's answer `chatMessageId` from `offset` on, then live to its end. Refusals
  * (not the caller's message, an offset past the text) come before the stream, as an envelope.
  */
-export async function resumeChatAnswer(ctx: AppContext, reply: FastifyReply, userId: string, q: ResumeMessageQuery, lang: Language): Promise<void> {
+export async function resumeChatAnswer(ctx: AppContext, out: EventStream, userId: string, q: ResumeMessageQuery, lang: Language): Promise<void> {
   const [row] = await ctx.db
     .select(rowColumns)
     .from(chatMessages)
     .where(and(eq(chatMessages.id, q.chatMessageId), eq(chatMessages.userId, userId)));
   if (!row) throw new AppError(Codes.NotFound, 'notFound');
   const live = liveAnswerOf(ctx, row.id);
-  if (live) return followHere(reply, live, q.offset, lang);
+  if (live) return followHere(out, live, q.offset, lang);
   const data: ChatStreamData = {
     ChatMessageId: row.id,
     ChatSessionId: row.sessionId,
@@ -292,26 +119,26 @@ export async function resumeChatAnswer(ctx: AppContext, reply: FastifyReply, use
   if (row.finishReason !== null) {
     if (q.offset > row.outputMessage.length) throw beyond(row.outputMessage.length);
     const events = eventsOf(data);
-    const out = readerStream(reply);
-    out.write(events.opening(row.outputMessage.slice(q.offset), data.ModelId, data.ModelName, extrasOf(row.citations, toolCallsOf(row))));
+    out.open();
+    out.send(events.opening(row.outputMessage.slice(q.offset), data.ModelId, data.ModelName, extrasOf(row.citations, toolCallsOf(row))));
     out.end(events.last({ finishReason: row.finishReason, failure: null, modelId: data.ModelId, modelName: data.ModelName }, lang));
     return;
   }
-  followElsewhere(ctx, reply, { row, data, offset: q.offset, lang });
+  followElsewhere(ctx, out, { row, data, offset: q.offset, lang });
 }
 
 /** The answer runs in this instance: from memory, every piece as it comes. */
-function followHere(reply: FastifyReply, live: LiveAnswer, offset: number, lang: Language): void {
+function followHere(out: EventStream, live: LiveAnswer, offset: number, lang: Language): void {
   const s = live.state();
   if (offset > s.output.length) throw beyond(s.output.length);
   const events = eventsOf(live.data);
-  const out = readerStream(reply);
-  out.write(events.opening(s.output.slice(offset), s.modelId, s.modelName, extrasOf(s.citations, s.toolCalls)));
+  out.open();
+  out.send(events.opening(s.output.slice(offset), s.modelId, s.modelName, extrasOf(s.citations, s.toolCalls)));
   const ended = live.ended();
   if (ended) return out.end(events.last(ended, lang));
   const unlisten = live.listen({
-    text: (piece, st) => out.write(events.text(piece, st.modelId, st.modelName)),
-    extras: (st) => out.write(events.extras(st.modelId, st.modelName, extrasOf(st.citations, st.toolCalls))),
+    text: (piece, st) => out.send(events.text(piece, st.modelId, st.modelName)),
+    extras: (st) => out.send(events.extras(st.modelId, st.modelName, extrasOf(st.citations, st.toolCalls))),
     end: (e) => out.end(events.last(e, lang)),
   });
   out.onClose(unlisten);
@@ -358,17 +185,17 @@ export function startResumeBackground(ctx: AppContext): () => void {
  * The answer runs in another instance (or has just ended): the stored text first, then the owner's
  * pieces over the bus, until the end is published or seen in the row.
  */
-function followElsewhere(ctx: AppContext, reply: FastifyReply, f: { row: MessageRow; data: ChatStreamData; offset: number; lang: Language }): void {
+function followElsewhere(ctx: AppContext, out: EventStream, f: { row: MessageRow; data: ChatStreamData; offset: number; lang: Language }): void {
   const followers = followersOf.get(ctx);
   if (!followers) throw new AppError(Codes.ServerError, 'shuttingDown');
   const { row, data, offset, lang } = f;
   const id = row.id;
   const events = eventsOf(data);
-  const out = readerStream(reply);
+  out.open();
   let { ModelId: modelId, ModelName: modelName } = data;
   /** Text known here (UTF-16 code units from the start), and how much of it the client has. */
   let have = row.outputMessage.length;
-  out.write(events.opening(offset <= have ? row.outputMessage.slice(offset) : '', modelId, modelName, extrasOf(row.citations, toolCallsOf(row))));
+  out.send(events.opening(offset <= have ? row.outputMessage.slice(offset) : '', modelId, modelName, extrasOf(row.citations, toolCallsOf(row))));
   let sent = Math.max(offset, have);
   /** Adds text that starts at `from`; false when it starts past what is known here (a gap). */
   const take = (from: number, piece: string): boolean => {
@@ -378,7 +205,7 @@ function followElsewhere(ctx: AppContext, reply: FastifyReply, f: { row: Message
     const start = have;
     have += fresh.length;
     if (have > sent) {
-      out.write(events.text(fresh.slice(Math.max(0, sent - start)), modelId, modelName));
+      out.send(events.text(fresh.slice(Math.max(0, sent - start)), modelId, modelName));
       sent = have;
     }
     return true;
@@ -426,7 +253,7 @@ function followElsewhere(ctx: AppContext, reply: FastifyReply, f: { row: Message
         lastAsk = Date.now();
         watch(have);
       }
-    } else if (m.k === 'extras') out.write(events.extras(modelId, modelName, extrasOf(m.c, m.tc)));
+    } else if (m.k === 'extras') out.send(events.extras(modelId, modelName, extrasOf(m.c, m.tc)));
     else void finish(m.e);
   }
   const poll = setInterval(() => {

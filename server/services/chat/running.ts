@@ -4,7 +4,7 @@ import { Codes } from '../../../shared/contracts/envelope.ts';
 import type { AppContext } from '../../context.ts';
 import { chatMessages } from '../../db/schema/chat.ts';
 import { AppError } from '../../core/errors.ts';
-import type { LiveAnswer } from './resume.ts';
+import type { LiveAnswer } from './live-answer.ts';
 
 /**
  * The answers streaming in this instance, and how they are stopped: by their user (StopMessage, on

@@ -1,16 +1,17 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import type { FastifyReply } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import { ChatFinishReasons, type ChatStreamData } from '../../../shared/contracts/chat.ts';
 import type { Language } from '../../../shared/contracts/common.ts';
 import { Codes } from '../../../shared/contracts/envelope.ts';
 import type { AppContext } from '../../context.ts';
+import type { EventStream } from '../../core/event-stream.ts';
 import { failureOf, type Failure } from '../../core/failures.ts';
 import { t } from '../../core/i18n.ts';
 import { UpstreamFailure } from '../../core/upstream-failure.ts';
 import { createAnswerStore, type AnswerStore } from './answer-store.ts';
-import { chatEvent, DONE_EVENT, openEventStream, textEvents } from './events.ts';
+import { chatEvent, DONE_EVENT, textEvents } from './events.ts';
 import type { PreparedMessage } from './prepare.ts';
-import { createLiveAnswer, type LiveAnswer } from './resume.ts';
+import { createLiveAnswer, type LiveAnswer } from './live-answer.ts';
 import { runAnswerRounds, type AnswerState } from './rounds.ts';
 import { registerRunningStream } from './running.ts';
 import { newMetering, tokenCost } from './token-metering.ts';
@@ -19,69 +20,6 @@ import { newMetering, tokenCost } from './token-metering.ts';
  * Answers a prepared message (chat/prepare.ts) as `text/event-stream` (the events: chat/events.ts),
  * the last one with the FinishReason (and the failure's Code, if any), then `data: DONE`.
  */
-
-/**
- * The event stream of one answer, opened only once the message is stored: until `open`, events are
- * kept here (nothing, not even the headers, reaches the client); `open` takes over the raw response
- * and sends them. `send` drops what a gone client cannot take.
- *
- * A fast model's pieces come a few milliseconds apart, and each write to the client is a system call
- * (on loopback, with the receiving side's work in it). So after a write, what is sent within the next
- * GATHER_MS goes out as one write when it ends: the first text and the first event after a pause are
- * never held back, a later one at most GATHER_MS, less than a frame of the screen (bench/README.md,
- * load: 3–14 % less CPU per chat start with the bench's model, 20 pieces 2 ms apart).
- */
-type EventStream = { send(chunk: string): void; end(chunk: string): void; open(): void; waitedMs(): number };
-
-const GATHER_MS = 16;
-
-function deferredEventStream(reply: FastifyReply): EventStream {
-  const raw = reply.raw;
-  raw.on('error', () => {});
-  let held: string[] | null = [];
-  let heldSince = 0;
-  let gathered = '';
-  let flushing: NodeJS.Timeout | null = null;
-  let lastWrite = -Infinity;
-  const write = (chunk: string) => {
-    raw.write(chunk);
-    lastWrite = performance.now();
-  };
-  const flushGathered = () => {
-    flushing = null;
-    if (!raw.destroyed) write(gathered);
-    gathered = '';
-  };
-  return {
-    send(chunk) {
-      if (held) {
-        // The first event is the opening one; the wait that counts starts with the answer's first.
-        if (held.push(chunk) === 2) heldSince = performance.now();
-        return;
-      }
-      if (raw.destroyed) return;
-      if (flushing) return void (gathered += chunk);
-      // A timer only when something is held: a slow model's pieces each go out at once, timer-free.
-      const since = performance.now() - lastWrite;
-      if (since >= GATHER_MS) return write(chunk);
-      gathered = chunk;
-      flushing = setTimeout(flushGathered, GATHER_MS - since);
-    },
-    end(chunk) {
-      if (held) return void held.push(chunk);
-      if (flushing) clearTimeout(flushing);
-      if (!raw.destroyed) raw.end(gathered + chunk);
-    },
-    open() {
-      const opened = openEventStream(reply);
-      const events = held!.join('');
-      held = null;
-      // Not counted as a write: the answer's first text, if not among these, goes out as it comes.
-      if (opened) raw.write(events);
-    },
-    waitedMs: () => (heldSince ? performance.now() - heldSince : 0),
-  };
-}
 
 /** The answer's state, wired to the client (events) and the row (store). */
 function answerState(
@@ -121,6 +59,9 @@ function answerState(
   };
   return s;
 }
+
+/** The request an answer is for: its id and log (a failure's report names it), and what preparing it took (ms, Server-Timing). */
+export type AnswerRequest = { id: string; log: FastifyBaseLogger; prepareMs: number };
 
 /** How the rounds ended: the upstream's finish reason, or the error they failed with. */
 type RoundsOutcome = { finish: string | null } | { error: unknown };
@@ -163,9 +104,7 @@ function boundAnswer(s: AnswerState, giveUp: () => void): () => void {
  * A client that goes away does not stop it: it is finished, stored and charged as usual, and any
  * surface of the user may follow it meanwhile (ResumeMessage, chat/resume.ts).
  */
-export async function streamChatAnswer(ctx: AppContext, reply: FastifyReply, p: PreparedMessage, lang: Language): Promise<void> {
-  const prepareMs = reply.elapsedTime;
-  const stream = deferredEventStream(reply);
+export async function streamChatAnswer(ctx: AppContext, stream: EventStream, p: PreparedMessage, lang: Language, req: AnswerRequest): Promise<void> {
   const { send } = stream;
   const data: ChatStreamData = {
     ChatMessageId: p.messageId,
@@ -214,13 +153,12 @@ export async function streamChatAnswer(ctx: AppContext, reply: FastifyReply, p: 
     finished();
     throw err;
   }
-  reply.header('server-timing', `prepare;dur=${prepareMs.toFixed(2)}, store;dur=${p.storeMs.toFixed(2)}, wait;dur=${stream.waitedMs().toFixed(2)}`);
-  stream.open();
+  stream.open({ 'server-timing': `prepare;dur=${req.prepareMs.toFixed(2)}, store;dur=${p.storeMs.toFixed(2)}, wait;dur=${stream.waitedMs().toFixed(2)}` });
   let outcome = await rounds;
   unbound();
   // However the rounds noticed the abort, a stalled answer ends as the timeout.
   if (timedOut && !stopReason) outcome = { error: timedOut };
-  await endAnswer({ ctx, reply, p, lang, s, store, live, data, stream }, outcome, stopReason);
+  await endAnswer({ ctx, req, p, lang, s, store, live, data, stream }, outcome, stopReason);
   finished();
 }
 
@@ -236,19 +174,19 @@ function settlementOf(p: PreparedMessage, s: AnswerState): { userId: string; cos
 
 /** Stores the outcome and sends the last event (with the failure's Code, if any), then DONE. */
 async function endAnswer(
-  a: { ctx: AppContext; reply: FastifyReply; p: PreparedMessage; lang: Language; s: AnswerState; store: AnswerStore; live: LiveAnswer; data: ChatStreamData; stream: EventStream },
+  a: { ctx: AppContext; req: AnswerRequest; p: PreparedMessage; lang: Language; s: AnswerState; store: AnswerStore; live: LiveAnswer; data: ChatStreamData; stream: EventStream },
   outcome: RoundsOutcome,
   stopReason: string | null,
 ): Promise<void> {
-  const { reply, p, s, data, stream } = a;
+  const { req, p, s, data, stream } = a;
   let finishReason: string = stopReason ?? ChatFinishReasons.stop;
   let failure: (Failure & { detail: string }) | null = null;
   if ('finish' in outcome) finishReason = stopReason ?? outcome.finish ?? ChatFinishReasons.stop;
   else if (!stopReason) {
     const err = outcome.error;
     finishReason = ChatFinishReasons.error;
-    failure = { ...failureOf(err, reply.request.id), detail: err instanceof Error ? err.message : String(err) };
-    if (failure.serverFault) reply.log.error({ err, messageId: p.messageId }, 'answering a message failed');
+    failure = { ...failureOf(err, req.id), detail: err instanceof Error ? err.message : String(err) };
+    if (failure.serverFault) req.log.error({ err, messageId: p.messageId }, 'answering a message failed');
   }
   await a.store.finish({
     output: s.output,
