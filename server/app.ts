@@ -20,7 +20,11 @@ import { languageOf, t } from './core/i18n.ts';
 import { scrubLogCall, serializeError, serializeRequest } from './core/log-safety.ts';
 import { registerSecurityHooks } from './http/security-hooks.ts';
 import { registerWebRoutes } from './http/web.ts';
-import type { RouteTableEntry } from './http/route.ts';
+import type { AuditInput, RouteServices, RouteTableEntry } from './http/route.ts';
+import { loginOf } from './services/accounts/login.ts';
+import { writeAudit } from './services/admin/audit.ts';
+import { shareExists } from './services/chat/shares.ts';
+import { EXTENSION_BROWSERS, findExtensionZip } from './services/system/extension-zip.ts';
 import { createFileStore, type FileStore } from './providers/file-store.ts';
 import { localBus, postgresBus, redisBus, type Bus } from './services/system/bus.ts';
 import { runStartupTasks, startPeriodicTasks } from './services/system/startup.ts';
@@ -63,6 +67,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     ctx: AppContext;
     routeTable: RouteTableEntry[];
+    routeServices: RouteServices;
   }
 }
 
@@ -258,6 +263,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   // Personalization is cached per instance: joined to changes made elsewhere before the first message.
   watchPersonalizationChanges(ctx);
   app.decorate('routeTable', [] as RouteTableEntry[]);
+  app.decorate('routeServices', { login: loginOf, audit: (c: AppContext, entry: AuditInput) => writeAudit(c.db, entry) } satisfies RouteServices);
   app.addHook('onClose', async () => {
     if (!opts.bus) await bus.close();
     if (!opts.files) await files.close();
@@ -273,7 +279,12 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
   registerApiRoutes(app);
   // The web app's catch-all GET /* only answers what no other route claims.
-  await registerWebRoutes(app, { webDir: path.resolve(opts.webDir ?? config.WEB_DIR ?? DEFAULT_WEB_DIR), config });
+  await registerWebRoutes(app, {
+    webDir: path.resolve(opts.webDir ?? config.WEB_DIR ?? DEFAULT_WEB_DIR),
+    config,
+    shareExists: (shareId) => shareExists(ctx.db, shareId),
+    extensionZips: { browsers: EXTENSION_BROWSERS, find: findExtensionZip },
+  });
 
   await runStartupTasks(ctx);
   const stopPeriodicTasks = startPeriodicTasks(ctx);

@@ -4,8 +4,7 @@ import { Codes } from '../../shared/contracts/envelope.ts';
 import type { Language } from '../../shared/contracts/common.ts';
 import type { AppContext } from '../context.ts';
 import { routeResponses, type RawAnswer } from './api-doc.ts';
-import { writeAudit } from '../services/admin/audit.ts';
-import { authenticate, authenticateCached, bearerOf, type AuthUser } from '../services/accounts/auth.ts';
+import type { AuthUser } from '../services/accounts/auth.ts';
 import { AppError } from '../core/errors.ts';
 import { isMessageKey, languageOf, t, zodLocale } from '../core/i18n.ts';
 
@@ -116,11 +115,22 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, lang:
   throw new AppError(Codes.BadRequest, 'badRequest', { detail });
 }
 
+/** An audit record as the route helper writes it (services/admin/audit.ts keeps it). */
+export type AuditInput = { actor: { id: string; email: string }; action: string; targetType: string; targetId: string | null; before: unknown; after: unknown };
+
+/**
+ * What the route helper needs of the services, handed in by app.ts as `app.routeServices`, so that
+ * http/ runs no service code of its own: the login of an Authorization header (from the cache of
+ * recent logins when `cached`), and the audit log of the console's changes.
+ */
+export type RouteServices = {
+  login(ctx: AppContext, authorization: string | undefined, cached: boolean): Promise<{ user: AuthUser; renewedToken?: string } | null>;
+  audit(ctx: AppContext, entry: AuditInput): Promise<unknown>;
+};
+
 async function resolveUser(call: { req: FastifyRequest; reply: FastifyReply; ctx: AppContext }, auth: RouteAuth, cached: boolean) {
   if (auth === 'public') return null;
-  const token = bearerOf(call.req.headers.authorization);
-  const policy = { ttlDays: call.ctx.config.TOKEN_TTL_DAYS, renewAfterSeconds: call.ctx.config.TOKEN_RENEW_AFTER_SECONDS };
-  const found = !token ? null : cached ? await authenticateCached(call.ctx, token, policy) : await authenticate(call.ctx.db, token, policy);
+  const found = await call.req.server.routeServices.login(call.ctx, call.req.headers.authorization, cached);
   if (found?.renewedToken) call.reply.header('Authorization', found.renewedToken);
   if (!found) {
     if (auth === 'optional') return null;
@@ -204,7 +214,7 @@ async function auditAfter<Q, B, A extends RouteAuth>(
 ) {
   const id = auditId(audit, call, data === RAW ? undefined : data) ?? before.id;
   const after = audit.load ? await loadTarget(audit, call.ctx, id) : (call.body ?? null);
-  await writeAudit(call.ctx.db, {
+  await call.req.server.routeServices.audit(call.ctx, {
     actor: { id: who.user.id, email: who.user.email },
     action: who.action,
     targetType: audit.target,

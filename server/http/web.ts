@@ -5,8 +5,6 @@ import fastifyStatic from '@fastify/static';
 import type {} from '@fastify/swagger';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { allowedExtensionIds, type Config } from '../config.ts';
-import { EXTENSION_BROWSERS, findExtensionZip } from '../services/system/extension-zip.ts';
-import { shareExists } from '../services/chat/shares.ts';
 import { ShareIdSchema } from '../../shared/contracts/share.ts';
 import { serviceWorkerSource } from './service-worker.ts';
 
@@ -20,7 +18,16 @@ import { serviceWorkerSource } from './service-worker.ts';
  * operator's console, a build of its own beside the web app's (`.output/admin`, not in the zips).
  */
 
-type WebOptions = { webDir: string; config: Config };
+/**
+ * What the pages look up, handed in by app.ts (http/ runs no service code of its own): whether a
+ * shared chat's link is live, and each browser's newest extension package in a folder.
+ */
+type WebOptions = {
+  webDir: string;
+  config: Config;
+  shareExists(shareId: string): Promise<boolean>;
+  extensionZips: { browsers: readonly string[]; find(dir: string, browser: string): Promise<{ file: string; name: string } | null> };
+};
 
 
 const NOT_BUILT = 'web app not built: run npm start';
@@ -168,16 +175,16 @@ export async function registerWebRoutes(app: FastifyInstance, opts: WebOptions):
       const html = await readFile(path.join(webDir, 'app.html'), 'utf8').catch(() => null);
       if (html === null) return sendText(reply, 404, NOT_BUILT);
       const id = ShareIdSchema.safeParse(req.params.shareId);
-      const live = id.success && (await shareExists(app.ctx.db, id.data));
+      const live = id.success && (await opts.shareExists(id.data));
       htmlHeaders(reply, 'app');
       // Nobody's data is in the page, but the link itself should not travel on in Referer headers.
       reply.header('referrer-policy', 'no-referrer').header('x-robots-tag', 'noindex');
       return reply.code(live ? 200 : 404).type('text/html; charset=utf-8').send(html);
     });
 
-    for (const browser of EXTENSION_BROWSERS) {
+    for (const browser of opts.extensionZips.browsers) {
       web.get(`/downloads/tandem-${browser}.zip`, hide, async (_req, reply) => {
-        const zip = await findExtensionZip(zipDir, browser);
+        const zip = await opts.extensionZips.find(zipDir, browser);
         if (!zip) return sendText(reply, 404, ZIP_NOT_BUILT);
         reply
           .header('content-type', 'application/zip')
