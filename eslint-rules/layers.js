@@ -13,6 +13,19 @@ const EXTENSION_ENTRYPOINTS = new Set(['background', 'sidepanel', 'popup', 'brid
 const SHARED = ['contracts', 'api', 'atoms', 'storage', 'messaging', 'platform', 'markdown', 'i18n', 'utils'];
 const SHELL = new Set(['ui', 'app-shell', 'layout']);
 
+/**
+ * The server's layers: the composition root (app.ts, main.ts), what every layer is handed (config.ts,
+ * context.ts), core, http, routes, routes/admin, providers, db, and services by domain (its folder
+ * is its name; a file straight in services/ has none and is reported).
+ */
+function serverLayerOf(parts) {
+  const [, second, third] = parts;
+  if (parts.length === 2) return { layer: ['config.ts', 'context.ts'].includes(second) ? 'server/context' : 'server/root' };
+  if (second === 'services') return { layer: 'server/services', name: parts.length > 3 ? third : '' };
+  if (second === 'routes') return { layer: third === 'admin' && parts.length > 3 ? 'server/routes/admin' : 'server/routes' };
+  return { layer: `server/${second}` };
+}
+
 /** The layer of a repository path: { layer, name? } or null for files outside the map (tests, tools). */
 export function layerOf(relative) {
   const parts = relative.split(/[\\/]/);
@@ -25,12 +38,13 @@ export function layerOf(relative) {
     return parts.length > 2 ? { layer: 'feature', name: second } : null;
   }
   if (top === 'shared' && SHARED.includes(second)) return { layer: `shared/${second}` };
-  if (top === 'server') return { layer: second === 'providers' ? 'server/providers' : 'server' };
+  if (top === 'server') return serverLayerOf(parts);
   if (top === 'locales') return { layer: 'locales' };
   return null;
 }
 
 const sharedAll = SHARED.map((s) => `shared/${s}`);
+const serverShared = ['shared/contracts', 'shared/utils'];
 const sharedBelowApi = ['shared/contracts', 'shared/utils', 'shared/i18n', 'shared/markdown'];
 
 /** Which layers each layer may import. A feature may also import itself (same name). */
@@ -53,8 +67,19 @@ const ALLOWED = {
   'shared/messaging': ['shared/messaging', 'shared/contracts', 'shared/utils', 'shared/storage'],
   'shared/atoms': ['shared/atoms', 'shared/storage', 'shared/contracts', 'shared/utils', 'shared/platform'],
   'shared/api': ['shared/api', 'shared/atoms', 'shared/storage', 'shared/contracts', 'shared/utils', 'shared/i18n', 'shared/platform'],
-  server: ['server', 'server/providers', 'shared/contracts', 'shared/utils'],
-  'server/providers': ['server/providers', 'server', 'shared/contracts', 'shared/utils'],
+  // The server (docs/architecture.md#the-server): routes -> services -> providers, db, core.
+  'server/root': ['server/root', 'server/context', 'server/core', 'server/http', 'server/routes', 'server/routes/admin', 'server/services', 'server/providers', 'server/db', ...serverShared],
+  'server/context': ['server/context', 'server/core', 'server/services', 'server/providers', 'server/db', ...serverShared],
+  'server/core': ['server/core', ...serverShared],
+  'server/db': ['server/db', 'server/core', 'server/context', ...serverShared],
+  'server/providers': ['server/providers', 'server/core', 'server/context', ...serverShared],
+  // http/ runs no service code: what the route helper and the pages need of services is handed in by
+  // app.ts; it names services' types only (the user a route gets, an upload's file).
+  'server/http': ['server/http', 'server/core', 'server/context', 'server/services:types', ...serverShared],
+  'server/routes': ['server/routes', 'server/http', 'server/services', 'server/core', 'server/db', 'server/context', ...serverShared],
+  'server/routes/admin': ['server/routes/admin', 'server/routes', 'server/http', 'server/services', 'server/core', 'server/db', 'server/context', ...serverShared],
+  // A domain may use another's services (the import graph has no cycle: tests/architecture/import-cycles.test.ts).
+  'server/services': ['server/services', 'server/providers', 'server/db', 'server/core', 'server/context', ...serverShared],
 };
 
 /** Packages only some layers may use. */
@@ -82,6 +107,9 @@ function targetAllowed(from, to) {
   if (from.layer === 'entrypoint' && to.layer === 'entrypoint') return to.name === from.name || `one entrypoint never imports another (${to.name})`;
   if (to.layer === 'layout' && from.layer === 'feature') return 'no feature imports the composition folder components/layout';
   const allowed = ALLOWED[from.layer] ?? [];
+  if (to.layer === 'server/services' && !allowed.includes('server/services') && allowed.includes('server/services:types')) {
+    return to.typeOnly || `${from.layer} runs no service code (app.ts hands in what it needs); it may import a service's types only`;
+  }
   if (to.layer === 'feature') {
     if (allowed.includes('feature')) return true;
     if (allowed.includes('feature:self') && to.name === from.name) return true;
@@ -101,20 +129,25 @@ export default {
     const file = path.relative(ROOT, context.filename);
     const from = layerOf(file);
     if (!from) return {};
-    const check = (node, source) => {
+    const misplaced = from.layer === 'server/services' && !from.name;
+    const check = (node, source, typeOnly = false) => {
       if (typeof source !== 'string') return;
       let verdict;
       if (source.startsWith('.')) {
         const target = path.relative(ROOT, path.resolve(path.dirname(context.filename), source));
         const to = layerOf(target);
-        verdict = to ? targetAllowed(from, { ...to, file: target.split(path.sep).join('/') }) : `${source} is outside the layer map`;
+        verdict = to ? targetAllowed(from, { ...to, typeOnly, file: target.split(path.sep).join('/') }) : `${source} is outside the layer map`;
       } else {
         verdict = packageAllowed(from, source);
       }
       if (verdict !== true) context.report({ node, messageId: 'layer', data: { why: verdict } });
     };
+    /** `import type { … }`, or an import whose every name is `type …`: gone from the code that runs. */
+    const typeOnly = (node) =>
+      node.importKind === 'type' || (node.specifiers.length > 0 && node.specifiers.every((s) => s.type === 'ImportSpecifier' && s.importKind === 'type'));
     return {
-      ImportDeclaration: (node) => check(node.source, node.source.value),
+      Program: (node) => misplaced && context.report({ node, messageId: 'layer', data: { why: 'a service lives in its domain folder, server/services/<domain>/' } }),
+      ImportDeclaration: (node) => check(node.source, node.source.value, typeOnly(node)),
       ExportNamedDeclaration: (node) => node.source && check(node.source, node.source.value),
       ExportAllDeclaration: (node) => check(node.source, node.source.value),
       ImportExpression: (node) => node.source.type === 'Literal' && check(node.source, node.source.value),

@@ -29,16 +29,27 @@ const planted: Case[] = [
   { rule: 'a component imports shared/platform/extension.ts', file: 'components/chat/planted.ts', code: "import { extensionTabs } from '../../shared/platform/extension.ts';\nexport const x = extensionTabs;", expect: /usePlatform\(\)\.tabs/ },
   { rule: 'a component imports an entrypoint', file: 'components/chat/planted.ts', code: "import '../../entrypoints/sidepanel/main.tsx';", expect: /may not import entrypoint/ },
   { rule: 'one entrypoint imports another', file: 'entrypoints/popup/planted.ts', code: "import '../sidepanel/main.tsx';", expect: /one entrypoint never imports another/ },
-  { rule: 'the server imports the client side', file: 'server/services/planted.ts', code: "import { getSettingListAll } from '../../shared/api/system.ts';\nexport const x = getSettingListAll;", expect: /server may not import shared\/api/ },
-  { rule: 'a server service imports the AI SDK', file: 'server/services/planted.ts', code: "import { streamText } from 'ai';\nexport const x = streamText;", expect: /AI SDK/ },
+  { rule: 'the server imports the client side', file: 'server/services/chat/planted.ts', code: "import { getSettingListAll } from '../../../shared/api/system.ts';\nexport const x = getSettingListAll;", expect: /server\/services may not import shared\/api/ },
+  { rule: 'a server service imports the AI SDK', file: 'server/services/chat/planted.ts', code: "import { streamText } from 'ai';\nexport const x = streamText;", expect: /AI SDK/ },
   { rule: 'a service imports @ai-sdk', file: 'server/routes/planted.ts', code: "import { createOpenAICompatible } from '@ai-sdk/openai-compatible';\nexport const x = createOpenAICompatible;", expect: /AI SDK/ },
+  { rule: 'a service imports http/', file: 'server/services/chat/planted.ts', code: "import { addRoute } from '../../http/route.ts';\nexport const x = addRoute;", expect: /server\/services may not import server\/http/ },
+  { rule: 'a service imports a route', file: 'server/services/points/planted.ts', code: "import { registerPointsRoutes } from '../../routes/points.ts';\nexport const x = registerPointsRoutes;", expect: /server\/services may not import server\/routes/ },
+  { rule: 'core imports a service', file: 'server/core/planted.ts', code: "import { settingValues } from '../services/system/settings.ts';\nexport const x = settingValues;", expect: /server\/core may not import server\/services/ },
+  { rule: 'core imports http/', file: 'server/core/planted.ts', code: "import { addRoute } from '../http/route.ts';\nexport const x = addRoute;", expect: /server\/core may not import server\/http/ },
+  { rule: 'core imports the database', file: 'server/core/planted.ts', code: "import { users } from '../db/schema/users.ts';\nexport const x = users;", expect: /server\/core may not import server\/db/ },
+  { rule: 'a provider imports a service', file: 'server/providers/planted.ts', code: "import { settingValues } from '../services/system/settings.ts';\nexport const x = settingValues;", expect: /server\/providers may not import server\/services/ },
+  { rule: 'http/ runs a service', file: 'server/http/planted.ts', code: "import { shareExists } from '../services/chat/shares.ts';\nexport const x = shareExists;", expect: /runs no service code/ },
+  { rule: 'http/ imports a route', file: 'server/http/planted.ts', code: "import { registerChatRoutes } from '../routes/chat.ts';\nexport const x = registerChatRoutes;", expect: /server\/http may not import server\/routes/ },
+  { rule: 'the database imports a service', file: 'server/db/planted.ts', code: "import { settingValues } from '../services/system/settings.ts';\nexport const x = settingValues;", expect: /server\/db may not import server\/services/ },
+  { rule: 'a route imports a provider', file: 'server/routes/planted.ts', code: "import { createFileStore } from '../providers/file-store.ts';\nexport const x = createFileStore;", expect: /server\/routes may not import server\/providers/ },
+  { rule: 'a service file straight in server/services/', file: 'server/services/planted.ts', code: 'export const x = 1;', expect: /domain folder/ },
   { rule: 'contracts import more than zod', file: 'shared/contracts/planted.ts', code: "import dayjs from 'dayjs';\nexport const x = dayjs;", expect: /nothing but zod/ },
   { rule: 'a component calls fetch', file: 'components/chat/planted.ts', code: "export const x = () => fetch('/api/Chat/GetModelListAll');", expect: /no-restricted-globals.*shared\/api/ },
   { rule: 'a component calls window.fetch', file: 'components/chat/planted.ts', code: "export const x = () => window.fetch('/api');", expect: /no-restricted-properties.*shared\/api/ },
   { rule: 'ui makes API calls', file: 'components/ui/planted.ts', code: "import { getSettingListAll } from '../../shared/api/system.ts';\nexport const x = getSettingListAll;", expect: /ui may not import shared\/api/ },
   { rule: 'a file outside the map is imported', file: 'components/chat/planted.ts', code: "import '../../scripts/ensure-extension-build.ts';", expect: /outside the layer map/ },
   { rule: 'a dynamic import crosses the map', file: 'components/chat/planted.ts', code: "export const x = () => import('../chat-history/session-list.tsx');", expect: /chat-history feature/ },
-  { rule: 'a function is longer than 120 lines', file: 'server/services/planted.ts', code: `export function long() {\n${'  void 0;\n'.repeat(125)}}`, expect: /max-lines-per-function/ },
+  { rule: 'a function is longer than 120 lines', file: 'server/services/chat/planted.ts', code: `export function long() {\n${'  void 0;\n'.repeat(125)}}`, expect: /max-lines-per-function/ },
 ];
 
 const allowed: Omit<Case, 'rule' | 'expect'>[] = [
@@ -47,7 +58,10 @@ const allowed: Omit<Case, 'rule' | 'expect'>[] = [
   { file: 'entrypoints/sidepanel/planted.ts', code: "import { extensionTabs } from '../../shared/platform/extension.ts';\nimport { browser } from 'wxt/browser';\nexport const x = [extensionTabs, browser];" },
   { file: 'shared/messaging/planted.ts', code: "import { defineExtensionMessaging } from '@webext-core/messaging';\nexport const x = defineExtensionMessaging;" },
   { file: 'server/providers/planted.ts', code: "import { APICallError } from 'ai';\nimport { Codes } from '../../shared/contracts/envelope.ts';\nexport const x = [APICallError, Codes];" },
-  { file: 'server/services/planted.ts', code: "import { AppError } from '../http/errors.ts';\nimport { extensionOf } from '../../shared/contracts/media.ts';\nexport const x = [AppError, extensionOf];" },
+  { file: 'server/services/chat/planted.ts', code: "import { AppError } from '../../core/errors.ts';\nimport { extensionOf } from '../../../shared/contracts/media.ts';\nimport { chargeCtes } from '../points/ledger.ts';\nimport { users } from '../../db/schema/users.ts';\nexport const x = [AppError, extensionOf, chargeCtes, users];" },
+  { file: 'server/http/planted.ts', code: "import type { AuthUser } from '../services/accounts/auth.ts';\nimport { type UploadedFile } from '../services/media/upload.ts';\nimport { AppError } from '../core/errors.ts';\nexport type X = [AuthUser, UploadedFile, AppError];" },
+  { file: 'server/routes/admin/planted.ts', code: "import { addRoute } from '../../http/route.ts';\nimport { settingValues } from '../../services/system/settings.ts';\nimport { t } from '../../core/i18n.ts';\nexport const x = [addRoute, settingValues, t];" },
+  { file: 'server/providers/planted.ts', code: "import { UpstreamFailure } from '../core/upstream-failure.ts';\nimport type { Config } from '../config.ts';\nexport type X = [UpstreamFailure, Config];" },
 ];
 
 describe('the layer map, held by lint', () => {
