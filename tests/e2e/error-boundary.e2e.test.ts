@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { HTTPRequest, Page } from 'puppeteer-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createUser, type TestUser } from '../helpers/users.ts';
 import { screenshot, settled, startStackWithExtension, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
 
@@ -43,6 +43,8 @@ describe('a screen that fails to load or render', () => {
     await page.setViewport(viewport);
     // The web app's service worker must not answer the chunk from its cache instead of the network.
     await page.setBypassServiceWorker(true);
+    // Nor the renderer's memory cache (the side panels share one process) from an earlier page.
+    await page.setCacheEnabled(false);
     await page.setRequestInterception(true);
     page.on('request', interceptSettingsChunk);
     await page.goto(url);
@@ -62,6 +64,17 @@ describe('a screen that fails to load or render', () => {
       user.token,
     );
     await page.close();
+  }
+
+  /** waitForText, again when the page's own reload replaced the document it was reading. */
+  async function waitThroughReload(page: Page, text: RegExp) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await waitForText(page, text);
+      } catch (error) {
+        if (attempt > 2 || !/Execution context was destroyed|detached/i.test(String(error))) throw error;
+      }
+    }
   }
 
   async function shoot(page: Page, name: string) {
@@ -91,7 +104,9 @@ describe('a screen that fails to load or render', () => {
     failure = 'abort';
     settingsLoads = 0;
     const page = await open(`${stack.origin}/setting`, desktop);
-    await waitForText(page, /This part of Tandem could not load/);
+    // The page reloads itself after the first failure: read it once the second load is under way.
+    await vi.waitUntil(() => settingsLoads === 2, { timeout: 15_000, interval: 50 });
+    await waitThroughReload(page, /This part of Tandem could not load/);
     expect(await page.$$eval('button', (buttons) => buttons.map((b) => b.textContent))).toContain('Reload');
     // It reloaded itself once after the first failure, and not again (the marker in sessionStorage).
     expect(settingsLoads).toBe(2);
@@ -117,7 +132,7 @@ describe('a screen that fails to load or render', () => {
       await setLanguage(lang);
       failure = 'abort';
       const page = await open(`${stack.origin}/setting`, mobile);
-      await waitForText(page, text);
+      await waitThroughReload(page, text);
       await shoot(page, `chunk-web-390-${lang}`);
       if (lang === 'zh') {
         await page.setViewport(desktop);
@@ -148,7 +163,7 @@ describe('a screen that fails to load or render', () => {
       await setLanguage(lang);
       failure = 'abort';
       const panel = await open(`chrome-extension://${ext.extensionId}/sidepanel.html#/setting`, { width: 400, height: 800 });
-      await waitForText(panel, lang === 'en' ? /This part of Tandem could not load/ : /这部分内容没能加载/);
+      await waitThroughReload(panel, lang === 'en' ? /This part of Tandem could not load/ : /这部分内容没能加载/);
       await shoot(panel, `chunk-sidepanel-400-${lang}`);
       failure = 'throw';
       // A fresh panel: the failed load of the chunk above stays failed in this document.
