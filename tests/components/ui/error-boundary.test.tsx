@@ -10,6 +10,7 @@ import { deferred } from '../../../components/ui/deferred.tsx';
 import { CHUNK_RELOAD_KEY, ErrorBoundary, isChunkLoadError, lazyPiece } from '../../../components/ui/error-boundary.tsx';
 import en from '../../../locales/en.json';
 import zh from '../../../locales/zh.json';
+import { renderInApp } from '../../helpers/render-app.tsx';
 
 /**
  * A screen whose chunk does not arrive, or whose code throws, shows a way out instead of a blank
@@ -210,5 +211,20 @@ describe('a screen that throws while rendering', () => {
     expect(screen.getByText('这个页面出错了')).toBeTruthy();
     expect(screen.getByRole('button', { name: '重试' })).toBeTruthy();
     expect(screen.getByRole('button', { name: '复制报告' })).toBeTruthy();
+  });
+});
+
+describe('every page’s provider stack', () => {
+  beforeEach(() => {
+    broken = true;
+  });
+
+  it('is the last way out of a page with no nearer boundary (popup, login page, console)', async () => {
+    // No request is made: the address only has to be one.
+    await renderInApp(<Flaky />, { apiBase: 'http://127.0.0.1:9' });
+    expect(await screen.findByText('Something went wrong on this screen')).toBeTruthy();
+    broken = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(screen.getByText('Balance: 120')).toBeTruthy();
   });
 });
