@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
-import { NotFoundPage, PageErrorBoundary, PageLoading } from '../components/admin-shell/admin-pages.tsx';
+import { NotFoundPage, PageLoading } from '../components/admin-shell/admin-pages.tsx';
+import { ErrorBoundary } from '../components/ui/error-boundary.tsx';
 
 /**
  * The console's pages, each a chunk of its own fetched when first opened (the charts and tables of
@@ -20,7 +21,7 @@ export function AdminRoutes() {
   const [location] = useLocation();
   return (
     // Keyed by address: a page that failed does not keep the next one from showing.
-    <PageErrorBoundary key={location}>
+    <ErrorBoundary key={location}>
       <Suspense fallback={<PageLoading />}>
         <Switch>
           <Route path="/admin">
@@ -42,6 +43,6 @@ export function AdminRoutes() {
           <Route component={NotFoundPage} />
         </Switch>
       </Suspense>
-    </PageErrorBoundary>
+    </ErrorBoundary>
   );
 }

@@ -9,6 +9,7 @@ import type { ReactNode } from 'react';
 import { I18nextProvider } from 'react-i18next';
 import type { Platform } from '../../shared/platform/platform.ts';
 import { deferred } from '../ui/deferred.tsx';
+import { ErrorBoundary } from '../ui/error-boundary.tsx';
 import '../ui/theme.css';
 import { theme } from '../ui/theme.ts';
 import { PlatformContext } from './platform-context.tsx';
@@ -41,7 +42,8 @@ export function AppProviders({ store, queryClient, i18n, platform, children }: A
                 position={platform.isH5 ? 'top-center' : 'top-right'}
                 classNames={platform.isH5 ? { root: 'tandem-notifications-narrow' } : undefined}
               />
-              {children}
+              {/* The last way out of every page (popup, login, console…) when nothing nearer caught the failure. */}
+              <ErrorBoundary>{children}</ErrorBoundary>
             </MantineProvider>
           </PlatformContext.Provider>
         </QueryClientProvider>

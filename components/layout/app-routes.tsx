@@ -17,6 +17,7 @@ import { PROMPT_SETTING_PATH, PromptSettingRoute, PromptSettingsSettingsSection 
 import { SIDER_SETTING_PATH, SiderSettingRoute, SiderSettingSettingsSection } from './sider-setting-routes.tsx';
 import { SharedChatRoute, ShareSettingsSection } from './chat-share.tsx';
 import { FAVOURITES_PATH, FavouriteEditRoute, FavouritesRoute, FavouritesSettingsSection } from './favourites-routes.tsx';
+import { ErrorBoundary, lazyPiece } from '../ui/error-boundary.tsx';
 
 /** The plan pages keep their path after a login (a visitor about to subscribe stays on the plans). */
 const PLAN_PATHS = /^\/(pricing|subscription|user-vip)(\/|$)/;
@@ -46,26 +47,29 @@ export function AppRoutes() {
 
   return (
     <>
-      <Switch>
-        <Route path="/setting" component={SettingsRoute} />
-        <Route path="/invited" component={InviteRoute} />
-        <Route path="/pricing" component={PricingRoute} />
-        <Route path="/pricing/pay" component={PayResultRoute} />
-        <Route path="/subscription" component={SubscriptionRoute} />
-        <Route path="/user-vip" component={UserVipRoute} />
-        <Route path={SIDER_SETTING_PATH} component={SiderSettingRoute} />
-        <Route path={PROMPT_SETTING_PATH} component={PromptSettingRoute} />
-        <Route path="/ans-fav/list" component={FavouritesRoute} />
-        <Route path="/ans-fav/edit/:id" component={FavouriteEditRoute} />
-        <Route path="/home" component={HomeRoute} />
-        <Route path="/guide" component={GuideRoute} />
-        <Route path="/helper" component={HelperRoute} />
-        <Route path="/helper/:slug" component={HelperRoute} />
-        <Route path="/feedback" component={FeedbackRoute} />
-        <Route path="/share/:shareId" component={SharedChatRoute} />
-        <Route path="/:id?" component={ChatLayout} />
-        <Route component={NotFoundRoute} />
-      </Switch>
+      {/* Per route: a screen that fails shows its way out, and the next address starts afresh. */}
+      <ErrorBoundary resetKey={path}>
+        <Switch>
+          <Route path="/setting" component={SettingsRoute} />
+          <Route path="/invited" component={InviteRoute} />
+          <Route path="/pricing" component={PricingRoute} />
+          <Route path="/pricing/pay" component={PayResultRoute} />
+          <Route path="/subscription" component={SubscriptionRoute} />
+          <Route path="/user-vip" component={UserVipRoute} />
+          <Route path={SIDER_SETTING_PATH} component={SiderSettingRoute} />
+          <Route path={PROMPT_SETTING_PATH} component={PromptSettingRoute} />
+          <Route path="/ans-fav/list" component={FavouritesRoute} />
+          <Route path="/ans-fav/edit/:id" component={FavouriteEditRoute} />
+          <Route path="/home" component={HomeRoute} />
+          <Route path="/guide" component={GuideRoute} />
+          <Route path="/helper" component={HelperRoute} />
+          <Route path="/helper/:slug" component={HelperRoute} />
+          <Route path="/feedback" component={FeedbackRoute} />
+          <Route path="/share/:shareId" component={SharedChatRoute} />
+          <Route path="/:id?" component={ChatLayout} />
+          <Route component={NotFoundRoute} />
+        </Switch>
+      </ErrorBoundary>
       <OfflineNotice />
       <LoginDialog onLoggedIn={() => !PLAN_PATHS.test(path) && navigate('/')} />
       <LinkLoginDialog />
@@ -77,7 +81,7 @@ export function AppRoutes() {
 const SettingsPage = lazy(() => import('../settings/settings-page.tsx').then((module) => ({ default: module.SettingsPage })));
 /** Settings' Points section (balance, check-in, promo codes, history): fetched with the page. */
 const loadPointsSection = () => import('../points/points-section.tsx');
-const PointsSection = lazy(() => loadPointsSection().then((module) => ({ default: module.PointsSection })));
+const PointsSection = lazyPiece(() => loadPointsSection().then((module) => ({ default: module.PointsSection })));
 
 function SettingsRoute() {
   const [, navigate] = useLocation();
@@ -108,7 +112,7 @@ function SettingsRoute() {
 
 /** The invite page and settings' way to it: fetched when first shown. */
 const InvitePage = lazy(() => import('../invite/invite-page.tsx').then((module) => ({ default: module.InvitePage })));
-const InviteSettingsSection = lazy(() => import('../invite/invite-entry.tsx').then((module) => ({ default: module.InviteSettingsSection })));
+const InviteSettingsSection = lazyPiece(() => import('../invite/invite-entry.tsx').then((module) => ({ default: module.InviteSettingsSection })));
 
 function InviteRoute() {
   const [, navigate] = useLocation();

@@ -2,14 +2,15 @@ import { lazy, Suspense, useState } from 'react';
 import { useLocation, useParams } from 'wouter';
 import type { SessionActions } from '../chat-history/session-actions.ts';
 import { PageSuspense } from './page-suspense.tsx';
+import { lazyPiece } from '../ui/error-boundary.tsx';
 
 /**
  * Sharing and export inside other screens: a chat's Share and Export items in the history's menu
  * (the plain menu shows until their chunk arrives), the settings' list of links, and the public
  * page /share/{id}. All fetched when first shown.
  */
-const ShareMenuItems = lazy(() => import('../share/session-share-actions.tsx').then((module) => ({ default: module.ShareMenuItems })));
-const ShareDialog = lazy(() => import('../share/share-dialog.tsx').then((module) => ({ default: module.ShareDialog })));
+const ShareMenuItems = lazyPiece(() => import('../share/session-share-actions.tsx').then((module) => ({ default: module.ShareMenuItems })));
+const ShareDialog = lazyPiece(() => import('../share/share-dialog.tsx').then((module) => ({ default: module.ShareDialog })));
 
 /**
  * The history's menu stays the same component while the chunk loads: only the items and the
@@ -31,7 +32,7 @@ export const ShareSessionActions: SessionActions = ({ session, renderItems }) =>
   );
 };
 
-export const ShareSettingsSection = lazy(() => import('../share/share-settings-section.tsx').then((module) => ({ default: module.ShareSettingsSection })));
+export const ShareSettingsSection = lazyPiece(() => import('../share/share-settings-section.tsx').then((module) => ({ default: module.ShareSettingsSection })));
 
 const SharedChatPage = lazy(() => import('../share/shared-chat-page.tsx').then((module) => ({ default: module.SharedChatPage })));
 

@@ -1,6 +1,7 @@
 import { lazy } from 'react';
 import { useLocation, useParams } from 'wouter';
 import { PageSuspense } from './page-suspense.tsx';
+import { lazyPiece } from '../ui/error-boundary.tsx';
 
 /**
  * The favourites pages: /ans-fav/list (saved answers) and /ans-fav/edit/{id} (edit one, with the back
@@ -10,7 +11,7 @@ import { PageSuspense } from './page-suspense.tsx';
 const FavouritesPage = lazy(() => import('../favourites/favourites-page.tsx').then((module) => ({ default: module.FavouritesPage })));
 const FavouriteEditPage = lazy(() => import('../favourites/favourite-edit-page.tsx').then((module) => ({ default: module.FavouriteEditPage })));
 /** Settings' way to the saved answers: fetched with the settings page. */
-export const FavouritesSettingsSection = lazy(() =>
+export const FavouritesSettingsSection = lazyPiece(() =>
   import('../favourites/favourites-entry.tsx').then((module) => ({ default: module.FavouritesSettingsSection })),
 );
 

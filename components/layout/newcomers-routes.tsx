@@ -1,6 +1,7 @@
 import { lazy } from 'react';
 import { useLocation, useParams, useSearch } from 'wouter';
 import { PageSuspense } from './page-suspense.tsx';
+import { lazyPiece } from '../ui/error-boundary.tsx';
 
 /**
  * The newcomers' pages (Layout 1): /home (what Tandem is and its downloads), /guide (installing the
@@ -70,4 +71,4 @@ export function ChatNotFound({ onHome }: { onHome: () => void }) {
 }
 
 /** Settings' way to the help centre. */
-export const HelpSettingsSection = lazy(() => import('../newcomers/help-entry.tsx').then((module) => ({ default: module.HelpSettingsSection })));
+export const HelpSettingsSection = lazyPiece(() => import('../newcomers/help-entry.tsx').then((module) => ({ default: module.HelpSettingsSection })));

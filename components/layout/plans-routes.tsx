@@ -7,6 +7,7 @@ import { modelListQuery } from '../../shared/api/chat.ts';
 import type { PromoCodeDialogProps } from '../points/promo-code-dialog.tsx';
 import { deferred } from '../ui/deferred.tsx';
 import { PageSuspense } from './page-suspense.tsx';
+import { lazyPiece } from '../ui/error-boundary.tsx';
 
 /**
  * The plan pages (docs/economy.md#plans): /pricing, /pricing/pay (where Stripe's checkout returns),
@@ -17,7 +18,7 @@ const PayResultPage = lazy(() => import('../plans/pay-result-page.tsx').then((mo
 const SubscriptionPage = lazy(() => import('../plans/subscription-page.tsx').then((module) => ({ default: module.SubscriptionPage })));
 const UserVipPage = lazy(() => import('../plans/user-vip-page.tsx').then((module) => ({ default: module.UserVipPage })));
 /** Settings' way to the plans: fetched with the settings page. */
-export const PlanSettingsSection = lazy(() => import('../plans/plan-settings-section.tsx').then((module) => ({ default: module.PlanSettingsSection })));
+export const PlanSettingsSection = lazyPiece(() => import('../plans/plan-settings-section.tsx').then((module) => ({ default: module.PlanSettingsSection })));
 /** The points feature's redeem dialog, offered on the pricing page when payments are not set up. */
 const PromoCodeDialog = deferred<PromoCodeDialogProps>(() => import('../points/promo-code-dialog.tsx').then((module) => module.PromoCodeDialog)).Component;
 

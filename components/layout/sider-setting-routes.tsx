@@ -1,13 +1,14 @@
 import { lazy } from 'react';
 import { useLocation } from 'wouter';
 import { PageSuspense } from './page-suspense.tsx';
+import { lazyPiece } from '../ui/error-boundary.tsx';
 
 /** Where the toolbar's tools are pinned (the prompt settings page). */
 const PROMPT_SETTING_PATH = '/prompt_setting';
 
 /** /sider_setting and settings' way to it: fetched when first shown. */
 const SiderSettingPage = lazy(() => import('../sider-setting/sider-setting-page.tsx').then((module) => ({ default: module.SiderSettingPage })));
-const SiderSettingEntry = lazy(() => import('../sider-setting/sider-setting-entry.tsx').then((module) => ({ default: module.SiderSettingSection })));
+const SiderSettingEntry = lazyPiece(() => import('../sider-setting/sider-setting-entry.tsx').then((module) => ({ default: module.SiderSettingSection })));
 
 export const SIDER_SETTING_PATH = '/sider_setting';
 

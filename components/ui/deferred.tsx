@@ -1,4 +1,5 @@
 import { lazy, Suspense, useState, type ComponentType, type ReactNode } from 'react';
+import { ErrorBoundary } from './error-boundary.tsx';
 
 export interface Deferred<P> {
   /** Renders nothing until the code is there, then the component; fetching starts at the first render. */
@@ -32,10 +33,13 @@ export function deferred<P extends object>(load: () => Promise<ComponentType<P>>
   function DeferredComponent(props: P) {
     // Chosen once per instance, so an instance never switches between the two (which would remount it).
     const [Impl] = useState<ComponentType<P>>(() => loaded ?? (Lazy as unknown as ComponentType<P>));
+    // A chunk that does not arrive shows a small notice with Reload here, not a blank page.
     return (
-      <Suspense fallback={null}>
-        <Impl {...props} />
-      </Suspense>
+      <ErrorBoundary inline>
+        <Suspense fallback={null}>
+          <Impl {...props} />
+        </Suspense>
+      </ErrorBoundary>
     );
   }
   const ignore = () => undefined;

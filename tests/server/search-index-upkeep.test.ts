@@ -17,11 +17,17 @@ describe.skipIf(!onPostgres)('the chat search indexes, merged in the background'
   let userId: string;
 
   beforeAll(async () => {
+    // The upkeep's ticks (an interval) run when the test moves the clock on, so "several ticks
+    // passed" is a fact of the test rather than a sleep. Timeouts, I/O and setImmediate stay real.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
     t = await createTestApp();
     userId = (await createUser(t.app)).userId;
     await t.database.db.execute(sql`create extension if not exists pgstattuple`);
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    vi.useRealTimers();
+  });
 
   /** Entries waiting in the trigram indexes' pending lists. */
   async function pending(): Promise<number> {
@@ -57,7 +63,7 @@ describe.skipIf(!onPostgres)('the chat search indexes, merged in the background'
       await chat(5, true);
       expect(await pending()).toBeGreaterThan(0);
       // Several ticks pass with nothing noted: no merge is sent, the entries wait.
-      await new Promise((r) => setTimeout(r, 700));
+      await vi.advanceTimersByTimeAsync(1000);
       expect(watched.seen.filter((text) => text.includes('gin_clean_pending_list'))).toEqual([]);
       expect(await pending()).toBeGreaterThan(0);
 
