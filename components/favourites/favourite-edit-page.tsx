@@ -5,7 +5,7 @@ import { useAtomValue } from 'jotai';
 import { lazy, Suspense, useDeferredValue, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import en from '../../locales/features/favourites.en.json';
-import { favouriteQuery, favouritesKey, updateFavourite } from '../../shared/api/favourites.ts';
+import { favouriteQuery, favouritesKey, updateFavourite } from './api.ts';
 import { isLoggedInAtom, tokenAtom } from '../../shared/atoms/auth.ts';
 import { MAX_FAVOURITE_ANSWER_CHARS, MAX_FAVOURITE_QUESTION_CHARS, type FavouriteItem } from '../../shared/contracts/favourites.ts';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';

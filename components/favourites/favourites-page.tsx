@@ -6,7 +6,7 @@ import { useAtomValue } from 'jotai';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import en from '../../locales/features/favourites.en.json';
-import { deleteFavourite, FAVOURITE_PAGE_SIZE, favouriteListQuery, favouritesKey } from '../../shared/api/favourites.ts';
+import { deleteFavourite, FAVOURITE_PAGE_SIZE, favouriteListQuery, favouritesKey } from './api.ts';
 import { isLoggedInAtom, tokenAtom } from '../../shared/atoms/auth.ts';
 import { MAX_FAVOURITE_SEARCH_CHARS, type FavouriteListItem } from '../../shared/contracts/favourites.ts';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';

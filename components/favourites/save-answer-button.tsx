@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import en from '../../locales/features/favourites.en.json';
-import { addFavourite, deleteFavourite, favouritesKey, savedStateQuery } from '../../shared/api/favourites.ts';
+import { addFavourite, deleteFavourite, favouritesKey, savedStateQuery } from './api.ts';
 import { tokenAtom } from '../../shared/atoms/auth.ts';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import { notifyError, notifySuccess } from '../ui/notify.ts';

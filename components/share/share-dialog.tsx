@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { getShareList, revokeShare, shareListKey, shareSession } from '../../shared/api/share.ts';
+import { getShareList, revokeShare, shareListKey, shareSession } from './api.ts';
 import type { ShareItem } from '../../shared/contracts/share.ts';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import en from '../../locales/features/share.en.json';

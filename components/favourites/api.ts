@@ -7,8 +7,8 @@ import {
   type FavouriteItem,
   type FavouritePage,
   type UpdateFavouriteBody,
-} from '../contracts/favourites.ts';
-import { apiGet, apiPost } from './request.ts';
+} from '../../shared/contracts/favourites.ts';
+import { apiGet, apiPost } from '../../shared/api/request.ts';
 
 /**
  * Favourite answers (/api/Save/*, docs/api.md#favourite-answers-save): save an answer of the chat,

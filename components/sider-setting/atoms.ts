@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { definePersisted } from '../storage/persisted.ts';
+import { definePersisted } from '../../shared/storage/persisted.ts';
 import {
   DEFAULT_SIDER_SETTINGS,
   SELECTION_TOOLS_KEY,
@@ -10,8 +10,8 @@ import {
   readSelectionTools,
   type SelectionTools,
   type SiderSettings,
-} from '../utils/sider-settings.ts';
-import { atomWithPersisted } from './persisted.ts';
+} from '../../shared/utils/sider-settings.ts';
+import { atomWithPersisted } from '../../shared/atoms/persisted.ts';
 
 /**
  * The selection toolbar's and the floating icon's settings (/sider_setting). The content script on

@@ -1,8 +1,8 @@
 import { atom } from 'jotai';
 import { z } from 'zod';
-import type { UserInfo } from '../contracts/user.ts';
-import { loadPersisted, writePersisted } from '../storage/active.ts';
-import { definePersisted } from '../storage/persisted.ts';
+import type { UserInfo } from '../../shared/contracts/user.ts';
+import { loadPersisted, writePersisted } from '../../shared/storage/active.ts';
+import { definePersisted } from '../../shared/storage/persisted.ts';
 
 /**
  * Logins this browser started itself carry a one-time `state` the starter keeps here; a link whose

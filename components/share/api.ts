@@ -1,4 +1,4 @@
-import { ChatMessagePageSchema, type ChatMessageItem } from '../contracts/chat.ts';
+import { ChatMessagePageSchema, type ChatMessageItem } from '../../shared/contracts/chat.ts';
 import {
   SharedChatSchema,
   ShareItemSchema,
@@ -6,8 +6,8 @@ import {
   type SharedChat,
   type ShareItem,
   type ShareSessionBody,
-} from '../contracts/share.ts';
-import { apiGet, apiPost } from './request.ts';
+} from '../../shared/contracts/share.ts';
+import { apiGet, apiPost } from '../../shared/api/request.ts';
 
 export const shareListKey = ['share-links'] as const;
 
