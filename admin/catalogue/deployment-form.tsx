@@ -4,9 +4,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { testAdminDeployment, type SaveDeploymentInput } from './api.ts';
 import { PROVIDERS, SaveDeploymentSchema, type AdminDeployment, type Provider } from '../../shared/contracts/model.ts';
-import { errorMessage } from '../../components/ui/error-message.ts';
 import { fieldErrors } from '../../components/ui/form-errors.ts';
-import { notifyError } from '../../components/ui/notify.ts';
+import { onMutationError } from '../../components/ui/notify.ts';
 import { Modal } from '../../components/ui/overlays.tsx';
 import { TestResult } from './test-result.tsx';
 import './strings.ts';
@@ -103,7 +102,7 @@ function DeploymentFormBody({ aiModelId, deployment, saving, onSave, onClose }: 
         upstreamModelId: values.upstreamModelId.trim(),
         ...apiKeyField(values),
       }),
-    onError: (e) => notifyError(errorMessage(e)),
+    onError: onMutationError(),
   });
 
   const submit = (event: React.FormEvent) => {

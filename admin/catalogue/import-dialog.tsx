@@ -4,8 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { listUpstreamModels, syncModelMap } from './api.ts';
 import { PROVIDERS, VIP_LEVEL_NAMES, type Provider, type UpstreamModelEntry } from '../../shared/contracts/model.ts';
-import { errorMessage } from '../../components/ui/error-message.ts';
-import { notifyError, notifySuccess } from '../../components/ui/notify.ts';
+import { notifySuccess, onMutationError } from '../../components/ui/notify.ts';
 import { Modal } from '../../components/ui/overlays.tsx';
 import './strings.ts';
 
@@ -42,7 +41,7 @@ function ImportBody({ onClose, onImported }: Omit<ImportDialogProps, 'opened'>) 
   const list = useMutation({
     mutationFn: () => listUpstreamModels(target()),
     onSuccess: () => setChosen([]),
-    onError: (error) => notifyError(errorMessage(error)),
+    onError: onMutationError(),
   });
   const sync = useMutation({
     mutationFn: () => syncModelMap({ ...target(), upstreamModelIds: chosen, minVipLevel, pointsCost: Number(pointsCost) || 0, online }),
@@ -51,7 +50,7 @@ function ImportBody({ onClose, onImported }: Omit<ImportDialogProps, 'opened'>) 
       onImported();
       onClose();
     },
-    onError: (error) => notifyError(errorMessage(error)),
+    onError: onMutationError(),
   });
   const toggle = (entry: UpstreamModelEntry, checked: boolean) =>
     setChosen((ids) => (checked ? [...ids, entry.upstreamModelId] : ids.filter((id) => id !== entry.upstreamModelId)));

@@ -17,7 +17,7 @@ import { VIP_LEVEL_NAMES, type AdminDeployment, type DeploymentWindowStats, type
 import { ConfirmDialog } from '../../components/ui/confirm-dialog.tsx';
 import { errorMessage } from '../../components/ui/error-message.ts';
 import { IconArrowLeft, IconPencil, IconPlus, IconTrash } from '../../components/ui/icons.tsx';
-import { notifyError, notifySuccess } from '../../components/ui/notify.ts';
+import { notifySuccess, onMutationError } from '../../components/ui/notify.ts';
 import { DeploymentForm } from './deployment-form.tsx';
 import { TestResult } from './test-result.tsx';
 import './strings.ts';
@@ -141,7 +141,7 @@ function useDeploymentActions(
       notifySuccess(t('adminModels.deployment.saved'));
       await refresh();
     },
-    onError: (error) => notifyError(errorMessage(error)),
+    onError: onMutationError(),
   });
   const toggle = useMutation({
     mutationFn: (d: AdminDeployment) =>
@@ -155,7 +155,7 @@ function useDeploymentActions(
         enabled: !d.enabled,
       }),
     onSuccess: refresh,
-    onError: (error) => notifyError(errorMessage(error)),
+    onError: onMutationError(),
   });
   const remove = useMutation({
     mutationFn: (d: AdminDeployment) => deleteAdminDeployment(d.aiModelMapId),
@@ -164,7 +164,7 @@ function useDeploymentActions(
       notifySuccess(t('adminModels.deployment.deleted'));
       await refresh();
     },
-    onError: (error) => notifyError(errorMessage(error)),
+    onError: onMutationError(),
   });
   const test = useMutation({
     mutationFn: (d: AdminDeployment) => testAdminDeployment({ aiModelMapId: d.aiModelMapId }),
@@ -173,7 +173,7 @@ function useDeploymentActions(
       // A test updates the deployment's health (its failure is recorded like a chat's).
       await queryClient.invalidateQueries({ queryKey: adminDeploymentsQuery(aiModelId).queryKey });
     },
-    onError: (error) => notifyError(errorMessage(error)),
+    onError: onMutationError(),
   });
 
   return { save, toggle, remove, test };

@@ -17,7 +17,7 @@ import { VIP_LEVEL_NAMES } from '../../shared/contracts/model.ts';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog.tsx';
 import { errorMessage } from '../../components/ui/error-message.ts';
 import { IconArrowDown, IconArrowUp, IconCheck, IconPencil, IconPlus, IconTrash } from '../../components/ui/icons.tsx';
-import { notifyError, notifySuccess } from '../../components/ui/notify.ts';
+import { notifySuccess, onMutationError } from '../../components/ui/notify.ts';
 import { moveId, SortableList } from '../../components/ui/sortable.tsx';
 import { ImportDialog } from './import-dialog.tsx';
 import { ModelForm } from './model-form.tsx';
@@ -44,10 +44,7 @@ export function ModelsPage() {
       await refresh();
       setOrder(null);
     },
-    onError: (error) => {
-      setOrder(null);
-      notifyError(errorMessage(error));
-    },
+    onError: onMutationError(undefined, () => setOrder(null)),
   });
   const { save, online, remove } = useModelActions({ onSaved: () => setEditing(null), onDeleted: () => setDeleting(null) });
 
@@ -152,12 +149,12 @@ function useModelActions(on: { onSaved: () => void; onDeleted: () => void }) {
       await refresh();
     },
     // The form stays open with what was typed.
-    onError: (error) => notifyError(errorMessage(error)),
+    onError: onMutationError(),
   });
   const online = useMutation({
     mutationFn: ({ aiModelId, value }: { aiModelId: string; value: boolean }) => setAdminModelOnline(aiModelId, value),
     onSuccess: refresh,
-    onError: (error) => notifyError(errorMessage(error)),
+    onError: onMutationError(),
   });
   const remove = useMutation({
     mutationFn: (model: AdminModel) => deleteAdminModel(model.aiModelId),
@@ -166,7 +163,7 @@ function useModelActions(on: { onSaved: () => void; onDeleted: () => void }) {
       notifySuccess(t('adminModels.deleted', { name: model.name }));
       await refresh();
     },
-    onError: (error) => notifyError(errorMessage(error)),
+    onError: onMutationError(),
   });
   return { save, online, remove };
 }

@@ -5,9 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { broadcastNotification } from './api.ts';
 import { BroadcastSchema, type Broadcast } from '../../shared/contracts/economy.ts';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog.tsx';
-import { errorMessage } from '../../components/ui/error-message.ts';
 import { fieldErrors, fieldMessages } from '../../components/ui/form-errors.ts';
-import { notifyError, notifySuccess } from '../../components/ui/notify.ts';
+import { notifySuccess, onMutationError } from '../../components/ui/notify.ts';
 import './strings.ts';
 
 type Audience = Broadcast['audience'];
@@ -41,10 +40,7 @@ export function NotificationsTab() {
       setLink('');
       setRequestId(crypto.randomUUID());
     },
-    onError: (error) => {
-      setConfirming(null);
-      notifyError(errorMessage(error));
-    },
+    onError: onMutationError(undefined, () => setConfirming(null)),
   });
   const err = fieldMessages(errors, PROBLEMS, (code) => t(`adminContent.problems.${code}`), () => t('adminContent.invalid'));
   const submit = (event: React.FormEvent) => {

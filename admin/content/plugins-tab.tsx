@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { adminContentKey, adminPluginsQuery, saveAdminPlugin } from './api.ts';
 import type { AdminPlugin } from '../../shared/contracts/plugin.ts';
 import { errorMessage } from '../../components/ui/error-message.ts';
-import { notifyError, notifySuccess } from '../../components/ui/notify.ts';
+import { notifySuccess, onMutationError } from '../../components/ui/notify.ts';
 
 import './strings.ts';
 
@@ -20,7 +20,7 @@ export function PluginsTab() {
       notifySuccess(t('adminContent.plugins.saved', { name: plugin.pluginName }));
       await queryClient.invalidateQueries({ queryKey: adminContentKey });
     },
-    onError: (error) => notifyError(errorMessage(error)),
+    onError: onMutationError(),
   });
   if (plugins.isPending) return <Loader />;
   if (plugins.isError) return <Alert color="red">{errorMessage(plugins.error)}</Alert>;

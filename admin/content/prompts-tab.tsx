@@ -10,7 +10,7 @@ import { ConfirmDialog } from '../../components/ui/confirm-dialog.tsx';
 import { errorMessage } from '../../components/ui/error-message.ts';
 import { fieldErrors, fieldMessages } from '../../components/ui/form-errors.ts';
 import { IconPlus } from '../../components/ui/icons.tsx';
-import { notifyError, notifySuccess } from '../../components/ui/notify.ts';
+import { notifySuccess, onMutationError } from '../../components/ui/notify.ts';
 import { Modal } from '../../components/ui/overlays.tsx';
 import { pagedTableProps } from '../../components/ui/paged-table.ts';
 import { formatTime } from './content-format.ts';
@@ -35,7 +35,7 @@ export function PromptsTab() {
       notifySuccess(t('adminContent.saved'));
       await refresh();
     },
-    onError: (error) => notifyError(errorMessage(error)),
+    onError: onMutationError(),
   });
   const remove = useMutation({
     mutationFn: (p: AdminRecommendedPrompt) => deleteAdminPrompt(p.aiPrompWordId),
@@ -43,7 +43,7 @@ export function PromptsTab() {
       setDeleting(null);
       await refresh();
     },
-    onError: (error) => notifyError(errorMessage(error)),
+    onError: onMutationError(),
   });
   return (
     <Stack>

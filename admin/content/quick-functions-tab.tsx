@@ -14,7 +14,7 @@ import type { AdminQuickFunction } from '../../shared/contracts/quick-function.t
 import { ConfirmDialog } from '../../components/ui/confirm-dialog.tsx';
 import { errorMessage } from '../../components/ui/error-message.ts';
 import { IconArrowDown, IconArrowUp, IconFolder, IconPencil, IconPlus, IconTrash } from '../../components/ui/icons.tsx';
-import { notifyError, notifySuccess } from '../../components/ui/notify.ts';
+import { notifySuccess, onMutationError } from '../../components/ui/notify.ts';
 import { Modal } from '../../components/ui/overlays.tsx';
 import { moveId, SortableList } from '../../components/ui/sortable.tsx';
 
@@ -48,12 +48,12 @@ export function QuickFunctionsTab() {
       await refresh();
       setPending(null);
     },
-    onError: (error) => notifyError(errorMessage(error)),
+    onError: onMutationError(),
   });
   const online = useMutation({
     mutationFn: ({ id, value }: { id: string; value: boolean }) => setAdminQuickFunctionOnline(id, value),
     onSuccess: refresh,
-    onError: (error) => notifyError(errorMessage(error)),
+    onError: onMutationError(),
   });
   const save = useMutation({
     mutationFn: saveAdminQuickFunction,
@@ -62,7 +62,7 @@ export function QuickFunctionsTab() {
       notifySuccess(t('adminContent.saved'));
       await refresh();
     },
-    onError: (error) => notifyError(errorMessage(error)),
+    onError: onMutationError(),
   });
   const remove = useMutation({
     mutationFn: (item: AdminQuickFunction) => deleteAdminQuickFunction(item.quickFunctionId),
@@ -70,7 +70,7 @@ export function QuickFunctionsTab() {
       setDeleting(null);
       await refresh();
     },
-    onError: (error) => notifyError(errorMessage(error)),
+    onError: onMutationError(),
   });
 
   const items = pending ? withSiblingOrder(list.data ?? [], pending) : (list.data ?? []);

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { adminContentKey, adminSettingsQuery, resetAdminSetting, saveAdminSetting } from './api.ts';
 import type { AdminSetting } from '../../shared/contracts/system.ts';
 import { errorMessage } from '../../components/ui/error-message.ts';
-import { notifyError, notifySuccess } from '../../components/ui/notify.ts';
+import { notifySuccess, onMutationError } from '../../components/ui/notify.ts';
 import { formatTime } from './content-format.ts';
 import { settingDescription, settingKind, settingProblem } from './setting-rules.ts';
 import './strings.ts';
@@ -48,7 +48,7 @@ function SettingRow({ setting }: { setting: AdminSetting }) {
       await refresh();
     },
     // The typed value stays in the field.
-    onError: (error) => notifyError(errorMessage(error)),
+    onError: onMutationError(),
   });
   const reset = useMutation({
     mutationFn: () => resetAdminSetting(setting.settingKey),
@@ -56,7 +56,7 @@ function SettingRow({ setting }: { setting: AdminSetting }) {
       notifySuccess(t('adminContent.settings.resetDone', { key: setting.settingKey }));
       await refresh();
     },
-    onError: (error) => notifyError(errorMessage(error)),
+    onError: onMutationError(),
   });
   const edit = (next: string) => {
     setValue(next);

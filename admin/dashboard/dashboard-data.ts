@@ -112,15 +112,3 @@ export function errorRate(messages: number, errors: number): number | null {
   const attempts = messages + errors;
   return attempts === 0 ? null : errors / attempts;
 }
-
-/** An amount in minor units (cents) as money in its currency, e.g. 1999 USD → "$19.99". */
-export function formatMoney(amount: number, currency: string, language: string): string {
-  try {
-    const format = new Intl.NumberFormat(language, { style: 'currency', currency: currency.toUpperCase() });
-    const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
-    return format.format(amount / 10 ** digits);
-  } catch {
-    // A currency code the browser does not know: the minor units as they are.
-    return `${amount} ${currency}`;
-  }
-}

@@ -8,7 +8,8 @@ import { useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { dashboardQuery } from './api.ts';
 import { STATS_MAX_DAYS, type Dashboard } from '../../shared/contracts/admin-stats.ts';
-import { browserTimeZone, errorRate, formatMoney, lastDays, perModelRows, rangeProblem, type DayRange } from './dashboard-data.ts';
+import { formatMoney } from '../../shared/utils/money.ts';
+import { browserTimeZone, errorRate, lastDays, perModelRows, rangeProblem, type DayRange } from './dashboard-data.ts';
 import en from '../../locales/features/admin-dashboard.en.json';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 

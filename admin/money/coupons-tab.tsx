@@ -9,10 +9,10 @@ import { planDate } from '../../shared/utils/plan-level.ts';
 import { errorMessage } from '../../components/ui/error-message.ts';
 import { fieldErrors, fieldMessages } from '../../components/ui/form-errors.ts';
 import { IconPlus } from '../../components/ui/icons.tsx';
-import { notifyError, notifySuccess } from '../../components/ui/notify.ts';
+import { notifySuccess, onMutationError } from '../../components/ui/notify.ts';
 import { Modal } from '../../components/ui/overlays.tsx';
 import { pagedTableProps } from '../../components/ui/paged-table.ts';
-import { formatMoney } from './money-format.ts';
+import { formatMoney } from '../../shared/utils/money.ts';
 import './strings.ts';
 
 /** Coupons: discounts applied at checkout; create, edit, disable. */
@@ -26,7 +26,7 @@ export function CouponsTab() {
   const disable = useMutation({
     mutationFn: (c: AdminCoupon) => setCouponDisabled(c.couponId, !c.disabled),
     onSuccess: refresh,
-    onError: (error) => notifyError(errorMessage(error)),
+    onError: onMutationError(),
   });
   const save = useMutation({
     mutationFn: saveCoupon,
@@ -35,7 +35,7 @@ export function CouponsTab() {
       notifySuccess(t('adminMoney.saved'));
       await refresh();
     },
-    onError: (error) => notifyError(errorMessage(error)),
+    onError: onMutationError(),
   });
 
   return (

@@ -1,11 +1,4 @@
 import dayjs from 'dayjs';
-import { formatPrice } from '../../shared/utils/plan-level.ts';
-
-/** An amount in minor units (cents, fen) as the currency writes it (999 usd → "$9.99"); a bare number without a currency. */
-export function formatMoney(amount: number | null, currency: string | null, language: string): string {
-  if (amount === null) return '';
-  return currency ? formatPrice(amount, currency, language) : String(amount);
-}
 
 export const formatTime = (iso: string | null) => (iso ? dayjs(iso).format('YYYY-MM-DD HH:mm') : '');
 

@@ -9,7 +9,8 @@ import { ORDER_SOURCES, ORDER_STATUSES, type AdminOrder } from '../../shared/con
 import { planDate } from '../../shared/utils/plan-level.ts';
 import { errorMessage } from '../../components/ui/error-message.ts';
 import { pagedTableProps } from '../../components/ui/paged-table.ts';
-import { formatMoney, formatTime, levelKey } from './money-format.ts';
+import { formatMoney } from '../../shared/utils/money.ts';
+import { formatTime, levelKey } from './money-format.ts';
 import './strings.ts';
 
 const STATUS_COLOR: Record<AdminOrder['status'], string> = { active: 'teal', scheduled: 'blue', ended: 'gray', refunded: 'red' };

@@ -8,9 +8,10 @@ import { ConfirmDialog } from '../../components/ui/confirm-dialog.tsx';
 import { errorMessage } from '../../components/ui/error-message.ts';
 import { fieldErrors } from '../../components/ui/form-errors.ts';
 import { IconPencil, IconPlus, IconTrash, IconX } from '../../components/ui/icons.tsx';
-import { notifyError, notifySuccess } from '../../components/ui/notify.ts';
+import { notifySuccess, onMutationError } from '../../components/ui/notify.ts';
 import { Modal } from '../../components/ui/overlays.tsx';
-import { formatMoney, levelKey } from './money-format.ts';
+import { formatMoney } from '../../shared/utils/money.ts';
+import { levelKey } from './money-format.ts';
 import './strings.ts';
 
 /** Plans and prices: the VIP packages on sale, their prices per currency and Stripe price ids. */
@@ -28,7 +29,7 @@ export function PlansTab() {
       notifySuccess(t('adminMoney.saved'));
       await refresh();
     },
-    onError: (error) => notifyError(errorMessage(error)),
+    onError: onMutationError(),
   });
   const remove = useMutation({
     mutationFn: (p: AdminVipPackage) => deleteAdminPackage(p.vipPackageId),
@@ -36,7 +37,7 @@ export function PlansTab() {
       setDeleting(null);
       await refresh();
     },
-    onError: (error) => notifyError(errorMessage(error)),
+    onError: onMutationError(),
   });
 
   return (

@@ -10,7 +10,7 @@ import { downloadText } from '../../components/ui/download.ts';
 import { errorMessage } from '../../components/ui/error-message.ts';
 import { fieldErrors, fieldMessages } from '../../components/ui/form-errors.ts';
 import { IconDownload, IconPlus } from '../../components/ui/icons.tsx';
-import { notifyError, notifySuccess } from '../../components/ui/notify.ts';
+import { notifySuccess, onMutationError } from '../../components/ui/notify.ts';
 import { Modal } from '../../components/ui/overlays.tsx';
 import { pagedTableProps } from '../../components/ui/paged-table.ts';
 import { formatTime, levelKey } from './money-format.ts';
@@ -28,12 +28,12 @@ export function RedeemTab() {
   const disable = useMutation({
     mutationFn: (b: RedeemBatch) => setRedeemBatchDisabled(b.id, !b.disabled),
     onSuccess: refresh,
-    onError: (error) => notifyError(errorMessage(error)),
+    onError: onMutationError(),
   });
   const exportCsv = useMutation({
     mutationFn: (b: RedeemBatch) => exportRedeemBatch(b.id),
     onSuccess: ({ fileName, csv }) => downloadText(csv, fileName, 'text/csv'),
-    onError: (error) => notifyError(errorMessage(error)),
+    onError: onMutationError(),
   });
 
   return (
@@ -137,7 +137,7 @@ function GenerateForm({ onDone, onCancel }: { onDone: (count: number) => void; o
   const generate = useMutation({
     mutationFn: generateRedeemBatch,
     onSuccess: (created) => onDone(created.count),
-    onError: (error) => notifyError(errorMessage(error)),
+    onError: onMutationError(),
   });
   const submit = (event: React.FormEvent) => {
     event.preventDefault();

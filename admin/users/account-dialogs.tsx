@@ -5,8 +5,7 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { deleteUser, getDeletePreview, sendPasswordReset } from './api.ts';
 import type { SubscriptionFate } from '../../shared/contracts/admin-users.ts';
-import { errorMessage } from '../../components/ui/error-message.ts';
-import { notifyError, notifySuccess, notifyWarning } from '../../components/ui/notify.ts';
+import { notifySuccess, notifyWarning, onMutationError } from '../../components/ui/notify.ts';
 import { Modal } from '../../components/ui/overlays.tsx';
 import type { UserDialogProps } from './grant-dialog.tsx';
 import { emailConfirms } from './grant-form.ts';
@@ -20,7 +19,7 @@ export function ResetLinkDialog({ user, onClose, onDone }: UserDialogProps) {
   const reset = useMutation({
     mutationFn: () => sendPasswordReset(user.userId),
     onSuccess: onDone,
-    onError: (error) => notifyError(errorMessage(error)),
+    onError: onMutationError(),
   });
   const link = reset.data;
   return (
@@ -93,7 +92,7 @@ export function DeleteDialog({ user, onClose, onDone }: UserDialogProps) {
       reportDone(t, t('adminUsers.delete.done', { email: user.email }), subscription);
       onDone();
     },
-    onError: (error) => notifyError(errorMessage(error)),
+    onError: onMutationError(),
   });
   const confirmed = emailConfirms(typed, user.email);
   const submit = (event: FormEvent) => {

@@ -4,8 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { grantPoints, extendPlan } from './api.ts';
 import type { AdminUserDetail } from '../../shared/contracts/admin-users.ts';
-import { errorMessage } from '../../components/ui/error-message.ts';
-import { notifyError, notifySuccess } from '../../components/ui/notify.ts';
+import { notifySuccess, onMutationError } from '../../components/ui/notify.ts';
 import { Modal } from '../../components/ui/overlays.tsx';
 import { MAX_POINTS_AT_ONCE, MAX_REASON_LENGTH, signedAmount, validateGrantForm, type GrantDirection, type GrantFormErrors, type GrantFormValues } from './grant-form.ts';
 import { useUserFormat } from './user-format.ts';
@@ -46,7 +45,7 @@ export function GrantDialog({ user, onClose, onDone }: UserDialogProps) {
       onClose();
     },
     // The form keeps what was typed; the server's message says what to change.
-    onError: (error) => notifyError(errorMessage(error)),
+    onError: onMutationError(),
   });
   const set = <K extends keyof GrantFormValues>(key: K, value: GrantFormValues[K]) => {
     setValues((current) => ({ ...current, [key]: value }));
@@ -134,7 +133,7 @@ export function ExtendPlanDialog({ user, onClose, onDone }: UserDialogProps) {
       onDone();
       onClose();
     },
-    onError: (error) => notifyError(errorMessage(error)),
+    onError: onMutationError(),
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -7,8 +7,7 @@ import { adminUsersKey, closeUser, endPlan, reopenUser, setUserRole } from './ap
 import type { AdminUserDetail, SubscriptionFate } from '../../shared/contracts/admin-users.ts';
 import { isRunningSubscription } from '../../shared/contracts/plans.ts';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog.tsx';
-import { errorMessage } from '../../components/ui/error-message.ts';
-import { notifyError } from '../../components/ui/notify.ts';
+import { onMutationError } from '../../components/ui/notify.ts';
 import { DeleteDialog, reportDone, ResetLinkDialog } from './account-dialogs.tsx';
 import { ExtendPlanDialog, GrantDialog } from './grant-dialog.tsx';
 import './strings.ts';
@@ -73,7 +72,7 @@ function useConfirmAction(user: AdminUserDetail, action: Action | null, onDone: 
       reportDone(t, message, subscription);
       onDone();
     },
-    onError: (error) => notifyError(errorMessage(error)),
+    onError: onMutationError(),
   });
   return { spec, mutation };
 }

@@ -10,7 +10,7 @@ import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
 import { usePlansLink } from '../app-shell/plans-link.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { IconCrown, IconDots, IconGift, IconPlus, IconSearch, IconSidebar, IconTrash } from '../ui/icons.tsx';
-import { notifyError, notifySuccess } from '../ui/notify.ts';
+import { notifySuccess, onMutationError } from '../ui/notify.ts';
 import { SearchChatDialog } from './search-chat-dialog.tsx';
 import { SessionActionsContext, type SessionActions } from './session-actions.ts';
 import { SessionList } from './session-list.tsx';
@@ -115,7 +115,7 @@ export function ChatSidebar({ activeSessionId, onNavigate, defaultCollapsed = fa
       notifySuccess(t('chat.sider.deleteConversationSuccess'));
       onNavigate('/');
     },
-    onError: () => notifyError(t('chat.sider.deleteConversationError')),
+    onError: onMutationError(t('chat.sider.deleteConversationError')),
   });
 
   const entry = (label: string, icon: ReactNode, onClick: () => void) => <SidebarEntry collapsed={collapsed} label={label} icon={icon} onClick={onClick} />;

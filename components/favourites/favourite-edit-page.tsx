@@ -12,7 +12,7 @@ import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
 import { SignInPrompt } from '../app-shell/sign-in-prompt.tsx';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
-import { notifyError, notifySuccess } from '../ui/notify.ts';
+import { notifySuccess, onMutationError } from '../ui/notify.ts';
 import { PageFrame } from '../ui/page-frame.tsx';
 import { applyMarkdownFormat, type MarkdownFormat } from './markdown-format.ts';
 import './favourites.css';
@@ -128,7 +128,7 @@ function Editor({ item, onBack, onOpenSource, leave, narrow }: EditorProps) {
       notifySuccess(t('favourites.editor.savedToast'));
       onBack();
     },
-    onError: (e) => notifyError(e.message),
+    onError: onMutationError(),
   });
 
   const writePane = <WritePane answer={answer} onChange={setAnswer} error={error} narrow={narrow} />;

@@ -6,7 +6,7 @@ import en from '../../locales/features/favourites.en.json';
 import { addFavourite, deleteFavourite, favouritesKey, savedStateQuery } from './api.ts';
 import { tokenAtom } from '../../shared/atoms/auth.ts';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
-import { notifyError, notifySuccess } from '../ui/notify.ts';
+import { notifySuccess, onMutationError } from '../ui/notify.ts';
 import { IconStar } from './favourite-icons.tsx';
 
 addEnglishStrings(en);
@@ -43,11 +43,8 @@ export function SaveAnswerButton({ chatMessageId }: SaveAnswerButtonProps) {
       void queryClient.invalidateQueries({ queryKey: [...favouritesKey, 'list'] });
       notifySuccess(saved ? t('favourites.saved') : t('favourites.removed'));
     },
-    onError: (error) => {
-      notifyError(t('favourites.saveFailed', { message: error.message }));
-      // A favourite deleted elsewhere (or saved elsewhere): ask again.
-      void queryClient.invalidateQueries({ queryKey: stateQuery.queryKey });
-    },
+    // A favourite deleted elsewhere (or saved elsewhere): ask again.
+    onError: onMutationError((message) => t('favourites.saveFailed', { message }), () => void queryClient.invalidateQueries({ queryKey: stateQuery.queryKey })),
   });
 
   const label = favouriteId ? t('favourites.unsave') : t('favourites.save');

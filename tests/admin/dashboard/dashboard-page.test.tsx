@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { addDays, daysBetween, formatMoney, lastDays, perModelRows, rangeProblem } from '../../../admin/dashboard/dashboard-data.ts';
+import { addDays, daysBetween, lastDays, perModelRows, rangeProblem } from '../../../admin/dashboard/dashboard-data.ts';
+import { formatMoney } from '../../../shared/utils/money.ts';
 import { DashboardPage } from '../../../admin/dashboard/dashboard-page.tsx';
 import type { Dashboard } from '../../../shared/contracts/admin-stats.ts';
 import { fakeApi, serveTheseTests } from '../../helpers/fake-api.ts';

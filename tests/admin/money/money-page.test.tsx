@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { Route, Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { MoneyPage } from '../../../admin/money/money-page.tsx';
-import { formatMoney } from '../../../admin/money/money-format.ts';
+import { formatMoney } from '../../../shared/utils/money.ts';
 import type { AdminOrder } from '../../../shared/contracts/admin-money.ts';
 import { prepareDataTables } from '../shell/datatable-env.ts';
 import { fakeApi, serveTheseTests } from '../../helpers/fake-api.ts';
