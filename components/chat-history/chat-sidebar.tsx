@@ -15,7 +15,7 @@ import { SearchChatDialog } from './search-chat-dialog.tsx';
 import { SessionActionsContext, type SessionActions } from './session-actions.ts';
 import { SessionList } from './session-list.tsx';
 import { SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_WIDTH } from './sidebar-width.ts';
-import { VipCard } from './vip-card.tsx';
+import { PlanCard } from './plan-card.tsx';
 
 export interface ChatSidebarProps {
   /** The chat open at /{id}, highlighted in the list; deleting it goes back to /. */
@@ -84,7 +84,7 @@ function PlanFooter({ user, onNavigate }: { user: UserInfo | null; onNavigate: (
           {t('chat.sider.goPremium')}
         </Button>
       )}
-      {user && <VipCard user={user} onOpen={() => openPlans(onNavigate)} />}
+      {user && <PlanCard user={user} onOpen={() => openPlans(onNavigate)} />}
     </Stack>
   );
 }

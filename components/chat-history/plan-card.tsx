@@ -13,7 +13,7 @@ export const FREE_PLAN_COLOR = FREE_COLOR;
  * The plan the user is on: its name (or 'free version'), its tier colour and when it ends (YYYY-MM-DD).
  * With `onOpen` the card is a button to the plans.
  */
-export function VipCard({ user, onOpen }: { user: UserInfo; onOpen?: () => void }) {
+export function PlanCard({ user, onOpen }: { user: UserInfo; onOpen?: () => void }) {
   const { t } = useTranslation();
   const order = user.vipOrder;
   const level = order ? Math.max(1, planTier(order.vipPackageLevel)) : 0;

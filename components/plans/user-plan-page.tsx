@@ -6,13 +6,13 @@ import { IconCrown } from '../ui/icons.tsx';
 import { UserPlanSummary } from './plan-badge.tsx';
 import { PlansFrame, SignInPrompt } from './plans-frame.tsx';
 
-export interface UserVipPageProps {
+export interface UserPlanPageProps {
   onBack: () => void;
   onNavigate: (path: string) => void;
 }
 
 /** My plan (/user-vip): the plan card, and the ways to the plans and to the subscription. Visitors are asked to sign in. */
-export function UserVipPage({ onBack, onNavigate }: UserVipPageProps) {
+export function UserPlanPage({ onBack, onNavigate }: UserPlanPageProps) {
   const { t } = useTranslation();
   const loggedIn = useAtomValue(isLoggedInAtom);
   const user = useAtomValue(userInfoAtom);
