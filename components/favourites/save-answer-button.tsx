@@ -19,7 +19,7 @@ export interface SaveAnswerButtonProps {
 /**
  * The star under a finished answer: saves a copy of it to favourites, or removes the saved copy,
  * with a toast either way. Whether it is saved is asked for all the answers on screen in one call
- * (shared/api/favourites.ts isSaved).
+ * (api.ts isSaved).
  */
 export function SaveAnswerButton({ chatMessageId }: SaveAnswerButtonProps) {
   const { t } = useTranslation();
