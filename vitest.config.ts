@@ -50,7 +50,7 @@ export default defineConfig({
         test: {
           name: 'client',
           environment: 'jsdom',
-          include: ['tests/shared/**/*.test.{ts,tsx}', 'tests/components/**/*.test.{ts,tsx}'],
+          include: ['tests/shared/**/*.test.{ts,tsx}', 'tests/components/**/*.test.{ts,tsx}', 'tests/admin/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/setup/jsdom.ts'],
         },
       },

@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import { Redirect, Route, Switch, useLocation } from 'wouter';
-import { NotFoundPage, PageLoading } from '../components/admin-shell/admin-pages.tsx';
+import { NotFoundPage, PageLoading } from './shell/admin-pages.tsx';
 import { ErrorBoundary } from '../components/ui/error-boundary.tsx';
 
 /**
@@ -8,14 +8,14 @@ import { ErrorBoundary } from '../components/ui/error-boundary.tsx';
  * one page are not the price of another). Routes are absolute, with no nested base: the pages
  * navigate to absolute /admin/... addresses themselves.
  */
-const DashboardPage = lazy(() => import('../components/admin-dashboard/dashboard-page.tsx').then((m) => ({ default: m.DashboardPage })));
-const UsersPage = lazy(() => import('../components/admin-users/users-page.tsx').then((m) => ({ default: m.UsersPage })));
-const UserPage = lazy(() => import('../components/admin-users/user-page.tsx').then((m) => ({ default: m.UserPage })));
-const AuditPage = lazy(() => import('../components/admin-audit/audit-page.tsx').then((m) => ({ default: m.AuditPage })));
-const ModelsPage = lazy(() => import('../components/admin-models/models-page.tsx').then((m) => ({ default: m.ModelsPage })));
-const ModelPage = lazy(() => import('../components/admin-models/model-page.tsx').then((m) => ({ default: m.ModelPage })));
-const MoneyPage = lazy(() => import('../components/admin-money/money-page.tsx').then((m) => ({ default: m.MoneyPage })));
-const ContentPage = lazy(() => import('../components/admin-content/content-page.tsx').then((m) => ({ default: m.ContentPage })));
+const DashboardPage = lazy(() => import('./dashboard/dashboard-page.tsx').then((m) => ({ default: m.DashboardPage })));
+const UsersPage = lazy(() => import('./users/users-page.tsx').then((m) => ({ default: m.UsersPage })));
+const UserPage = lazy(() => import('./users/user-page.tsx').then((m) => ({ default: m.UserPage })));
+const AuditPage = lazy(() => import('./audit/audit-page.tsx').then((m) => ({ default: m.AuditPage })));
+const ModelsPage = lazy(() => import('./catalogue/models-page.tsx').then((m) => ({ default: m.ModelsPage })));
+const ModelPage = lazy(() => import('./catalogue/model-page.tsx').then((m) => ({ default: m.ModelPage })));
+const MoneyPage = lazy(() => import('./money/money-page.tsx').then((m) => ({ default: m.MoneyPage })));
+const ContentPage = lazy(() => import('./content/content-page.tsx').then((m) => ({ default: m.ContentPage })));
 
 export function AdminRoutes() {
   const [location] = useLocation();

@@ -1,8 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { Router } from 'wouter';
-import { AdminGate } from '../components/admin-shell/admin-gate.tsx';
-import { AdminLayout } from '../components/admin-shell/admin-layout.tsx';
+import { AdminGate } from './shell/admin-gate.tsx';
+import { AdminLayout } from './shell/admin-layout.tsx';
 import { AppProviders } from '../components/app-shell/app-providers.tsx';
 import { startApp } from '../components/app-shell/start.ts';
 import { LinkLoginDialog } from '../components/login/link-login-dialog.tsx';

@@ -31,8 +31,13 @@ export function layerOf(relative) {
   const parts = relative.split(/[\\/]/);
   const [top, second] = parts;
   if (top === 'entrypoints') return { layer: 'entrypoint', name: parts.length > 2 ? second : second.replace(/\.tsx?$/, '') };
-  // The operator's console: an entrypoint of its own, built apart from the extension (admin.vite.config.ts).
-  if (top === 'admin' && parts.length > 1) return { layer: 'entrypoint', name: 'admin' };
+  // The operator's console, built apart from the extension (admin.vite.config.ts): its entry files
+  // are an entrypoint of their own; admin/shell and admin/ui are its shell, every other folder one of its features.
+  if (top === 'admin' && parts.length > 1) {
+    if (parts.length === 2) return { layer: 'entrypoint', name: 'admin' };
+    if (second === 'shell' || second === 'ui') return { layer: `admin-${second}` };
+    return { layer: 'admin-feature', name: second };
+  }
   if (top === 'components') {
     if (SHELL.has(second)) return { layer: second };
     return parts.length > 2 ? { layer: 'feature', name: second } : null;
@@ -54,6 +59,11 @@ const ALLOWED = {
   // A feature registers its own strings (locales/features/<feature>.en.json, shared/i18n/feature-strings.ts).
   feature: ['feature:self', 'ui', 'app-shell', ...sharedAll, 'locales'],
   'app-shell': ['app-shell', 'ui', ...sharedAll],
+  // The console: its features are the user's features' rules over its own shell (admin/shell) and
+  // generic pieces (admin/ui); they meet only in its entry (admin/admin-routes.tsx).
+  'admin-feature': ['admin-feature:self', 'admin-ui', 'ui', 'app-shell', ...sharedAll, 'locales'],
+  'admin-shell': ['admin-shell', 'admin-ui', 'ui', 'app-shell', ...sharedAll, 'locales'],
+  'admin-ui': ['admin-ui', 'ui', ...sharedBelowApi, 'shared/platform', 'locales'],
   // Generic pieces: no atoms, no API calls of their own (the answer renderer's images load
   // through shared/markdown).
   ui: ['ui', ...sharedBelowApi, 'shared/platform'],
@@ -106,6 +116,15 @@ function targetAllowed(from, to) {
   }
   if (from.layer === 'entrypoint' && to.layer === 'entrypoint') return to.name === from.name || `one entrypoint never imports another (${to.name})`;
   if (to.layer === 'layout' && from.layer === 'feature') return 'no feature imports the composition folder components/layout';
+  if (to.layer.startsWith('admin-') || (to.layer === 'entrypoint' && to.name === 'admin')) {
+    const inConsole = from.layer.startsWith('admin-') || (from.layer === 'entrypoint' && from.name === 'admin');
+    if (!inConsole) return 'no user surface imports the console (admin/)';
+    if (from.layer === 'entrypoint') return true;
+  }
+  if (to.layer === 'admin-feature') {
+    if (from.layer === 'admin-feature' && to.name === from.name) return true;
+    return `${from.layer === 'admin-feature' ? `the console's ${from.name} feature` : from.layer} may not import the console's ${to.name} feature`;
+  }
   const allowed = ALLOWED[from.layer] ?? [];
   if (to.layer === 'server/services' && !allowed.includes('server/services') && allowed.includes('server/services:types')) {
     return to.typeOnly || `${from.layer} runs no service code (app.ts hands in what it needs); it may import a service's types only`;

@@ -10,12 +10,12 @@ import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
 import { usePlansLink } from '../app-shell/plans-link.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { IconCrown, IconDots, IconGift, IconPlus, IconSearch, IconSidebar, IconTrash } from '../ui/icons.tsx';
-import { notifyError, notifySuccess } from '../ui/notify.ts';
+import { notifySuccess, onMutationError } from '../ui/notify.ts';
 import { SearchChatDialog } from './search-chat-dialog.tsx';
 import { SessionActionsContext, type SessionActions } from './session-actions.ts';
 import { SessionList } from './session-list.tsx';
 import { SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_WIDTH } from './sidebar-width.ts';
-import { VipCard } from './vip-card.tsx';
+import { PlanCard } from './plan-card.tsx';
 
 export interface ChatSidebarProps {
   /** The chat open at /{id}, highlighted in the list; deleting it goes back to /. */
@@ -84,7 +84,7 @@ function PlanFooter({ user, onNavigate }: { user: UserInfo | null; onNavigate: (
           {t('chat.sider.goPremium')}
         </Button>
       )}
-      {user && <VipCard user={user} onOpen={() => openPlans(onNavigate)} />}
+      {user && <PlanCard user={user} onOpen={() => openPlans(onNavigate)} />}
     </Stack>
   );
 }
@@ -115,7 +115,7 @@ export function ChatSidebar({ activeSessionId, onNavigate, defaultCollapsed = fa
       notifySuccess(t('chat.sider.deleteConversationSuccess'));
       onNavigate('/');
     },
-    onError: () => notifyError(t('chat.sider.deleteConversationError')),
+    onError: onMutationError(t('chat.sider.deleteConversationError')),
   });
 
   const entry = (label: string, icon: ReactNode, onClick: () => void) => <SidebarEntry collapsed={collapsed} label={label} icon={icon} onClick={onClick} />;

@@ -9,7 +9,7 @@ import en from '../../locales/features/chat-resume.en.json';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { IconDots, IconPencil, IconTrash } from '../ui/icons.tsx';
-import { notifyError, notifySuccess } from '../ui/notify.ts';
+import { notifyError, notifySuccess, onMutationError } from '../ui/notify.ts';
 import { SessionActionsContext } from './session-actions.ts';
 
 addEnglishStrings(en);
@@ -35,7 +35,7 @@ function useSessionRename(session: SessionItemProps['session']) {
       renameSessionInCache(queryClient, session.chatSessionId, sessionTitle);
       notifySuccess(t('chat.sider.renameConversationSuccess'));
     },
-    onError: () => notifyError(t('chat.sider.renameConversationError')),
+    onError: onMutationError(t('chat.sider.renameConversationError')),
   });
 
   const start = () => {
@@ -83,7 +83,7 @@ function SessionMenu({ session, active, onNavigate, onRename }: SessionItemProps
       notifySuccess(t('chat.sider.deleteConversationSuccess'));
       if (active) onNavigate('/');
     },
-    onError: () => notifyError(t('chat.sider.deleteConversationError')),
+    onError: onMutationError(t('chat.sider.deleteConversationError')),
   });
   const Extra = useContext(SessionActionsContext);
   const menu = (extra: ReactNode) => (

@@ -5,14 +5,14 @@ import { useAtomValue } from 'jotai';
 import { lazy, Suspense, useDeferredValue, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import en from '../../locales/features/favourites.en.json';
-import { favouriteQuery, favouritesKey, updateFavourite } from '../../shared/api/favourites.ts';
+import { favouriteQuery, favouritesKey, updateFavourite } from './api.ts';
 import { isLoggedInAtom, tokenAtom } from '../../shared/atoms/auth.ts';
 import { MAX_FAVOURITE_ANSWER_CHARS, MAX_FAVOURITE_QUESTION_CHARS, type FavouriteItem } from '../../shared/contracts/favourites.ts';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
 import { SignInPrompt } from '../app-shell/sign-in-prompt.tsx';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
-import { notifyError, notifySuccess } from '../ui/notify.ts';
+import { notifySuccess, onMutationError } from '../ui/notify.ts';
 import { PageFrame } from '../ui/page-frame.tsx';
 import { applyMarkdownFormat, type MarkdownFormat } from './markdown-format.ts';
 import './favourites.css';
@@ -128,7 +128,7 @@ function Editor({ item, onBack, onOpenSource, leave, narrow }: EditorProps) {
       notifySuccess(t('favourites.editor.savedToast'));
       onBack();
     },
-    onError: (e) => notifyError(e.message),
+    onError: onMutationError(),
   });
 
   const writePane = <WritePane answer={answer} onChange={setAnswer} error={error} narrow={narrow} />;

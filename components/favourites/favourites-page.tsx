@@ -6,7 +6,7 @@ import { useAtomValue } from 'jotai';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import en from '../../locales/features/favourites.en.json';
-import { deleteFavourite, FAVOURITE_PAGE_SIZE, favouriteListQuery, favouritesKey } from '../../shared/api/favourites.ts';
+import { deleteFavourite, FAVOURITE_PAGE_SIZE, favouriteListQuery, favouritesKey } from './api.ts';
 import { isLoggedInAtom, tokenAtom } from '../../shared/atoms/auth.ts';
 import { MAX_FAVOURITE_SEARCH_CHARS, type FavouriteListItem } from '../../shared/contracts/favourites.ts';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
@@ -14,7 +14,7 @@ import { usePlatform } from '../app-shell/platform-context.tsx';
 import { SignInPrompt } from '../app-shell/sign-in-prompt.tsx';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { IconPencil, IconSearch, IconTrash } from '../ui/icons.tsx';
-import { notifyError, notifySuccess } from '../ui/notify.ts';
+import { notifySuccess, onMutationError } from '../ui/notify.ts';
 import { PageFrame } from '../ui/page-frame.tsx';
 import './favourites.css';
 
@@ -136,7 +136,7 @@ function FavouriteCard({ item, onEdit, onOpenSource }: FavouriteCardProps) {
       // The list, and the star of the answer in its chat.
       void queryClient.invalidateQueries({ queryKey: favouritesKey });
     },
-    onError: (error) => notifyError(error.message),
+    onError: onMutationError(),
   });
   const { chatSessionId, chatMessageId } = item;
 

@@ -3,10 +3,10 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import en from '../../locales/features/favourites.en.json';
-import { addFavourite, deleteFavourite, favouritesKey, savedStateQuery } from '../../shared/api/favourites.ts';
+import { addFavourite, deleteFavourite, favouritesKey, savedStateQuery } from './api.ts';
 import { tokenAtom } from '../../shared/atoms/auth.ts';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
-import { notifyError, notifySuccess } from '../ui/notify.ts';
+import { notifySuccess, onMutationError } from '../ui/notify.ts';
 import { IconStar } from './favourite-icons.tsx';
 
 addEnglishStrings(en);
@@ -19,7 +19,7 @@ export interface SaveAnswerButtonProps {
 /**
  * The star under a finished answer: saves a copy of it to favourites, or removes the saved copy,
  * with a toast either way. Whether it is saved is asked for all the answers on screen in one call
- * (shared/api/favourites.ts isSaved).
+ * (api.ts isSaved).
  */
 export function SaveAnswerButton({ chatMessageId }: SaveAnswerButtonProps) {
   const { t } = useTranslation();
@@ -43,11 +43,8 @@ export function SaveAnswerButton({ chatMessageId }: SaveAnswerButtonProps) {
       void queryClient.invalidateQueries({ queryKey: [...favouritesKey, 'list'] });
       notifySuccess(saved ? t('favourites.saved') : t('favourites.removed'));
     },
-    onError: (error) => {
-      notifyError(t('favourites.saveFailed', { message: error.message }));
-      // A favourite deleted elsewhere (or saved elsewhere): ask again.
-      void queryClient.invalidateQueries({ queryKey: stateQuery.queryKey });
-    },
+    // A favourite deleted elsewhere (or saved elsewhere): ask again.
+    onError: onMutationError((message) => t('favourites.saveFailed', { message }), () => void queryClient.invalidateQueries({ queryKey: stateQuery.queryKey })),
   });
 
   const label = favouriteId ? t('favourites.unsave') : t('favourites.save');

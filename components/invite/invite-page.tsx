@@ -3,7 +3,7 @@ import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useAtomValue } from 'jotai';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { inviteKey, myInviteListQuery, myInviteQuery } from '../../shared/api/invite.ts';
+import { inviteKey, myInviteListQuery, myInviteQuery } from './api.ts';
 import { isLoggedInAtom, tokenAtom } from '../../shared/atoms/auth.ts';
 import type { InvitedAccount, InviteInfo } from '../../shared/contracts/economy.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';

@@ -16,7 +16,7 @@ import { lazyPiece } from '../ui/error-boundary.tsx';
 const PricingPage = lazy(() => import('../plans/pricing-page.tsx').then((module) => ({ default: module.PricingPage })));
 const PayResultPage = lazy(() => import('../plans/pay-result-page.tsx').then((module) => ({ default: module.PayResultPage })));
 const SubscriptionPage = lazy(() => import('../plans/subscription-page.tsx').then((module) => ({ default: module.SubscriptionPage })));
-const UserVipPage = lazy(() => import('../plans/user-vip-page.tsx').then((module) => ({ default: module.UserVipPage })));
+const UserPlanPage = lazy(() => import('../plans/user-plan-page.tsx').then((module) => ({ default: module.UserPlanPage })));
 /** Settings' way to the plans: fetched with the settings page. */
 export const PlanSettingsSection = lazyPiece(() => import('../plans/plan-settings-section.tsx').then((module) => ({ default: module.PlanSettingsSection })));
 /** The points feature's redeem dialog, offered on the pricing page when payments are not set up. */
@@ -71,7 +71,7 @@ export function UserVipRoute() {
   const [, navigate] = useLocation();
   return (
     <PageSuspense>
-      <UserVipPage onBack={() => navigate('/')} onNavigate={navigate} />
+      <UserPlanPage onBack={() => navigate('/')} onNavigate={navigate} />
     </PageSuspense>
   );
 }

@@ -1,7 +1,7 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
-import { pendingLinkLoginAtom } from '../../shared/atoms/login-link.ts';
+import { pendingLinkLoginAtom } from './atoms.ts';
 import { Modal } from '../ui/overlays.tsx';
 
 /**

@@ -3,7 +3,7 @@ import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { addUser, login } from '../../shared/api/account.ts';
 import { forgetInviteCode, keepInviteCodeFromUrl, pendingInviteCode } from '../../shared/atoms/invite-code.ts';
-import { rememberLoginState } from '../../shared/atoms/login-link.ts';
+import { rememberLoginState } from './atoms.ts';
 import { useSystemSetting } from '../app-shell/system-settings.ts';
 import { LanguageSwitch } from '../ui/language-switch.tsx';
 import { loginFailureMessage } from './login-actions.ts';

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import en from '../../locales/features/password-reset.en.json';
 import { ApiError } from '../../shared/api/request.ts';
-import { resetPassword } from '../../shared/api/password-reset.ts';
+import { resetPassword } from './api.ts';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import { MIN_PASSWORD_LENGTH } from './login-form.ts';
 

@@ -1,7 +1,7 @@
 import i18next from 'i18next';
 import { getTokenForTempKey, getUserByLogin } from '../../shared/api/user.ts';
 import { authActionAtom, tokenAtom, userInfoAtom } from '../../shared/atoms/auth.ts';
-import { consumeLoginState, pendingLinkLoginAtom } from '../../shared/atoms/login-link.ts';
+import { consumeLoginState, pendingLinkLoginAtom } from './atoms.ts';
 import type { UserInfo } from '../../shared/contracts/user.ts';
 import { notifyError, notifySuccess } from '../ui/notify.ts';
 import type { JotaiStore } from '../app-shell/start.ts';

@@ -11,7 +11,7 @@ import {
 } from '../../shared/api/notifications.ts';
 import type { UserNotification } from '../../shared/contracts/economy.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
-import { notifyError } from '../ui/notify.ts';
+import { onMutationError } from '../ui/notify.ts';
 import { Drawer } from '../ui/overlays.tsx';
 import { appPathOf, formatNotificationTime, notificationText } from './notification-text.ts';
 
@@ -60,7 +60,7 @@ function NotificationList({ token, onOpenLink }: { token: string | null; onOpenL
       const left = ids === 'all' ? await readAllNotifications() : await readNotifications(ids);
       markReadInCache(queryClient, token, ids, left);
     },
-    onError: () => notifyError(t('notifications.panel.readFailed')),
+    onError: onMutationError(t('notifications.panel.readFailed')),
   });
 
   const open = (notification: UserNotification) => {

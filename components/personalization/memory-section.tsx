@@ -17,7 +17,7 @@ import {
 import { isLoggedInAtom, tokenAtom } from '../../shared/atoms/auth.ts';
 import { MAX_MEMORY_FACT_CHARS, type Memory } from '../../shared/contracts/personalization.ts';
 import { IconTrash } from '../ui/icons.tsx';
-import { notifyError } from '../ui/notify.ts';
+import { onMutationError } from '../ui/notify.ts';
 
 /** A change of the memory, then everything that depends on it read again (the list, the preview). */
 function useMemoryChange<A>(change: (arg: A) => Promise<unknown>) {
@@ -26,7 +26,7 @@ function useMemoryChange<A>(change: (arg: A) => Promise<unknown>) {
   return useMutation({
     mutationFn: change,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: personalizationKey }),
-    onError: (error) => notifyError(error instanceof Error ? error.message : t('personalization.memory.failed')),
+    onError: onMutationError((message) => message || t('personalization.memory.failed')),
   });
 }
 

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { personalizationKey, personalizationQuery, savePersonalization, systemPromptQuery } from '../../shared/api/personalization.ts';
 import { isLoggedInAtom, tokenAtom } from '../../shared/atoms/auth.ts';
 import type { Personalization, SavePersonalizationBody } from '../../shared/contracts/personalization.ts';
-import { notifyError, notifySuccess } from '../ui/notify.ts';
+import { notifySuccess, onMutationError } from '../ui/notify.ts';
 import { AnswerLanguageField, OccupationField, OtherInfoField, TraitsField, type PersonalizationDraft } from './fields.tsx';
 
 const draftOf = (p: Personalization): PersonalizationDraft => ({
@@ -25,7 +25,7 @@ export function useSavePersonalization() {
   return useMutation({
     mutationFn: (body: SavePersonalizationBody) => savePersonalization(body),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: personalizationKey }),
-    onError: (error) => notifyError(error instanceof Error ? error.message : t('personalization.settings.failed')),
+    onError: onMutationError((message) => message || t('personalization.settings.failed')),
   });
 }
 

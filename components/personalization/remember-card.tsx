@@ -9,7 +9,7 @@ import { tokenAtom } from '../../shared/atoms/auth.ts';
 import type { ChatToolCall } from '../../shared/contracts/chat.ts';
 import { RememberToolInputSchema } from '../../shared/contracts/personalization.ts';
 import { IconCheck } from '../ui/icons.tsx';
-import { notifyError } from '../ui/notify.ts';
+import { onMutationError } from '../ui/notify.ts';
 
 export interface RememberCardProps {
   /** The answer's call of the remember tool: its input holds the fact proposed. */
@@ -44,7 +44,7 @@ export function RememberCard({ call, chatMessageId, streaming }: RememberCardPro
   const save = useMutation({
     mutationFn: () => saveMemory(fact!, chatMessageId),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: personalizationKey }),
-    onError: (error) => notifyError(error instanceof Error ? error.message : t('personalization.remember.failed')),
+    onError: onMutationError((message) => message || t('personalization.remember.failed')),
   });
   if (!fact) return null;
   const saved = save.isSuccess || !!memories.data?.list.some((m) => m.fact === fact && (!chatMessageId || m.sourceMessageId === chatMessageId));

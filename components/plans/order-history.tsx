@@ -5,9 +5,10 @@ import { useTranslation } from 'react-i18next';
 import { deleteVipOrder, vipOrderListQuery } from '../../shared/api/plans.ts';
 import { tokenAtom } from '../../shared/atoms/auth.ts';
 import type { VipOrder } from '../../shared/contracts/plans.ts';
-import { formatPrice, planColor, planDate } from '../../shared/utils/plan-level.ts';
+import { formatMoney } from '../../shared/utils/money.ts';
+import { planColor, planDate } from '../../shared/utils/plan-level.ts';
 import { IconX } from '../ui/icons.tsx';
-import { notifyError, notifySuccess } from '../ui/notify.ts';
+import { notifySuccess, onMutationError } from '../ui/notify.ts';
 
 const STATUS_COLORS: Record<VipOrder['status'], string> = { paid: 'teal', refunded: 'orange', granted: 'blue' };
 
@@ -24,7 +25,7 @@ export function OrderHistory() {
       notifySuccess(t('plans.orders.hidden'));
       await queryClient.invalidateQueries({ queryKey: query.queryKey });
     },
-    onError: (error) => notifyError(error.message || t('plans.orders.hideFailed')),
+    onError: onMutationError((message) => message || t('plans.orders.hideFailed')),
   });
   const list = orders.data?.pages.flatMap((page) => page.list) ?? [];
 
@@ -65,7 +66,7 @@ export function OrderHistory() {
 
 function OrderRow({ order, hiding, onHide }: { order: VipOrder; hiding: boolean; onHide: () => void }) {
   const { t, i18n } = useTranslation();
-  const amount = order.amount !== null && order.currency ? formatPrice(order.amount, order.currency, i18n.language) : null;
+  const amount = order.amount !== null && order.currency ? formatMoney(order.amount, order.currency, i18n.language) : null;
   const source = ['stripe', 'redeem', 'admin'].includes(order.source) ? order.source : 'grant';
   return (
     <Paper withBorder p="sm" radius={6} data-testid="order-row">

@@ -8,7 +8,8 @@ import { isLoggedInAtom, tokenAtom, userInfoAtom } from '../../shared/atoms/auth
 import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
 import { isRunningSubscription, type Subscription, type VipPackage, type VipPeriod } from '../../shared/contracts/plans.ts';
 import type { UserInfo } from '../../shared/contracts/user.ts';
-import { formatPrice, planColor, planTier } from '../../shared/utils/plan-level.ts';
+import { formatMoney } from '../../shared/utils/money.ts';
+import { planColor, planTier } from '../../shared/utils/plan-level.ts';
 import { useGoOutside } from '../app-shell/plans-link.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
 import { IconCheck } from '../ui/icons.tsx';
@@ -263,7 +264,7 @@ function PlanCard({ pkg, freeDailyPoints, current, action }: PlanCardProps) {
   const { t, i18n } = useTranslation();
   const color = planColor(pkg.level);
   const free = pkg.level === 0;
-  const price = formatPrice(pkg.price, pkg.currency, i18n.language);
+  const price = formatMoney(pkg.price, pkg.currency, i18n.language);
   const highlight = current ? color : pkg.bestDeal ? 'var(--mantine-color-orange-5)' : undefined;
   return (
     <Paper
@@ -294,7 +295,7 @@ function PlanCard({ pkg, freeDailyPoints, current, action }: PlanCardProps) {
       </Group>
       <div>
         <Text component="span" fw={700} fz={28} lh={1.2}>
-          {free ? formatPrice(0, pkg.currency, i18n.language) : price}
+          {free ? formatMoney(0, pkg.currency, i18n.language) : price}
         </Text>
         <Text component="span" c="dimmed" size="sm">
           {' '}
@@ -302,7 +303,7 @@ function PlanCard({ pkg, freeDailyPoints, current, action }: PlanCardProps) {
         </Text>
         {!free && pkg.period === 'year' && (
           <Text size="xs" c="dimmed">
-            {t('plans.pricing.monthlyEquivalent', { price: formatPrice(Math.round(pkg.price / 12), pkg.currency, i18n.language) })}
+            {t('plans.pricing.monthlyEquivalent', { price: formatMoney(Math.round(pkg.price / 12), pkg.currency, i18n.language) })}
           </Text>
         )}
       </div>

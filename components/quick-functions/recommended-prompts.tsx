@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { recommendedPromptsQuery, saveUserQuickFunction } from '../../shared/api/quick-functions.ts';
 import type { AppliesTo, RecommendedPrompt, UserQuickFunction } from '../../shared/contracts/quick-function.ts';
 import { IconCheck, IconPlus } from '../ui/icons.tsx';
-import { notifyError } from '../ui/notify.ts';
+import { onMutationError } from '../ui/notify.ts';
 
 /** Where a recommended prompt applies, from its placeholders: the selection, the page, and typed input when it names neither. */
 export function appliesToOf(content: string): AppliesTo[] {
@@ -38,7 +38,7 @@ export function RecommendedPrompts({ own, onAdded }: { own: readonly UserQuickFu
     onMutate: (prompt) => setAdding(prompt.aiPrompWordId),
     onSettled: () => setAdding(null),
     onSuccess: onAdded,
-    onError: (error) => notifyError(t('quickFunctions.failed', { message: error instanceof Error ? error.message : String(error) })),
+    onError: onMutationError((message) => t('quickFunctions.failed', { message })),
   });
   const added = (prompt: RecommendedPrompt) => own.some((item) => item.name === prompt.title && item.template === prompt.content);
 

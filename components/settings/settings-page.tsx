@@ -12,7 +12,7 @@ import { DEFAULT_SERVER_URL, serverUrlPersisted } from '../../shared/platform/se
 import { peekPersisted, writePersisted } from '../../shared/storage/active.ts';
 import { signOut } from '../app-shell/account.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
-import { notifyError, notifySuccess } from '../ui/notify.ts';
+import { notifyError, notifySuccess, onMutationError } from '../ui/notify.ts';
 import { PageHeader } from '../ui/page-frame.tsx';
 
 export interface SettingsPageProps {
@@ -151,7 +151,7 @@ function AccountSection() {
       await auth({ type: 'userInfo', userInfo });
       notifySuccess(t('settings.nicknameSaved'));
     },
-    onError: (error) => notifyError(error instanceof Error ? error.message : t('settings.updateFailed')),
+    onError: onMutationError((message) => message || t('settings.updateFailed')),
   });
 
   const store = useStore();

@@ -2,7 +2,7 @@ import { Menu } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { getAllMessages } from '../../shared/api/share.ts';
+import { getAllMessages } from './api.ts';
 import type { ChatSessionItem } from '../../shared/contracts/chat.ts';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import en from '../../locales/features/share.en.json';

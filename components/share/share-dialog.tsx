@@ -3,12 +3,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { getShareList, revokeShare, shareListKey, shareSession } from '../../shared/api/share.ts';
+import { getShareList, revokeShare, shareListKey, shareSession } from './api.ts';
 import type { ShareItem } from '../../shared/contracts/share.ts';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import en from '../../locales/features/share.en.json';
 import { IconCopy, IconTrash } from '../ui/icons.tsx';
-import { notifyError, notifySuccess } from '../ui/notify.ts';
+import { notifySuccess, onMutationError } from '../ui/notify.ts';
 import { Modal } from '../ui/overlays.tsx';
 import { shareUrl } from './share-link.ts';
 
@@ -24,7 +24,7 @@ export function ShareLinkRow({ link, showTitle = false }: { link: ShareItem; sho
       notifySuccess(t('share.revoked'));
       void queryClient.invalidateQueries({ queryKey: shareListKey });
     },
-    onError: () => notifyError(t('share.revokeFailed')),
+    onError: onMutationError(t('share.revokeFailed')),
   });
   const url = shareUrl(link.path);
   return (
@@ -77,7 +77,7 @@ export function ShareDialog({ session, onClose }: { session: { chatSessionId: st
       notifySuccess(t('share.created'));
       void queryClient.invalidateQueries({ queryKey: shareListKey });
     },
-    onError: (error) => notifyError(error.message),
+    onError: onMutationError(),
   });
   return (
     <Modal opened={!!session} onClose={onClose} title={t('share.dialogTitle', { title: session?.sessionTitle ?? '' })} size="lg">

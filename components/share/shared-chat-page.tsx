@@ -4,7 +4,7 @@ import dayjs from 'dayjs';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getApiBase, ApiError } from '../../shared/api/request.ts';
-import { getSharedChat } from '../../shared/api/share.ts';
+import { getSharedChat } from './api.ts';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import type { SharedMessage } from '../../shared/contracts/share.ts';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';

@@ -2,7 +2,7 @@ import { ActionIcon, Anchor, Badge, Button, Group, Kbd, Paper, Stack, Switch, Te
 import { useAtom, useAtomValue } from 'jotai';
 import { useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { selectionToolsAtom, siderSettingsAtom } from '../../shared/atoms/sider-setting.ts';
+import { selectionToolsAtom, siderSettingsAtom } from './atoms.ts';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import { getShortcuts, openShortcutsPage } from '../../shared/platform/browser-pages.ts';
 import { toggleSite, type SiderSettings } from '../../shared/utils/sider-settings.ts';

@@ -1,4 +1,5 @@
 import { notifications } from '@mantine/notifications';
+import { errorMessage } from './error-message.ts';
 
 /** The app's kinds of toast, so every feature reports outcomes alike. */
 export function notifySuccess(message: string): void {
@@ -12,4 +13,18 @@ export function notifyError(message: string): void {
 /** Done, but something is left for the person to do: it stays until closed. */
 export function notifyWarning(message: string): void {
   notifications.show({ message, color: 'orange', autoClose: false });
+}
+
+/**
+ * The one way a failed mutation is reported (`useMutation({ onError: onMutationError(...) })`): a red
+ * toast with the failure's message (an ApiError carries the server's, in the reader's language),
+ * or a text of the feature's own: fixed, or built from that message. `then` does what else the
+ * failure undoes (a confirmation closed, an order put back).
+ */
+export function onMutationError(text?: string | ((message: string) => string), then?: (error: unknown) => void): (error: unknown) => void {
+  return (error) => {
+    const message = errorMessage(error);
+    notifyError(text === undefined ? message : typeof text === 'string' ? text : text(message));
+    then?.(error);
+  };
 }

@@ -26,16 +26,3 @@ export function planDate(iso: string | null | undefined): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }
-
-/** Minor units of `currency` (cents, fen) as the reader writes the amount: $9.99, ¥68.00. */
-export function formatPrice(minor: number, currency: string, language: string): string {
-  const code = currency.toUpperCase();
-  const locale = language === 'zh' ? 'zh-CN' : 'en-US';
-  try {
-    const format = new Intl.NumberFormat(locale, { style: 'currency', currency: code });
-    const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
-    return format.format(minor / 10 ** digits);
-  } catch {
-    return `${(minor / 100).toFixed(2)} ${code}`;
-  }
-}

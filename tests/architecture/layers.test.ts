@@ -49,6 +49,14 @@ const planted: Case[] = [
   { rule: 'ui makes API calls', file: 'components/ui/planted.ts', code: "import { getSettingListAll } from '../../shared/api/system.ts';\nexport const x = getSettingListAll;", expect: /ui may not import shared\/api/ },
   { rule: 'a file outside the map is imported', file: 'components/chat/planted.ts', code: "import '../../scripts/ensure-extension-build.ts';", expect: /outside the layer map/ },
   { rule: 'a dynamic import crosses the map', file: 'components/chat/planted.ts', code: "export const x = () => import('../chat-history/session-list.tsx');", expect: /chat-history feature/ },
+  { rule: 'a user surface imports the console', file: 'components/chat/planted.ts', code: "import { AdminLayout } from '../../admin/shell/admin-layout.tsx';\nexport const x = AdminLayout;", expect: /no user surface imports the console/ },
+  { rule: 'an entrypoint imports a console feature', file: 'entrypoints/app/planted.ts', code: "export const x = () => import('../../admin/users/users-page.tsx');", expect: /no user surface imports the console/ },
+  { rule: 'shared imports the console', file: 'shared/api/planted.ts', code: "import { adminPackagesQuery } from '../../admin/money/api.ts';\nexport const x = adminPackagesQuery;", expect: /no user surface imports the console/ },
+  { rule: 'a console feature imports another console feature', file: 'admin/money/planted.ts', code: "import { UserPage } from '../users/user-page.tsx';\nexport const x = UserPage;", expect: /console's money feature may not import the console's users feature/ },
+  { rule: "the console's shell imports a console feature", file: 'admin/shell/planted.ts', code: "import { MoneyPage } from '../money/money-page.tsx';\nexport const x = MoneyPage;", expect: /admin-shell may not import the console's money feature/ },
+  { rule: 'a console feature imports a user feature', file: 'admin/users/planted.ts', code: "import { SessionList } from '../../components/chat-history/session-list.tsx';\nexport const x = SessionList;", expect: /may not import the chat-history feature/ },
+  { rule: "the console's generic pieces make API calls", file: 'admin/ui/planted.ts', code: "import { getSettingListAll } from '../../shared/api/system.ts';\nexport const x = getSettingListAll;", expect: /admin-ui may not import shared\/api/ },
+  { rule: 'a console feature calls fetch outside its api.ts', file: 'admin/money/planted.ts', code: "export const x = () => fetch('/api/admin/Plan/List');", expect: /no-restricted-globals.*shared\/api/ },
   { rule: 'a function is longer than 120 lines', file: 'server/services/chat/planted.ts', code: `export function long() {\n${'  void 0;\n'.repeat(125)}}`, expect: /max-lines-per-function/ },
 ];
 
@@ -57,6 +65,9 @@ const allowed: Omit<Case, 'rule' | 'expect'>[] = [
   { file: 'components/layout/planted.ts', code: "import { ChatSidebar } from '../chat-history/chat-sidebar.tsx';\nimport { ChatView } from '../chat/chat-view.tsx';\nexport const x = [ChatSidebar, ChatView];" },
   { file: 'entrypoints/sidepanel/planted.ts', code: "import { extensionTabs } from '../../shared/platform/extension.ts';\nimport { browser } from 'wxt/browser';\nexport const x = [extensionTabs, browser];" },
   { file: 'shared/messaging/planted.ts', code: "import { defineExtensionMessaging } from '@webext-core/messaging';\nexport const x = defineExtensionMessaging;" },
+  { file: 'admin/planted.ts', code: "import { MoneyPage } from './money/money-page.tsx';\nimport { AdminLayout } from './shell/admin-layout.tsx';\nimport { AppProviders } from '../components/app-shell/app-providers.tsx';\nexport const x = [MoneyPage, AdminLayout, AppProviders];" },
+  { file: 'admin/money/planted.ts', code: "import { adminPackagesQuery } from './api.ts';\nimport { apiGet } from '../../shared/api/request.ts';\nimport { ConfirmDialog } from '../../components/ui/confirm-dialog.tsx';\nexport const x = [adminPackagesQuery, apiGet, ConfirmDialog];" },
+  { file: 'admin/money/api.ts', code: "export const x = () => fetch('/api/admin/RedeemCode/ExportBatch');" },
   { file: 'server/providers/planted.ts', code: "import { APICallError } from 'ai';\nimport { Codes } from '../../shared/contracts/envelope.ts';\nexport const x = [APICallError, Codes];" },
   { file: 'server/services/chat/planted.ts', code: "import { AppError } from '../../core/errors.ts';\nimport { extensionOf } from '../../../shared/contracts/media.ts';\nimport { chargeCtes } from '../points/ledger.ts';\nimport { users } from '../../db/schema/users.ts';\nexport const x = [AppError, extensionOf, chargeCtes, users];" },
   { file: 'server/http/planted.ts', code: "import type { AuthUser } from '../services/accounts/auth.ts';\nimport { type UploadedFile } from '../services/media/upload.ts';\nimport { AppError } from '../core/errors.ts';\nexport type X = [AuthUser, UploadedFile, AppError];" },
@@ -77,7 +88,7 @@ describe('the layer map, held by lint', () => {
   });
 
   it('finds no import against the map in the code as it is', async () => {
-    const results = await eslint.lintFiles(['entrypoints', 'components', 'shared', 'server']);
+    const results = await eslint.lintFiles(['entrypoints', 'admin', 'components', 'shared', 'server']);
     const against = results.flatMap((r) =>
       r.messages.filter((m) => m.ruleId === 'tandem/layers').map((m) => `${path.relative(root, r.filePath)}:${m.line} ${m.message}`),
     );

@@ -7,7 +7,7 @@ import type { StartedApp } from '../../../components/app-shell/start.ts';
 import { LoginPage } from '../../../components/login/login-page.tsx';
 import { addUser } from '../../../shared/api/account.ts';
 import { getTokenForTempKey } from '../../../shared/api/user.ts';
-import { consumeLoginState } from '../../../shared/atoms/login-link.ts';
+import { consumeLoginState } from '../../../components/login/atoms.ts';
 import { BUILT_IN_EXTENSION_ID } from '../../../shared/contracts/extension.ts';
 import { LoginFrameMessageSchema } from '../../../shared/contracts/login-frame.ts';
 import { setLanguage } from '../../../shared/i18n/i18n.ts';

@@ -5,7 +5,7 @@ import { loginFromUrl } from '../../../components/login/url-login.ts';
 import { addUser, login } from '../../../shared/api/account.ts';
 import { getTokenForTempKey } from '../../../shared/api/user.ts';
 import { authActionAtom, tokenAtom, userInfoAtom } from '../../../shared/atoms/auth.ts';
-import { pendingLinkLoginAtom, rememberLoginState, type PendingLinkLogin } from '../../../shared/atoms/login-link.ts';
+import { pendingLinkLoginAtom, rememberLoginState, type PendingLinkLogin } from '../../../components/login/atoms.ts';
 import type { TestAppProcess } from '../../helpers/test-app-process.ts';
 import { startWebPageAgainstServer } from '../../helpers/web-page-app.ts';
 

@@ -5,7 +5,7 @@ import { ChatSidebar } from '../../../components/chat-history/chat-sidebar.tsx';
 import { ChatView } from '../../../components/chat/chat-view.tsx';
 import { chatPlansAddons } from '../../../components/layout/chat-plans.tsx';
 import { PlanSettingsSection } from '../../../components/plans/plan-settings-section.tsx';
-import { UserVipPage } from '../../../components/plans/user-vip-page.tsx';
+import { UserPlanPage } from '../../../components/plans/user-plan-page.tsx';
 import { chatModelAtom } from '../../../shared/atoms/chat.ts';
 import { answer, fakeApi, serveTheseTests } from '../../helpers/fake-api.ts';
 import { testModel } from '../../helpers/models.ts';
@@ -89,7 +89,7 @@ describe('the sidebar and /user-vip lead to the plans', () => {
 
   it('/user-vip shows the plan card and the ways to /pricing and /subscription, and asks a visitor to sign in', async () => {
     const onNavigate = vi.fn();
-    const { unmount } = await renderInApp(<UserVipPage onBack={vi.fn()} onNavigate={onNavigate} />, { apiBase: server.url, user: advanced });
+    const { unmount } = await renderInApp(<UserPlanPage onBack={vi.fn()} onNavigate={onNavigate} />, { apiBase: server.url, user: advanced });
     const summary = screen.getByTestId('plan-summary');
     expect(summary).toHaveTextContent('Advanced');
     expect(summary).toHaveTextContent('Expires 2027-11-25');
@@ -99,7 +99,7 @@ describe('the sidebar and /user-vip lead to the plans', () => {
     expect(onNavigate.mock.calls).toEqual([['/pricing'], ['/subscription']]);
     unmount();
 
-    await renderInApp(<UserVipPage onBack={vi.fn()} onNavigate={onNavigate} />, { apiBase: server.url, user: null });
+    await renderInApp(<UserPlanPage onBack={vi.fn()} onNavigate={onNavigate} />, { apiBase: server.url, user: null });
     expect(screen.getByText('Sign in to see your plan.')).toBeInTheDocument();
     expect(screen.queryByTestId('plan-summary')).toBeNull();
   });

@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { SiderSettingPage } from '../../../components/sider-setting/sider-setting-page.tsx';
-import { siderSettingsPersisted } from '../../../shared/atoms/sider-setting.ts';
+import { siderSettingsPersisted } from '../../../components/sider-setting/atoms.ts';
 import { loadPersisted, writePersisted } from '../../../shared/storage/active.ts';
 import { DEFAULT_SIDER_SETTINGS } from '../../../shared/utils/sider-settings.ts';
 import { answer, fakeApi, serveTheseTests } from '../../helpers/fake-api.ts';

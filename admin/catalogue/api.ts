@@ -1,0 +1,102 @@
+import { queryOptions } from '@tanstack/react-query';
+import { pagedSchema } from '../../shared/contracts/common.ts';
+import {
+  AdminDeploymentSchema,
+  AdminModelSchema,
+  SyncModelMapResultSchema,
+  TestDeploymentResultSchema,
+  UpstreamModelListResultSchema,
+  type AdminDeployment,
+  type AdminModel,
+  type SaveDeployment,
+  type SaveModel,
+  type SyncModelMap,
+  type SyncModelMapResult,
+  type TestDeployment,
+  type TestDeploymentResult,
+  type UpstreamModelEntry,
+  type UpstreamModelListRequest,
+} from '../../shared/contracts/model.ts';
+import { apiGet, apiPost } from '../../shared/api/request.ts';
+
+/**
+ * The operator's catalogue (/api/admin/AiModel/*, /api/admin/AiModelMap/*, docs/api.md): catalogue
+ * models, their upstream deployments, their health, a test call and the import from a provider.
+ */
+
+/** Every query of the console's catalogue pages starts with this key, so a change refetches them all. */
+export const adminCatalogueKey = ['admin', 'catalogue'] as const;
+
+/** The console shows the whole catalogue on one page (it is ordered by hand, so it is never long). */
+const ADMIN_MODEL_PAGE_SIZE = 100;
+
+export function adminModelsQuery() {
+  return queryOptions({
+    queryKey: [...adminCatalogueKey, 'models'] as const,
+    queryFn: ({ signal }) => apiGet('/api/admin/AiModel/GetList', { page: 1, count: ADMIN_MODEL_PAGE_SIZE }, { data: pagedSchema(AdminModelSchema), signal }),
+  });
+}
+
+export function adminModelQuery(aiModelId: string) {
+  return queryOptions({
+    queryKey: [...adminCatalogueKey, 'model', aiModelId] as const,
+    queryFn: ({ signal }) => apiGet('/api/admin/AiModel/GetById', { aiModelId }, { data: AdminModelSchema, signal }),
+  });
+}
+
+/** What the model form sends: the contract's input (defaults are filled by the server). */
+export type SaveModelInput = Partial<SaveModel> & Pick<SaveModel, 'name'>;
+
+export function saveAdminModel(body: SaveModelInput): Promise<AdminModel> {
+  return apiPost('/api/admin/AiModel/Save', body, { data: AdminModelSchema });
+}
+
+export async function deleteAdminModel(aiModelId: string): Promise<void> {
+  await apiPost('/api/admin/AiModel/Delete', { aiModelId });
+}
+
+export function setAdminModelOnline(aiModelId: string, online: boolean): Promise<AdminModel> {
+  return apiPost('/api/admin/AiModel/Online', { aiModelId, online }, { data: AdminModelSchema });
+}
+
+/** Puts the catalogue in the order of `ids` (every instance re-reads it). */
+export async function sortAdminModels(ids: string[]): Promise<void> {
+  await apiPost('/api/admin/AiModel/Sort', { ids });
+}
+
+export function adminDeploymentsQuery(aiModelId: string) {
+  return queryOptions({
+    queryKey: [...adminCatalogueKey, 'deployments', aiModelId] as const,
+    queryFn: ({ signal }) => apiGet('/api/admin/AiModelMap/GetList', { aiModelId }, { data: AdminDeploymentSchema.array(), signal }),
+  });
+}
+
+/** A deployment as the form sends it: apiKey absent keeps the stored key, '' removes it. */
+export type SaveDeploymentInput = Partial<SaveDeployment> & Pick<SaveDeployment, 'aiModelId' | 'provider' | 'upstreamModelId'>;
+
+export function saveAdminDeployment(body: SaveDeploymentInput): Promise<AdminDeployment> {
+  return apiPost('/api/admin/AiModelMap/Save', body, { data: AdminDeploymentSchema });
+}
+
+export async function deleteAdminDeployment(aiModelMapId: string): Promise<void> {
+  await apiPost('/api/admin/AiModelMap/Delete', { aiModelMapId });
+}
+
+/** Test calls wait for the upstream's first tokens: longer than a page's calls, bounded all the same. */
+const UPSTREAM_TIMEOUT_MS = 60_000;
+
+/** Sends one short prompt to a deployment (saved, or the form's unsaved settings): nobody is charged, nothing is stored. */
+export function testAdminDeployment(body: Partial<TestDeployment>): Promise<TestDeploymentResult> {
+  return apiPost('/api/admin/AiModelMap/Test', body, { data: TestDeploymentResultSchema, timeoutMs: UPSTREAM_TIMEOUT_MS });
+}
+
+/** The models an upstream lists, each with whether it is imported already. */
+export async function listUpstreamModels(body: Partial<UpstreamModelListRequest>): Promise<UpstreamModelEntry[]> {
+  const { list } = await apiPost('/api/admin/AiModelMap/OpenAiModel', body, { data: UpstreamModelListResultSchema, timeoutMs: UPSTREAM_TIMEOUT_MS });
+  return list;
+}
+
+/** Creates catalogue models and deployments for the chosen upstream models (those imported already are skipped). */
+export function syncModelMap(body: Partial<SyncModelMap> & Pick<SyncModelMap, 'upstreamModelIds'>): Promise<SyncModelMapResult> {
+  return apiPost('/api/admin/AiModel/SyncModelMap', body, { data: SyncModelMapResultSchema });
+}

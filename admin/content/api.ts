@@ -1,0 +1,164 @@
+import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import type { z } from 'zod';
+import {
+  PageViewPageSchema,
+  RequestTimePageSchema,
+  type PageViewListQuery,
+  type PageViewRecordSchema,
+  type RequestTimeListQuery,
+  type RequestTimeRecordSchema,
+} from '../../shared/contracts/admin-records.ts';
+import { pagedSchema, type Paged } from '../../shared/contracts/common.ts';
+import { BroadcastResultSchema, type Broadcast } from '../../shared/contracts/economy.ts';
+import { FeedbackEntrySchema, type FeedbackReason } from '../../shared/contracts/feedback.ts';
+import { AdminPluginListSchema, AdminPluginSchema, type AdminPlugin } from '../../shared/contracts/plugin.ts';
+import {
+  AdminQuickFunctionListSchema,
+  AdminQuickFunctionSchema,
+  AdminRecommendedPromptPageSchema,
+  AdminRecommendedPromptSchema,
+  type AdminQuickFunction,
+  type AdminRecommendedPrompt,
+  type AdminSaveQuickFunctionBodySchema,
+  type AdminSaveRecommendedPromptBodySchema,
+} from '../../shared/contracts/quick-function.ts';
+import type { Language } from '../../shared/contracts/common.ts';
+import { AdminSettingListSchema, AdminSettingSchema, type AdminSetting } from '../../shared/contracts/system.ts';
+import { apiGet, apiPost } from '../../shared/api/request.ts';
+
+/**
+ * The console's content pages: plugins, the built-in quick functions and their menu tree,
+ * recommended prompts, system settings, notification broadcasts, uninstall feedback and the
+ * page-view and request-time records (docs/api.md).
+ */
+
+/** Every content query starts with this key: a change refetches the content pages. */
+export const adminContentKey = ['admin', 'content'] as const;
+
+export const CONTENT_PAGE_SIZE = 20;
+
+// ---- plugins ----
+
+export function adminPluginsQuery() {
+  return queryOptions({
+    queryKey: [...adminContentKey, 'plugins'] as const,
+    queryFn: ({ signal }) => apiGet('/api/admin/Plugin/GetList', undefined, { data: AdminPluginListSchema, signal }),
+  });
+}
+
+export function saveAdminPlugin(body: { pluginId: string; online?: boolean; pointsCost?: number }): Promise<AdminPlugin> {
+  return apiPost('/api/admin/Plugin/Save', body, { data: AdminPluginSchema });
+}
+
+// ---- quick functions ----
+
+export function adminQuickFunctionsQuery() {
+  return queryOptions({
+    queryKey: [...adminContentKey, 'quick-functions'] as const,
+    queryFn: ({ signal }) => apiGet('/api/admin/QuickFunction/GetList', undefined, { data: AdminQuickFunctionListSchema, signal }),
+  });
+}
+
+export type SaveQuickFunctionInput = z.input<typeof AdminSaveQuickFunctionBodySchema>;
+
+export function saveAdminQuickFunction(body: SaveQuickFunctionInput): Promise<AdminQuickFunction> {
+  return apiPost('/api/admin/QuickFunction/Save', body, { data: AdminQuickFunctionSchema });
+}
+
+export async function deleteAdminQuickFunction(quickFunctionId: string): Promise<void> {
+  await apiPost('/api/admin/QuickFunction/Delete', { quickFunctionId });
+}
+
+export async function setAdminQuickFunctionOnline(quickFunctionId: string, online: boolean): Promise<void> {
+  await apiPost('/api/admin/QuickFunction/Online', { quickFunctionId, online });
+}
+
+/** Puts the built-ins of `ids` in that order (siblings of one parent). */
+export async function sortAdminQuickFunctions(ids: string[]): Promise<void> {
+  await apiPost('/api/admin/QuickFunction/Sort', { ids });
+}
+
+// ---- recommended prompts ----
+
+export function adminPromptsQuery(page: number, language: Language | null) {
+  return queryOptions({
+    queryKey: [...adminContentKey, 'prompts', page, language] as const,
+    queryFn: ({ signal }) =>
+      apiGet('/api/admin/AiPrompWord/GetList', { page, count: CONTENT_PAGE_SIZE, language: language ?? undefined }, { data: AdminRecommendedPromptPageSchema, signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export type SavePromptInput = z.input<typeof AdminSaveRecommendedPromptBodySchema>;
+
+export function saveAdminPrompt(body: SavePromptInput): Promise<AdminRecommendedPrompt> {
+  return apiPost('/api/admin/AiPrompWord/Save', body, { data: AdminRecommendedPromptSchema });
+}
+
+export async function deleteAdminPrompt(aiPrompWordId: string): Promise<void> {
+  await apiPost('/api/admin/AiPrompWord/Delete', { aiPrompWordId });
+}
+
+// ---- settings ----
+
+export function adminSettingsQuery() {
+  return queryOptions({
+    queryKey: [...adminContentKey, 'settings'] as const,
+    queryFn: ({ signal }) => apiGet('/api/admin/System/GetSettingList', undefined, { data: AdminSettingListSchema, signal }),
+  });
+}
+
+export function saveAdminSetting(settingKey: string, settingValue: string): Promise<AdminSetting> {
+  return apiPost('/api/admin/System/SaveSetting', { settingKey, settingValue }, { data: AdminSettingSchema });
+}
+
+/** Removes the stored value: a known key returns to its default (answered); another key goes (null). */
+export function resetAdminSetting(settingKey: string): Promise<AdminSetting | null> {
+  return apiPost('/api/admin/System/DeleteSetting', { settingKey }, { data: AdminSettingSchema.nullable() });
+}
+
+// ---- notifications ----
+
+export function broadcastNotification(body: Broadcast): Promise<{ sent: number }> {
+  return apiPost('/api/admin/UserNotification/Broadcast', body, { data: BroadcastResultSchema });
+}
+
+// ---- feedback ----
+
+export function feedbackQuery(page: number, reason: FeedbackReason | null) {
+  return queryOptions({
+    queryKey: [...adminContentKey, 'feedback', page, reason] as const,
+    queryFn: ({ signal }) =>
+      apiGet('/api/admin/Feedback/GetList', { page, count: CONTENT_PAGE_SIZE, reason: reason ?? undefined }, { data: pagedSchema(FeedbackEntrySchema), signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+// ---- records ----
+
+export type RequestTimeRecord = z.infer<typeof RequestTimeRecordSchema>;
+export type PageViewRecord = z.infer<typeof PageViewRecordSchema>;
+
+type RequestTimeFilters = Partial<Omit<RequestTimeListQuery, 'page' | 'count'>>;
+type PageViewFilters = Partial<Omit<PageViewListQuery, 'page' | 'count'>>;
+
+/** Leaves out empty filters, so the query string carries only what was chosen. */
+const present = (query: Record<string, string | number | undefined>) => Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined && v !== ''));
+
+export function requestTimesQuery(page: number, filters: RequestTimeFilters) {
+  return queryOptions({
+    queryKey: [...adminContentKey, 'request-times', page, filters] as const,
+    queryFn: ({ signal }): Promise<Paged<RequestTimeRecord>> =>
+      apiGet('/api/admin/Records/GetRequestTimes', present({ ...filters, page, count: CONTENT_PAGE_SIZE }), { data: RequestTimePageSchema, signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function pageViewsQuery(page: number, filters: PageViewFilters) {
+  return queryOptions({
+    queryKey: [...adminContentKey, 'page-views', page, filters] as const,
+    queryFn: ({ signal }): Promise<Paged<PageViewRecord>> =>
+      apiGet('/api/admin/Records/GetPageViews', present({ ...filters, page, count: CONTENT_PAGE_SIZE }), { data: PageViewPageSchema, signal }),
+    placeholderData: keepPreviousData,
+  });
+}

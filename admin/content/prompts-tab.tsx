@@ -1,0 +1,136 @@
+import { Badge, Button, Group, NumberInput, Select, Switch, Textarea, TextInput } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { DataTable } from 'mantine-datatable';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { adminContentKey, adminPromptsQuery, CONTENT_PAGE_SIZE, deleteAdminPrompt, saveAdminPrompt, type SavePromptInput } from './api.ts';
+import { ResourceForm, useSchemaSubmit } from '../ui/resource-form.tsx';
+import { ResourceTable, type ResourceFormSlot } from '../ui/resource-table.tsx';
+import type { Language } from '../../shared/contracts/common.ts';
+import { AdminSaveRecommendedPromptBodySchema, type AdminRecommendedPrompt } from '../../shared/contracts/quick-function.ts';
+import { fieldMessages } from '../../components/ui/form-errors.ts';
+import { pagedTableProps } from '../../components/ui/paged-table.ts';
+import { formatTime } from './content-format.ts';
+import './strings.ts';
+
+const PROBLEMS = new Set(['promptNameRequired', 'promptContentRequired']);
+
+/** Recommended prompts (the starters users are offered), per language. */
+export function PromptsTab() {
+  const { t } = useTranslation();
+  const [page, setPage] = useState(1);
+  const [language, setLanguage] = useState<Language | null>(null);
+  const prompts = useQuery(adminPromptsQuery(page, language));
+  return (
+    <ResourceTable<AdminRecommendedPrompt, SavePromptInput>
+      list={prompts}
+      queryKey={adminContentKey}
+      filters={
+        <Select
+          label={t('adminContent.prompts.language')}
+          placeholder={t('adminContent.any')}
+          clearable
+          data={(['en', 'zh'] as const).map((l) => ({ value: l, label: t(`adminContent.languages.${l}`) }))}
+          value={language}
+          onChange={(l) => {
+            setLanguage(l as Language | null);
+            setPage(1);
+          }}
+        />
+      }
+      newLabel={t('adminContent.prompts.new')}
+      editTitle={t('adminContent.prompts.edit')}
+      save={saveAdminPrompt}
+      savedText={t('adminContent.saved')}
+      remove={{
+        call: (p) => deleteAdminPrompt(p.aiPrompWordId),
+        title: t('adminContent.prompts.deleteTitle'),
+        message: (p) => t('adminContent.prompts.deleteMessage', { name: p?.title ?? '' }),
+        confirmLabel: t('adminContent.delete'),
+        cancelLabel: t('adminContent.cancel'),
+      }}
+      form={(slot) => <PromptForm {...slot} />}
+      table={({ edit, askDelete }) => (
+        <DataTable<AdminRecommendedPrompt>
+          aria-label={t('adminContent.tabs.prompts')}
+          idAccessor="aiPrompWordId"
+          {...pagedTableProps(prompts, { page, onPageChange: setPage, pageSize: CONTENT_PAGE_SIZE, emptyText: t('adminContent.empty') })}
+          columns={[
+            { accessor: 'title', title: t('adminContent.prompts.title'), render: (p) => `${p.icon} ${p.title}` },
+            { accessor: 'content', title: t('adminContent.prompts.content'), ellipsis: true, width: 360 },
+            { accessor: 'language', title: t('adminContent.prompts.language'), render: (p) => t(`adminContent.languages.${p.language}`) },
+            { accessor: 'sort', title: t('adminContent.prompts.sort'), textAlign: 'right' },
+            {
+              accessor: 'online',
+              title: t('adminContent.online'),
+              render: (p) => (
+                <Badge variant="light" color={p.online ? 'teal' : 'gray'}>
+                  {p.online ? t('adminContent.shown') : t('adminContent.hidden')}
+                </Badge>
+              ),
+            },
+            { accessor: 'updateTime', title: t('adminContent.updated'), render: (p) => formatTime(p.updateTime) },
+            {
+              accessor: 'actions',
+              title: t('adminContent.actions'),
+              render: (p) => (
+                <Group gap={4} wrap="nowrap">
+                  <Button size="compact-xs" variant="subtle" onClick={() => edit(p)}>
+                    {t('adminContent.edit')}
+                  </Button>
+                  <Button size="compact-xs" variant="subtle" color="red" onClick={() => askDelete(p)}>
+                    {t('adminContent.delete')}
+                  </Button>
+                </Group>
+              ),
+            },
+          ]}
+        />
+      )}
+    />
+  );
+}
+
+function PromptForm({ existing, saving, onSave, onCancel }: ResourceFormSlot<AdminRecommendedPrompt, SavePromptInput>) {
+  const { t } = useTranslation();
+  const [v, setV] = useState({
+    language: existing?.language ?? ('en' as Language),
+    title: existing?.title ?? '',
+    content: existing?.content ?? '',
+    category: existing?.category ?? ('scoped' as const),
+    icon: existing?.icon ?? '',
+    online: existing?.online ?? true,
+    sort: (existing?.sort ?? 0) as number | string,
+  });
+  const set = (patch: Partial<typeof v>) => setV((old) => ({ ...old, ...patch }));
+  const build = (): SavePromptInput => ({ ...(existing ? { aiPrompWordId: existing.aiPrompWordId } : {}), ...v, sort: v.sort === '' ? Number.NaN : Number(v.sort) });
+  const { errors, submit } = useSchemaSubmit(AdminSaveRecommendedPromptBodySchema, build, onSave);
+  const err = fieldMessages(errors, PROBLEMS, (code) => t(`adminContent.problems.${code}`), () => t('adminContent.invalid'));
+  return (
+    <ResourceForm onSubmit={submit} saving={saving} onCancel={onCancel} cancelLabel={t('adminContent.cancel')} saveLabel={t('adminContent.save')}>
+      <Group grow>
+        <Select
+          label={t('adminContent.prompts.language')}
+          data={(['en', 'zh'] as const).map((l) => ({ value: l, label: t(`adminContent.languages.${l}`) }))}
+          value={v.language}
+          onChange={(l) => l && set({ language: l as Language })}
+          allowDeselect={false}
+        />
+        <TextInput label={t('adminContent.quickFunctions.icon')} value={v.icon} onChange={(e) => set({ icon: e.currentTarget.value })} error={err('icon')} />
+        <NumberInput label={t('adminContent.prompts.sort')} min={0} allowDecimal={false} value={v.sort} onChange={(sort) => set({ sort })} error={err('sort')} />
+      </Group>
+      <TextInput label={t('adminContent.prompts.title')} required value={v.title} onChange={(e) => set({ title: e.currentTarget.value })} error={err('title')} />
+      <Textarea label={t('adminContent.prompts.content')} required autosize minRows={4} value={v.content} onChange={(e) => set({ content: e.currentTarget.value })} error={err('content')} />
+      <Group>
+        <Select
+          label={t('adminContent.quickFunctions.category')}
+          data={(['scoped', 'style'] as const).map((c) => ({ value: c, label: t(`adminContent.quickFunctions.categories.${c}`) }))}
+          value={v.category}
+          onChange={(c) => c && set({ category: c as 'scoped' | 'style' })}
+          allowDeselect={false}
+        />
+        <Switch mt="lg" label={t('adminContent.shown')} checked={v.online} onChange={(e) => set({ online: e.currentTarget.checked })} />
+      </Group>
+    </ResourceForm>
+  );
+}

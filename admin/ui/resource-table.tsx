@@ -1,0 +1,109 @@
+import { Alert, Button, Group, Stack, type ModalProps } from '@mantine/core';
+import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { Fragment, useState, type ReactNode } from 'react';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog.tsx';
+import { errorMessage } from '../../components/ui/error-message.ts';
+import { IconPlus } from '../../components/ui/icons.tsx';
+import { notifySuccess, onMutationError } from '../../components/ui/notify.ts';
+import { Modal } from '../../components/ui/overlays.tsx';
+
+/** What a row's buttons do: open it in the form, or ask to delete it. */
+export interface ResourceActions<Row> {
+  edit: (row: Row) => void;
+  askDelete: (row: Row) => void;
+}
+
+/** What the family's form is given: the row edited (null for a new one) and how to save or leave. */
+export interface ResourceFormSlot<Row, Body> {
+  existing: Row | null;
+  saving: boolean;
+  onSave: (body: Body) => void;
+  onCancel: () => void;
+}
+
+export interface ResourceTableProps<Row, Body> {
+  /** The list's query, whose failure shows above the table. */
+  list: { isError: boolean; error: unknown };
+  /** Refetched after every change. */
+  queryKey: QueryKey;
+  /** The table itself (columns, paging), with the row actions to put in its actions column. */
+  table: (actions: ResourceActions<Row>) => ReactNode;
+  /** Filters shown left of the "new" button. */
+  filters?: ReactNode;
+  newLabel: string;
+  /** The form's title: `newLabel` for a new row, this for an existing one. */
+  editTitle: string;
+  modalSize?: ModalProps['size'];
+  /** A key per row, so the form starts afresh for each row opened. */
+  formKey?: (row: Row) => string;
+  form: (slot: ResourceFormSlot<Row, Body>) => ReactNode;
+  save: (body: Body) => Promise<unknown>;
+  /** The toast after a save. */
+  savedText: string;
+  /** Deleting, after a confirmation; absent when the family is not deleted from the list. */
+  remove?: { call: (row: Row) => Promise<unknown>; title: string; message: (row: Row | null) => string; confirmLabel: string; cancelLabel: string };
+}
+
+/**
+ * The console's resource table and form: a family of records listed in a table, added and edited
+ * in a form (checked against its contract), deleted after a confirmation. A family brings its
+ * columns, its form and its calls; the list's failure, the dialogs, the success toast, the failure
+ * toast (onMutationError) and the refetch after a change are the same everywhere.
+ */
+export function ResourceTable<Row, Body>(props: ResourceTableProps<Row, Body>) {
+  const queryClient = useQueryClient();
+  const [editing, setEditing] = useState<Row | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<Row | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: props.queryKey });
+  const save = useMutation({
+    mutationFn: props.save,
+    onSuccess: async () => {
+      setEditing(null);
+      notifySuccess(props.savedText);
+      await refresh();
+    },
+    onError: onMutationError(),
+  });
+  const remove = useMutation({
+    mutationFn: (row: Row) => props.remove!.call(row),
+    onSuccess: async () => {
+      setDeleting(null);
+      await refresh();
+    },
+    onError: onMutationError(),
+  });
+  const existing = editing === 'new' ? null : editing;
+  return (
+    <Stack>
+      <Group justify={props.filters ? 'space-between' : 'flex-end'} align={props.filters ? 'flex-end' : undefined}>
+        {props.filters}
+        <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
+          {props.newLabel}
+        </Button>
+      </Group>
+      {props.list.isError && <Alert color="red">{errorMessage(props.list.error)}</Alert>}
+      {props.table({ edit: setEditing, askDelete: setDeleting })}
+      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? props.newLabel : props.editTitle} size={props.modalSize ?? 'lg'}>
+        {editing !== null && (
+          <Fragment key={existing !== null && props.formKey ? props.formKey(existing) : 'new'}>
+            {props.form({ existing, saving: save.isPending, onSave: save.mutate, onCancel: () => setEditing(null) })}
+          </Fragment>
+        )}
+      </Modal>
+      {props.remove && (
+        <ConfirmDialog
+          opened={deleting !== null}
+          title={props.remove.title}
+          message={props.remove.message(deleting)}
+          confirmLabel={props.remove.confirmLabel}
+          cancelLabel={props.remove.cancelLabel}
+          danger
+          loading={remove.isPending}
+          onConfirm={() => deleting !== null && remove.mutate(deleting)}
+          onCancel={() => setDeleting(null)}
+        />
+      )}
+    </Stack>
+  );
+}
+

@@ -1,0 +1,159 @@
+import { Alert, Anchor, Badge, Select, Stack, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import { DataTable, type DataTableColumn, type DataTableSortStatus } from 'mantine-datatable';
+import 'mantine-datatable/styles.css';
+import { useState, type MouseEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'wouter';
+import { adminUserListQuery, USERS_PAGE_SIZE, type UserListFilters } from './api.ts';
+import type { AdminUser, AdminUserSort } from '../../shared/contracts/admin-users.ts';
+import { IconSearch } from '../../components/ui/icons.tsx';
+import { pagedTableProps } from '../../components/ui/paged-table.ts';
+import { useUserFormat } from './user-format.ts';
+import './strings.ts';
+
+/** Table columns the server can sort by, and the sort each one asks for. */
+const SORT_BY_COLUMN: Record<string, AdminUserSort> = { email: 'email', createTime: 'created', lastActiveTime: 'lastActive', balance: 'balance' };
+const COLUMN_BY_SORT = Object.fromEntries(Object.entries(SORT_BY_COLUMN).map(([column, sort]) => [sort, column])) as Record<AdminUserSort, string>;
+
+type Filters = { role: string | null; planLevel: string | null; status: string | null };
+
+/** The query the list asks for: what was typed and chosen, the order, and nothing left empty. */
+export function listFilters(keyword: string, filters: Filters, sort: DataTableSortStatus<AdminUser>): UserListFilters {
+  return {
+    keyword: keyword.trim() || undefined,
+    role: (filters.role as UserListFilters['role']) ?? undefined,
+    planLevel: filters.planLevel === null ? undefined : Number(filters.planLevel),
+    status: (filters.status as UserListFilters['status']) ?? undefined,
+    sort: SORT_BY_COLUMN[String(sort.columnAccessor)] ?? 'created',
+    order: sort.direction,
+  };
+}
+
+/** /admin/users: search by e-mail, name or id; page, sort and filter on the server. */
+export function UsersPage() {
+  const { t } = useTranslation();
+  const [, navigate] = useLocation();
+  const [keyword, setKeyword] = useState('');
+  const [debouncedKeyword] = useDebouncedValue(keyword, 300);
+  const [filters, setFilters] = useState<Filters>({ role: null, planLevel: null, status: null });
+  const [sort, setSort] = useState<DataTableSortStatus<AdminUser>>({ columnAccessor: COLUMN_BY_SORT.created, direction: 'desc' });
+  const [page, setPage] = useState(1);
+  const users = useQuery(adminUserListQuery(page, listFilters(debouncedKeyword, filters, sort)));
+
+  // Another search, filter or order starts at the first page.
+  const changeFilter = (name: keyof Filters) => (value: string | null) => {
+    setFilters((current) => ({ ...current, [name]: value }));
+    setPage(1);
+  };
+  const columns = useColumns(filters, changeFilter);
+
+  return (
+    <Stack gap="md">
+      <Title order={2}>{t('adminUsers.title')}</Title>
+      <TextInput
+        label={t('adminUsers.search')}
+        placeholder={t('adminUsers.searchPlaceholder')}
+        leftSection={<IconSearch size={16} />}
+        value={keyword}
+        maxLength={254}
+        onChange={(event) => {
+          setKeyword(event.currentTarget.value);
+          setPage(1);
+        }}
+        maw={420}
+      />
+      {users.isError && (
+        <Alert color="red" role="alert">
+          {t('adminUsers.loadFailed', { message: users.error.message })}
+        </Alert>
+      )}
+      <DataTable<AdminUser>
+        {...pagedTableProps(users, { page, onPageChange: setPage, pageSize: USERS_PAGE_SIZE, emptyText: t('adminUsers.empty') })}
+        aria-label={t('adminUsers.title')}
+        borderRadius="md"
+        highlightOnHover
+        idAccessor="userId"
+        paginationText={({ from, to, totalRecords }: { from: number; to: number; totalRecords: number }) => t('adminUsers.pagination', { from, to, total: totalRecords })}
+        sortStatus={sort}
+        onSortStatusChange={(next) => {
+          setSort(next);
+          setPage(1);
+        }}
+        onRowClick={({ record }) => navigate(`/admin/users/${encodeURIComponent(record.userId)}`)}
+        columns={columns}
+      />
+    </Stack>
+  );
+}
+
+/** The list's columns: sortable ones, and role, plan and status filters in their headers. */
+function useColumns(filters: Filters, changeFilter: (name: keyof Filters) => (value: string | null) => void): DataTableColumn<AdminUser>[] {
+  const { t } = useTranslation();
+  const format = useUserFormat();
+  const filterSelect = (name: keyof Filters, label: string, data: { value: string; label: string }[]) => (
+    <Select
+      size="xs"
+      label={label}
+      placeholder={t('adminUsers.any')}
+      data={data}
+      value={filters[name]}
+      onChange={changeFilter(name)}
+      clearable
+      comboboxProps={{ withinPortal: false }}
+    />
+  );
+  return [
+    {
+      accessor: 'email',
+      title: t('adminUsers.columns.email'),
+      sortable: true,
+      render: (user) => (
+        <Anchor component={Link} href={`/admin/users/${encodeURIComponent(user.userId)}`} size="sm" onClick={(event: MouseEvent) => event.stopPropagation()}>
+          {user.email}
+        </Anchor>
+      ),
+    },
+    { accessor: 'userName', title: t('adminUsers.columns.name') },
+    {
+      accessor: 'role',
+      title: t('adminUsers.columns.role'),
+      render: (user) => (user.role === 'admin' ? <Badge size="sm">{t('adminUsers.role.admin')}</Badge> : t('adminUsers.role.user')),
+      filter: filterSelect('role', t('adminUsers.columns.role'), [
+        { value: 'user', label: t('adminUsers.role.user') },
+        { value: 'admin', label: t('adminUsers.role.admin') },
+      ]),
+      filtering: filters.role !== null,
+    },
+    {
+      accessor: 'planLevel',
+      title: t('adminUsers.columns.plan'),
+      render: (user) => format.plan(user.planLevel, user.planEndTime),
+      filter: filterSelect(
+        'planLevel',
+        t('adminUsers.columns.plan'),
+        [0, 1, 2, 3].map((level) => ({ value: String(level), label: t(`adminUsers.plan.${level}`) })),
+      ),
+      filtering: filters.planLevel !== null,
+    },
+    { accessor: 'balance', title: t('adminUsers.columns.balance'), sortable: true, textAlign: 'right', render: (user) => format.number(user.balance) },
+    { accessor: 'sessionCount', title: t('adminUsers.columns.sessions'), textAlign: 'right', render: (user) => format.number(user.sessionCount) },
+    { accessor: 'lastActiveTime', title: t('adminUsers.columns.lastActive'), sortable: true, render: (user) => format.dateTime(user.lastActiveTime) },
+    { accessor: 'createTime', title: t('adminUsers.columns.created'), sortable: true, render: (user) => format.dateTime(user.createTime) },
+    {
+      accessor: 'status',
+      title: t('adminUsers.columns.status'),
+      render: (user) => (
+        <Badge size="sm" color={user.status === 'closed' ? 'red' : 'teal'} variant="light">
+          {t(`adminUsers.status.${user.status}`)}
+        </Badge>
+      ),
+      filter: filterSelect('status', t('adminUsers.columns.status'), [
+        { value: 'active', label: t('adminUsers.status.active') },
+        { value: 'closed', label: t('adminUsers.status.closed') },
+      ]),
+      filtering: filters.status !== null,
+    },
+  ];
+}

@@ -1,0 +1,94 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import { listFilters, UsersPage } from '../../../admin/users/users-page.tsx';
+import type { AdminUser } from '../../../shared/contracts/admin-users.ts';
+import { fakeApi, serveTheseTests } from '../../helpers/fake-api.ts';
+import { sendEnvelope } from '../../helpers/http-server.ts';
+import { renderInApp } from '../../helpers/render-app.tsx';
+import { prepareDataTables } from '../shell/datatable-env.ts';
+
+prepareDataTables();
+
+const admin = { userId: 'a1', userName: 'Admin', email: 'admin@example.com', role: 'admin' as const, vipOrder: null };
+const row = (i: number): AdminUser => ({
+  userId: `u${i}`,
+  email: `user${i}@example.com`,
+  userName: `User ${i}`,
+  role: 'user',
+  status: i === 2 ? 'closed' : 'active',
+  planLevel: 0,
+  planEndTime: null,
+  balance: i * 10,
+  sessionCount: i,
+  lastActiveTime: null,
+  createTime: '2026-11-01T00:00:00.000Z',
+});
+
+const server = serveTheseTests(
+  fakeApi({
+    '/api/admin/User/GetList': (_req, res, url) => {
+      const keyword = url.searchParams.get('keyword');
+      const list = Array.from({ length: 45 }, (_, i) => row(i + 1)).filter((u) => !keyword || u.email.includes(keyword));
+      const page = Number(url.searchParams.get('page'));
+      return sendEnvelope(res, { Code: 10000, Data: { list: list.slice((page - 1) * 20, page * 20), total: list.length } });
+    },
+  }),
+);
+const asked = () => server.requests.filter((r) => r.url.startsWith('/api/admin/User/GetList')).map((r) => new URL(r.url, 'http://x').searchParams);
+
+describe('the users list query', () => {
+  it('sends the typed search, the filters chosen and the order, nothing empty', () => {
+    expect(listFilters('  grace ', { role: null, planLevel: '0', status: 'closed' }, { columnAccessor: 'balance', direction: 'asc' })).toEqual({
+      keyword: 'grace',
+      role: undefined,
+      planLevel: 0,
+      status: 'closed',
+      sort: 'balance',
+      order: 'asc',
+    });
+    expect(listFilters('', { role: 'admin', planLevel: null, status: null }, { columnAccessor: 'lastActiveTime', direction: 'desc' })).toMatchObject({
+      keyword: undefined,
+      role: 'admin',
+      planLevel: undefined,
+      sort: 'lastActive',
+    });
+  });
+});
+
+describe('UsersPage', () => {
+  it('pages, sorts and searches on the server; a row leads to the user', { timeout: 90_000 }, async () => {
+    const memory = memoryLocation({ path: '/admin/users', record: true });
+    await renderInApp(
+      <Router hook={memory.hook}>
+        <UsersPage />
+      </Router>,
+      { apiBase: server.url, user: admin },
+    );
+    const table = () => screen.getByRole('table', { name: 'Users' });
+    await waitFor(() => expect(table()).toHaveTextContent('user1@example.com'));
+    expect(asked()[0]!.get('sort')).toBe('created');
+    expect(asked()[0]!.get('order')).toBe('desc');
+    expect(table()).toHaveTextContent('Closed');
+
+    // The pager is disabled while a page loads (a slow machine may still be loading the first).
+    await waitFor(() => expect(screen.getByRole('button', { name: '2' })).toBeEnabled());
+    await userEvent.click(screen.getByRole('button', { name: '2' }));
+    await waitFor(() => expect(table()).toHaveTextContent('user21@example.com'));
+    expect(asked().at(-1)!.get('page')).toBe('2');
+
+    await userEvent.click(screen.getByText('Balance'));
+    await waitFor(() => expect(asked().at(-1)!.get('sort')).toBe('balance'));
+    // Another order starts at the first page.
+    expect(asked().at(-1)!.get('page')).toBe('1');
+
+    await userEvent.type(screen.getByRole('textbox', { name: 'Search' }), 'user4');
+    await waitFor(() => expect(asked().some((q) => q.get('keyword') === 'user4')).toBe(true));
+    await waitFor(() => expect(table()).toHaveTextContent('user45@example.com'));
+
+    await userEvent.click(screen.getByRole('link', { name: 'user4@example.com' }));
+    expect(memory.history.at(-1)).toBe('/admin/users/u4');
+  });
+});
