@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { WxtVitest } from 'wxt/testing/vitest-plugin';
@@ -8,6 +9,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default is one worker fewer than the cores: one file at a time on CI's two. Files are
+    // independent (each test app has a database of its own, servers listen on free ports), so use them all
+    // (at most four: PostgreSQL allows 100 connections, and a test app may open 30).
+    maxWorkers: Math.min(4, Math.max(2, availableParallelism())),
     projects: [
       {
         extends: true,
@@ -16,6 +21,7 @@ export default defineConfig({
           environment: 'node',
           include: ['tests/**/*.test.ts'],
           exclude: ['tests/shared/**', 'tests/components/**', 'tests/e2e/**', 'tests/**/*.e2e.test.ts'],
+          globalSetup: ['tests/setup/databases.ts'],
         },
       },
       {
@@ -26,7 +32,7 @@ export default defineConfig({
           name: 'e2e',
           environment: 'node',
           include: ['tests/e2e/**/*.e2e.test.ts', 'tests/security/**/*.e2e.test.ts'],
-          globalSetup: ['tests/e2e/global-setup.ts'],
+          globalSetup: ['tests/e2e/global-setup.ts', 'tests/setup/databases.ts'],
           fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -45,9 +45,11 @@ const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url))
 
 /**
  * Opens PostgreSQL when `url` is given, else PGlite in `dataDir` (or in memory when dataDir is
- * 'memory://'), and applies the migrations.
+ * 'memory://'), and applies the migrations. `loadDataDir`: an in-memory PGlite starts from this
+ * snapshot (PGlite's dumpDataDir) instead of an empty folder: the tests' migrated template, which
+ * skips PGlite's first-open setup and the migrations (seconds per test app).
  */
-export async function openDatabase(opts: { url?: string; dataDir?: string; poolSize?: number }): Promise<Database> {
+export async function openDatabase(opts: { url?: string; dataDir?: string; poolSize?: number; loadDataDir?: Blob }): Promise<Database> {
   if (opts.url) {
     const pool = new pg.Pool({ connectionString: opts.url, max: opts.poolSize ?? 20 });
     // An idle connection that drops must not crash the process; the pool reconnects.
@@ -86,7 +88,10 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; poolS
   const dataDir = opts.dataDir ?? './data';
   const inMemory = dataDir.startsWith('memory://');
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create(inMemory ? undefined : `${dataDir}/pglite`, { extensions: { pg_trgm } });
+  const client = await PGlite.create(inMemory ? undefined : `${dataDir}/pglite`, {
+    extensions: { pg_trgm },
+    ...(inMemory && opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
+  });
   const db = drizzlePglite(client, { schema });
   await db.execute(sql`create extension if not exists pg_trgm`);
   await migratePglite(db, { migrationsFolder });

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { is, SQL } from 'drizzle-orm';
@@ -11,7 +12,8 @@ import { createAdmin, type TestUser } from './users.ts';
 
 /**
  * Tests run on PGlite (in memory) by default, and on PostgreSQL when TEST_DATABASE_URL is set
- * (`npm run test:pg`): each test app then gets a database of its own, dropped on close.
+ * (`npm run test:pg`): each test app then gets a database of its own, dropped on close. Either starts
+ * as a copy of the run's migrated template (tests/setup/databases.ts) when there is one.
  */
 export const onPostgres = !!process.env.TEST_DATABASE_URL;
 
@@ -31,8 +33,11 @@ export async function createPostgresDatabase(
   const name = `tandem_t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
+  try {
+    await admin.query(`create database ${name}${templateClause()}`);
+  } finally {
+    await admin.end();
+  }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
@@ -44,6 +49,22 @@ export async function createPostgresDatabase(
       await c.end();
     },
   };
+}
+
+/** `template …`: the run's migrated template database, when the global setup made one. */
+function templateClause(): string {
+  const template = process.env.TEST_DATABASE_TEMPLATE;
+  return template && /^tandem_tpl_[0-9a-f]+$/.test(template) ? ` template ${template}` : '';
+}
+
+let pgliteSnapshot: Uint8Array<ArrayBuffer> | undefined;
+
+/** The run's migrated PGlite data folder (tests/setup/databases.ts), read once per process; none outside a run. */
+function pgliteTemplate(): Blob | undefined {
+  const file = process.env.TEST_PGLITE_SNAPSHOT;
+  if (!file) return undefined;
+  pgliteSnapshot ??= new Uint8Array(readFileSync(file));
+  return new Blob([pgliteSnapshot]);
 }
 
 /** The settings that make `models` (comma-separated) the models of a fake OpenAI-compatible upstream. */
@@ -67,7 +88,7 @@ export async function createTestApp(
     databaseUrl = pgDb.url;
   }
   // Whatever fails on the way up or down, the test's own database is dropped.
-  const database = await openDatabase(databaseUrl ? { url: databaseUrl, poolSize: 30 } : { dataDir: 'memory://' }).catch(async (err: unknown) => {
+  const database = await openDatabase(databaseUrl ? { url: databaseUrl, poolSize: 30 } : { dataDir: 'memory://', loadDataDir: pgliteTemplate() }).catch(async (err: unknown) => {
     await pgDb?.drop();
     throw err;
   });

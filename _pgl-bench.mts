@@ -1,0 +1,15 @@
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { openDatabase } from './server/db/client.ts';
+let t = Date.now();
+const d = await openDatabase({ dataDir: 'memory://' });
+console.log('fresh+migrate', Date.now() - t);
+const client = (d.db as any).$client as PGlite;
+t = Date.now();
+const blob = await client.dumpDataDir('none');
+console.log('dump', Date.now() - t, blob.size);
+await d.close();
+t = Date.now();
+const c2 = await PGlite.create(undefined as any, { extensions: { pg_trgm }, loadDataDir: blob });
+console.log('load', Date.now() - t);
+console.log((await c2.query('select count(*) from drizzle.__drizzle_migrations')).rows);
