@@ -2,7 +2,7 @@ import { Paper, Text } from '@mantine/core';
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ComposerMenuProps } from './composer.tsx';
-import { QuickFunctionIcon, type ChatTool } from './quick-functions.tsx';
+import { QuickFunctionIcon, type ChatTool } from './quick-function-icon.tsx';
 
 export interface QuickFunctionMenuProps extends ComposerMenuProps {
   tools: readonly ChatTool[];

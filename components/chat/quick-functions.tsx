@@ -6,16 +6,14 @@ import { lazy, memo, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { quickFunctionTreeQuery } from '../../shared/api/quick-functions.ts';
 import { isLoggedInAtom } from '../../shared/atoms/auth.ts';
-import type { MessageQuickFunction, MessageSelection, QuickFunctionItem, QuickFunctionNode } from '../../shared/contracts/quick-function.ts';
+import type { MessageQuickFunction, MessageSelection, QuickFunctionNode } from '../../shared/contracts/quick-function.ts';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import { IconFileText, IconX } from '../ui/icons.tsx';
 import type { ComposerMenuProps } from './composer.tsx';
+import { QuickFunctionIcon, type ChatTool } from './quick-function-icon.tsx';
 import strings from '../../locales/features/chat-quick-functions.en.json';
 
 addEnglishStrings(strings);
-
-/** A quick function the chat offers: a tool (not a group) with the name of the group it sits in. */
-export type ChatTool = QuickFunctionItem & { group: string | null };
 
 /** How many tools an empty chat offers as starters. */
 export const MAX_STARTERS = 8;
@@ -51,16 +49,6 @@ export function useChatQuickFunctions(canReadPage: boolean) {
   const tools = useMemo(() => chatTools(query.data ?? [], canReadPage), [query.data, canReadPage]);
   const [chosen, setChosen] = useState<ChatTool | null>(null);
   return { tools, chosen, choose: setChosen };
-}
-
-/** A tool's icon: its emoji, or a generic mark for none (or an icon name this client does not know). */
-export function QuickFunctionIcon({ icon, size = 14 }: { icon: string; size?: number }) {
-  const emoji = icon && !/^[\x20-\x7e]+$/.test(icon) ? icon : '⚡';
-  return (
-    <span className="qf-icon" aria-hidden="true" style={{ fontSize: size }}>
-      {emoji}
-    </span>
-  );
 }
 
 /** An empty chat's row of tools: picking one chooses it for the message (and attaches the page it works on). */

@@ -100,12 +100,6 @@ export function cyclesOf(graph: Map<string, string[]>): string[][] {
   return cycles;
 }
 
-/**
- * A cycle the client side had when this test came (the quick function menu and the list it opens);
- * the client restructure of issue 32 moves those files. Nothing may join it: empty it once it is gone.
- */
-const KNOWN_CLIENT_CYCLES = ['components/chat/quick-function-menu.tsx <-> components/chat/quick-functions.tsx'];
-
 const relative = (cycle: string[]) => cycle.map((f) => path.relative(root, f).split(path.sep).join('/')).join(' <-> ');
 
 describe('the import graph', () => {
@@ -138,7 +132,7 @@ describe('the import graph', () => {
     expect(cycles().filter((c) => /^(server|shared)\//.test(c))).toEqual([]);
   });
 
-  it('has no cycle in components/, entrypoints/ or admin/ but the one the client restructure removes', () => {
-    expect(cycles().filter((c) => !KNOWN_CLIENT_CYCLES.includes(c))).toEqual([]);
+  it('has no cycle in components/, entrypoints/ or admin/', () => {
+    expect(cycles()).toEqual([]);
   });
 });
