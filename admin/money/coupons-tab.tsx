@@ -44,7 +44,7 @@ export function CouponsTab() {
             { accessor: 'code', title: t('adminMoney.coupons.code') },
             { accessor: 'percentOff', title: t('adminMoney.coupons.discount'), render: (c) => (c.percentOff !== null ? `${c.percentOff}%` : formatMoney(c.amountOff, c.currency, i18n.language)) },
             { accessor: 'duration', title: t('adminMoney.coupons.duration'), render: (c) => t(`adminMoney.coupons.durations.${c.duration}`) },
-            { accessor: 'timesRedeemed', title: t('adminMoney.coupons.redeemed'), render: (c) => `${c.timesRedeemed}${c.maxRedemptions !== null ? ` / ${c.maxRedemptions}` : ''}${c.reserved ? ` (+${c.reserved})` : ''}` },
+            { accessor: 'timesRedeemed', title: t('adminMoney.coupons.redeemed'), render: (c) => `${c.timesRedeemed}${c.maxRedemptions !== null ? ` / ${c.maxRedemptions}` : ''}${c.reserved ? ` (${t('adminMoney.coupons.held', { count: c.reserved })})` : ''}` },
             { accessor: 'validTo', title: t('adminMoney.coupons.valid'), render: (c) => `${planDate(c.validFrom) || '…'} – ${planDate(c.validTo) || '…'}` },
             {
               accessor: 'disabled',

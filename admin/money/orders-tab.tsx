@@ -75,9 +75,16 @@ export function OrdersTab() {
             accessor: 'status',
             title: t('adminMoney.orders.status'),
             render: (o) => (
-              <Badge variant="light" color={STATUS_COLOR[o.status]}>
-                {t(`adminMoney.orders.statuses.${o.status}`)}
-              </Badge>
+              <Group gap={4}>
+                <Badge variant="light" color={STATUS_COLOR[o.status]}>
+                  {t(`adminMoney.orders.statuses.${o.status}`)}
+                </Badge>
+                {o.dispute && (
+                  <Badge variant="filled" color={o.dispute === 'won' ? 'gray' : 'red'} title={t('adminMoney.orders.disputes.title')}>
+                    {t(`adminMoney.orders.disputes.${o.dispute}`)}
+                  </Badge>
+                )}
+              </Group>
             ),
           },
           { accessor: 'amount', title: t('adminMoney.orders.amount'), textAlign: 'right', render: (o) => formatMoney(o.amount, o.currency, i18n.language) },

@@ -82,6 +82,11 @@ function UserDetail({ user }: { user: AdminUserDetail }) {
           testId="user-plan"
         />
         <Figure label={t('adminUsers.user.balance')} value={format.number(user.balance)} testId="user-balance" />
+        {user.openDisputes > 0 && (
+          <Badge color="red" variant="filled" data-testid="user-open-disputes">
+            {t('adminUsers.user.openDisputes', { count: user.openDisputes })}
+          </Badge>
+        )}
         <Figure label={t('adminUsers.user.usedPoints')} value={format.number(user.usedPoints)} />
         <Figure label={t('adminUsers.user.sessions')} value={format.number(user.sessionCount)} />
         <Figure label={t('adminUsers.user.messages')} value={format.number(user.messageCount)} />

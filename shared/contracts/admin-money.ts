@@ -58,6 +58,8 @@ export const AdminOrderSchema = z.object({
   endTime: z.string(),
   createTime: z.string(),
   refundTime: z.string().nullable(),
+  /** A chargeback of the order's payment: open, won or lost (a lost one also ended the order: refunded). */
+  dispute: z.enum(['open', 'won', 'lost']).nullable(),
   stripeInvoiceId: z.string().nullable(),
   stripeSubscriptionId: z.string().nullable(),
   /** Plan points the order granted, and how many were taken back (refund, expiry). */

@@ -76,6 +76,8 @@ export const AdminUserDetailSchema = AdminUserSchema.extend({
   }),
   /** Points spent in all, allowance included, less refunds. */
   usedPoints: z.number().int(),
+  /** The user's orders whose payment is under a chargeback not decided yet. */
+  openDisputes: z.number().int(),
   messageCount: z.number().int(),
   /** Input and output tokens of the user's answers, where recorded; null when the server does not record tokens. */
   tokens: z.object({ input: z.number().int(), output: z.number().int() }).nullable(),

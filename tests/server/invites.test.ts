@@ -34,6 +34,8 @@ describe('invites', () => {
       { logger: log.logger },
     );
     admin = await createAdmin(t.app);
+    // Most tests here credit at the first message; the spending rule has its own test.
+    await setSetting('invite_min_spend', '0');
   });
   afterAll(async () => {
     await t?.close();
@@ -141,6 +143,42 @@ describe('invites', () => {
     // The inviter's own messages credit nobody.
     await send(inviter);
     expect(await inviteEntries(inviter.userId)).toHaveLength(1);
+  });
+
+  it('credits nothing for scripted sign-ups living on the free allowance, and credits once the invitee spends points of their own', async () => {
+    await setSetting('invite_min_spend', '3');
+    try {
+      const inviter = await createUser(t.app);
+      const { inviteCode } = await myInvite(inviter);
+      // Ten scripted sign-ups, each sending one free message (the allowance pays): nothing earned.
+      const bots = [];
+      for (let i = 0; i < 10; i++) {
+        const bot = await signUp(inviteCode);
+        await send(bot);
+        bots.push(bot);
+      }
+      expect(await inviteEntries(inviter.userId)).toEqual([]);
+      expect(await myInvite(inviter)).toMatchObject({ invitedCount: 10, creditedCount: 0, pointsEarned: 0 });
+
+      // One of them spends points of their own: today's allowance is used up, and 3 messages come from the balance.
+      const real = bots[0]!;
+      const grant = await t.app.inject({
+        method: 'POST',
+        url: '/api/admin/Vip/AddIntegral',
+        headers: { ...auth(admin.token), ...json },
+        payload: JSON.stringify({ userId: real.userId, amount: 10, note: 'bought', requestId: randomUUID() }),
+      });
+      expect(grant.json().Code).toBe(10000);
+      await t.database.db.execute(sql`update point_balances set daily_left = 0, daily_day = current_date where user_id = ${real.userId}`);
+      await send(real);
+      await send(real);
+      expect(await inviteEntries(inviter.userId)).toEqual([]);
+      await send(real);
+      expect(await inviteEntries(inviter.userId)).toHaveLength(1);
+      expect(await myInvite(inviter)).toMatchObject({ invitedCount: 10, creditedCount: 1, pointsEarned: 100 });
+    } finally {
+      await setSetting('invite_min_spend', '0');
+    }
   });
 
   it('lists invitees newest first with masked names, and never their e-mails', async () => {

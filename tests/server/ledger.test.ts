@@ -115,7 +115,7 @@ describe('the points ledger', () => {
     expect((await balanceOf(t, user.userId)).balance).toBe(0);
   });
 
-  it('gives a failed answer back once, to the balance, and counts it as not spent', async () => {
+  it('gives a failed answer back once, to where it came from, and counts it as not spent', async () => {
     const user = await createUser(t.app);
     fake.script('cheap', { status: 500 });
     const events = parseChatStream((await send(user, 'cheap')).body);
@@ -125,10 +125,10 @@ describe('the points ledger', () => {
     await refundPoints(t.database.db, user.userId, 1, { key: `refund:message:${messageId}`, refId: messageId });
     const entries = (await history(user)).Data.list;
     expect(entries.map((e: { kind: string; delta: number; allowance: number }) => [e.kind, e.delta, e.allowance])).toEqual([
-      ['refund', 1, 0],
+      ['refund', 0, -1],
       ['message', 0, 1],
     ]);
-    // The allowance point it took stays taken; the refund went to the balance: 1 + 1 left today.
+    // The allowance point it took is back in today's allowance, not in the balance: 0 + 2 left today.
     expect(await integral(user)).toEqual({ integralType: 1, integralValue: 2, useIntegral: 0 });
     expect(await disagreements(t)).toEqual([]);
   });

@@ -103,6 +103,9 @@ describe.skipIf(!onPostgres)('money under 1,000 concurrent operations (PostgreSQ
     await t.database.db.execute(sql`update ai_models set points_cost = case id when 'pricey' then ${MESSAGE_COST}::int else 0 end where id in ('pricey', 'free')`);
     await catalogueChanged(t.app.ctx);
     admin = await createAdmin(t.app);
+    // Invitees here send free messages: they credit their inviter at once (the rule of invite_min_spend is tested in invites.test.ts).
+    const saved = await t.app.inject({ method: 'POST', url: '/api/admin/System/SaveSetting', headers: { ...json, ...auth(admin.token) }, payload: JSON.stringify({ settingKey: 'invite_min_spend', settingValue: '0' }) });
+    expect(saved.json().Code).toBe(10000);
     spenders = await Promise.all(Array.from({ length: MESSAGE_USERS }, () => createUser(t.app)));
   });
   afterAll(async () => {

@@ -66,6 +66,23 @@ export const stripeSubscriptions = pgTable(
 );
 
 /**
+ * What Stripe told us about the money of one paid invoice, kept whether or not its order exists yet
+ * (docs/economy.md#refunds-and-disputes): a full refund or a lost dispute that arrives before its
+ * `invoice.paid` is recorded here and applied to the order when the invoice arrives.
+ */
+export const stripeInvoiceOutcomes = pgTable('stripe_invoice_outcomes', {
+  invoiceId: text('invoice_id').primaryKey(),
+  /** The money went back: `refund` (a full refund) or `dispute` (a lost dispute, or its funds withdrawn). */
+  reversal: text('reversal', { enum: ['refund', 'dispute'] }),
+  reversedAt: timestamp('reversed_at', { withTimezone: true }),
+  disputeId: text('dispute_id'),
+  /** open, won or lost: a closed dispute (won or lost) is not reopened by an older event arriving late. */
+  disputeStatus: text('dispute_status', { enum: ['open', 'won', 'lost'] }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
  * Every Stripe event applied, inserted in the same transaction as its effects: a replayed event, or
  * the same event delivered twice at once, finds its id here (or waits on the first delivery's insert)
  * and changes nothing.

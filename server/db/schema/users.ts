@@ -77,6 +77,8 @@ export const vipOrders = pgTable(
     /** Set once the grant's unspent part was expired or refunded: nothing more is taken for it. */
     pointsSettledAt: timestamp('points_settled_at', { withTimezone: true }),
     refundedAt: timestamp('refunded_at', { withTimezone: true }),
+    /** A chargeback of the invoice (open, won, lost); a lost one (or its funds withdrawn) also sets refundedAt. */
+    disputeStatus: text('dispute_status', { enum: ['open', 'won', 'lost'] }),
     /** Removed from the user's list by the user; an order that has not ended stays in force. */
     hiddenAt: timestamp('hidden_at', { withTimezone: true }),
   },

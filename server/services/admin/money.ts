@@ -91,6 +91,7 @@ function toAdminOrder({ order: o, userEmail, userName, status }: OrderRow): Admi
     endTime: iso(o.endTime),
     createTime: iso(o.createdAt),
     refundTime: isoOrNull(o.refundedAt),
+    dispute: o.disputeStatus ?? null,
     stripeInvoiceId: o.stripeInvoiceId,
     stripeSubscriptionId: o.stripeSubscriptionId,
     pointsGranted: o.pointsGranted,

@@ -128,7 +128,7 @@ export async function getAdminUser(ctx: AppContext, userId: string): Promise<Adm
   const { db } = ctx;
   const base = await userRow(db, userId);
   if (!base) throw new AppError(Codes.NotFound, 'notFound');
-  const [[sub], [stats], [balance], inviter, invitees, [{ inviteeTotal }], ledger] = await Promise.all([
+  const [[sub], [stats], [balance], inviter, invitees, [{ inviteeTotal }], ledger, [disputes]] = await Promise.all([
     db
       .select({
         id: stripeSubscriptions.id,
@@ -156,6 +156,7 @@ export async function getAdminUser(ctx: AppContext, userId: string): Promise<Adm
     db.select(treeFields).from(users).where(eq(users.invitedBy, userId)).orderBy(desc(users.createdAt), desc(users.id)).limit(100),
     db.select({ inviteeTotal: count() }).from(users).where(eq(users.invitedBy, userId)),
     listLedger(db, userId, 1, 20),
+    db.select({ n: count() }).from(vipOrders).where(and(eq(vipOrders.userId, userId), eq(vipOrders.disputeStatus, 'open'))),
   ]);
   return {
     ...base,
@@ -166,6 +167,7 @@ export async function getAdminUser(ctx: AppContext, userId: string): Promise<Adm
       subscription: sub ?? null,
     },
     usedPoints: balance?.used ?? 0,
+    openDisputes: disputes?.n ?? 0,
     messageCount: stats?.messages ?? 0,
     tokens: { input: stats?.input ?? 0, output: stats?.output ?? 0 },
     inviter: inviter[0] ?? null,

@@ -25,10 +25,12 @@ import { isRedeemable } from '../points/redeem-codes.ts';
 
 export type CouponRow = typeof coupons.$inferSelect;
 
-/** How long a Checkout Session made with a coupon stays open (Stripe allows 30 minutes to 24 hours). */
-export const CHECKOUT_SESSION_MS = 60 * 60_000;
-/** A reservation outlives its session by this much: the time the session's webhook may take to arrive. */
-const RESERVATION_GRACE_MS = 60 * 60_000;
+/**
+ * How long a Checkout Session made with a coupon stays open, and so how long it holds a use of the
+ * coupon: Stripe's shortest (it allows 30 minutes to 24 hours), because an unpaid checkout holds the
+ * use away from every other customer.
+ */
+export const CHECKOUT_SESSION_MS = 30 * 60_000;
 /** After checkout.session.completed: the time Stripe gives an incomplete subscription's first payment. */
 const COMPLETED_HOLD_MS = 24 * 3_600_000;
 
@@ -147,13 +149,15 @@ export type Reservation = { coupon: CouponRow; reservationId: string; created: b
  * caller then tries Stripe's promotion codes). The coupon's row is locked, so checkouts at once see
  * each other's holds: a use is promised only while the uses counted plus the holds of other users
  * stay below maxRedemptions. A user holds at most one use of a coupon: a second checkout of theirs
- * takes over their hold. Every refusal is a 10400 with its own reason.
+ * takes over their hold, without making it last longer (re-opening checkout again and again must not
+ * keep a use away from others). Every refusal is a 10400 with its own reason.
  */
 export async function reserveCoupon(
   db: Db,
   ask: { userId: string; code: string; pkg: PackageRow; currency: string; sessionEnd: Date },
 ): Promise<Reservation | null> {
-  const expiresAt = new Date(ask.sessionEnd.getTime() + RESERVATION_GRACE_MS);
+  // The hold lives as long as the session, no longer (checkout.session.completed holds it on).
+  const expiresAt = ask.sessionEnd;
   return db.transaction(async (tx) => {
     const [coupon] = await tx.select().from(coupons).where(eq(coupons.code, ask.code)).for('update');
     if (!coupon) return null;
@@ -168,7 +172,7 @@ export async function reserveCoupon(
     if (mine) {
       await tx
         .update(couponReservations)
-        .set({ packageId: ask.pkg.id, currency: ask.currency, expiresAt: sql`greatest(${couponReservations.expiresAt}, ${expiresAt})` })
+        .set({ packageId: ask.pkg.id, currency: ask.currency })
         .where(eq(couponReservations.id, mine.id));
       return { coupon, reservationId: mine.id, created: false };
     }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, isNull, max, sql } from 'drizzle-orm';
+import { and, eq, max, sql } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { Codes } from '../../../shared/contracts/envelope.ts';
 import type { AppContext } from '../../context.ts';
@@ -10,8 +10,9 @@ import { AppError } from '../../core/errors.ts';
 import { holdCompletedReservation, recordCouponRedemption } from './coupons.ts';
 import { creditPoints } from '../points/ledger.ts';
 import { notify } from '../notifications/notifications.ts';
-import { packageById, periodMonths, takeBackPlanPoints } from './plans.ts';
-import { periodEndOf, stripeOf } from './stripe.ts';
+import { packageById, periodMonths } from './plans.ts';
+import { periodEndOf } from './stripe.ts';
+import { applyInvoiceOutcome, invoiceOfMoneyEvent, lockInvoice, recordMoneyEvent } from './stripe-reversals.ts';
 
 /**
  * Stripe's webhook (docs/economy.md#payments-stripe). Every event is verified against
@@ -105,6 +106,7 @@ async function invoicePaid(tx: Db, invoice: Stripe.Invoice): Promise<boolean> {
   const pkg = owner && (await packageById(tx, owner.packageId));
   if (!sub || !owner || !pkg || !invoice.id) return false;
   const { userId } = owner;
+  await lockInvoice(tx, invoice.id);
   const { start, end } = invoicePeriod(invoice, periodMonths(pkg.period));
   const points = pkg.monthlyPoints * periodMonths(pkg.period);
   const orderId = randomUUID();
@@ -155,6 +157,8 @@ async function invoicePaid(tx: Db, invoice: Stripe.Invoice): Promise<boolean> {
     link: '/subscription',
     dedupeKey: `payment:${invoice.id}`,
   });
+  // A refund or a lost dispute that arrived before this invoice (docs/economy.md#refunds-and-disputes).
+  await applyInvoiceOutcome(tx, invoice.id);
   return true;
 }
 
@@ -227,46 +231,15 @@ async function subscriptionChanged(tx: Db, event: Stripe.Event, sub: Stripe.Subs
   return true;
 }
 
-/**
- * The invoice a fully refunded charge paid: on the charge in older API versions, else asked of Stripe
- * (its invoice payments by payment intent). Looked up before the event's transaction, which holds no
- * lock while Stripe answers.
- */
-async function refundedInvoiceId(ctx: AppContext, charge: Stripe.Charge): Promise<string | null> {
-  if (!charge.refunded) return null; // a partial refund leaves the order as it is
-  const onCharge = idOf((charge as unknown as { invoice?: string | { id: string } | null }).invoice);
-  if (onCharge) return onCharge;
-  const paymentIntent = idOf(charge.payment_intent);
-  const stripe = stripeOf(ctx);
-  if (!paymentIntent || !stripe) return null;
-  const payments = await stripe.invoicePayments.list({ payment: { type: 'payment_intent', payment_intent: paymentIntent }, limit: 1 });
-  return idOf(payments.data[0]?.invoice as string | { id: string } | undefined);
-}
-
-/** A full refund ends its order now and takes back the unspent part of the points it granted (never below zero). */
-async function chargeRefunded(tx: Db, invoiceId: string | null): Promise<boolean> {
+/** A refund's or a dispute's event: recorded for its invoice, applied to the order when there is one. */
+async function moneyEvent(tx: Db, event: Stripe.Event, invoiceId: string | null): Promise<boolean> {
   if (!invoiceId) return false;
-  const [order] = await tx.select().from(vipOrders).where(and(eq(vipOrders.stripeInvoiceId, invoiceId), isNull(vipOrders.refundedAt))).for('update');
-  if (!order) return false;
-  const now = new Date();
-  await tx
-    .update(vipOrders)
-    .set({ refundedAt: now, endTime: sql`greatest(${vipOrders.startTime}, least(${vipOrders.endTime}, ${now}))` })
-    .where(eq(vipOrders.id, order.id));
-  const taken = order.pointsSettledAt ? 0 : await takeBackPlanPoints(tx, order, 'plan', `plan-refund:${invoiceId}`, 'refund');
-  await notify(tx, {
-    userId: order.userId,
-    kind: 'payment',
-    titleKey: 'notifications.paymentRefunded.title',
-    bodyKey: 'notifications.paymentRefunded.body',
-    params: { plan: order.packageName, points: taken },
-    link: '/subscription',
-    dedupeKey: `refund:${invoiceId}`,
-  });
-  return true;
+  await lockInvoice(tx, invoiceId);
+  const recorded = await recordMoneyEvent(tx, event, invoiceId);
+  return (await applyInvoiceOutcome(tx, invoiceId)) || recorded;
 }
 
-async function apply(tx: Db, event: Stripe.Event, refundInvoice: string | null): Promise<boolean> {
+async function apply(tx: Db, event: Stripe.Event, moneyInvoice: string | null): Promise<boolean> {
   switch (event.type) {
     case 'checkout.session.completed':
       return checkoutCompleted(tx, event.data.object);
@@ -278,7 +251,12 @@ async function apply(tx: Db, event: Stripe.Event, refundInvoice: string | null):
     case 'customer.subscription.deleted':
       return subscriptionChanged(tx, event, event.data.object);
     case 'charge.refunded':
-      return chargeRefunded(tx, refundInvoice);
+    case 'charge.dispute.created':
+    case 'charge.dispute.updated':
+    case 'charge.dispute.closed':
+    case 'charge.dispute.funds_withdrawn':
+    case 'charge.dispute.funds_reinstated':
+      return moneyEvent(tx, event, moneyInvoice);
     default:
       return false; // an event type we do not use: received, nothing to do
   }
@@ -287,7 +265,7 @@ async function apply(tx: Db, event: Stripe.Event, refundInvoice: string | null):
 /** Verifies and applies one delivery; a WebhookRefusal when it is not a genuine, recent event of Stripe's. */
 export async function receiveStripeWebhook(ctx: AppContext, raw: unknown, signature: string | string[] | undefined): Promise<Handled> {
   const event = verify(ctx, raw, signature);
-  const refundInvoice = event.type === 'charge.refunded' ? await refundedInvoiceId(ctx, event.data.object) : null;
+  const moneyInvoice = await invoiceOfMoneyEvent(ctx, event);
   return ctx.db.transaction(async (tx) => {
     const fresh = await tx
       .insert(stripeEvents)
@@ -295,6 +273,6 @@ export async function receiveStripeWebhook(ctx: AppContext, raw: unknown, signat
       .onConflictDoNothing()
       .returning({ id: stripeEvents.id });
     if (!fresh.length) return { applied: false };
-    return { applied: await apply(tx, event, refundInvoice) };
+    return { applied: await apply(tx, event, moneyInvoice) };
   });
 }

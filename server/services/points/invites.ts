@@ -14,8 +14,9 @@ import { SETTINGS, settingValues, wholeNumberSetting } from '../system/settings.
 /**
  * Invites (docs/economy.md#invites): every account has a code of its own; an account that signs up
  * with it is linked to the inviter (accounts.ts, createAccount), and the inviter earns
- * `invite_points` on the ledger once the invitee has sent a message, at most once per invitee and
- * at most `invite_daily_cap` times per UTC day.
+ * `invite_points` on the ledger once the invitee has spent `invite_min_spend` points of their own
+ * (beyond the free daily allowance), at most once per invitee and at most `invite_daily_cap` times
+ * per UTC day.
  */
 
 /** Upper-case letters and digits without the look-alikes 0/O, 1/I/L. */
@@ -32,7 +33,7 @@ export const canonicalInviteCode = (code: string) => code.trim().toUpperCase();
 const inviteKey = (inviteeId: string) => `invite:${inviteeId}`;
 
 /** Invite settings as whole numbers ≥ 0; a stored value that is not one reads as the default. */
-async function intSettings<K extends 'invite_points' | 'invite_daily_cap'>(ctx: AppContext, keys: readonly K[]): Promise<Record<K, number>> {
+async function intSettings<K extends 'invite_points' | 'invite_daily_cap' | 'invite_min_spend'>(ctx: AppContext, keys: readonly K[]): Promise<Record<K, number>> {
   const values = await settingValues(ctx, keys);
   const out = {} as Record<K, number>;
   for (const key of keys) out[key] = wholeNumberSetting(values[key], 0, 999_999_999, Number(SETTINGS.find((d) => d.key === key)!.defaultValue(ctx.config)));
@@ -122,7 +123,20 @@ export async function listInvited(db: Db, userId: string, page: number, pageSize
   return { list, total };
 }
 
-type CreditOutcome = 'credited' | 'none' | 'duplicate' | 'closed' | 'capped';
+type CreditOutcome = 'credited' | 'none' | 'duplicate' | 'closed' | 'capped' | 'not-yet';
+
+/**
+ * Points the account spent from its own balance: what its uses (messages, tool calls, drawings,
+ * token settlements) took from the balance, less what refunds gave back to it. The free daily
+ * allowance is not counted: an account made only to be an invitee spends nothing of its own.
+ */
+async function ownPointsSpent(db: Db, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ spent: sql<number>`coalesce(sum(-${pointLedger.delta}), 0)`.mapWith(Number) })
+    .from(pointLedger)
+    .where(and(eq(pointLedger.userId, userId), sql`${pointLedger.reason} in ('message', 'plugin', 'draw', 'settle', 'refund')`));
+  return row?.spent ?? 0;
+}
 
 /** Thrown inside the credit's transaction to undo it (a duplicate key has aborted it already). */
 class Undo extends Error {
@@ -151,8 +165,10 @@ export async function creditInviter(ctx: AppContext, inviteeId: string): Promise
     ctx.log.info({ inviterId, inviteeId }, 'invite not credited: an account is closed');
     return 'closed';
   }
-  const settings = await intSettings(ctx, ['invite_points', 'invite_daily_cap']);
+  const settings = await intSettings(ctx, ['invite_points', 'invite_daily_cap', 'invite_min_spend']);
   if (settings.invite_points <= 0) return 'none';
+  // Scripted sign-ups living on the free allowance earn their inviter nothing; tried again at the next message.
+  if (settings.invite_min_spend > 0 && (await ownPointsSpent(ctx.db, inviteeId)) < settings.invite_min_spend) return 'not-yet';
   await ensureBalance(ctx.db, inviterId);
   try {
     return await ctx.db.transaction(async (tx) => {

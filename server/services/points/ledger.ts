@@ -133,20 +133,40 @@ export async function chargePoints(
 }
 
 /**
- * Gives a charge back (an answer or a tool call that produced nothing), once per key. Refunds go to
- * the balance, which does not expire, and count as not spent.
+ * Gives a charge back (an answer or a tool call that produced nothing), once per key, each part to
+ * where it came from (docs/economy.md#the-ledger): the part the charge took from the balance goes back
+ * to the balance, the part it took from today's free allowance back to today's allowance; when the
+ * day has changed since the charge, that part lapses (the allowance never becomes balance). The
+ * charge is the entry whose key is the refund's without `refund:` (`message:<id>` for
+ * `refund:message:<id>`), or `ref.chargeKey`; no more than it took is given back. What comes back
+ * counts as not spent (a lapsed allowance part stays spent: it is gone).
  */
-export async function refundPoints(db: Db, userId: string, amount: number, ref: { key: string; refId?: string }): Promise<void> {
+export async function refundPoints(db: Db, userId: string, amount: number, ref: { key: string; refId?: string; chargeKey?: string }): Promise<void> {
   if (amount <= 0) return;
+  const chargeKey = ref.chargeKey ?? ref.key.replace(/^refund:/, '');
   try {
     await db.execute(sql`
-      with b as (select user_id from ${pointBalances} where user_id = ${userId} for update),
+      with c as (
+        select coalesce(sum(-delta), 0)::int as held_balance, coalesce(sum(allowance), 0)::int as held_allowance,
+          coalesce(bool_and(created_at::date = current_date), false) as today
+        from ${pointLedger} where idempotency_key = ${chargeKey} and user_id = ${userId}
+      ),
+      b as (select user_id, balance from ${pointBalances} where user_id = ${userId} for update),
+      d as (
+        select b.user_id, least(${amount}, greatest(c.held_balance, 0)) as back_balance,
+          case when c.today then least(${amount} - least(${amount}, greatest(c.held_balance, 0)), greatest(c.held_allowance, 0)) else 0 end as back_allowance
+        from b, c
+      ),
       upd as (
-        update ${pointBalances} p set balance = p.balance + ${amount}, used_total = greatest(p.used_total - ${amount}, 0)
-        from b where p.user_id = b.user_id returning p.balance
+        update ${pointBalances} p set
+          balance = p.balance + d.back_balance,
+          -- A part given back today was taken today: daily_day is today, daily_left today's.
+          daily_left = p.daily_left + d.back_allowance,
+          used_total = greatest(p.used_total - d.back_balance - d.back_allowance, 0)
+        from d where p.user_id = d.user_id returning p.balance, d.back_balance, d.back_allowance
       )
-      insert into ${pointLedger} (id, user_id, delta, balance_after, reason, ref_id, idempotency_key)
-      select ${randomUUID()}, ${userId}, ${amount}, upd.balance, 'refund', ${ref.refId ?? null}, ${ref.key} from upd`);
+      insert into ${pointLedger} (id, user_id, delta, allowance, balance_after, reason, ref_id, idempotency_key)
+      select ${randomUUID()}, ${userId}, upd.back_balance, -upd.back_allowance, upd.balance, 'refund', ${ref.refId ?? null}, ${ref.key} from upd`);
   } catch (err) {
     if (!isUniqueViolation(err, 'point_ledger_idempotency_key_unique')) throw err;
   }

@@ -110,8 +110,8 @@ export const SETTINGS: readonly SettingDefinition[] = [
     key: 'invite_points',
     public: true,
     description:
-      "Points an inviter earns per invited account, after that account's first message (docs/economy.md#invites): a whole number; 0 turns the credit off.",
-    descriptionZh: '每邀请一个账号（在该账号发送第一条消息后）邀请人获得的积分：整数；0 表示关闭奖励。',
+      'Points an inviter earns per invited account, once that account has spent invite_min_spend points of its own (docs/economy.md#invites): a whole number; 0 turns the credit off.',
+    descriptionZh: '每邀请一个账号（在该账号花费 invite_min_spend 积分后）邀请人获得的积分：整数；0 表示关闭奖励。',
     type: 'integer',
     min: 0,
     max: 999_999_999,
@@ -126,6 +126,17 @@ export const SETTINGS: readonly SettingDefinition[] = [
     min: 0,
     max: 999_999_999,
     defaultValue: () => '20',
+  },
+  {
+    key: 'invite_min_spend',
+    public: false,
+    description:
+      "Points an invitee must spend from their own balance (beyond the free daily allowance, refunds deducted) before their inviter is credited (docs/economy.md#invites); 0 credits at the invitee's first message.",
+    descriptionZh: '被邀请人须从自己的余额（免费每日额度之外，扣除退款）花费的积分，达到后邀请人才获得奖励；0 表示在被邀请人第一条消息后即奖励。',
+    type: 'integer',
+    min: 0,
+    max: 999_999_999,
+    defaultValue: () => '50',
   },
   {
     key: 'checkin_points',

@@ -30,6 +30,7 @@ const order = (n: number): AdminOrder => ({
   endTime: '2026-12-01T00:00:00.000Z',
   createTime: '2026-11-01T00:00:00.000Z',
   refundTime: null,
+  dispute: n === 2 ? 'open' : null,
   stripeInvoiceId: null,
   stripeSubscriptionId: null,
   pointsGranted: 1000,
@@ -80,6 +81,8 @@ describe('MoneyPage', () => {
     const table = () => screen.getByRole('table', { name: 'Orders' });
     // The rows are drawn again once the data arrives: each check asks for the table afresh.
     await waitFor(() => expect(within(table()).getByText('user1@example.com').closest('tr')).toHaveTextContent('Standard (Standard, Monthly)StripeActive$9.99'));
+    // An order under a chargeback says so.
+    expect(within(table()).getByText('user2@example.com').closest('tr')).toHaveTextContent('RefundedChargeback open');
     await userEvent.click(screen.getByRole('button', { name: /^2$/ }));
     await waitFor(() => expect(orderQueries().at(-1)).toMatchObject({ page: '2', count: '20' }));
     await waitFor(() => expect(within(table()).getByText('user21@example.com')).toBeInTheDocument());

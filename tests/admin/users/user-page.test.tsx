@@ -30,6 +30,7 @@ const detail = (fields: Partial<AdminUserDetail> = {}): AdminUserDetail => ({
   createTime: '2026-10-01T10:00:00.000Z',
   plan: { level: 1, name: 'Standard', endTime: '2026-12-24T00:00:00.000Z', subscription: null },
   usedPoints: 40,
+  openDisputes: 1,
   messageCount: 17,
   tokens: { input: 1200, output: 3400 },
   inviter: { userId: 'i1', email: 'inviter@example.com', userName: 'Ivy', createTime: '2026-09-01T00:00:00.000Z', inviteeCount: 4 },
@@ -117,6 +118,7 @@ describe('UserPage', () => {
     await renderPage();
     expect(screen.getByTestId('user-balance-value')).toHaveTextContent('120');
     expect(screen.getByTestId('user-plan-value')).toHaveTextContent(/^Standard until /);
+    expect(screen.getByTestId('user-open-disputes')).toHaveTextContent('Open chargebacks: 1');
     expect(screen.getByRole('group', { name: 'Tokens' })).toHaveTextContent('4,600');
     expect(screen.getByRole('group', { name: 'Tokens' })).toHaveTextContent('1,200 in · 3,400 out');
     // The table may render again once it knows its size: it is looked up afresh.
