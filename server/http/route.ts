@@ -120,7 +120,7 @@ async function resolveUser(call: { req: FastifyRequest; reply: FastifyReply; ctx
   if (auth === 'public') return null;
   const token = bearerOf(call.req.headers.authorization);
   const policy = { ttlDays: call.ctx.config.TOKEN_TTL_DAYS, renewAfterSeconds: call.ctx.config.TOKEN_RENEW_AFTER_SECONDS };
-  const found = !token ? null : cached ? await authenticateCached(call.ctx, token, policy) : await authenticate(call.ctx.db, token, policy);
+  const found = !token ? null : cached ? await authenticateCached(call.ctx, token, policy) : await authenticate(call.ctx, token, policy);
   if (found?.renewedToken) call.reply.header('Authorization', found.renewedToken);
   if (!found) {
     if (auth === 'optional') return null;

@@ -105,7 +105,15 @@ export async function exchangeTempKey(ctx: AppContext, tempKey: string): Promise
   const used = await ctx.db
     .update(tempKeys)
     .set({ usedAt: sql`now()` })
-    .where(and(eq(tempKeys.keyHash, hashSecret(tempKey)), isNull(tempKeys.usedAt), gt(tempKeys.expiresAt, sql`now()`)))
+    .where(
+      and(
+        eq(tempKeys.keyHash, hashSecret(tempKey)),
+        isNull(tempKeys.usedAt),
+        gt(tempKeys.expiresAt, sql`now()`),
+        // A closed account's keys give nothing, even one made just before it was closed.
+        sql`exists (select 1 from ${users} u where u.id = ${tempKeys.userId} and u.status = 'active')`,
+      ),
+    )
     .returning({ userId: tempKeys.userId });
   if (!used.length) throw new AppError(Codes.LoginFailed, 'tempKeyInvalid');
   return issueToken(ctx.db, used[0].userId, {
