@@ -13,6 +13,7 @@ import { allowedExtensionIds, type Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
 import { apiDocHeader, withAnswerComponents } from './http/api-doc.ts';
+import { answerClientError } from './http/client-errors.ts';
 import { AppError } from './http/errors.ts';
 import { failureOf } from './http/failures.ts';
 import { decodeUtf8, parseQueryString } from './http/input-guard.ts';
@@ -131,6 +132,8 @@ function createServer(opts: BuildOptions): FastifyInstance {
     // A URL the router cannot read (broken percent-encoding) is bad input: in the envelope for the
     // API, a plain 400 for a page address.
     frameworkErrors: (err, req, reply) => void answerUnroutable(err, req, reply as FastifyReply),
+    // What Node's HTTP parser refuses (an over-long address: 431) is answered in the envelope too.
+    clientErrorHandler: answerClientError,
   });
 }
 
