@@ -5,7 +5,7 @@ import type { Language } from '../../shared/contracts/common.ts';
 import type { AppContext } from '../context.ts';
 import { routeResponses, type RawAnswer } from './api-doc.ts';
 import { writeAudit } from '../services/audit.ts';
-import { authenticate, authenticateCached, bearerOf, type AuthUser } from '../services/auth.ts';
+import { authenticate, authenticateCached, bearerOf, userIdOfToken, type AuthUser } from '../services/auth.ts';
 import { AppError } from './errors.ts';
 import { isMessageKey, languageOf, t, zodLocale } from './i18n.ts';
 
@@ -95,7 +95,11 @@ export type RouteSpec<Q, B, A extends RouteAuth, M extends Method = Method> = Au
   /** Answers HTTP 503 with the failure envelope when it cannot serve (the health check: a load balancer reads the status). */
   unavailableStatus?: true;
   bodyLimit?: number;
-  rateLimit?: { max: number; timeWindow: number };
+  /**
+   * Per account for signed-in callers (per address for anonymous ones); `by: 'address'` keeps it per
+   * address for routes whose callers are already limited per account another way (code guessing).
+   */
+  rateLimit?: { max: number; timeWindow: number; by?: 'address' };
   /** Accept a token verified in the last few seconds without asking the database (hot paths only). */
   cachedAuth?: boolean;
   handler: (call: RouteCall<Q, B, A>) => Promise<unknown>;
@@ -130,6 +134,42 @@ async function resolveUser(call: { req: FastifyRequest; reply: FastifyReply; ctx
   return found.user;
 }
 
+type RateLimit = { max: number; timeWindow: number; by?: 'address' };
+
+/**
+ * Rate limits count people, not addresses (docs/security.md#rate-limits): a route that knows its
+ * caller (user, admin, optional with a token) counts per account, keyed by the token's user id, so
+ * an office, a school or a carrier's NAT behind one address does not share one allowance. Anonymous
+ * calls count per address.
+ */
+function rateLimitOf(app: FastifyInstance, auth: RouteAuth, { by, ...limit }: RateLimit) {
+  if (auth === 'public' || by === 'address') return limit;
+  return {
+    ...limit,
+    keyGenerator: async (req: FastifyRequest) => {
+      const token = bearerOf(req.headers.authorization);
+      const userId = token ? await userIdOfToken(app.ctx, token) : null;
+      return userId ? `u:${userId}` : `a:${req.ip}`;
+    },
+  };
+}
+
+/**
+ * The coarse outer bound per address of a per-account limit, against one machine cycling through
+ * many accounts: RATE_LIMIT_ADDRESS_FACTOR times the account's allowance (default 50, so 50 people
+ * behind one NAT can each use all of theirs).
+ */
+function addressBound(app: FastifyInstance, url: string, limit: RateLimit) {
+  const max = limit.max * app.ctx.config.RATE_LIMIT_ADDRESS_FACTOR;
+  const check = app.createRateLimit({ max, timeWindow: limit.timeWindow, keyGenerator: (req) => `addr:${url}:${req.ip}` });
+  return async (req: FastifyRequest) => {
+    const result = await check(req);
+    if (!result.isAllowed && result.isExceeded) {
+      throw new AppError(Codes.RateLimited, 'rateLimited', { seconds: Math.max(1, Math.ceil(result.ttl / 1000)) });
+    }
+  };
+}
+
 /** Registers a route of the API: auth first, then input validation, then the handler; answers the envelope. */
 export function addRoute<Q extends z.ZodType | undefined, B extends z.ZodType | undefined, A extends RouteAuth, M extends Method>(
   app: FastifyInstance,
@@ -144,7 +184,8 @@ export function addRoute<Q extends z.ZodType | undefined, B extends z.ZodType | 
     method: spec.method,
     url: spec.url,
     bodyLimit: spec.bodyLimit,
-    config: spec.rateLimit ? { rateLimit: spec.rateLimit } : {},
+    config: spec.rateLimit ? { rateLimit: rateLimitOf(app, spec.auth, spec.rateLimit) } : {},
+    ...(spec.rateLimit && spec.auth !== 'public' && !spec.rateLimit.by ? { onRequest: addressBound(app, spec.url, spec.rateLimit) } : {}),
     schema: {
       summary: spec.summary,
       tags: [family],

@@ -173,6 +173,23 @@ export async function authenticateCached(ctx: AppContext, rawToken: string, poli
   return found;
 }
 
+/**
+ * Whose token this is, for keying rate limits by person rather than by address: from the token
+ * cache when it holds it, else one lookup by the token's hash (no renewal, no plan). Null for a
+ * token that is not live (the route then refuses it anyway).
+ */
+export async function userIdOfToken(ctx: AppContext, rawToken: string): Promise<string | null> {
+  if (!rawToken || rawToken.length > 200) return null;
+  const tokenHash = hashSecret(rawToken);
+  const hit = cacheOf(ctx).get(tokenHash);
+  if (hit && hit.until > Date.now()) return hit.user.id;
+  const [row] = await ctx.db
+    .select({ userId: authTokens.userId })
+    .from(authTokens)
+    .where(and(eq(authTokens.tokenHash, tokenHash), isNull(authTokens.revokedAt), gt(authTokens.expiresAt, sql`now()`)));
+  return row?.userId ?? null;
+}
+
 /** Drops one token's cached user in this instance (the database refused what the cache said). */
 export function forgetCachedToken(ctx: AppContext, tokenHash: string): void {
   cacheOf(ctx).delete(tokenHash);
