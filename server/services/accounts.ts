@@ -11,6 +11,7 @@ import { Codes } from '../../shared/contracts/envelope.ts';
 import type { AddUserRequest } from '../../shared/contracts/account.ts';
 import { UserSettingSchema, type UserSetting } from '../../shared/contracts/user.ts';
 import { hashSecret, issueToken, newSecret, revokeAllTokens } from './auth.ts';
+import { revokeAllShares } from './chat-shares.ts';
 import { findInviter } from './invites.ts';
 import { ensureBalance } from './ledger.ts';
 import { notify } from './notifications.ts';
@@ -179,7 +180,10 @@ export async function saveSettings(db: Db, userId: string, patch: UserSetting): 
 export async function closeAccount(ctx: AppContext, userId: string): Promise<boolean> {
   const { db } = ctx;
   const closed = await db.update(users).set({ status: 'closed', updatedAt: sql`now()` }).where(eq(users.id, userId)).returning({ id: users.id });
-  if (closed.length) await revokeAllTokens(ctx, userId);
+  if (closed.length) {
+    await revokeAllShares(db, userId);
+    await revokeAllTokens(ctx, userId);
+  }
   return closed.length > 0;
 }
 

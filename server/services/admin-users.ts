@@ -23,6 +23,7 @@ import { browserRecords, requestTimes } from '../db/schema/system.ts';
 import { users, vipOrders } from '../db/schema/users.ts';
 import { AppError } from '../http/errors.ts';
 import { revokeAllTokens } from './auth.ts';
+import { revokeAllShares } from './chat-shares.ts';
 import { adjustPoints, listLedger } from './ledger.ts';
 import { levelName } from './plans.ts';
 import { cancelSubscriptionNow, runningSubscription } from './stripe.ts';
@@ -246,6 +247,7 @@ export async function closeUser(ctx: AppContext, actorId: string, userId: string
     if (target.status === 'closed') return;
     await guardAdminLoss(tx, actorId, target);
     await tx.update(users).set({ status: 'closed', updatedAt: sql`now()` }).where(eq(users.id, userId));
+    await revokeAllShares(tx, userId);
   });
   await revokeAllTokens(ctx, userId);
 }

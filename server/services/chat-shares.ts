@@ -80,6 +80,14 @@ export async function createShare(db: Db, userId: string, body: ShareSessionBody
 /** The caller's live links, newest first. */
 export const listShares = (db: Db, userId: string) => shareItems(db, userId);
 
+/**
+ * Takes every live link of an account down (Close): a closed account's chats are no longer public,
+ * and Reopen does not bring them back (the owner shares again if they want).
+ */
+export async function revokeAllShares(db: Db, userId: string): Promise<void> {
+  await db.update(chatShares).set({ revokedAt: sql`now()` }).where(and(eq(chatShares.userId, userId), isNull(chatShares.revokedAt)));
+}
+
 /** Revokes one of the caller's links: from then on it answers "not found", like a link never made. */
 export async function revokeShare(db: Db, userId: string, shareId: string): Promise<void> {
   const revoked = await db
