@@ -13,6 +13,7 @@ import { allowedExtensionIds, type Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import type { Database } from './db/client.ts';
 import { apiDocHeader, withAnswerComponents } from './http/api-doc.ts';
+import { answerClientError } from './http/client-errors.ts';
 import { AppError } from './core/errors.ts';
 import { failureOf } from './core/failures.ts';
 import { decodeUtf8, parseQueryString } from './http/input-guard.ts';
@@ -21,7 +22,7 @@ import { scrubLogCall, serializeError, serializeRequest } from './core/log-safet
 import { registerSecurityHooks } from './http/security-hooks.ts';
 import { registerWebRoutes } from './http/web.ts';
 import type { AuditInput, RouteServices, RouteTableEntry } from './http/route.ts';
-import { loginOf } from './services/accounts/login.ts';
+import { loginOf, userIdOf } from './services/accounts/login.ts';
 import { writeAudit } from './services/admin/audit.ts';
 import { shareExists } from './services/chat/shares.ts';
 import { EXTENSION_BROWSERS, findExtensionZip } from './services/system/extension-zip.ts';
@@ -136,6 +137,8 @@ function createServer(opts: BuildOptions): FastifyInstance {
     // A URL the router cannot read (broken percent-encoding) is bad input: in the envelope for the
     // API, a plain 400 for a page address.
     frameworkErrors: (err, req, reply) => void answerUnroutable(err, req, reply as FastifyReply),
+    // What Node's HTTP parser refuses (an over-long address: 431) is answered in the envelope too.
+    clientErrorHandler: answerClientError,
   });
 }
 
@@ -263,7 +266,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   // Personalization is cached per instance: joined to changes made elsewhere before the first message.
   watchPersonalizationChanges(ctx);
   app.decorate('routeTable', [] as RouteTableEntry[]);
-  app.decorate('routeServices', { login: loginOf, audit: (c: AppContext, entry: AuditInput) => writeAudit(c.db, entry) } satisfies RouteServices);
+  app.decorate('routeServices', { login: loginOf, userIdOf, audit: (c: AppContext, entry: AuditInput) => writeAudit(c.db, entry) } satisfies RouteServices);
   app.addHook('onClose', async () => {
     if (!opts.bus) await bus.close();
     if (!opts.files) await files.close();

@@ -49,6 +49,7 @@ export const EnvSchema = z.object({
   TOKEN_TTL_DAYS: int(30, 1, 3650),
   TOKEN_RENEW_AFTER_SECONDS: int(86_400, 1),
   AUTH_RATE_LIMIT: int(10, 1, 100_000),
+  RATE_LIMIT_ADDRESS_FACTOR: int(50, 1, 100_000),
   /** A deployment that sends no text for this long is given up (the next one is tried; the user hears "took too long"). */
   MODEL_FIRST_TEXT_TIMEOUT_SECONDS: int(30, 1, 600),
   /** On SIGTERM, how long answers already running may take to finish before they are stored as interrupted. */

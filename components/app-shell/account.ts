@@ -1,7 +1,7 @@
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { useAtomValue, useStore } from 'jotai';
 import { useEffect, useRef } from 'react';
-import { getUserByLogin, logoutOnServer } from '../../shared/api/user.ts';
+import { getUserByLogin, logoutEverywhereOnServer, logoutOnServer } from '../../shared/api/user.ts';
 import { authActionAtom, isLoggedInAtom, tokenAtom } from '../../shared/atoms/auth.ts';
 import type { JotaiStore } from './start.ts';
 
@@ -50,5 +50,15 @@ export function useFreshUserInfo(): void {
  */
 export async function signOut(store: JotaiStore): Promise<void> {
   await logoutOnServer().catch((error: unknown) => console.warn('Logout call failed', error));
+  await store.set(authActionAtom, { type: 'logout' });
+}
+
+/**
+ * Signs out everywhere: every login of the account ends on the server (other browsers, devices,
+ * a token someone copied); this one is forgotten only once the server has done it, so a failure
+ * leaves the user signed in and able to try again.
+ */
+export async function signOutEverywhere(store: JotaiStore): Promise<void> {
+  await logoutEverywhereOnServer();
   await store.set(authActionAtom, { type: 'logout' });
 }

@@ -10,7 +10,7 @@ import type { Language } from '../../shared/contracts/common.ts';
 import { currentLanguage, setLanguage } from '../../shared/i18n/i18n.ts';
 import { DEFAULT_SERVER_URL, serverUrlPersisted } from '../../shared/platform/server-url.ts';
 import { peekPersisted, writePersisted } from '../../shared/storage/active.ts';
-import { signOut } from '../app-shell/account.ts';
+import { signOut, signOutEverywhere } from '../app-shell/account.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
 import { notifyError, notifySuccess, onMutationError } from '../ui/notify.ts';
 import { PageHeader } from '../ui/page-frame.tsx';
@@ -156,6 +156,10 @@ function AccountSection() {
 
   const store = useStore();
   const logout = useMutation({ mutationFn: () => signOut(store) });
+  const logoutEverywhere = useMutation({
+    mutationFn: () => signOutEverywhere(store),
+    onError: (error) => notifyError(error instanceof Error ? error.message : t('settings.logoutEverywhereFailed')),
+  });
 
   if (!loggedIn) {
     return (
@@ -196,6 +200,9 @@ function AccountSection() {
         <Group>
           <Button color="red" variant="light" loading={logout.isPending} onClick={() => logout.mutate()}>
             {t('settings.logout')}
+          </Button>
+          <Button color="red" variant="subtle" loading={logoutEverywhere.isPending} onClick={() => logoutEverywhere.mutate()}>
+            {t('settings.logoutEverywhere')}
           </Button>
         </Group>
       </Stack>

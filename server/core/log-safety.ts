@@ -1,43 +1,73 @@
 /**
  * What the server writes to its log must never carry a credential or a user's data: request URLs
- * lose the values of credential-like query parameters, error messages and stacks are scrubbed, and
+ * keep their path and only the query parameters known to be harmless, error messages and stacks are scrubbed, and
  * database errors are reduced to the operation, the table or constraint and the SQLSTATE code (the
  * statement's parameters hold e-mails, password hashes and encrypted keys). docs/security.md#logs.
  */
 
 const REDACTED = '[redacted]';
 
-/** Query parameter names that carry a credential: token, key, tempKey, sig(nature), secret, password, code. */
-const SENSITIVE_NAME = /token|key|sig|secret|password|passwd|code/i;
+/**
+ * The query parameters a log line may keep, by name: paging, filters and ids that are no capability
+ * on their own (every by-id route checks the caller). Anything else — a reset token, a temp key, a
+ * share id, a search term, a proxied image's address, a coupon code, an e-mail — is replaced by the
+ * marker: the list says what is harmless, so a parameter added tomorrow is hidden until someone adds
+ * it here.
+ */
+const HARMLESS_PARAMS = new Set([
+  'action', 'actorId', 'aiModelId', 'aiModelMapId', 'aiPrompWordId', 'batchId', 'chatMediaId', 'chatMessageId',
+  'chatSessionId', 'count', 'currency', 'eventType', 'exp', 'favouriteId', 'from', 'kind', 'lang', 'language',
+  'minDurationMs', 'offset', 'order', 'page', 'pageSize', 'planLevel', 'role', 'scene', 'settingKey', 'sort',
+  'source', 'status', 'targetId', 'targetType', 'timeZone', 'to', 'top', 'unreadOnly', 'userId', 'vipOrderId',
+  'vipPackageId',
+]);
+/** A harmless value is short and plain (an id, a number, a word); anything else is hidden too. */
+const PLAIN_VALUE = /^[A-Za-z0-9_.:+%-]{0,64}$/;
 
-/** `name=value` in a query string (or text holding one) whose name is sensitive. */
-const SENSITIVE_PARAM = /([?&;][^=&\s#"'<>]*(?:token|key|sig|secret|password|passwd|code)[^=&\s#"'<>]*=)[^&\s#"'<>]*/gi;
+/** Path segments that are themselves a capability (a share link reads a chat): `/share/<id>`. */
+const CAPABILITY_PATH = /^(\/share\/)[^/?#]+/;
+
+/** Query parameter names that carry a credential, for free text (messages, stacks) that holds a URL. */
+const SENSITIVE_PARAM = /([?&;][^=&\s#"'<>]*(?:token|key|sig|secret|password|passwd|code|reset|share|url|q)[^=&\s#"'<>]*=)[^&\s#"'<>]*/gi;
 /** Authorization header values and key-like strings providers echo back (sk-..., AIza...). */
 const BEARER = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/g;
 const KEY_LIKE = /\b(?:sk|pk|rk|ak)-[A-Za-z0-9_-]{6,}|\bAIza[A-Za-z0-9_-]{10,}/g;
 
-/** A URL (or a path with its query) with the values of credential-like parameters removed. */
+function decodedName(name: string): string {
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    // A name that is not valid percent-encoding is judged as it is (and is not on the list).
+    return name;
+  }
+}
+
+/**
+ * A URL (or a path with its query) as the log may hold it: the path, with capability segments
+ * replaced; of the query, only harmless parameters keep their value; the fragment is dropped.
+ */
 export function redactUrl(url: string): string {
-  const q = url.indexOf('?');
-  if (q < 0) return url;
-  const [query, hash = ''] = url.slice(q + 1).split(/#(.*)/s);
+  const q = url.search(/[?#]/);
+  const path = (q < 0 ? url : url.slice(0, q)).replace(CAPABILITY_PATH, `$1${REDACTED}`);
+  if (q < 0 || url[q] === '#') return path;
+  const query = url.slice(q + 1).split('#')[0]!;
   const params = query.split('&').map((pair) => {
     const eq = pair.indexOf('=');
     const name = eq < 0 ? pair : pair.slice(0, eq);
-    let decoded = name;
-    try {
-      decoded = decodeURIComponent(name);
-    } catch {
-      // A name that is not valid percent-encoding is judged as it is.
-    }
-    return eq >= 0 && SENSITIVE_NAME.test(decoded) ? `${name}=${REDACTED}` : pair;
+    const value = eq < 0 ? '' : pair.slice(eq + 1);
+    const harmless = HARMLESS_PARAMS.has(decodedName(name));
+    if (!harmless) return `${/^[A-Za-z0-9_]{1,32}$/.test(name) ? name : REDACTED}=${REDACTED}`;
+    return eq < 0 ? name : `${name}=${PLAIN_VALUE.test(value) ? value : REDACTED}`;
   });
-  return `${url.slice(0, q)}?${params.join('&')}${hash ? `#${hash}` : ''}`;
+  return `${path}?${params.join('&')}`;
 }
 
 /** Free text (an error message, a stack) with credentials in URLs, headers and key-like strings removed. */
 export function redactText(text: string): string {
-  return text.replace(SENSITIVE_PARAM, `$1${REDACTED}`).replace(BEARER, `$1 ${REDACTED}`).replace(KEY_LIKE, REDACTED);
+  return text
+    .replace(SENSITIVE_PARAM, `$1${REDACTED}`)
+    .replace(/(\/share\/)[A-Za-z0-9_-]+/g, `$1${REDACTED}`)
+    .replace(BEARER, `$1 ${REDACTED}`).replace(KEY_LIKE, REDACTED);
 }
 
 /** An e-mail as a log may name it: the first letter and the domain. */

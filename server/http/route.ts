@@ -94,7 +94,11 @@ export type RouteSpec<Q, B, A extends RouteAuth, M extends Method = Method> = Au
   /** Answers HTTP 503 with the failure envelope when it cannot serve (the health check: a load balancer reads the status). */
   unavailableStatus?: true;
   bodyLimit?: number;
-  rateLimit?: { max: number; timeWindow: number };
+  /**
+   * Per account for signed-in callers (per address for anonymous ones); `by: 'address'` keeps it per
+   * address for routes whose callers are already limited per account another way (code guessing).
+   */
+  rateLimit?: { max: number; timeWindow: number; by?: 'address' };
   /** Accept a token verified in the last few seconds without asking the database (hot paths only). */
   cachedAuth?: boolean;
   handler: (call: RouteCall<Q, B, A>) => Promise<unknown>;
@@ -121,10 +125,12 @@ export type AuditInput = { actor: { id: string; email: string }; action: string;
 /**
  * What the route helper needs of the services, handed in by app.ts as `app.routeServices`, so that
  * http/ runs no service code of its own: the login of an Authorization header (from the cache of
- * recent logins when `cached`), and the audit log of the console's changes.
+ * recent logins when `cached`) and the user id a rate limit counts by, and the audit log of the console's changes.
  */
 export type RouteServices = {
   login(ctx: AppContext, authorization: string | undefined, cached: boolean): Promise<{ user: AuthUser; renewedToken?: string } | null>;
+  /** The user id of an Authorization header's live token, or null: what a per-account rate limit counts by. */
+  userIdOf(ctx: AppContext, authorization: string | undefined): Promise<string | null>;
   audit(ctx: AppContext, entry: AuditInput): Promise<unknown>;
 };
 
@@ -138,6 +144,41 @@ async function resolveUser(call: { req: FastifyRequest; reply: FastifyReply; ctx
   }
   if (auth === 'admin' && found.user.role !== 'admin') throw new AppError(Codes.Forbidden, 'forbidden');
   return found.user;
+}
+
+type RateLimit = { max: number; timeWindow: number; by?: 'address' };
+
+/**
+ * Rate limits count people, not addresses (docs/security.md#rate-limits): a route that knows its
+ * caller (user, admin, optional with a token) counts per account, keyed by the token's user id, so
+ * an office, a school or a carrier's NAT behind one address does not share one allowance. Anonymous
+ * calls count per address.
+ */
+function rateLimitOf(app: FastifyInstance, auth: RouteAuth, { by, ...limit }: RateLimit) {
+  if (auth === 'public' || by === 'address') return limit;
+  return {
+    ...limit,
+    keyGenerator: async (req: FastifyRequest) => {
+      const userId = await app.routeServices.userIdOf(app.ctx, req.headers.authorization);
+      return userId ? `u:${userId}` : `a:${req.ip}`;
+    },
+  };
+}
+
+/**
+ * The coarse outer bound per address of a per-account limit, against one machine cycling through
+ * many accounts: RATE_LIMIT_ADDRESS_FACTOR times the account's allowance (default 50, so 50 people
+ * behind one NAT can each use all of theirs).
+ */
+function addressBound(app: FastifyInstance, url: string, limit: RateLimit) {
+  const max = limit.max * app.ctx.config.RATE_LIMIT_ADDRESS_FACTOR;
+  const check = app.createRateLimit({ max, timeWindow: limit.timeWindow, keyGenerator: (req) => `addr:${url}:${req.ip}` });
+  return async (req: FastifyRequest) => {
+    const result = await check(req);
+    if (!result.isAllowed && result.isExceeded) {
+      throw new AppError(Codes.RateLimited, 'rateLimited', { seconds: Math.max(1, Math.ceil(result.ttl / 1000)) });
+    }
+  };
 }
 
 /** Registers a route of the API: auth first, then input validation, then the handler; answers the envelope. */
@@ -154,7 +195,8 @@ export function addRoute<Q extends z.ZodType | undefined, B extends z.ZodType | 
     method: spec.method,
     url: spec.url,
     bodyLimit: spec.bodyLimit,
-    config: spec.rateLimit ? { rateLimit: spec.rateLimit } : {},
+    config: spec.rateLimit ? { rateLimit: rateLimitOf(app, spec.auth, spec.rateLimit) } : {},
+    ...(spec.rateLimit && spec.auth !== 'public' && !spec.rateLimit.by ? { onRequest: addressBound(app, spec.url, spec.rateLimit) } : {}),
     schema: {
       summary: spec.summary,
       tags: [family],

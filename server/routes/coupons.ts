@@ -32,7 +32,8 @@ export function registerCouponRoutes(app: FastifyInstance): void {
     body: CheckPromoCodeBodySchema,
     data: CheckPromoCodeResultSchema,
     // The same limits as RedeemCode (server/routes/points.ts): asking must not probe redeem codes faster than redeeming.
-    rateLimit: { max: 10, timeWindow: 60_000 },
+    // Guessing codes: each account is held by its failures in the hour; this bounds one address across accounts.
+    rateLimit: { max: 10, timeWindow: 60_000, by: 'address' },
     handler: ({ ctx, user, body }) => checkPromoCode(ctx, user.id, body.code),
   });
 }

@@ -39,7 +39,8 @@ export function registerPointsRoutes(app: FastifyInstance): void {
     body: RedeemCodeBodySchema,
     data: RedeemResultSchema,
     // Guessing: 10 tries a minute per address, and 20 failures an hour per user (server/services/points/redeem-codes.ts).
-    rateLimit: { max: 10, timeWindow: 60_000 },
+    // Guessing codes: each account is held by its failures in the hour; this bounds one address across accounts.
+    rateLimit: { max: 10, timeWindow: 60_000, by: 'address' },
     handler: ({ ctx, user, body }) => redeemCode(ctx, user.id, body.code),
   });
 }

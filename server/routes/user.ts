@@ -9,7 +9,7 @@ import {
 } from '../../shared/contracts/user.ts';
 import { addRoute } from '../http/route.ts';
 import { exchangeTempKey, getSettings, saveSettings, updateNickName } from '../services/accounts/accounts.ts';
-import { bearerOf, revokeToken, type AuthUser } from '../services/accounts/auth.ts';
+import { bearerOf, revokeAllTokens, revokeToken, type AuthUser } from '../services/accounts/auth.ts';
 import { getIntegral, listLedger } from '../services/points/ledger.ts';
 import { pagedSchema } from '../../shared/contracts/common.ts';
 import { LedgerEntrySchema, LedgerListQuerySchema } from '../../shared/contracts/points.ts';
@@ -91,9 +91,20 @@ export function registerUserRoutes(app: FastifyInstance): void {
     method: 'POST',
     url: '/api/User/Logout',
     auth: 'user',
-    summary: 'Revoke the token that makes this call',
+    summary: 'Log out: ends the login this token belongs to (every renewal of it)',
     handler: async ({ ctx, req }) => {
       await revokeToken(ctx, bearerOf(req.headers.authorization)!);
+      return null;
+    },
+  });
+
+  addRoute(app, {
+    method: 'POST',
+    url: '/api/User/LogoutAll',
+    auth: 'user',
+    summary: 'Sign out everywhere: ends every login of the caller (this one included) and the temp keys not yet exchanged',
+    handler: async ({ ctx, user }) => {
+      await revokeAllTokens(ctx, user.id);
       return null;
     },
   });

@@ -30,6 +30,11 @@ export async function logoutOnServer(options: { timeoutMs?: number } = {}): Prom
   await apiPost('/api/User/Logout', {}, { timeoutMs: options.timeoutMs });
 }
 
+/** Ends every login of the signed-in account on the server ("sign out everywhere"). */
+export async function logoutEverywhereOnServer(): Promise<void> {
+  await apiPost('/api/User/LogoutAll', {});
+}
+
 /** Saves the fields given; the server merges them into the stored document. */
 export function saveUserSetting(setting: UserSetting): Promise<unknown> {
   return apiPost('/api/User/SaveUserSetting', setting);

@@ -1,6 +1,8 @@
 import { sql } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { chatMessages, chatSessions } from '../../server/db/schema/chat.ts';
 import { signedMediaPath } from '../../server/services/media/links.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
@@ -74,6 +76,49 @@ describe('secrets never reach the log', () => {
     await t.app.inject({ method: 'GET', url: `/setting?tempkey=${tempKey}&x=1` });
     await t.app.inject({ method: 'GET', url: `/api/User/GetUserByLogin?access_token=${token}`, headers: auth(token) });
     expect(log.text).toContain('GetTokenForTempKey?tempKey=[redacted]');
+    expectNoSecret();
+  });
+
+  it('keeps only harmless query parameters: reset links, share ids, searches, proxied addresses and webhook bodies stay out', async () => {
+    const get = (url: string, token?: string) => t.app.inject({ method: 'GET', url, headers: token ? auth(token) : {} });
+    // A password-reset link, as the operator's console makes it and the user opens it.
+    const user = (await t.app.inject({ method: 'POST', url: '/api/Account/AddUser', headers: json, payload: { email: 'reset.me@example.test', password: 'reset me please' } })).json();
+    const made = (await t.app.inject({ method: 'POST', url: '/api/admin/User/SendPasswordReset', headers: { ...json, ...auth(admin.token) }, payload: { userId: user.Data.userId } })).json();
+    const resetToken = new URL(made.Data.link).searchParams.get('reset')!;
+    expect(resetToken.length).toBeGreaterThan(10);
+    secrets.add(resetToken).add('reset.me@example.test');
+    await get(`/login?reset=${encodeURIComponent(resetToken)}`);
+    await get(`/login?callback=x&state=state-${randomUUID()}&tempKey=temp-${randomUUID()}`);
+    // A share link: the id is the capability to read the chat.
+    const sessionId = randomUUID();
+    await t.database.db.insert(chatSessions).values({ id: sessionId, userId: admin.userId, title: 'private title' });
+    await t.database.db.insert(chatMessages).values({
+      id: randomUUID(), sessionId, userId: admin.userId, inputMessage: 'hi', outputMessage: 'there', requestedModelId: 'leaky', modelName: 'Leaky', finishReason: 'stop', mediaIds: [],
+    });
+    const share = (await t.app.inject({ method: 'POST', url: '/api/Chat/ShareSession', headers: { ...json, ...auth(admin.token) }, payload: { chatSessionId: sessionId } })).json();
+    expect(share.Code).toBe(10000);
+    const shareId = share.Data.shareId as string;
+    secrets.add(shareId);
+    expect((await get(`/api/Share/GetShare?shareId=${shareId}`)).json().Code).toBe(10000);
+    await get(`/share/${shareId}`);
+    await t.app.inject({ method: 'POST', url: '/api/Chat/RevokeShare', headers: { ...json, ...auth(admin.token) }, payload: { shareId } });
+    // What a user searches for and reads.
+    const terms = ['searched-diagnosis-words', 'favourite-search-words', 'https://private.example/answer-image-path.png', 'SECRETCOUPON42'];
+    for (const term of terms) secrets.add(term);
+    expect((await get(`/api/Chat/SearchMessages?q=${encodeURIComponent(terms[0]!)}&page=1&count=20`, admin.token)).json().Code).toBe(10000);
+    expect((await get(`/api/Save/GetList?q=${encodeURIComponent(terms[1]!)}&page=2`, admin.token)).json().Code).toBe(10000);
+    await get(`/api/Chat/ProxyImage?url=${encodeURIComponent(terms[2]!)}`, admin.token);
+    await get(`/api/Coupons/CheckCoupon?code=${terms[3]}`, admin.token);
+    // A webhook's body (a payment's details) is never logged, signed or not.
+    const webhookSecret = `cus_secret_${randomUUID()}`;
+    secrets.add(webhookSecret);
+    await t.app.inject({ method: 'POST', url: '/api/Vip/StripeWebhook', headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=abc' }, payload: JSON.stringify({ id: 'evt_1', data: { object: { customer: webhookSecret } } }) });
+    // The lines are there, with their harmless parts.
+    expect(log.text).toContain('/login?reset=[redacted]');
+    expect(log.text).toContain('/share/[redacted]');
+    expect(log.text).toContain('GetShare?shareId=[redacted]');
+    expect(log.text).toContain('SearchMessages?q=[redacted]&page=1&count=20');
+    expect(log.text).toContain('GetList?q=[redacted]&page=2');
     expectNoSecret();
   });
 

@@ -52,7 +52,9 @@ const WEBHOOK = '/api/Vip/StripeWebhook';
 const UPLOAD_ROUTES = new Set(['/api/Chat/AddChatMedia', '/api/Chat/UploadMediaByFile', '/api/Chat/AddChatFileToAi']);
 
 /** Calls that end what later calls need (the session, the model, the account): made last, in this order. */
-const LAST = ['/api/Chat/RevokeShare', '/api/QuickFunction/DeleteUserQuickFunction', '/api/admin/QuickFunction/Delete', '/api/admin/AiPrompWord/Delete', '/api/Vip/DeleteVipOrder', '/api/Chat/DeleteMessage', '/api/Chat/DeleteSessions', '/api/admin/AiModelMap/Delete', '/api/admin/AiModel/Delete', '/api/admin/System/DeleteSetting', '/api/admin/User/Close', '/api/admin/User/Delete', '/api/User/Logout'];
+const LAST = ['/api/Chat/RevokeShare', '/api/QuickFunction/DeleteUserQuickFunction', '/api/admin/QuickFunction/Delete', '/api/admin/AiPrompWord/Delete', '/api/Vip/DeleteVipOrder', '/api/Chat/DeleteMessage', '/api/Chat/DeleteSessions', '/api/admin/AiModelMap/Delete', '/api/admin/AiModel/Delete', '/api/admin/System/DeleteSetting', '/api/admin/User/Close', '/api/admin/User/Delete', '/api/User/Logout', '/api/User/LogoutAll'];
+/** Ends every login of whoever calls it: called with accounts of its own, so the calls after it keep theirs. */
+const LOGOUT_ALL = '/api/User/LogoutAll';
 const lastRank = (route: RouteTableEntry) => LAST.indexOf(route.url);
 const inCallOrder = (table: RouteTableEntry[]) => [...table].sort((a, b) => lastRank(a) - lastRank(b));
 
@@ -349,6 +351,7 @@ describe('the API reference', () => {
         : [['bad query', { ...base, url: `${route.url}?${badQuery.size ? badQuery : 'page=-1'}`, headers: auth(owner.token) }]];
     // Stripe's webhook is signed, not signed in: its success is a genuine delivery (of an event type it ignores).
     const last: [string, Sent] = route.url === WEBHOOK ? ['signed by Stripe', stripeDelivery('customer.created', { id: 'cus_new', object: 'customer' })] : ['as an admin', await asSent(auth(owner.token))];
+    if (route.url === LOGOUT_ALL) return [['signed out', await asSent({})], ...bad, ['as a user', await asSent(auth((await createUser(t.app)).token))]];
     return [['signed out', await asSent({})], ['as a user', await asSent(auth(user.token))], ...bad, last];
   }
 

@@ -37,11 +37,16 @@ export const authTokens = pgTable(
   {
     tokenHash: text('token_hash').primaryKey(),
     userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    /**
+     * The login this token belongs to: the first token's hash, carried by each renewal, so Logout
+     * ends the whole chain (server/services/auth.ts).
+     */
+    loginId: text('login_id').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
-  (t) => [index('auth_tokens_user_idx').on(t.userId)],
+  (t) => [index('auth_tokens_user_idx').on(t.userId), index('auth_tokens_login_idx').on(t.loginId)],
 );
 
 /**

@@ -11,6 +11,7 @@ import { Codes } from '../../../shared/contracts/envelope.ts';
 import type { AddUserRequest } from '../../../shared/contracts/account.ts';
 import { UserSettingSchema, type UserSetting } from '../../../shared/contracts/user.ts';
 import { hashSecret, issueToken, newSecret, revokeAllTokens } from './auth.ts';
+import { revokeAllShares } from '../chat/shares.ts';
 import { findInviter } from '../points/invites.ts';
 import { ensureBalance } from '../points/ledger.ts';
 import { notify } from '../notifications/notifications.ts';
@@ -105,7 +106,15 @@ export async function exchangeTempKey(ctx: AppContext, tempKey: string): Promise
   const used = await ctx.db
     .update(tempKeys)
     .set({ usedAt: sql`now()` })
-    .where(and(eq(tempKeys.keyHash, hashSecret(tempKey)), isNull(tempKeys.usedAt), gt(tempKeys.expiresAt, sql`now()`)))
+    .where(
+      and(
+        eq(tempKeys.keyHash, hashSecret(tempKey)),
+        isNull(tempKeys.usedAt),
+        gt(tempKeys.expiresAt, sql`now()`),
+        // A closed account's keys give nothing, even one made just before it was closed.
+        sql`exists (select 1 from ${users} u where u.id = ${tempKeys.userId} and u.status = 'active')`,
+      ),
+    )
     .returning({ userId: tempKeys.userId });
   if (!used.length) throw new AppError(Codes.LoginFailed, 'tempKeyInvalid');
   return issueToken(ctx.db, used[0].userId, {
@@ -171,7 +180,10 @@ export async function saveSettings(db: Db, userId: string, patch: UserSetting): 
 export async function closeAccount(ctx: AppContext, userId: string): Promise<boolean> {
   const { db } = ctx;
   const closed = await db.update(users).set({ status: 'closed', updatedAt: sql`now()` }).where(eq(users.id, userId)).returning({ id: users.id });
-  if (closed.length) await revokeAllTokens(ctx, userId);
+  if (closed.length) {
+    await revokeAllShares(db, userId);
+    await revokeAllTokens(ctx, userId);
+  }
   return closed.length > 0;
 }
 

@@ -1,9 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import type { SqlValue } from '../../db/compiled.ts';
-import { authTokens, users, vipOrders } from '../../db/schema/users.ts';
+import { authTokens, tempKeys, users, vipOrders } from '../../db/schema/users.ts';
+import { derivedKey } from '../system/secrets.ts';
 
 export type VipOrder = { vipOrderId: string; vipPackageLevel: number; vipPackageName: string; endTime: string };
 
@@ -28,14 +29,42 @@ export const hashSecret = (secret: string) => createHash('sha256').update(secret
 /** 256 random bits, URL-safe. */
 export const newSecret = () => randomBytes(32).toString('base64url');
 
+/** A new login's first token; `loginId` (the chain's id) is its own hash. */
 export async function issueToken(db: Db, userId: string, policy: TokenPolicy): Promise<string> {
   const token = newSecret();
+  const tokenHash = hashSecret(token);
   await db.insert(authTokens).values({
-    tokenHash: hashSecret(token),
+    tokenHash,
     userId,
+    loginId: tokenHash,
     expiresAt: new Date(Date.now() + policy.ttlDays * 86_400_000),
   });
   return token;
+}
+
+/**
+ * The one successor of a token: derived from it under the server's secret, so every request that
+ * presents the old token while it is being renewed (the web app starts with several calls at once)
+ * is handed the same new token, on any instance sharing SECRET_KEY, and a login never forks into
+ * siblings that outlive its Logout. Only the server can derive it: a token seen once in the past
+ * does not give the tokens after it.
+ */
+const successorOf = (ctx: AppContext, rawToken: string) =>
+  createHmac('sha256', derivedKey(ctx, 'token-renewal')).update(rawToken).digest('base64url');
+
+async function renewToken(ctx: AppContext, rawToken: string, tokenHash: string, row: { id: string; loginId: string }, policy: TokenPolicy) {
+  const renewedToken = successorOf(ctx, rawToken);
+  await ctx.db.transaction(async (tx) => {
+    await tx
+      .insert(authTokens)
+      .values({ tokenHash: hashSecret(renewedToken), userId: row.id, loginId: row.loginId, expiresAt: new Date(Date.now() + policy.ttlDays * 86_400_000) })
+      .onConflictDoNothing();
+    await tx
+      .update(authTokens)
+      .set({ expiresAt: sql`least(${authTokens.expiresAt}, ${new Date(Date.now() + RENEW_GRACE_MS)})` })
+      .where(eq(authTokens.tokenHash, tokenHash));
+  });
+  return renewedToken;
 }
 
 /** The plan in force: the highest-level order that has not ended. */
@@ -50,19 +79,20 @@ export const activeVipOrderSql = (userIdColumn: unknown) => sql<VipOrder | null>
  * than the renewal age (sliding expiry); the caller sends it in the Authorization response header.
  */
 export async function authenticate(
-  db: Db,
+  ctx: AppContext,
   rawToken: string,
   policy: TokenPolicy,
 ): Promise<{ user: AuthUser; renewedToken?: string; validUntil?: number } | null> {
   if (!rawToken || rawToken.length > 200) return null;
   const tokenHash = hashSecret(rawToken);
-  const rows = await db
+  const rows = await ctx.db
     .select({
       id: users.id,
       email: users.email,
       userName: users.userName,
       role: users.role,
       invitedBy: users.invitedBy,
+      loginId: authTokens.loginId,
       tokenCreatedAt: authTokens.createdAt,
       tokenExpiresAt: authTokens.expiresAt,
       vipOrder: activeVipOrderSql(users.id),
@@ -95,12 +125,7 @@ export async function authenticate(
     const planEnds = user.vipOrder ? Date.parse(user.vipOrder.endTime) : Infinity;
     return { user, validUntil: Math.min(renewAt, row.tokenExpiresAt.getTime(), planEnds) };
   }
-  const renewedToken = await issueToken(db, user.id, policy);
-  await db
-    .update(authTokens)
-    .set({ expiresAt: sql`least(${authTokens.expiresAt}, ${new Date(Date.now() + RENEW_GRACE_MS)})` })
-    .where(eq(authTokens.tokenHash, tokenHash));
-  return { user, renewedToken };
+  return { user, renewedToken: await renewToken(ctx, rawToken, tokenHash, row, policy) };
 }
 
 /**
@@ -139,13 +164,30 @@ export async function authenticateCached(ctx: AppContext, rawToken: string, poli
   const tokenHash = hashSecret(rawToken);
   const hit = cache.get(tokenHash);
   if (!fresh && hit && hit.until > Date.now()) return { user: hit.user };
-  const found = await authenticate(ctx.db, rawToken, policy);
+  const found = await authenticate(ctx, rawToken, policy);
   if (found?.validUntil) {
     cache.delete(tokenHash);
     if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value!);
     cache.set(tokenHash, { user: found.user, until: Math.min(Date.now() + CACHE_MS, found.validUntil) });
   } else cache.delete(tokenHash);
   return found;
+}
+
+/**
+ * Whose token this is, for keying rate limits by person rather than by address: from the token
+ * cache when it holds it, else one lookup by the token's hash (no renewal, no plan). Null for a
+ * token that is not live (the route then refuses it anyway).
+ */
+export async function userIdOfToken(ctx: AppContext, rawToken: string): Promise<string | null> {
+  if (!rawToken || rawToken.length > 200) return null;
+  const tokenHash = hashSecret(rawToken);
+  const hit = cacheOf(ctx).get(tokenHash);
+  if (hit && hit.until > Date.now()) return hit.user.id;
+  const [row] = await ctx.db
+    .select({ userId: authTokens.userId })
+    .from(authTokens)
+    .where(and(eq(authTokens.tokenHash, tokenHash), isNull(authTokens.revokedAt), gt(authTokens.expiresAt, sql`now()`)));
+  return row?.userId ?? null;
 }
 
 /** Drops one token's cached user in this instance (the database refused what the cache said). */
@@ -167,17 +209,28 @@ async function announceRevocation(ctx: AppContext, message: string) {
   await ctx.bus.publish(REVOKE_CHANNEL, message);
 }
 
+/** Logout: ends the login the token belongs to, every renewal of it included. */
 export async function revokeToken(ctx: AppContext, rawToken: string): Promise<void> {
   const tokenHash = hashSecret(rawToken);
-  await ctx.db.update(authTokens).set({ revokedAt: sql`now()` }).where(eq(authTokens.tokenHash, tokenHash));
-  await announceRevocation(ctx, `t:${tokenHash}`);
+  const login = ctx.db.select({ loginId: authTokens.loginId }).from(authTokens).where(eq(authTokens.tokenHash, tokenHash));
+  const revoked = await ctx.db
+    .update(authTokens)
+    .set({ revokedAt: sql`now()` })
+    .where(and(sql`${authTokens.loginId} = (${login})`, isNull(authTokens.revokedAt)))
+    .returning({ tokenHash: authTokens.tokenHash });
+  for (const { tokenHash: hash } of [{ tokenHash }, ...revoked]) await announceRevocation(ctx, `t:${hash}`);
 }
 
+/**
+ * Ends every login of the account ("sign out everywhere", a password reset, Close, Delete), and the
+ * temp keys not yet exchanged: a key handed out just before cannot bring a login back.
+ */
 export async function revokeAllTokens(ctx: AppContext, userId: string): Promise<void> {
   await ctx.db
     .update(authTokens)
     .set({ revokedAt: sql`now()` })
     .where(and(eq(authTokens.userId, userId), isNull(authTokens.revokedAt)));
+  await ctx.db.update(tempKeys).set({ usedAt: sql`now()` }).where(and(eq(tempKeys.userId, userId), isNull(tempKeys.usedAt)));
   await announceRevocation(ctx, `u:${userId}`);
 }
 

@@ -23,6 +23,7 @@ import { browserRecords, requestTimes } from '../../db/schema/system.ts';
 import { users, vipOrders } from '../../db/schema/users.ts';
 import { AppError } from '../../core/errors.ts';
 import { revokeAllTokens } from '../accounts/auth.ts';
+import { revokeAllShares } from '../chat/shares.ts';
 import { adjustPoints, listLedger } from '../points/ledger.ts';
 import { levelName } from '../plans/plans.ts';
 import { cancelSubscriptionNow, runningSubscription } from '../plans/stripe.ts';
@@ -248,6 +249,7 @@ export async function closeUser(ctx: AppContext, actorId: string, userId: string
     if (target.status === 'closed') return;
     await guardAdminLoss(tx, actorId, target);
     await tx.update(users).set({ status: 'closed', updatedAt: sql`now()` }).where(eq(users.id, userId));
+    await revokeAllShares(tx, userId);
   });
   await revokeAllTokens(ctx, userId);
 }

@@ -11,6 +11,7 @@ import { AppError } from '../../core/errors.ts';
 import { listMessages } from './sessions.ts';
 import { withFreshImageLinks } from '../plugins/draw.ts';
 import { signedMediaPath } from '../media/links.ts';
+import { lockUser } from '../accounts/user-lock.ts';
 
 /** The longest chat a link shows: its first exchanges up to the snapshot, at most this many. */
 const MAX_SHARED_MESSAGES = 1000;
@@ -58,22 +59,34 @@ export async function createShare(db: Db, userId: string, body: ShareSessionBody
     const [own] = await db.select({ id: chatSessions.id }).from(chatSessions).where(and(eq(chatSessions.id, body.chatSessionId), eq(chatSessions.userId, userId)));
     throw own ? new AppError(Codes.BadRequest, 'nothingToShare') : new AppError(Codes.NotFound, 'notFound');
   }
-  const [{ n } = { n: 0 }] = await db.select({ n: count() }).from(chatShares).where(and(eq(chatShares.userId, userId), isNull(chatShares.revokedAt)));
-  if (n >= MAX_SHARES_PER_USER) throw new AppError(Codes.BadRequest, 'shareLimit', { max: MAX_SHARES_PER_USER });
   const id = randomBytes(16).toString('base64url');
-  await db.insert(chatShares).values({
-    id,
-    userId,
-    sessionId: body.chatSessionId,
-    uptoCreatedAt: last.createdAt,
-    uptoMessageId: last.id,
-    includeImages: body.includeImages,
+  // Counted and written under the user's row lock: concurrent requests cannot pass the limit together.
+  await db.transaction(async (tx) => {
+    await lockUser(tx, userId);
+    const [{ n } = { n: 0 }] = await tx.select({ n: count() }).from(chatShares).where(and(eq(chatShares.userId, userId), isNull(chatShares.revokedAt)));
+    if (n >= MAX_SHARES_PER_USER) throw new AppError(Codes.BadRequest, 'shareLimit', { max: MAX_SHARES_PER_USER });
+    await tx.insert(chatShares).values({
+      id,
+      userId,
+      sessionId: body.chatSessionId,
+      uptoCreatedAt: last.createdAt,
+      uptoMessageId: last.id,
+      includeImages: body.includeImages,
+    });
   });
   return (await shareItems(db, userId, id))[0]!;
 }
 
 /** The caller's live links, newest first. */
 export const listShares = (db: Db, userId: string) => shareItems(db, userId);
+
+/**
+ * Takes every live link of an account down (Close): a closed account's chats are no longer public,
+ * and Reopen does not bring them back (the owner shares again if they want).
+ */
+export async function revokeAllShares(db: Db, userId: string): Promise<void> {
+  await db.update(chatShares).set({ revokedAt: sql`now()` }).where(and(eq(chatShares.userId, userId), isNull(chatShares.revokedAt)));
+}
 
 /** Revokes one of the caller's links: from then on it answers "not found", like a link never made. */
 export async function revokeShare(db: Db, userId: string, shareId: string): Promise<void> {

@@ -18,6 +18,7 @@ import type { Db } from '../../db/client.ts';
 import { quickFunctions, userQuickFunctions } from '../../db/schema/quick-functions.ts';
 import { AppError } from '../../core/errors.ts';
 import { buildQuickFunctionTree, flattenTree } from './quick-function-tree.ts';
+import { lockUser } from '../accounts/user-lock.ts';
 
 /**
  * Quick functions (prompt tools): operators' built-ins and users' own (custom prompts). The menu
@@ -240,24 +241,26 @@ function checkParent(rows: { id: string; parentId: string | null }[], itemId: st
 
 export async function saveOwnQuickFunction(ctx: AppContext, userId: string, body: SaveUserQuickFunctionBody): Promise<UserQuickFunction> {
   const { userQuickFunctionId: id, ...fields } = body;
-  const rows = await ctx.db.select().from(userQuickFunctions).where(eq(userQuickFunctions.userId, userId));
-  if (id && !rows.some((r) => r.id === id)) throw notFound();
-  checkParent(rows, id ?? null, fields.parentId);
-  let saved: UserRow[];
-  if (id) {
-    saved = await ctx.db
-      .update(userQuickFunctions)
-      .set({ ...fields, updatedAt: new Date() })
-      .where(and(eq(userQuickFunctions.id, id), eq(userQuickFunctions.userId, userId)))
-      .returning();
-  } else {
+  // Read, checked and written under the user's row lock: concurrent saves cannot pass the limit together.
+  const saved: UserRow[] = await ctx.db.transaction(async (tx) => {
+    await lockUser(tx, userId);
+    const rows = await tx.select().from(userQuickFunctions).where(eq(userQuickFunctions.userId, userId));
+    if (id && !rows.some((r) => r.id === id)) throw notFound();
+    checkParent(rows, id ?? null, fields.parentId);
+    if (id) {
+      return tx
+        .update(userQuickFunctions)
+        .set({ ...fields, updatedAt: new Date() })
+        .where(and(eq(userQuickFunctions.id, id), eq(userQuickFunctions.userId, userId)))
+        .returning();
+    }
     if (rows.length >= MAX_USER_QUICK_FUNCTIONS) throw new AppError(Codes.BadRequest, 'promptTooMany', { max: MAX_USER_QUICK_FUNCTIONS });
     const sort = rows.reduce((m, r) => Math.max(m, r.sort), 0) + 10;
-    saved = await ctx.db
+    return tx
       .insert(userQuickFunctions)
       .values({ id: randomUUID(), userId, ...fields, sort })
       .returning();
-  }
+  });
   await userChanged(ctx, userId);
   if (!saved[0]) throw notFound();
   return userItem(saved[0]);
@@ -356,10 +359,6 @@ export async function importOwnQuickFunctions(ctx: AppContext, userId: string, f
   const keys = new Set(file.items.map((i) => i.key));
   if (keys.size !== file.items.length) throw new AppError(Codes.BadRequest, 'promptImportDuplicateKey');
   if (file.items.length === 0) return 0;
-  const [existing] = await ctx.db.select({ n: count() }).from(userQuickFunctions).where(eq(userQuickFunctions.userId, userId));
-  if ((existing?.n ?? 0) + file.items.length > MAX_USER_QUICK_FUNCTIONS) {
-    throw new AppError(Codes.BadRequest, 'promptTooMany', { max: MAX_USER_QUICK_FUNCTIONS });
-  }
   const ids = new Map(file.items.map((i) => [i.key, randomUUID()]));
   // Items reachable from a root keep their parent; the rest are made roots.
   const parents = new Map(file.items.map((i) => [i.key, i.parentKey && keys.has(i.parentKey) ? i.parentKey : null]));
@@ -374,19 +373,27 @@ export async function importOwnQuickFunctions(ctx: AppContext, userId: string, f
     if (!stray) break;
     parents.set(stray, null);
   }
-  const [{ n: maxSort }] = await ctx.db
-    .select({ n: sql<number>`coalesce(max(${userQuickFunctions.sort}), 0)::int` })
-    .from(userQuickFunctions)
-    .where(eq(userQuickFunctions.userId, userId));
-  await ctx.db.insert(userQuickFunctions).values(
-    file.items.map(({ key, parentKey: _parentKey, ...fields }, index) => ({
-      ...fields,
-      id: ids.get(key)!,
-      userId,
-      parentId: parents.get(key) ? ids.get(parents.get(key)!)! : null,
-      sort: maxSort + (index + 1) * 10,
-    })),
-  );
+  // Counted and written under the user's row lock: concurrent imports cannot pass the limit together.
+  await ctx.db.transaction(async (tx) => {
+    await lockUser(tx, userId);
+    const [existing] = await tx.select({ n: count() }).from(userQuickFunctions).where(eq(userQuickFunctions.userId, userId));
+    if ((existing?.n ?? 0) + file.items.length > MAX_USER_QUICK_FUNCTIONS) {
+      throw new AppError(Codes.BadRequest, 'promptTooMany', { max: MAX_USER_QUICK_FUNCTIONS });
+    }
+    const [{ n: maxSort }] = await tx
+      .select({ n: sql<number>`coalesce(max(${userQuickFunctions.sort}), 0)::int` })
+      .from(userQuickFunctions)
+      .where(eq(userQuickFunctions.userId, userId));
+    await tx.insert(userQuickFunctions).values(
+      file.items.map(({ key, parentKey: _parentKey, ...fields }, index) => ({
+        ...fields,
+        id: ids.get(key)!,
+        userId,
+        parentId: parents.get(key) ? ids.get(parents.get(key)!)! : null,
+        sort: maxSort + (index + 1) * 10,
+      })),
+    );
+  });
   await userChanged(ctx, userId);
   return file.items.length;
 }
