@@ -234,6 +234,14 @@ function settlementOf(p: PreparedMessage, s: AnswerState): { userId: string; cos
   return { userId: p.userId, cost: tokenCost(price, s.metering) };
 }
 
+/**
+ * A flat-priced answer the model broke off is a failed use: its hold goes back, whatever text it had
+ * shown (docs/economy.md#cut-off-answers). A token-priced one is settled on the tokens the user got.
+ */
+function failedFlat(p: PreparedMessage, failure: Failure): boolean {
+  return !!failure.cutOff && !p.resolved.model.tokenPrice;
+}
+
 /** Stores the outcome and sends the last event (with the failure's Code, if any), then DONE. */
 async function endAnswer(
   a: { ctx: AppContext; reply: FastifyReply; p: PreparedMessage; lang: Language; s: AnswerState; store: AnswerStore; live: LiveAnswer; data: ChatStreamData; stream: EventStream },
@@ -247,7 +255,7 @@ async function endAnswer(
   else if (!stopReason) {
     const err = outcome.error;
     finishReason = ChatFinishReasons.error;
-    failure = { ...failureOf(err, reply.request.id), detail: err instanceof Error ? err.message : String(err) };
+    failure = { ...failureOf(err, reply.request.id, s.output !== ''), detail: err instanceof Error ? err.message : String(err) };
     if (failure.serverFault) reply.log.error({ err, messageId: p.messageId }, 'answering a message failed');
   }
   await a.store.finish({
@@ -259,7 +267,7 @@ async function endAnswer(
     citations: s.citations,
     toolCalls: s.toolCalls,
     pointsCost: p.resolved.model.pointsCost + s.toolPoints,
-    refund: failure && !s.output ? { userId: p.userId, points: p.resolved.model.pointsCost } : null,
+    refund: failure && (!s.output || failedFlat(p, failure)) ? { userId: p.userId, points: p.resolved.model.pointsCost } : null,
     settle: settlementOf(p, s),
     metering: s.metering,
   });
