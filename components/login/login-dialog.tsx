@@ -2,11 +2,13 @@ import { Alert, Center, Loader } from '@mantine/core';
 import { useAtomValue, useSetAtom, useStore } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ServerUnreachableError } from '../../shared/api/request.ts';
 import { authActionAtom, tokenPersisted } from '../../shared/atoms/auth.ts';
 import { closeLoginDialogAtom, loginDialogAtom } from '../../shared/atoms/login-dialog.ts';
 import { LoginFrameMessageSchema } from '../../shared/contracts/login-frame.ts';
 import { peekPersisted } from '../../shared/storage/active.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
+import { ServerUnreachable } from '../app-shell/server-unreachable.tsx';
 import { useSystemSetting } from '../app-shell/system-settings.ts';
 import { notifyError, notifySuccess } from '../ui/notify.ts';
 import { Drawer, Modal } from '../ui/overlays.tsx';
@@ -105,7 +107,8 @@ export function LoginDialog({ onLoggedIn }: LoginDialogProps) {
           {t(state.notice)}
         </Alert>
       )}
-      {loginUrl.isError && <Alert color="red">{t('request.networkError')}</Alert>}
+      {loginUrl.isError &&
+        (loginUrl.error instanceof ServerUnreachableError ? <ServerUnreachable error={loginUrl.error} /> : <Alert color="red">{t('request.networkError')}</Alert>)}
       {loginUrl.value ? (
         <div style={{ position: 'relative' }}>
           <iframe
