@@ -10,7 +10,7 @@ import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
 import { isRunningSubscription, type Subscription, type VipPackage, type VipPeriod } from '../../shared/contracts/plans.ts';
 import { AUTO_MODEL_ID, type ModelListItem } from '../../shared/contracts/model.ts';
 import type { UserInfo } from '../../shared/contracts/user.ts';
-import { formatPrice, planColor, planTier } from '../../shared/utils/plan-level.ts';
+import { formatPrice, planColor, planName, planTier } from '../../shared/utils/plan-level.ts';
 import { useGoOutside } from '../app-shell/plans-link.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
 import { IconCheck } from '../ui/icons.tsx';
@@ -242,7 +242,7 @@ function PlanGrid({ packages, models, freeDailyPoints, checkoutAvailable, user, 
                   loading={checkout.isPending && checkout.variables?.vipPackageId === pkg.vipPackageId}
                   disabled={checkout.isPending}
                   onClick={() => subscribe(pkg)}
-                  aria-label={t('plans.pricing.subscribeTo', { plan: pkg.name, period: t(`plans.period.${pkg.period}`) })}
+                  aria-label={t('plans.pricing.subscribeTo', { plan: planName(pkg.level, pkg.name, t), period: t(`plans.period.${pkg.period}`) })}
                 >
                   {t('plans.pricing.subscribe')}
                 </Button>
@@ -280,7 +280,7 @@ function PlanModels({ models, pkg, below }: { models: readonly ModelListItem[]; 
   const floor = below ? planTier(below.level) : -1;
   const added = real.filter((m) => m.minVipLevel <= level && m.minVipLevel > floor);
   const names = namesOf(added);
-  const base = below ? (below.level === 0 ? t('plans.level.0') : below.name) : '';
+  const base = below ? planName(below.level, below.name, t) : '';
   let text: string;
   if (!below) text = added.length ? t('plans.pricing.models', { models: names }) : t('plans.pricing.noModels');
   else if (added.length) text = t('plans.pricing.modelsPlus', { plan: base, models: names });
@@ -314,7 +314,7 @@ function PlanCard({ pkg, models, freeDailyPoints, current, action }: PlanCardPro
     >
       <Group justify="space-between" wrap="nowrap" gap={6} mih={22}>
         <Text fw={700} size="lg" style={{ color }}>
-          {free ? t('plans.level.0') : pkg.name}
+          {planName(pkg.level, pkg.name, t)}
         </Text>
         <Group gap={4} wrap="nowrap">
           {pkg.bestDeal && (

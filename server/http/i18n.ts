@@ -210,7 +210,7 @@ const zh: Record<Key, string> = {
   deleteConfirmMismatch: '确认内容与该账号的邮箱不一致。请准确输入邮箱以删除该账号。',
   resetTokenInvalid: '此重置密码链接已过期或已被使用。请向管理员索取新链接。',
   resetMailSubject: '为 {{product}} 设置新密码',
-  resetMailBody: '{{product}} 的管理员向您发送了为 {{email}} 设置新密码的链接：\n\n{{link}}\n\n该链接仅可使用一次，一小时内有效。如果您没有申请，请忽略此邮件。',
+  resetMailBody: '{{product}} 的管理员向你发送了为 {{email}} 设置新密码的链接：\n\n{{link}}\n\n该链接仅可使用一次，一小时内有效。如果你没有申请，请忽略此邮件。',
   auditTargetTypeInvalid: '目标类型须以字母开头，后跟最多 39 个字母、数字、- 或 _。',
   settingIntegerInvalid: '设置 {{key}} 必须是 {{min}} 到 {{max}} 之间的整数。',
   settingBooleanInvalid: '设置 {{key}} 必须是 true 或 false。',
