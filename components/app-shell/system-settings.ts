@@ -9,7 +9,7 @@ import { peekPersisted } from '../../shared/storage/active.ts';
  * The last copy is kept in the Auth store (systemConfig), so a page that opens offline or
  * before the server answers already knows where the login page is.
  */
-export function useSystemSetting(key: string): { value: string | undefined; isPending: boolean; isError: boolean } {
+export function useSystemSetting(key: string): { value: string | undefined; isPending: boolean; isError: boolean; error: unknown } {
   const auth = useSetAtom(authActionAtom);
   const query = useQuery({
     queryKey: ['system-settings'],
@@ -24,5 +24,5 @@ export function useSystemSetting(key: string): { value: string | undefined; isPe
       return stored.length > 0 ? stored : undefined;
     },
   });
-  return { value: query.data ? settingValue(query.data, key) : undefined, isPending: query.isPending, isError: query.isError };
+  return { value: query.data ? settingValue(query.data, key) : undefined, isPending: query.isPending, isError: query.isError, error: query.error };
 }

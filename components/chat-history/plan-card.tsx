@@ -2,7 +2,7 @@ import { Paper, Text, UnstyledButton } from '@mantine/core';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { UserInfo } from '../../shared/contracts/user.ts';
-import { FREE_PLAN_COLOR as FREE_COLOR, PLAN_LEVEL_COLORS, planColor, planTier } from '../../shared/utils/plan-level.ts';
+import { FREE_PLAN_COLOR as FREE_COLOR, PLAN_LEVEL_COLORS, planColor, planName, planTier } from '../../shared/utils/plan-level.ts';
 import { IconCrown } from '../ui/icons.tsx';
 
 /** The card's colour follows the plan tier, vipPackageLevel 1 to 3; free plans are grey. */
@@ -30,7 +30,7 @@ export function PlanCard({ user, onOpen }: { user: UserInfo; onOpen?: () => void
       <IconCrown size={18} style={{ color, flexShrink: 0 }} />
       <div style={{ minWidth: 0 }}>
         <Text size="sm" fw={600} truncate style={{ color }}>
-          {order?.vipPackageName || t('chat.sider.freeVersion')}
+          {order ? planName(order.vipPackageLevel, order.vipPackageName, t) : t('chat.sider.freeVersion')}
         </Text>
         {order && (
           <Text size="xs" c="dimmed">

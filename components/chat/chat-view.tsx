@@ -6,6 +6,7 @@ import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { useCallback, useEffect, useRef, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { modelListQuery } from '../../shared/api/chat.ts';
+import { ServerUnreachableError } from '../../shared/api/request.ts';
 import { isLoggedInAtom, userInfoAtom } from '../../shared/atoms/auth.ts';
 import { chatModelAtom, webSearchAtom } from '../../shared/atoms/chat.ts';
 import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
@@ -14,6 +15,7 @@ import type { MessageQuickFunction } from '../../shared/contracts/quick-function
 import type { TabAccess } from '../../shared/platform/platform.ts';
 import { pickDefaultModel } from '../../shared/utils/default-model.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
+import { ServerUnreachable } from '../app-shell/server-unreachable.tsx';
 import { useSystemSetting } from '../app-shell/system-settings.ts';
 import { notifyError } from '../ui/notify.ts';
 import { useAttachActions } from './attach-actions.ts';
@@ -157,6 +159,7 @@ function ChatWelcome({ loggedIn, onSignIn, extra, starters }: { loggedIn: boolea
 /** The model list could not be loaded, or none of its models is open to this user. */
 function ModelListAlert({ error, noneUsable }: { error: unknown; noneUsable: boolean }) {
   const { t } = useTranslation();
+  if (error instanceof ServerUnreachableError) return <ServerUnreachable error={error} />;
   if (error) {
     return (
       <Alert color="red" variant="light" p={8} mb={8}>

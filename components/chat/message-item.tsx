@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Box, Group, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Box, Button, Group, Text, Tooltip } from '@mantine/core';
 import { lazy, memo, Suspense, useContext, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { stripProductTags } from '../../shared/utils/strip-tags.ts';
@@ -90,7 +90,13 @@ export const MessageItem = memo(function MessageItem({ turn, busy, onRetry, onDe
         {turn.status === 'error' &&
           ((turn.errorCode !== undefined && failureNotice?.(turn.errorCode, turn.error ?? t('chat.modelBusy'))) || (
             <Alert color="red" variant="light" p={8} mt={answer ? 8 : 0} role="alert">
-              {turn.error ?? t('chat.modelBusy')}
+              <Group justify="space-between" gap={8} wrap="nowrap" align="flex-start">
+                <Text size="sm">{turn.error ?? t('chat.modelBusy')}</Text>
+                {/* Where the user reads what went wrong, the way to try again (the same as Ask again below). */}
+                <Button size="compact-xs" variant="light" color="red" onClick={() => onRetry(turn)} disabled={busy} style={{ flexShrink: 0 }}>
+                  {t('chat.message.retryFailed')}
+                </Button>
+              </Group>
             </Alert>
           ))}
         {!streaming && (

@@ -1,7 +1,8 @@
 import { Button, Menu, Text } from '@mantine/core';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ModelListItem } from '../../shared/contracts/model.ts';
+import { AUTO_MODEL_ID, type ModelListItem } from '../../shared/contracts/model.ts';
+import { planName } from '../../shared/utils/plan-level.ts';
 import type { ChatAddons } from './chat-addons.ts';
 import { groupModelsByLevel } from '../../shared/utils/default-model.ts';
 import { IconChevronDown, IconLock } from '../ui/icons.tsx';
@@ -13,6 +14,11 @@ export interface ModelPickerProps {
   disabled?: boolean;
   /** A locked model was picked (the upgrade prompt); without it, locked models cannot be picked. */
   onLockedSelect?: (model: ModelListItem) => void;
+}
+
+/** A model's name; the server's 'Auto' entry is named in the reader's language. */
+function modelName(model: ModelListItem, t: (key: string) => string): string {
+  return model.aiModelId === AUTO_MODEL_ID ? t('chat.model.auto') : model.name;
 }
 
 /**
@@ -34,16 +40,16 @@ export function ModelPicker({ models, selected, onSelect, disabled, onLockedSele
       aria-current={model.aiModelId === selected?.aiModelId ? 'true' : undefined}
     >
       <Text size="sm" fw={model.aiModelId === selected?.aiModelId ? 600 : 400} c={model.locked ? 'dimmed' : undefined}>
-        {model.name}
+        {modelName(model, t)}
       </Text>
       {model.locked ? (
         <Text size="xs" c="dimmed">
-          {t('chat.model.lockedHint', { plan: model.minVipLevelName })}
+          {t('chat.model.lockedHint', { plan: planName(model.minVipLevel, model.minVipLevelName, t) })}
         </Text>
       ) : (
         model.description && (
           <Text size="xs" c="dimmed" lineClamp={1}>
-            {model.description}
+            {model.aiModelId === AUTO_MODEL_ID ? t('chat.model.autoDescription') : model.description}
           </Text>
         )
       )}
@@ -61,13 +67,13 @@ export function ModelPicker({ models, selected, onSelect, disabled, onLockedSele
           aria-label={t('chat.model.pick')}
           data-testid="model-picker"
         >
-          {selected?.name ?? t('chat.model.none')}
+          {selected ? modelName(selected, t) : t('chat.model.none')}
         </Button>
       </Menu.Target>
       <Menu.Dropdown mah={360} style={{ overflowY: 'auto' }}>
         {ungrouped.map(item)}
         {groups.map((group) => [
-          <Menu.Label key={`label-${group.level}`}>{group.levelName}</Menu.Label>,
+          <Menu.Label key={`label-${group.level}`}>{planName(group.level, group.levelName, t)}</Menu.Label>,
           ...group.models.map(item),
         ])}
       </Menu.Dropdown>

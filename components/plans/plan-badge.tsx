@@ -2,7 +2,7 @@ import { Group, Paper, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { UserInfo } from '../../shared/contracts/user.ts';
-import { planColor, planDate, planTier } from '../../shared/utils/plan-level.ts';
+import { planColor, planDate, planName, planTier } from '../../shared/utils/plan-level.ts';
 import { IconCrown } from '../ui/icons.tsx';
 
 export interface PlanSummaryProps {
@@ -51,7 +51,7 @@ export function UserPlanSummary({ user, children }: { user: UserInfo; children?:
     );
   }
   return (
-    <PlanSummary level={order.vipPackageLevel} name={order.vipPackageName} detail={t('plans.expires', { date: planDate(order.endTime) })}>
+    <PlanSummary level={order.vipPackageLevel} name={planName(order.vipPackageLevel, order.vipPackageName, t)} detail={t('plans.expires', { date: planDate(order.endTime) })}>
       {children}
     </PlanSummary>
   );

@@ -2,7 +2,7 @@ import { Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { isLoggedInAtom, userInfoAtom } from '../../shared/atoms/auth.ts';
-import { planColor, planDate } from '../../shared/utils/plan-level.ts';
+import { planColor, planDate, planName } from '../../shared/utils/plan-level.ts';
 import { IconCrown } from '../ui/icons.tsx';
 
 /** Settings' way to the plans: the plan in force, the subscription page and the pricing page. */
@@ -18,7 +18,7 @@ export function PlanSettingsSection({ onNavigate }: { onNavigate: (path: string)
         <Group gap={6} wrap="nowrap">
           <IconCrown size={16} style={{ color: planColor(order?.vipPackageLevel ?? 0), flexShrink: 0 }} />
           <Text size="sm">
-            {order ? `${order.vipPackageName} · ${t('plans.expires', { date: planDate(order.endTime) })}` : t('plans.freeVersion')}
+            {order ? `${planName(order.vipPackageLevel, order.vipPackageName, t)} · ${t('plans.expires', { date: planDate(order.endTime) })}` : t('plans.freeVersion')}
           </Text>
         </Group>
         <Group gap="xs">

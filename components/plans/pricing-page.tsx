@@ -3,13 +3,15 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { modelListQuery } from '../../shared/api/chat.ts';
 import { createCheckout, subscriptionQuery, vipPackageListQuery } from '../../shared/api/plans.ts';
 import { isLoggedInAtom, tokenAtom, userInfoAtom } from '../../shared/atoms/auth.ts';
 import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
 import { isRunningSubscription, type Subscription, type VipPackage, type VipPeriod } from '../../shared/contracts/plans.ts';
+import { AUTO_MODEL_ID, type ModelListItem } from '../../shared/contracts/model.ts';
 import type { UserInfo } from '../../shared/contracts/user.ts';
 import { formatMoney } from '../../shared/utils/money.ts';
-import { planColor, planTier } from '../../shared/utils/plan-level.ts';
+import { planColor, planName, planTier } from '../../shared/utils/plan-level.ts';
 import { useGoOutside } from '../app-shell/plans-link.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
 import { IconCheck } from '../ui/icons.tsx';
@@ -45,6 +47,9 @@ export function PricingPage({ onBack, onNavigate, redeemEntry }: PricingPageProp
   const [coupon, setCoupon] = useState(() => new URLSearchParams(window.location.search).get('coupon') ?? '');
   const packages = useQuery(vipPackageListQuery(currencyFor(i18n.language)));
   const subscription = useQuery(subscriptionQuery(token));
+  const loggedIn = useAtomValue(isLoggedInAtom);
+  // The catalogue the picker reads (same cache): what each plan unlocks is its models' levels, not fixed text.
+  const models = useQuery(modelListQuery(loggedIn, user?.vipOrder?.vipPackageLevel ?? 0));
 
   const list = packages.data?.list ?? [];
   const shown = list.filter((pkg) => pkg.level === 0 || pkg.period === period);
@@ -101,6 +106,7 @@ export function PricingPage({ onBack, onNavigate, redeemEntry }: PricingPageProp
           )}
           <PlanGrid
             packages={shown}
+            models={models.data ?? null}
             freeDailyPoints={packages.data.freeDailyPoints}
             checkoutAvailable={packages.data.checkoutAvailable}
             user={user}
@@ -161,6 +167,8 @@ function CouponField({ value, onChange }: { value: string; onChange: (value: str
 
 interface PlanGridProps {
   packages: VipPackage[];
+  /** The catalogue, null until it is read (the cards then say nothing about models rather than guess). */
+  models: readonly ModelListItem[] | null;
   freeDailyPoints: number;
   checkoutAvailable: boolean;
   user: UserInfo | null;
@@ -179,7 +187,7 @@ function isCurrent(pkg: VipPackage, user: UserInfo | null, subscription: Subscri
   return running ? subscription.period === pkg.period : true;
 }
 
-function PlanGrid({ packages, freeDailyPoints, checkoutAvailable, user, subscription, couponCode, onNavigate }: PlanGridProps) {
+function PlanGrid({ packages, models, freeDailyPoints, checkoutAvailable, user, subscription, couponCode, onNavigate }: PlanGridProps) {
   const { t } = useTranslation();
   const { isExtension } = usePlatform();
   const loggedIn = useAtomValue(isLoggedInAtom);
@@ -220,10 +228,11 @@ function PlanGrid({ packages, freeDailyPoints, checkoutAvailable, user, subscrip
         </Alert>
       )}
       <SimpleGrid cols={{ base: 1, xs: 2, md: Math.min(4, Math.max(1, packages.length)) }} spacing="md">
-        {packages.map((pkg) => (
+        {packages.map((pkg, index) => (
           <PlanCard
             key={pkg.vipPackageId}
             pkg={pkg}
+            models={models && <PlanModels models={models} pkg={pkg} below={packages[index - 1]} />}
             freeDailyPoints={freeDailyPoints}
             current={isCurrent(pkg, user, subscription)}
             action={
@@ -234,7 +243,7 @@ function PlanGrid({ packages, freeDailyPoints, checkoutAvailable, user, subscrip
                   loading={checkout.isPending && checkout.variables?.vipPackageId === pkg.vipPackageId}
                   disabled={checkout.isPending}
                   onClick={() => subscribe(pkg)}
-                  aria-label={t('plans.pricing.subscribeTo', { plan: pkg.name, period: t(`plans.period.${pkg.period}`) })}
+                  aria-label={t('plans.pricing.subscribeTo', { plan: planName(pkg.level, pkg.name, t), period: t(`plans.period.${pkg.period}`) })}
                 >
                   {t('plans.pricing.subscribe')}
                 </Button>
@@ -247,20 +256,48 @@ function PlanGrid({ packages, freeDailyPoints, checkoutAvailable, user, subscrip
   );
 }
 
-/** Which models a level opens: the free plan the basic ones, Standard and Advanced the advanced ones, Super all. */
-function modelsKey(level: number): string {
-  const tier = planTier(level);
-  return tier === 0 ? 'plans.models.basic' : tier === 3 ? 'plans.models.super' : 'plans.models.advanced';
+/** How many model names a card lists before "and N more". */
+const NAMES_SHOWN = 6;
+
+function useNames(): (models: readonly ModelListItem[]) => string {
+  const { t, i18n } = useTranslation();
+  return (models) => {
+    const names = models.slice(0, NAMES_SHOWN).map((m) => m.name).join(i18n.language === 'zh' ? '、' : ', ');
+    const more = models.length - NAMES_SHOWN;
+    return more > 0 ? t('plans.pricing.modelsMore', { models: names, more }) : names;
+  };
+}
+
+/**
+ * What a plan unlocks, from the catalogue's levels: the models whose level the plan reaches. A card
+ * after a cheaper one says only what it adds, or that it adds no model (never a promise the catalogue
+ * does not keep).
+ */
+function PlanModels({ models, pkg, below }: { models: readonly ModelListItem[]; pkg: VipPackage; below: VipPackage | undefined }) {
+  const { t } = useTranslation();
+  const namesOf = useNames();
+  const level = planTier(pkg.level);
+  const real = models.filter((m) => m.aiModelId !== AUTO_MODEL_ID);
+  const floor = below ? planTier(below.level) : -1;
+  const added = real.filter((m) => m.minVipLevel <= level && m.minVipLevel > floor);
+  const names = namesOf(added);
+  const base = below ? planName(below.level, below.name, t) : '';
+  let text: string;
+  if (!below) text = added.length ? t('plans.pricing.models', { models: names }) : t('plans.pricing.noModels');
+  else if (added.length) text = t('plans.pricing.modelsPlus', { plan: base, models: names });
+  else text = t('plans.pricing.modelsSame', { plan: base });
+  return <span data-testid="plan-models">{text}</span>;
 }
 
 interface PlanCardProps {
   pkg: VipPackage;
+  models: ReactNode;
   freeDailyPoints: number;
   current: boolean;
   action: ReactNode;
 }
 
-function PlanCard({ pkg, freeDailyPoints, current, action }: PlanCardProps) {
+function PlanCard({ pkg, models, freeDailyPoints, current, action }: PlanCardProps) {
   const { t, i18n } = useTranslation();
   const color = planColor(pkg.level);
   const free = pkg.level === 0;
@@ -278,7 +315,7 @@ function PlanCard({ pkg, freeDailyPoints, current, action }: PlanCardProps) {
     >
       <Group justify="space-between" wrap="nowrap" gap={6} mih={22}>
         <Text fw={700} size="lg" style={{ color }}>
-          {free ? t('plans.level.0') : pkg.name}
+          {planName(pkg.level, pkg.name, t)}
         </Text>
         <Group gap={4} wrap="nowrap">
           {pkg.bestDeal && (
@@ -316,7 +353,7 @@ function PlanCard({ pkg, freeDailyPoints, current, action }: PlanCardProps) {
         {!free && pkg.period === 'year' && (
           <Feature>{t('plans.pricing.periodPoints', { points: pkg.periodPoints.toLocaleString(i18n.language) })}</Feature>
         )}
-        <Feature>{t(modelsKey(pkg.level))}</Feature>
+        {models && <Feature>{models}</Feature>}
       </Stack>
       {action}
     </Paper>

@@ -7,7 +7,7 @@ import { createPortalSession, invalidatePlans, setSubscriptionCancelled, subscri
 import { isLoggedInAtom, tokenAtom, userInfoAtom } from '../../shared/atoms/auth.ts';
 import { isRunningSubscription, type Subscription } from '../../shared/contracts/plans.ts';
 import type { UserInfo } from '../../shared/contracts/user.ts';
-import { planDate } from '../../shared/utils/plan-level.ts';
+import { planDate, planName } from '../../shared/utils/plan-level.ts';
 import { refreshUserInfo } from '../app-shell/account.ts';
 import { useGoOutside } from '../app-shell/plans-link.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
@@ -135,7 +135,7 @@ function RunningSubscription({ subscription }: { subscription: Subscription }) {
 
   return (
     <Stack gap="sm">
-      <PlanSummary level={subscription.level} name={subscription.packageName} detail={<span data-testid="plan-dates">{detail}</span>}>
+      <PlanSummary level={subscription.level} name={planName(subscription.level, subscription.packageName, t)} detail={<span data-testid="plan-dates">{detail}</span>}>
         {subscription.portalAvailable && <PortalButton />}
       </PlanSummary>
       {subscription.status === 'past_due' && (

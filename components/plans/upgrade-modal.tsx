@@ -1,12 +1,13 @@
 import { Button, Group, Stack, Text, ThemeIcon } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { planName } from '../../shared/utils/plan-level.ts';
 import { IconCrown } from '../ui/icons.tsx';
 import { Modal } from '../ui/overlays.tsx';
 
 export interface UpgradeModalProps {
   opened: boolean;
   /** The model that needs a plan, and the plan's name as the server gives it (minVipLevelName). */
-  model?: { name: string; minVipLevelName: string } | null;
+  model?: { name: string; minVipLevel: number; minVipLevelName: string } | null;
   onSeePlans: () => void;
   onClose: () => void;
 }
@@ -27,7 +28,7 @@ export function UpgradeModal({ opened, model, onSeePlans, onClose }: UpgradeModa
           {t('plans.upgrade.title')}
         </Text>
         <Text size="sm" c="dimmed">
-          {model ? t('plans.upgrade.model', { model: model.name, plan: model.minVipLevelName }) : t('plans.upgrade.generic')}
+          {model ? t('plans.upgrade.model', { model: model.name, plan: planName(model.minVipLevel, model.minVipLevelName, t) }) : t('plans.upgrade.generic')}
         </Text>
         <Group grow w="100%" gap="xs" mt={4}>
           <Button variant="default" onClick={onClose}>

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getUserIntegralByLogin, mainIntegralValue } from '../../shared/api/user.ts';
 import { isLoggedInAtom, tokenAtom, userInfoAtom } from '../../shared/atoms/auth.ts';
+import { planName } from '../../shared/utils/plan-level.ts';
 import { signOut as signOutOf, useFreshUserInfo } from '../app-shell/account.ts';
 import { IconCrown, IconGlobe, IconSidebar } from '../ui/icons.tsx';
 import { notifyError } from '../ui/notify.ts';
@@ -73,7 +74,7 @@ export function QuickActions({ onOpenSidePanel, onOpenWebApp, onSignIn, onOpenHe
           <Group gap={6} wrap="nowrap">
             <IconCrown size={16} />
             <Text size="sm" data-testid="popup-plan">
-              {userInfo?.vipOrder?.vipPackageName || t('popup.freeVersion')}
+              {userInfo?.vipOrder ? planName(userInfo.vipOrder.vipPackageLevel, userInfo.vipOrder.vipPackageName, t) : t('popup.freeVersion')}
             </Text>
           </Group>
           <Text size="sm" c="dimmed" data-testid="popup-points">

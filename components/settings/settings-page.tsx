@@ -10,6 +10,7 @@ import type { Language } from '../../shared/contracts/common.ts';
 import { currentLanguage, setLanguage } from '../../shared/i18n/i18n.ts';
 import { DEFAULT_SERVER_URL, serverUrlPersisted } from '../../shared/platform/server-url.ts';
 import { peekPersisted, writePersisted } from '../../shared/storage/active.ts';
+import { planName } from '../../shared/utils/plan-level.ts';
 import { signOut, signOutEverywhere } from '../app-shell/account.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
 import { notifyError, notifySuccess, onMutationError } from '../ui/notify.ts';
@@ -172,10 +173,10 @@ function AccountSection() {
     <Section title={t('settings.account')}>
       <Stack gap="xs">
         <Text size="sm">
-          {t('settings.email')}: {user?.email}
+          {t('settings.emailLine', { email: user?.email ?? '' })}
         </Text>
         <Text size="sm">
-          {t('settings.plan')}: {user?.vipOrder?.vipPackageName ?? t('chat.sider.freeVersion')}
+          {t('settings.planLine', { plan: user?.vipOrder ? planName(user.vipOrder.vipPackageLevel, user.vipOrder.vipPackageName, t) : t('chat.sider.freeVersion') })}
         </Text>
         <Group align="flex-start" gap="xs">
           <TextInput

@@ -21,6 +21,11 @@ export type Failure = {
   serverFault: boolean;
   /** The HTTP status of a JSON answer (handled outcomes are 200: the client reads Code). */
   status: number;
+  /**
+   * An answer the model broke off after it had sent text (the stream errored or the connection
+   * dropped): the user has part of an answer, and its price follows docs/economy.md#cut-off-answers.
+   */
+  cutOff?: true;
 };
 
 const UPSTREAM: Record<UpstreamFailureKind, { code: Code; key: MessageKey }> = {
@@ -63,8 +68,13 @@ function databaseFailure(err: unknown): Failure | null {
   return null;
 }
 
-export function failureOf(err: unknown, requestId: string): Failure {
+/** Kinds that, once text has been shown, mean the answer was broken off (not a refusal of the request). */
+const BREAKS = new Set<UpstreamFailureKind>(['busy', 'request']);
+
+/** `answered`: the failure came after the user had seen text of the answer (a chat stream only). */
+export function failureOf(err: unknown, requestId: string, answered = false): Failure {
   if (err instanceof AppError) return handled(err.code, err.key, err.params);
+  if (err instanceof UpstreamFailure && answered && BREAKS.has(err.kind)) return { ...handled(Codes.ModelBusy, 'answerCutOff'), cutOff: true };
   if (err instanceof UpstreamFailure) return handled(UPSTREAM[err.kind].code, UPSTREAM[err.kind].key);
   const framework = err instanceof Error ? frameworkFailure(err as FrameworkError) : null;
   if (framework) return framework;

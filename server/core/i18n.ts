@@ -56,7 +56,8 @@ const en = {
   noModelConfigured:
     'No AI model is configured on this server. An operator must set OPENAI_API_KEY (and OPENAI_MODELS), ANTHROPIC_API_KEY, GOOGLE_GENERATIVE_AI_API_KEY, run Ollama, or add a model in the admin console.',
   notEnoughPoints: 'Not Enough Points. Check in daily for free points.',
-  modelBusy: 'This modal is busy now. Please try again later',
+  modelBusy: 'This model is busy now. Please try again later',
+  answerCutOff: 'The answer was cut off: the connection to the model broke before it finished. Retry to get the whole answer.',
   modelMisconfigured:
     'This model is not set up correctly on the server: its provider refused the key or does not know the model. Pick another model, and tell the administrator.',
   contextTooLong: 'This conversation is too long for the model. Start a new chat, remove some attachments, or pick a model with a larger context.',
@@ -213,7 +214,7 @@ const zh: Record<Key, string> = {
   deleteConfirmMismatch: '确认内容与该账号的邮箱不一致。请准确输入邮箱以删除该账号。',
   resetTokenInvalid: '此重置密码链接已过期或已被使用。请向管理员索取新链接。',
   resetMailSubject: '为 {{product}} 设置新密码',
-  resetMailBody: '{{product}} 的管理员向您发送了为 {{email}} 设置新密码的链接：\n\n{{link}}\n\n该链接仅可使用一次，一小时内有效。如果您没有申请，请忽略此邮件。',
+  resetMailBody: '{{product}} 的管理员向你发送了为 {{email}} 设置新密码的链接：\n\n{{link}}\n\n该链接仅可使用一次，一小时内有效。如果你没有申请，请忽略此邮件。',
   auditTargetTypeInvalid: '目标类型须以字母开头，后跟最多 39 个字母、数字、- 或 _。',
   settingIntegerInvalid: '设置 {{key}} 必须是 {{min}} 到 {{max}} 之间的整数。',
   settingBooleanInvalid: '设置 {{key}} 必须是 true 或 false。',
@@ -237,6 +238,7 @@ const zh: Record<Key, string> = {
     '服务器尚未配置 AI 模型。管理员需设置 OPENAI_API_KEY（及 OPENAI_MODELS）、ANTHROPIC_API_KEY、GOOGLE_GENERATIVE_AI_API_KEY，运行 Ollama，或在管理后台添加模型。',
   notEnoughPoints: '积分不足。每日签到可免费领取积分。',
   modelBusy: '模型繁忙，请稍后再试',
+  answerCutOff: '回答中断了：与模型的连接在回答完成前断开。请重试以获取完整回答。',
   modelMisconfigured: '此模型在服务器上配置有误：服务商拒绝了密钥或不认识该模型。请换一个模型，并告知管理员。',
   contextTooLong: '对话太长，超出了模型的上下文。请新建对话、移除部分附件，或换一个上下文更大的模型。',
   modelTimeout: '模型响应超时，请稍后再试。',

@@ -23,6 +23,16 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A call that reached no server (refused, unknown host, offline): the server's address goes with it,
+ * so the screen can say which server and offer to change it.
+ */
+export class ServerUnreachableError extends ApiError {
+  constructor(readonly address: string) {
+    super(Codes.ServerError, i18next.t('request.serverUnreachable', { address }));
+  }
+}
+
 let apiBase = '';
 
 /**
@@ -142,7 +152,7 @@ export function transportError(error: unknown, signal: AbortSignal | undefined, 
   if (signal?.aborted || (error instanceof Error && error.name === 'AbortError')) {
     return new ApiError(Codes.Aborted, t('request.aborted'));
   }
-  return new ApiError(Codes.ServerError, t('request.networkError'));
+  return new ServerUnreachableError(apiBase || window.location.origin);
 }
 
 /**

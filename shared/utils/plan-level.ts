@@ -3,6 +3,19 @@
  * pages): 0 Free, 1 Standard, 2 Advanced, 3 Super (docs/economy.md#plans).
  */
 
+/** The names the server gives levels unless an operator renamed a plan (English: the catalogue's defaults). */
+const DEFAULT_LEVEL_NAMES = ['Free', 'Standard', 'Advanced', 'Super'];
+
+/**
+ * A plan's name as the reader sees it: the level's name in the reader's language (plans.level.N)
+ * when the server sent the default English name or none; a name an operator chose is theirs, as is.
+ */
+export function planName(level: number | null | undefined, name: string | null | undefined, translate: (key: string) => string): string {
+  const tier = planTier(level);
+  const given = name?.trim() ?? '';
+  return given === '' || given === DEFAULT_LEVEL_NAMES[tier] ? translate(`plans.level.${tier}`) : given;
+}
+
 /** The colour of each paid level; free plans are grey. */
 export const PLAN_LEVEL_COLORS: Readonly<Record<number, string>> = { 1: '#3b82f6', 2: '#7b7ddb', 3: '#f59f00' };
 export const FREE_PLAN_COLOR = '#868e96';

@@ -121,14 +121,14 @@ describe('AddMessage streaming', () => {
     const events = parseChatStream(res.body);
     const last = events.at(-1)!;
     expect(last.Code).toBe(10503);
-    expect(last.Msg).toBe('模型繁忙，请稍后再试');
+    expect(last.Msg).toBe('回答中断了：与模型的连接在回答完成前断开。请重试以获取完整回答。');
     expect(last.Data.FinishReason).toBe('error');
     expect(textOf(events)).toBe('Hello ');
     const row = await messageRow(last.Data.ChatMessageId);
     expect(row).toMatchObject({ outputMessage: 'Hello ', finishReason: 'error' });
     expect(row.errorMessage).toBeTruthy();
-    // Text was shown: the points stay spent.
-    expect(await pointsOf(user.userId)).toBe(before - 1);
+    // Only part of an answer: a flat-priced message is given back (docs/economy.md#cut-off-answers).
+    expect(await pointsOf(user.userId)).toBe(before);
   });
 
   it('answers an upstream failure before the first token with an error event and refunds the points', async () => {
@@ -138,7 +138,7 @@ describe('AddMessage streaming', () => {
     const events = parseChatStream(res.body);
     const last = events.at(-1)!;
     expect(last.Code).toBe(10503);
-    expect(last.Msg).toBe('This modal is busy now. Please try again later');
+    expect(last.Msg).toBe('This model is busy now. Please try again later');
     expect(textOf(events)).toBe('');
     expect(fake.requests.length).toBeGreaterThan(0);
     expect(await messageRow(last.Data.ChatMessageId)).toMatchObject({ outputMessage: '', finishReason: 'error' });

@@ -266,7 +266,7 @@ for (const up of [anthropic, google]) {
       const events = await add({ aiModelId: `${f}-busy`, inputMessage: 'anyone?' });
       const last = events.at(-1)!;
       expect(last.Code).toBe(10503);
-      expect(last.Msg).toBe('This modal is busy now. Please try again later');
+      expect(last.Msg).toBe('This model is busy now. Please try again later');
       expect(last.Data.FinishReason).toBe('error');
       expect(textOf(events)).toBe('');
       expect(events.slice(0, -1).every((e) => e.Code === 10000)).toBe(true);
@@ -302,11 +302,12 @@ for (const up of [anthropic, google]) {
         const events = await add({ aiModelId, inputMessage: 'fail halfway' });
         const last = events.at(-1)!;
         expect(last.Code).toBe(10503);
+        // Said as what happened, not "busy"; a flat-priced answer broken off is given back (docs/economy.md#cut-off-answers).
+        expect(last.Msg).toBe('The answer was cut off: the connection to the model broke before it finished. Retry to get the whole answer.');
         expect(last.Data.FinishReason).toBe('error');
         expect(textOf(events)).toBe('Hello 😀 ');
         expect((await storedMessages(last.Data.ChatSessionId))[0]).toMatchObject({ outputMessage: 'Hello 😀 ', finishReason: 'error' });
-        // Text was shown: the points stay spent.
-        expect(await pointsOf()).toBe(before - 1);
+        expect(await pointsOf()).toBe(before);
       });
     }
   });

@@ -166,6 +166,26 @@ describe('token pricing', () => {
     expect((await wallet(user.userId)).balance + (await wallet(user.userId)).daily).toBe(105);
   });
 
+  it('charges an answer the model broke off for what the user got: a flat price is given back whole, tokens are settled', async () => {
+    upstream.script('flat', { chunks: ['Half', ' an', ' answer'], failAfter: { chunks: 2, mode: 'error' } });
+    const flat = await send(user, 'flat');
+    expect(textOf(flat.events)).toBe('Half an');
+    expect(flat.events.at(-1)!.Msg).toMatch(/^The answer was cut off/);
+    expect((await entriesOf(flat.messageId)).map((e) => e.reason).sort()).toEqual(['message', 'refund']);
+    // The 3 points the hold took from the allowance go back to the balance (docs/economy.md#cut-off-answers).
+    expect(await wallet(user.userId)).toMatchObject({ balance: 103, daily: 2 });
+
+    const other = await userWith(100);
+    upstream.script('priced', { chunks: ['Half', ' an', ' answer'], failAfter: { chunks: 2, mode: 'error' } });
+    const priced = await send(other, 'priced');
+    expect(textOf(priced.events)).toBe('Half an');
+    expect(priced.row).toMatchObject({ finishReason: 'error', pointsSettled: true });
+    // Priced on the (estimated) tokens it gave, well under the hold of 10.
+    expect(priced.row.pointsCost).toBeGreaterThan(0);
+    expect(priced.row.pointsCost).toBeLessThan(HOLD);
+    expect((await entriesOf(priced.messageId)).map((e) => e.reason).sort()).toEqual(['message', 'settle']);
+  });
+
   it('leaves a flat-priced model as it was: its pointsCost per message, no settlement', async () => {
     upstream.script('flat', { chunks: ['Flat'], usage: { prompt_tokens: 9000, completion_tokens: 9000 } });
     const { row, messageId } = await send(user, 'flat');

@@ -172,6 +172,14 @@ function settlementOf(p: PreparedMessage, s: AnswerState): { userId: string; cos
   return { userId: p.userId, cost: tokenCost(price, s.metering) };
 }
 
+/**
+ * A flat-priced answer the model broke off is a failed use: its hold goes back, whatever text it had
+ * shown (docs/economy.md#cut-off-answers). A token-priced one is settled on the tokens the user got.
+ */
+function failedFlat(p: PreparedMessage, failure: Failure): boolean {
+  return !!failure.cutOff && !p.resolved.model.tokenPrice;
+}
+
 /** Stores the outcome and sends the last event (with the failure's Code, if any), then DONE. */
 async function endAnswer(
   a: { ctx: AppContext; req: AnswerRequest; p: PreparedMessage; lang: Language; s: AnswerState; store: AnswerStore; live: LiveAnswer; data: ChatStreamData; stream: EventStream },
@@ -185,7 +193,7 @@ async function endAnswer(
   else if (!stopReason) {
     const err = outcome.error;
     finishReason = ChatFinishReasons.error;
-    failure = { ...failureOf(err, req.id), detail: err instanceof Error ? err.message : String(err) };
+    failure = { ...failureOf(err, req.id, s.output !== ''), detail: err instanceof Error ? err.message : String(err) };
     if (failure.serverFault) req.log.error({ err, messageId: p.messageId }, 'answering a message failed');
   }
   await a.store.finish({
@@ -197,7 +205,7 @@ async function endAnswer(
     citations: s.citations,
     toolCalls: s.toolCalls,
     pointsCost: p.resolved.model.pointsCost + s.toolPoints,
-    refund: failure && !s.output ? { userId: p.userId, points: p.resolved.model.pointsCost } : null,
+    refund: failure && (!s.output || failedFlat(p, failure)) ? { userId: p.userId, points: p.resolved.model.pointsCost } : null,
     settle: settlementOf(p, s),
     metering: s.metering,
   });

@@ -11,6 +11,10 @@ import { renderInApp, testUser } from '../../helpers/render-app.tsx';
 
 const MODELS = [testModel('auto', 0), testModel('basic', 1), testModel('fast', 1), testModel('pro', 2, { locked: true }), testModel('super', 3, { locked: true })];
 
+const CUT_OFF = 'The answer was cut off: the connection to the model broke before it finished. Retry to get the whole answer.';
+/** How many answers to "cut me off" the fake server still breaks off. */
+let cutOffs = 0;
+
 /** While held, the answer waits after its first event until the test releases it. */
 const answerGate = createGate();
 
@@ -18,10 +22,17 @@ const server = serveTheseTests(
   fakeApi({
     '/api/Chat/GetModelListAll': answer(MODELS),
     '/api/Chat/StopMessage': answer(),
+    '/api/Chat/DeleteMessage': answer(),
     '/api/Chat/AddMessage': async (req, res) => {
       const body = JSON.parse(req.body) as { inputMessage: string };
       const base = { ChatSessionId: 'new-session', InputMessage: body.inputMessage, ModelName: 'Fake GPT' };
       openChatStream(res);
+      if (body.inputMessage === 'cut me off' && cutOffs-- > 0) {
+        // The server's last event when the model broke off mid-answer (server/http/failures.ts).
+        sendChatEvent(res, chatData({ ...base, OutputMessage: 'Half an' }));
+        res.write(`data: ${JSON.stringify({ Code: 10503, Msg: CUT_OFF, Data: chatData({ ...base, FinishReason: 'error' }) })}\n\n`);
+        return endChatStream(res);
+      }
       sendChatEvent(res, chatData({ ...base, OutputMessage: 'Here is **bold** <tandem>secret</tandem>' }));
       await answerGate.wait();
       sendChatEvent(res, chatData({ ...base, OutputMessage: ' and `code`.', FinishReason: 'stop' }));
@@ -122,5 +133,19 @@ describe('ChatView', () => {
     expect(await screen.findByRole('button', { name: 'Copy' })).toBeEnabled();
     expect(screen.getByRole('button', { name: 'Ask again' })).toBeEnabled();
     expect(screen.getByRole('button', { name: 'Delete' })).toBeEnabled();
+  });
+
+  it('says an answer was cut off, keeps what came, and offers Retry in place', async () => {
+    cutOffs = 1;
+    await renderInApp(<ChatView sessionId={undefined} onSessionCreated={vi.fn()} />, { apiBase: server.url, user: testUser });
+    await waitFor(() => expect(screen.getByTestId('model-picker')).toHaveTextContent('basic'));
+    await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'cut me off{Enter}');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(CUT_OFF);
+    expect(screen.getByTestId('chat-turn')).toHaveTextContent('Half an');
+    await userEvent.click(within(alert).getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+    await waitFor(() => expect(screen.getByTestId('chat-turn')).toHaveTextContent('and code.'));
+    expect(server.requests.filter((r) => r.url.startsWith('/api/Chat/AddMessage'))).toHaveLength(2);
   });
 });

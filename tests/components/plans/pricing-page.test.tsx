@@ -7,6 +7,7 @@ import type { Subscription } from '../../../shared/contracts/plans.ts';
 import { setLanguage } from '../../../shared/i18n/i18n.ts';
 import { fakeApi, serveTheseTests } from '../../helpers/fake-api.ts';
 import { sendEnvelope } from '../../helpers/http-server.ts';
+import { testModel } from '../../helpers/models.ts';
 import { renderInApp, testUser } from '../../helpers/render-app.tsx';
 import { packageList } from './fake-plans.ts';
 
@@ -23,6 +24,12 @@ const server = serveTheseTests(
       sendEnvelope(res, { Code: 10000, Data: priced.includes(currency) ? list : { ...list, list: list.list.slice(0, 1) } });
     },
     '/api/Vip/GetSubscription': (_req, res) => sendEnvelope(res, { Code: 10000, Data: subscription }),
+    // No model at the Standard level: Standard unlocks nothing the free plan does not (the case the old fixed text hid).
+    '/api/Chat/GetModelListAll': (_req, res) =>
+      sendEnvelope(res, {
+        Code: 10000,
+        Data: [testModel('auto', 0, { name: 'Auto' }), testModel('mini', 0, { name: 'Mini' }), testModel('lite', 0, { name: 'Lite' }), testModel('pro', 2, { name: 'Pro', locked: true }), testModel('ultra', 3, { name: 'Ultra', locked: true })],
+      }),
     '/api/Vip/CreateCheckout': (req, res) => {
       const body = JSON.parse(req.body) as { couponCode?: string };
       if (body.couponCode === 'NOPE') {
@@ -53,10 +60,14 @@ describe('PricingPage', () => {
     const advanced = card('advanced-month');
     expect(advanced).toHaveTextContent(/\$19\.99 \/ month/);
     expect(advanced).toHaveTextContent('20,000 points per month');
-    expect(advanced).toHaveTextContent('Advanced models');
     expect(card('free')).toHaveTextContent('50 free points a day');
-    expect(card('free')).toHaveTextContent('Basic models');
-    expect(card('super-month')).toHaveTextContent('Advanced and super models');
+    // What each card lists is what the catalogue's levels unlock, never a fixed promise.
+    const models = (id: string) => within(card(id)).getByTestId('plan-models').textContent;
+    await waitFor(() => expect(models('free')).toBe('Models: Mini, Lite'));
+    expect(models('standard-month')).toBe('The same models as Free');
+    expect(models('advanced-month')).toBe('Everything in Standard, plus Pro');
+    expect(models('super-month')).toBe('Everything in Advanced, plus Ultra');
+    expect(card('standard-month')).not.toHaveTextContent(/Advanced models|Pro/);
     expect(within(card('free')).getByTestId('current-plan')).toHaveTextContent('Current plan');
     expect(screen.getAllByTestId('current-plan')).toHaveLength(1);
     expect(screen.queryByText('Best deal')).toBeNull();

@@ -182,11 +182,11 @@ describe('the chat with points', () => {
   });
 
   it('keeps the plain error for other failures', async () => {
-    addMessage = (_req, res) => sendEnvelope(res, { Code: 10503, Msg: 'This modal is busy now. Please try again later' });
+    addMessage = (_req, res) => sendEnvelope(res, { Code: 10503, Msg: 'This model is busy now. Please try again later' });
     await renderChat();
     await userEvent.type(screen.getByRole('textbox', { name: 'Message' }), 'Hi{Enter}');
     const turn = await screen.findByTestId('chat-turn');
-    expect(await within(turn).findByRole('alert')).toHaveTextContent('This modal is busy now');
+    expect(await within(turn).findByRole('alert')).toHaveTextContent('This model is busy now');
     expect(screen.queryByTestId('not-enough-points')).toBeNull();
   });
 

@@ -7,6 +7,7 @@ import {
   apiPost,
   observeRequests,
   onUnauthorized,
+  ServerUnreachableError,
   setApiBase,
   type RequestRecord,
 } from '../../../shared/api/request.ts';
@@ -194,12 +195,14 @@ describe('transport failures', () => {
     expect([error.code, error.message]).toEqual([10087, 'Request cancelled']);
   });
 
-  it('reports "network error" when the server cannot be reached', async () => {
+  it('says which server cannot be reached', async () => {
     const gone = await startTestServer();
     await gone.close();
     setApiBase(gone.url);
     const error = await apiFailure(apiGet('/api/x'));
-    expect(error.message).toBe('network error');
+    expect(error).toBeInstanceOf(ServerUnreachableError);
+    expect((error as ServerUnreachableError).address).toBe(gone.url);
+    expect(error.message).toBe(`Cannot reach the server at ${gone.url}. Check your connection, or the server address.`);
   });
 });
 

@@ -195,7 +195,7 @@ describe('streamMessage', () => {
 
     server.handle((_req, res) => streamPieces(res, [Buffer.from(event({ Code: 10503, Msg: '', Data: null }))]));
     const busy = (await streamMessage(PATH, {}).catch((e: unknown) => e)) as ApiError;
-    expect([busy.code, busy.message]).toEqual([10503, 'This modal is busy now. Please try again later']);
+    expect([busy.code, busy.message]).toEqual([10503, 'This model is busy now. Please try again later']);
   });
 
   it('rejects with 10500 when an event is not JSON', async () => {

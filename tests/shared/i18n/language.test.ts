@@ -78,7 +78,7 @@ describe('locales', () => {
     expect(t('chat.notLoginTip')).toBe('Please Login');
     expect(t('request.notFound')).toBe('request not found');
     expect(t('request.networkError')).toBe('network error');
-    expect(t('chat.modelBusy')).toBe('This modal is busy now. Please try again later');
+    expect(t('chat.modelBusy')).toBe('This model is busy now. Please try again later');
     expect(t('login.succeeded')).toBe('login succeeded');
     expect(t('login.failed')).toBe('login failed, please retry later');
     for (const k of ['deleteConversationError', 'renameConversationError', 'deleteConversationSuccess', 'renameConversationSuccess', 'conversationNameRequire']) {
