@@ -28,6 +28,8 @@ const en = {
   serverError: 'server error',
   loginFailed: 'Wrong e-mail or password.',
   accountClosed: 'This account is closed.',
+  loginBlocked:
+    'Too many wrong passwords for this account. Please try again in {{seconds}} seconds. A password-reset link works right away: ask an administrator for one.',
   lastAdmin: 'This is the last active administrator: make another account an administrator first.',
   adminSelfAction: 'You cannot do this to your own account. Ask another administrator.',
   deleteConfirmMismatch: "The confirmation does not match the account's e-mail. Type the e-mail exactly to delete the account.",
@@ -209,6 +211,7 @@ const zh: Record<Key, string> = {
   serverError: '服务器错误',
   loginFailed: '邮箱或密码错误。',
   accountClosed: '该账号已关闭。',
+  loginBlocked: '该账号密码错误次数过多，请在 {{seconds}} 秒后重试。密码重置链接可立即使用：请向管理员索取。',
   lastAdmin: '这是最后一个有效的管理员：请先将另一个账号设为管理员。',
   adminSelfAction: '不能对自己的账号执行此操作。请让其他管理员操作。',
   deleteConfirmMismatch: '确认内容与该账号的邮箱不一致。请准确输入邮箱以删除该账号。',

@@ -17,6 +17,10 @@ export const users = pgTable(
     /** Who invited this account: set at sign-up when inviteCode names an account. */
     invitedBy: text('invited_by'),
     settings: jsonb('settings').notNull().default({}),
+    /** Wrong passwords in a row since the last good login or reset (docs/security.md#login-back-off). */
+    failedLogins: integer('failed_logins').notNull().default(0),
+    /** Password logins are refused until then, after LOGIN_BACKOFF_AFTER failures in a row. */
+    loginBlockedUntil: timestamp('login_blocked_until', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -11,6 +11,7 @@ import { Codes } from '../../../shared/contracts/envelope.ts';
 import type { AddUserRequest } from '../../../shared/contracts/account.ts';
 import { UserSettingSchema, type UserSetting } from '../../../shared/contracts/user.ts';
 import { hashSecret, issueToken, newSecret, revokeAllTokens } from './auth.ts';
+import { blockedSecondsSql, clearFailedLogins, recordFailedLogin } from './login-backoff.ts';
 import { revokeAllShares } from '../chat/shares.ts';
 import { findInviter } from '../points/invites.ts';
 import { ensureBalance } from '../points/ledger.ts';
@@ -83,18 +84,25 @@ const notifyInvited = (db: Db, userId: string, inviterName: string) =>
 /** Checks the password and hands out a single-use temp key, as the central login page does. */
 export async function login(ctx: AppContext, email: string, password: string): Promise<{ tempKey: string }> {
   const rows = await ctx.db
-    .select({ id: users.id, passwordHash: users.passwordHash, status: users.status })
+    .select({ id: users.id, passwordHash: users.passwordHash, status: users.status, blockedSeconds: blockedSecondsSql })
     .from(users)
     .where(sql`lower(${users.email}) = ${email}`)
     .limit(1);
   const user = rows[0];
   if (!user) {
+    // An unknown address keeps no counter but answers like a known one (docs/security.md#login-back-off).
     dummyHash ??= hash('not-a-real-password', ARGON2);
     await verify(await dummyHash, password).catch(() => false);
     throw new AppError(Codes.LoginFailed, 'loginFailed');
   }
+  // Refused before the hash is checked: a blocked account gives a guesser no answer about passwords.
+  if (user.blockedSeconds > 0) throw new AppError(Codes.RateLimited, 'loginBlocked', { seconds: user.blockedSeconds });
   const ok = await verify(user.passwordHash, password).catch(() => false);
-  if (!ok) throw new AppError(Codes.LoginFailed, 'loginFailed');
+  if (!ok) {
+    await recordFailedLogin(ctx.db, user.id);
+    throw new AppError(Codes.LoginFailed, 'loginFailed');
+  }
+  await clearFailedLogins(ctx.db, user.id);
   if (user.status !== 'active') throw new AppError(Codes.LoginFailed, 'accountClosed');
   const tempKey = newSecret();
   await ctx.db.insert(tempKeys).values({ keyHash: hashSecret(tempKey), userId: user.id, expiresAt: new Date(Date.now() + TEMP_KEY_TTL_MS) });

@@ -73,7 +73,11 @@ export async function resetPassword(ctx: AppContext, token: string, password: st
       .where(and(eq(passwordResets.tokenHash, hashSecret(token)), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, sql`now()`)))
       .returning({ userId: passwordResets.userId });
     if (!used) throw new AppError(Codes.LoginFailed, 'resetTokenInvalid');
-    await tx.update(users).set({ passwordHash, updatedAt: sql`now()` }).where(eq(users.id, used.userId));
+    // The new password opens the account at once, even during a login back-off.
+    await tx
+      .update(users)
+      .set({ passwordHash, failedLogins: 0, loginBlockedUntil: null, updatedAt: sql`now()` })
+      .where(eq(users.id, used.userId));
     return used.userId;
   });
   await revokeAllTokens(ctx, userId);
