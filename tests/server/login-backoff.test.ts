@@ -85,6 +85,7 @@ describe('login back-off per account', () => {
   it('lets the owner in with a password reset during the block', async () => {
     const user = await createUser(t.app);
     await tenWrong(user);
+    expect((await login(user.email, user.password)).Code).toBe(Codes.RateLimited);
     const sent = await t.app
       .inject({ method: 'POST', url: '/api/admin/User/SendPasswordReset', headers: { ...auth(admin.token), ...json }, payload: { userId: user.userId } })
       .then((r) => r.json());
