@@ -10,6 +10,7 @@ import { dashboardQuery } from './api.ts';
 import { STATS_MAX_DAYS, type Dashboard } from '../../shared/contracts/admin-stats.ts';
 import { formatMoney } from '../../shared/utils/money.ts';
 import { browserTimeZone, errorRate, lastDays, perModelRows, rangeProblem, type DayRange } from './dashboard-data.ts';
+import { StatCard } from '../ui/stat-card.tsx';
 import en from '../../locales/features/admin-dashboard.en.json';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 
@@ -113,24 +114,6 @@ function useNumber() {
   }, [i18n.language]);
 }
 
-function Card({ label, value, detail, testId }: { label: string; value: string; detail?: string; testId: string }) {
-  return (
-    <Paper withBorder radius="md" p="md" data-testid={testId} role="group" aria-label={label}>
-      <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-        {label}
-      </Text>
-      <Text size="xl" fw={700} data-testid={`${testId}-value`}>
-        {value}
-      </Text>
-      {detail && (
-        <Text size="xs" c="dimmed">
-          {detail}
-        </Text>
-      )}
-    </Paper>
-  );
-}
-
 function DashboardFigures({ data, fetching }: { data: Dashboard; fetching: boolean }) {
   const { t } = useTranslation();
   return (
@@ -158,26 +141,26 @@ function Cards({ data }: { data: Dashboard }) {
   const orders = data.revenue.reduce((sum, r) => sum + r.orders, 0);
   return (
     <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="md">
-      <Card testId="card-active-day" label={t('adminDashboard.cards.activeDay')} value={n(data.activeUsers.day)} />
-      <Card testId="card-active-week" label={t('adminDashboard.cards.activeWeek')} value={n(data.activeUsers.week)} />
-      <Card testId="card-active-month" label={t('adminDashboard.cards.activeMonth')} value={n(data.activeUsers.month)} />
-      <Card testId="card-sign-ups" label={t('adminDashboard.cards.signUps')} value={n(totals.signUps)} />
-      <Card testId="card-messages" label={t('adminDashboard.cards.messages')} value={n(totals.messages)} />
-      <Card
+      <StatCard testId="card-active-day" label={t('adminDashboard.cards.activeDay')} value={n(data.activeUsers.day)} />
+      <StatCard testId="card-active-week" label={t('adminDashboard.cards.activeWeek')} value={n(data.activeUsers.week)} />
+      <StatCard testId="card-active-month" label={t('adminDashboard.cards.activeMonth')} value={n(data.activeUsers.month)} />
+      <StatCard testId="card-sign-ups" label={t('adminDashboard.cards.signUps')} value={n(totals.signUps)} />
+      <StatCard testId="card-messages" label={t('adminDashboard.cards.messages')} value={n(totals.messages)} />
+      <StatCard
         testId="card-tokens"
         label={t('adminDashboard.cards.tokens')}
         value={n(totals.inputTokens + totals.outputTokens)}
         detail={t('adminDashboard.cards.tokensDetail', { input: n(totals.inputTokens), output: n(totals.outputTokens) })}
       />
-      <Card testId="card-points-spent" label={t('adminDashboard.cards.pointsSpent')} value={n(totals.pointsSpent)} />
-      <Card testId="card-points-granted" label={t('adminDashboard.cards.pointsGranted')} value={n(totals.pointsGranted)} />
-      <Card
+      <StatCard testId="card-points-spent" label={t('adminDashboard.cards.pointsSpent')} value={n(totals.pointsSpent)} />
+      <StatCard testId="card-points-granted" label={t('adminDashboard.cards.pointsGranted')} value={n(totals.pointsGranted)} />
+      <StatCard
         testId="card-revenue"
         label={t('adminDashboard.cards.revenue')}
         value={revenue}
         detail={data.revenue.length ? t('adminDashboard.cards.revenueOrders', { count: orders }) : undefined}
       />
-      <Card
+      <StatCard
         testId="card-subscriptions"
         label={t('adminDashboard.cards.activeSubscriptions')}
         value={n(data.activeSubscriptions)}

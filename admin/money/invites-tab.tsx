@@ -1,7 +1,7 @@
 import { Alert, Group, Loader, Paper, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { inviteStatisticsQuery } from './api.ts';
 import { errorMessage } from '../../components/ui/error-message.ts';
@@ -45,66 +45,74 @@ export function InvitesTab() {
               </Paper>
             ))}
           </SimpleGrid>
-          <Title order={4}>{t('adminMoney.invites.top')}</Title>
-          {data.top.length === 0 ? (
-            <Text c="dimmed">{t('adminMoney.noRecords')}</Text>
-          ) : (
-            <Table aria-label={t('adminMoney.invites.top')}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('adminMoney.user')}</Table.Th>
-                  <Table.Th ta="right">{t('adminMoney.invites.invitees')}</Table.Th>
-                  <Table.Th ta="right">{t('adminMoney.invites.credited')}</Table.Th>
-                  <Table.Th ta="right">{t('adminMoney.invites.pointsGranted')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.top.map((row) => (
-                  <Table.Tr key={row.userId}>
-                    <Table.Td>
-                      {row.userEmail}
-                      {row.userName && (
-                        <Text span size="xs" c="dimmed">
-                          {' '}
-                          {row.userName}
-                        </Text>
-                      )}
-                    </Table.Td>
-                    <Table.Td ta="right">{row.invitees}</Table.Td>
-                    <Table.Td ta="right">{row.credited}</Table.Td>
-                    <Table.Td ta="right">{row.pointsGranted}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          )}
-          <Title order={4}>{t('adminMoney.invites.perDay')}</Title>
-          {data.days.length === 0 ? (
-            <Text c="dimmed">{t('adminMoney.noRecords')}</Text>
-          ) : (
-            <Table aria-label={t('adminMoney.invites.perDay')}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>{t('adminMoney.invites.day')}</Table.Th>
-                  <Table.Th ta="right">{t('adminMoney.invites.invitees')}</Table.Th>
-                  <Table.Th ta="right">{t('adminMoney.invites.credited')}</Table.Th>
-                  <Table.Th ta="right">{t('adminMoney.invites.pointsGranted')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {data.days.map((row) => (
-                  <Table.Tr key={row.day}>
-                    <Table.Td>{row.day.slice(0, 10)}</Table.Td>
-                    <Table.Td ta="right">{row.invitees}</Table.Td>
-                    <Table.Td ta="right">{row.credited}</Table.Td>
-                    <Table.Td ta="right">{row.pointsGranted}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          )}
+          <CountsTable
+            label={t('adminMoney.invites.top')}
+            first={t('adminMoney.user')}
+            rows={data.top.map((row) => ({
+              ...row,
+              key: row.userId,
+              who: (
+                <>
+                  {row.userEmail}
+                  {row.userName && (
+                    <Text span size="xs" c="dimmed">
+                      {' '}
+                      {row.userName}
+                    </Text>
+                  )}
+                </>
+              ),
+            }))}
+          />
+          <CountsTable
+            label={t('adminMoney.invites.perDay')}
+            first={t('adminMoney.invites.day')}
+            rows={data.days.map((row) => ({ ...row, key: row.day, who: row.day.slice(0, 10) }))}
+          />
         </>
       )}
     </Stack>
+  );
+}
+
+interface CountsRow {
+  key: string;
+  who: ReactNode;
+  invitees: number;
+  credited: number;
+  pointsGranted: number;
+}
+
+/** A titled table of invite counts, one row per inviter or per day (`first` heads the first column). */
+function CountsTable({ label, first, rows }: { label: string; first: string; rows: CountsRow[] }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Title order={4}>{label}</Title>
+      {rows.length === 0 ? (
+        <Text c="dimmed">{t('adminMoney.noRecords')}</Text>
+      ) : (
+        <Table aria-label={label}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{first}</Table.Th>
+              <Table.Th ta="right">{t('adminMoney.invites.invitees')}</Table.Th>
+              <Table.Th ta="right">{t('adminMoney.invites.credited')}</Table.Th>
+              <Table.Th ta="right">{t('adminMoney.invites.pointsGranted')}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {rows.map((row) => (
+              <Table.Tr key={row.key}>
+                <Table.Td>{row.who}</Table.Td>
+                <Table.Td ta="right">{row.invitees}</Table.Td>
+                <Table.Td ta="right">{row.credited}</Table.Td>
+                <Table.Td ta="right">{row.pointsGranted}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
+    </>
   );
 }

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Group, Loader, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Group, Loader, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import 'mantine-datatable/styles.css';
@@ -10,6 +10,7 @@ import type { AdminUserDetail } from '../../shared/contracts/admin-users.ts';
 import type { LedgerEntry } from '../../shared/contracts/points.ts';
 import { UserActions } from './user-actions.tsx';
 import { useUserFormat } from './user-format.ts';
+import { StatCard } from '../ui/stat-card.tsx';
 import './strings.ts';
 
 /** /admin/users/:userId — one account: plan, points and ledger, activity, invite tree, and the actions. */
@@ -33,24 +34,6 @@ export function UserPage() {
   );
 }
 
-function Figure({ label, value, detail, testId }: { label: string; value: string; detail?: string; testId?: string }) {
-  return (
-    <Paper withBorder radius="md" p="sm" role="group" aria-label={label} data-testid={testId}>
-      <Text size="xs" c="dimmed">
-        {label}
-      </Text>
-      <Text fw={600} data-testid={testId ? `${testId}-value` : undefined}>
-        {value}
-      </Text>
-      {detail && (
-        <Text size="xs" c="dimmed">
-          {detail}
-        </Text>
-      )}
-    </Paper>
-  );
-}
-
 function UserDetail({ user }: { user: AdminUserDetail }) {
   const { t } = useTranslation();
   const format = useUserFormat();
@@ -71,7 +54,8 @@ function UserDetail({ user }: { user: AdminUserDetail }) {
       </Stack>
       <UserActions user={user} />
       <SimpleGrid cols={{ base: 2, sm: 3, lg: 4 }} spacing="sm">
-        <Figure
+        <StatCard
+          compact
           label={t('adminUsers.user.plan')}
           value={format.plan(user.plan.level, user.plan.endTime)}
           detail={
@@ -81,22 +65,23 @@ function UserDetail({ user }: { user: AdminUserDetail }) {
           }
           testId="user-plan"
         />
-        <Figure label={t('adminUsers.user.balance')} value={format.number(user.balance)} testId="user-balance" />
+        <StatCard compact label={t('adminUsers.user.balance')} value={format.number(user.balance)} testId="user-balance" />
         {user.openDisputes > 0 && (
           <Badge color="red" variant="filled" data-testid="user-open-disputes">
             {t('adminUsers.user.openDisputes', { count: user.openDisputes })}
           </Badge>
         )}
-        <Figure label={t('adminUsers.user.usedPoints')} value={format.number(user.usedPoints)} />
-        <Figure label={t('adminUsers.user.sessions')} value={format.number(user.sessionCount)} />
-        <Figure label={t('adminUsers.user.messages')} value={format.number(user.messageCount)} />
-        <Figure
+        <StatCard compact label={t('adminUsers.user.usedPoints')} value={format.number(user.usedPoints)} />
+        <StatCard compact label={t('adminUsers.user.sessions')} value={format.number(user.sessionCount)} />
+        <StatCard compact label={t('adminUsers.user.messages')} value={format.number(user.messageCount)} />
+        <StatCard
+          compact
           label={t('adminUsers.user.tokens')}
           value={user.tokens ? format.number(user.tokens.input + user.tokens.output) : t('adminUsers.user.tokensNone')}
           detail={user.tokens ? t('adminUsers.user.tokensDetail', { input: format.number(user.tokens.input), output: format.number(user.tokens.output) }) : undefined}
         />
-        <Figure label={t('adminUsers.user.lastActive')} value={format.dateTime(user.lastActiveTime)} />
-        <Figure label={t('adminUsers.user.created')} value={format.dateTime(user.createTime)} />
+        <StatCard compact label={t('adminUsers.user.lastActive')} value={format.dateTime(user.lastActiveTime)} />
+        <StatCard compact label={t('adminUsers.user.created')} value={format.dateTime(user.createTime)} />
       </SimpleGrid>
       <Ledger user={user} />
       <InviteTree user={user} />

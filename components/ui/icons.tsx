@@ -1,9 +1,9 @@
 import type { SVGProps } from 'react';
 
 /** A few line icons drawn inline: the app needs only these, not an icon library in the bundle. */
-type IconProps = Omit<SVGProps<SVGSVGElement>, 'children'> & { size?: number };
+export type IconProps = Omit<SVGProps<SVGSVGElement>, 'children'> & { size?: number };
 
-function Icon({ size = 18, paths, ...rest }: IconProps & { paths: string[] }) {
+export function Icon({ size = 18, paths, ...rest }: IconProps & { paths: string[] }) {
   return (
     <svg
       width={size}

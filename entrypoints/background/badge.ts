@@ -4,6 +4,7 @@ import { tokenPersisted } from '../../shared/atoms/auth.ts';
 import { unreadNotificationsPersisted } from '../../shared/atoms/notifications.ts';
 import { clearPersisted, loadPersisted, watchPersisted, writePersisted } from '../../shared/storage/active.ts';
 import { loadServerUrl } from './server.ts';
+import { coalesced } from './coalesced.ts';
 
 /** The alarm that refreshes the badge, and how often it fires. */
 export const BADGE_ALARM = 'tandem-unread-badge';
@@ -56,25 +57,8 @@ async function refreshOnce(): Promise<void> {
   await applyBadge();
 }
 
-let running: Promise<void> | null = null;
-let again = false;
-
 /** Refreshes the badge; calls while one runs make one more run after it, not one each. */
-export function refreshBadge(): Promise<void> {
-  if (running) {
-    again = true;
-    return running;
-  }
-  running = (async () => {
-    do {
-      again = false;
-      await refreshOnce();
-    } while (again);
-  })().finally(() => {
-    running = null;
-  });
-  return running;
-}
+export const refreshBadge: () => Promise<void> = coalesced(refreshOnce);
 
 /**
  * The toolbar badge shows the unread notification count: refreshed when the worker starts, every

@@ -16,6 +16,7 @@ import {
   type SelectionTools,
 } from '../../shared/utils/sider-settings.ts';
 import { loadServerUrl } from './server.ts';
+import { coalesced } from './coalesced.ts';
 
 /**
  * The selection toolbar's tools: the quick functions the user pinned that work on a selection, in
@@ -64,32 +65,17 @@ async function fetchOnce(): Promise<SelectionTools> {
   }
 }
 
-let running: Promise<void> | null = null;
-let again = false;
-
 /**
  * Fetches the tree and stores the pinned tools for the content script (which reads storage, never
  * the server); calls while one runs make one more run after it. `onChange` rebuilds the menus.
  */
-export function refreshSelectionTools(onChange: (tools: SelectionTools) => void): Promise<void> {
-  if (running) {
-    again = true;
-    return running;
-  }
-  running = (async () => {
-    do {
-      again = false;
-      const next = await fetchOnce();
-      const changed = JSON.stringify(next) !== JSON.stringify(latest);
-      latest = next;
-      if (changed) await browser.storage.local.set({ [SELECTION_TOOLS_KEY]: { v: SELECTION_TOOLS_VERSION, value: next } });
-      onChange(next);
-    } while (again);
-  })().finally(() => {
-    running = null;
-  });
-  return running;
-}
+export const refreshSelectionTools = coalesced(async (onChange: (tools: SelectionTools) => void) => {
+  const next = await fetchOnce();
+  const changed = JSON.stringify(next) !== JSON.stringify(latest);
+  latest = next;
+  if (changed) await browser.storage.local.set({ [SELECTION_TOOLS_KEY]: { v: SELECTION_TOOLS_VERSION, value: next } });
+  onChange(next);
+});
 
 /**
  * Refetches when the tools may have changed: at start, when the web app or an extension page

@@ -1,4 +1,4 @@
-import { count, gte, lt, type SQL } from 'drizzle-orm';
+import { and, count, desc, gte, lt, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { PageQuery } from '../../shared/contracts/common.ts';
 import type { Db } from './client.ts';
@@ -47,4 +47,20 @@ export async function pageOf<T extends PgTable>(
     db.select({ total: count() }).from(table as PgTable).where(where),
   ]);
   return { rows: rows as T['$inferSelect'][], total };
+}
+
+/**
+ * One page of a log-like table, newest first (ties by id), within the range of `q`, its rows put
+ * in their wire shape: the console's logs (audit, request times, page views) all list this way.
+ */
+export async function newestPage<T extends PgTable & { createdAt: PgColumn; id: PgColumn }, R>(
+  db: Db,
+  table: T,
+  conditions: (SQL | undefined)[],
+  q: PageQuery & { from?: string; to?: string },
+  toWire: (row: T['$inferSelect']) => R,
+): Promise<{ total: number; list: R[] }> {
+  const where = and(...conditions, ...inRange(table.createdAt, q));
+  const { rows, total } = await pageOf(db, table, where, [desc(table.createdAt), desc(table.id)], q);
+  return { total, list: rows.map(toWire) };
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { IdSchema, PageQuerySchema } from './common.ts';
-import { LedgerEntrySchema } from './points.ts';
+import { ChangeRequestIdSchema, LedgerEntrySchema, PointsChangeSchema } from './points.ts';
 import { ExtendEndTimeResultSchema, ExtendEndTimeSchema } from './plans.ts';
 
 /**
@@ -101,14 +101,9 @@ export const AdminUserLedgerPageSchema = z.object({ total: z.number().int(), lis
  */
 export const GrantPointsSchema = z.object({
   userId: IdSchema,
-  amount: z
-    .number()
-    .int()
-    .min(-10_000_000)
-    .max(10_000_000)
-    .refine((n) => n !== 0, 'pointsAmountZero'),
+  amount: PointsChangeSchema,
   reason: z.string().trim().min(1, 'pointsNoteRequired').max(200),
-  requestId: z.string().trim().min(8).max(64),
+  requestId: ChangeRequestIdSchema,
 });
 export type GrantPoints = z.infer<typeof GrantPointsSchema>;
 /** applied false: this requestId was applied before (nothing changed now). */

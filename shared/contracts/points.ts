@@ -24,20 +24,25 @@ export type LedgerEntry = z.infer<typeof LedgerEntrySchema>;
 export const LedgerListQuerySchema = PageQuerySchema.extend({ kind: LedgerKindSchema.optional() });
 export type LedgerListQuery = z.infer<typeof LedgerListQuerySchema>;
 
+/** An operator's change to a balance: a grant (positive) or a deduction (negative), never zero. */
+export const PointsChangeSchema = z
+  .number()
+  .int()
+  .min(-10_000_000)
+  .max(10_000_000)
+  .refine((n) => n !== 0, 'pointsAmountZero');
+/** Chosen by the caller once per intended change, so that a retry is applied once. */
+export const ChangeRequestIdSchema = z.string().trim().min(8).max(64);
+
 /**
  * An operator grants (positive) or deducts (negative) points. `requestId` is chosen by the caller
  * once per intended change, so a retried request is applied once.
  */
 export const AdminAdjustPointsSchema = z.object({
   userId: IdSchema,
-  amount: z
-    .number()
-    .int()
-    .min(-10_000_000)
-    .max(10_000_000)
-    .refine((n) => n !== 0, 'pointsAmountZero'),
+  amount: PointsChangeSchema,
   note: z.string().trim().min(1, 'pointsNoteRequired').max(200),
-  requestId: z.string().trim().min(8).max(64),
+  requestId: ChangeRequestIdSchema,
 });
 export type AdminAdjustPoints = z.infer<typeof AdminAdjustPointsSchema>;
 

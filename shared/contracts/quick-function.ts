@@ -99,6 +99,15 @@ const appliesToField = absentAs(
     .transform((v) => [...new Set(v)]),
 );
 
+/** What a built-in and an own item share: where and when it shows, and which model runs it. */
+const placementFields = {
+  category: QuickFunctionCategorySchema.default('scoped'),
+  appliesTo: appliesToField,
+  aiModelId: IdSchema.nullish().transform((v) => v ?? null),
+  pinned: z.boolean().default(false),
+  online: z.boolean().default(true),
+};
+
 /** The editable fields of an own quick function (the Prompt form: name, content, applies-to, description, show/hide). */
 export const UserQuickFunctionFieldsSchema = z.object({
   parentId: IdSchema.nullish().transform((v) => v ?? null),
@@ -106,11 +115,7 @@ export const UserQuickFunctionFieldsSchema = z.object({
   icon: z.string().trim().max(MAX_QF_ICON_CHARS).default(''),
   description: z.string().trim().max(MAX_QF_DESCRIPTION_CHARS).default(''),
   template: z.string().trim().max(MAX_QF_TEMPLATE_CHARS).default(''),
-  category: QuickFunctionCategorySchema.default('scoped'),
-  appliesTo: appliesToField,
-  aiModelId: IdSchema.nullish().transform((v) => v ?? null),
-  pinned: z.boolean().default(false),
-  online: z.boolean().default(true),
+  ...placementFields,
   isGroup: z.boolean().default(false),
 });
 
@@ -205,11 +210,7 @@ export const AdminSaveQuickFunctionBodySchema = z
     templateEn: z.string().trim().max(MAX_QF_TEMPLATE_CHARS).default(''),
     templateZh: z.string().trim().max(MAX_QF_TEMPLATE_CHARS).default(''),
     icon: z.string().trim().max(MAX_QF_ICON_CHARS).default(''),
-    category: QuickFunctionCategorySchema.default('scoped'),
-    appliesTo: appliesToField,
-    aiModelId: IdSchema.nullish().transform((v) => v ?? null),
-    pinned: z.boolean().default(false),
-    online: z.boolean().default(true),
+    ...placementFields,
     sort: z.number().int().min(0).max(1_000_000).optional(),
     isGroup: z.boolean().default(false),
   })

@@ -3,9 +3,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { chatMessages } from '../../server/db/schema/chat.ts';
 import { pointLedger } from '../../server/db/schema/points.ts';
 import { getIntegral } from '../../server/services/points/ledger.ts';
-import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
-import { createTestApp, fakeOpenAIEnv, onPostgres, type TestApp } from '../helpers/app.ts';
-import { listening, parseChatStream, readStream, textOf, type StreamEvent } from '../helpers/chat.ts';
+import type { FakeOpenAI } from '../fixtures/fake-openai.ts';
+import { onPostgres, type TestApp } from '../helpers/app.ts';
+import { buses, closeChatApp, closeTwoInstances, startChatApp, startTwoInstances } from '../helpers/chat-apps.ts';
+import { parseChatStream, readStream, textOf, type StreamEvent } from '../helpers/chat.ts';
 import { auth, createUser, type TestUser } from '../helpers/users.ts';
 
 /**
@@ -45,16 +46,9 @@ describe('ResumeMessage on one instance', () => {
   const resume = (token: string, id: string, offset: number | string) => t.app.inject({ method: 'GET', url: resumeUrl(id, offset), headers: auth(token) });
 
   beforeAll(async () => {
-    fake = await startFakeOpenAI();
-    t = await createTestApp(fakeOpenAIEnv(fake, 'basic-model,slow-model'));
-    user = await createUser(t.app);
-    baseUrl = await listening(t.app);
+    ({ fake, t, user, baseUrl } = await startChatApp('basic-model,slow-model'));
   });
-  afterAll(async () => {
-    t.app.server.closeAllConnections();
-    await t.close();
-    await fake.close();
-  });
+  afterAll(() => closeChatApp(t, fake));
   beforeEach(() => fake.reset());
 
   it('sends a finished answer from every offset, inside a surrogate pair and between Chinese characters too', async () => {
@@ -210,11 +204,6 @@ describe('ResumeMessage on one instance', () => {
   });
 });
 
-const buses: { name: string; env: Record<string, string> }[] = [
-  { name: 'PostgreSQL LISTEN/NOTIFY', env: {} },
-  ...(process.env.TEST_REDIS_URL ? [{ name: 'Redis', env: { REDIS_URL: process.env.TEST_REDIS_URL } }] : []),
-];
-
 // Two instances need a shared database: PGlite lives inside one process.
 (onPostgres ? describe : describe.skip).each(buses)('ResumeMessage across two instances, bus over $name', ({ env }) => {
   let fake: FakeOpenAI;
@@ -224,20 +213,9 @@ const buses: { name: string; env: Record<string, string> }[] = [
   let urlB: string;
 
   beforeAll(async () => {
-    fake = await startFakeOpenAI();
-    const modelEnv = { ...env, ...fakeOpenAIEnv(fake, 'slow-model') };
-    a = await createTestApp(modelEnv);
-    b = await createTestApp(modelEnv, { databaseUrl: a.databaseUrl });
-    urlA = await listening(a.app);
-    urlB = await listening(b.app);
+    ({ fake, a, b, urlA, urlB } = await startTwoInstances(env, 'slow-model'));
   });
-  afterAll(async () => {
-    b?.app.server.closeAllConnections();
-    a?.app.server.closeAllConnections();
-    await b?.close();
-    await a?.close();
-    await fake?.close();
-  });
+  afterAll(() => closeTwoInstances({ fake, a, b }));
 
   it('follows on B, from several offsets, an answer running on A: complete and in order', async () => {
     const chunks = longAnswer(150);

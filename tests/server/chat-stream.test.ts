@@ -8,6 +8,7 @@ import { adminSaveDeployment } from '../../server/services/catalogue/catalogue-a
 import { getIntegral } from '../../server/services/points/ledger.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { createTestApp, fakeOpenAIEnv, type TestApp } from '../helpers/app.ts';
+import { closeChatApp, startChatApp } from '../helpers/chat-apps.ts';
 import { listening, parseChatStream, readStream, textOf } from '../helpers/chat.ts';
 import { auth, createUser, grantVip } from '../helpers/users.ts';
 
@@ -30,17 +31,9 @@ describe('AddMessage streaming', () => {
   const pointsOf = async (userId: string) => (await getIntegral(t.database.db, userId, t.config.FREE_DAILY_POINTS))[0].integralValue;
 
   beforeAll(async () => {
-    fake = await startFakeOpenAI();
-    t = await createTestApp(fakeOpenAIEnv(fake, MODELS));
-    user = await createUser(t.app);
-    baseUrl = await listening(t.app);
+    ({ fake, t, user, baseUrl } = await startChatApp(MODELS));
   });
-  afterAll(async () => {
-    // undici opens a spare connection after an aborted fetch; it would hold server.close() for 60 s.
-    t.app.server.closeAllConnections();
-    await t.close();
-    await fake.close();
-  });
+  afterAll(() => closeChatApp(t, fake));
   beforeEach(() => fake.reset());
 
   it('streams envelopes with stable ids, the echoed text, the finish reason and DONE, and stores the answer', async () => {

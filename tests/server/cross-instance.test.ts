@@ -1,15 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { chatMessages } from '../../server/db/schema/chat.ts';
-import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
-import { createTestApp, onPostgres, type TestApp } from '../helpers/app.ts';
-import { listening, readStream, textOf } from '../helpers/chat.ts';
+import type { FakeOpenAI } from '../fixtures/fake-openai.ts';
+import { onPostgres, type TestApp } from '../helpers/app.ts';
+import { buses, closeTwoInstances, startTwoInstances } from '../helpers/chat-apps.ts';
+import { readStream, textOf } from '../helpers/chat.ts';
 import { auth, createUser } from '../helpers/users.ts';
-
-const buses: { name: string; env: Record<string, string> }[] = [
-  { name: 'PostgreSQL LISTEN/NOTIFY', env: {} },
-  ...(process.env.TEST_REDIS_URL ? [{ name: 'Redis', env: { REDIS_URL: process.env.TEST_REDIS_URL } }] : []),
-];
 
 // Two instances need a shared database: PGlite lives inside one process.
 (onPostgres ? describe : describe.skip).each(buses)('two instances on one database, bus over $name', ({ env }) => {
@@ -20,20 +16,9 @@ const buses: { name: string; env: Record<string, string> }[] = [
   let urlB: string;
 
   beforeAll(async () => {
-    fake = await startFakeOpenAI();
-    const modelEnv = { ...env, OPENAI_API_KEY: 'test', OPENAI_BASE_URL: fake.baseUrl, OPENAI_MODELS: 'slow-model' };
-    a = await createTestApp(modelEnv);
-    b = await createTestApp(modelEnv, { databaseUrl: a.databaseUrl });
-    urlA = await listening(a.app);
-    urlB = await listening(b.app);
+    ({ fake, a, b, urlA, urlB } = await startTwoInstances(env, 'slow-model'));
   });
-  afterAll(async () => {
-    b?.app.server.closeAllConnections();
-    a?.app.server.closeAllConnections();
-    await b?.close();
-    await a?.close();
-    await fake?.close();
-  });
+  afterAll(() => closeTwoInstances({ fake, a, b }));
 
   it('stops, from instance B, a stream running in instance A', async () => {
     fake.script('slow-model', { chunks: Array.from({ length: 200 }, (_, i) => `p${i} `), delayMs: 25 });

@@ -16,6 +16,7 @@ import { createTestApp, fakeOpenAIEnv, type TestApp } from '../helpers/app.ts';
 import { parseChatStream } from '../helpers/chat.ts';
 import { testSaveModel } from '../helpers/models.ts';
 import { auth, createUser, type TestUser } from '../helpers/users.ts';
+import { s3Env } from '../helpers/s3-env.ts';
 
 const MB = 1024 * 1024;
 const SECRET_KEY = 'media-files-test-secret-key-0123456789';
@@ -480,12 +481,7 @@ describe('S3-compatible storage', () => {
       ...fakeOpenAIEnv(fake, 'gpt-4o-mini'),
       DATA_DIR: 'memory://',
       SECRET_KEY,
-      S3_BUCKET: s3.bucket,
-      S3_ENDPOINT: s3.endpoint,
-      S3_REGION: 'eu-west-1',
-      S3_ACCESS_KEY_ID: s3.accessKeyId,
-      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-      S3_FORCE_PATH_STYLE: 'true',
+      ...s3Env(s3, 'eu-west-1'),
     });
     alice = await createUser(t.app);
   });

@@ -9,6 +9,7 @@ import { startS3rver, type RealS3 } from '../fixtures/s3rver.ts';
 import { createTestApp, fakeOpenAIEnv, type TestApp } from '../helpers/app.ts';
 import { listening, readStream } from '../helpers/chat.ts';
 import { auth, createUser, type TestUser } from '../helpers/users.ts';
+import { s3Env } from '../helpers/s3-env.ts';
 
 /**
  * Uploads kept in a real S3-compatible server (s3rver on loopback, which checks SigV4 signatures and
@@ -65,12 +66,7 @@ describe('media in a real S3-compatible server (s3rver)', () => {
       ...fakeOpenAIEnv(fake, 'gpt-4o-mini'),
       DATA_DIR: 'memory://',
       SECRET_KEY,
-      S3_BUCKET: s3.bucket,
-      S3_ENDPOINT: s3.endpoint,
-      S3_REGION: s3.region,
-      S3_ACCESS_KEY_ID: s3.accessKeyId,
-      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-      S3_FORCE_PATH_STYLE: 'true',
+      ...s3Env(s3, s3.region),
     });
     origin = await listening(t.app);
     alice = await createUser(t.app);

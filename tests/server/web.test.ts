@@ -1,33 +1,14 @@
 import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
-import { connect, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_EXTENSION_ID } from '../../shared/contracts/extension.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { expectServedPage, rawGet } from '../helpers/web-serving.ts';
 
 const SECRET = 'SECRET-OUTSIDE-THE-WEB-ROOT';
 const STORE_ID = 'abcdefghijklmnopabcdefghijklmnop';
-
-/**
- * GET over a raw socket: the request line goes out exactly as written (inject and fetch would
- * normalize `..` and `%2e%2e` away before the server sees them).
- */
-function rawGet(port: number, target: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => {
-      socket.write(`GET ${target} HTTP/1.1\r\nHost: localhost\r\nAccept: text/html\r\nConnection: close\r\n\r\n`);
-    });
-    let data = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => (data += chunk));
-    socket.on('error', reject);
-    socket.on('end', () => {
-      const [head = '', ...rest] = data.split('\r\n\r\n');
-      resolve({ status: Number(head.split(' ')[1]), body: rest.join('\r\n\r\n') });
-    });
-  });
-}
 
 /**
  * A fake build laid out as WXT writes it: <out>/chrome-mv3 (the web root) with the zips beside it
@@ -77,18 +58,8 @@ describe('the hosted web app', () => {
   it('answers app routes with app.html, framable only by itself and running only its own scripts', async () => {
     for (const url of ['/', '/abc123', '/setting', '/some/deep/route?x=1']) {
       const res = await get(url);
-      expect(res.statusCode, url).toBe(200);
-      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
-      expect(res.body).toContain('<title>app</title>');
-      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
-      expect(res.headers['cache-control']).toBe('no-cache');
+      expectServedPage(res, url, 'app', 'self');
       expect(res.headers['x-content-type-options']).toBe('nosniff');
-      const csp = String(res.headers['content-security-policy']);
-      expect(csp).toContain("script-src 'self';");
-      expect(csp).toContain("connect-src 'self'");
-      expect(csp).toContain("frame-src 'self'");
-      expect(csp).toMatch(/frame-ancestors 'self'$/);
-      expect(csp).not.toContain('unsafe-eval');
     }
   });
 

@@ -4,6 +4,19 @@ import { users } from './users.ts';
 type AppliesTo = 'selection' | 'page' | 'input';
 type Category = 'style' | 'scoped';
 
+/** The columns a built-in and a user's own item share: where and when it shows, what runs it. */
+const placementColumns = () => ({
+  category: text('category').$type<Category>().notNull().default('scoped'),
+  appliesTo: jsonb('applies_to').$type<AppliesTo[]>().notNull().default(['selection']),
+  aiModelId: text('ai_model_id'),
+  pinned: boolean('pinned').notNull().default(false),
+  online: boolean('online').notNull().default(true),
+  isGroup: boolean('is_group').notNull().default(false),
+  sort: integer('sort').notNull().default(0),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
 /**
  * Built-in quick functions (prompt tools), managed by operators, with their texts in English and
  * Chinese (the caller gets its language's). The first set is seeded by the migration that created
@@ -19,15 +32,7 @@ export const quickFunctions = pgTable('quick_functions', {
   templateEn: text('template_en').notNull().default(''),
   templateZh: text('template_zh').notNull().default(''),
   icon: text('icon').notNull().default(''),
-  category: text('category').$type<Category>().notNull().default('scoped'),
-  appliesTo: jsonb('applies_to').$type<AppliesTo[]>().notNull().default(['selection']),
-  aiModelId: text('ai_model_id'),
-  pinned: boolean('pinned').notNull().default(false),
-  online: boolean('online').notNull().default(true),
-  isGroup: boolean('is_group').notNull().default(false),
-  sort: integer('sort').notNull().default(0),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  ...placementColumns(),
 });
 
 /** A user's own quick functions (custom prompts), in the language they wrote them. */
@@ -44,15 +49,7 @@ export const userQuickFunctions = pgTable(
     icon: text('icon').notNull().default(''),
     description: text('description').notNull().default(''),
     template: text('template').notNull().default(''),
-    category: text('category').$type<Category>().notNull().default('scoped'),
-    appliesTo: jsonb('applies_to').$type<AppliesTo[]>().notNull().default(['selection']),
-    aiModelId: text('ai_model_id'),
-    pinned: boolean('pinned').notNull().default(false),
-    online: boolean('online').notNull().default(true),
-    isGroup: boolean('is_group').notNull().default(false),
-    sort: integer('sort').notNull().default(0),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    ...placementColumns(),
   },
   (t) => [index('user_quick_functions_user_idx').on(t.userId, t.sort)],
 );

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq, ilike } from 'drizzle-orm';
+import { eq, ilike } from 'drizzle-orm';
 import type { AuditEntry, AuditListQuery } from '../../../shared/contracts/audit.ts';
 import type { Paged } from '../../../shared/contracts/common.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { escapeLike } from '../../db/like.ts';
-import { inRange, pageOf } from '../../db/list-query.ts';
+import { newestPage } from '../../db/list-query.ts';
 import { adminAuditLog } from '../../db/schema/audit.ts';
 import { storableText } from '../../core/storable-text.ts';
 
@@ -87,27 +87,22 @@ export async function writeAudit(db: Db, rec: AuditRecord): Promise<void> {
 
 export async function listAudit(ctx: AppContext, q: AuditListQuery): Promise<Paged<AuditEntry>> {
   const t = adminAuditLog;
-  const where = and(
+  const conditions = [
     q.actorId ? eq(t.actorId, q.actorId) : undefined,
     q.actorEmail ? ilike(t.actorEmail, `%${escapeLike(q.actorEmail)}%`) : undefined,
     q.action ? eq(t.action, q.action) : undefined,
     q.targetType ? eq(t.targetType, q.targetType) : undefined,
     q.targetId ? eq(t.targetId, q.targetId) : undefined,
-    ...inRange(t.createdAt, q),
-  );
-  const { rows, total } = await pageOf(ctx.db, t, where, [desc(t.createdAt), desc(t.id)], q);
-  return {
-    total,
-    list: rows.map((r) => ({
-      id: r.id,
-      actorId: r.actorId,
-      actorEmail: r.actorEmail,
-      action: r.action,
-      targetType: r.targetType,
-      targetId: r.targetId,
-      before: r.before ?? null,
-      after: r.after ?? null,
-      createTime: r.createdAt.toISOString(),
-    })),
-  };
+  ];
+  return newestPage(ctx.db, t, conditions, q, (r) => ({
+    id: r.id,
+    actorId: r.actorId,
+    actorEmail: r.actorEmail,
+    action: r.action,
+    targetType: r.targetType,
+    targetId: r.targetId,
+    before: r.before ?? null,
+    after: r.after ?? null,
+    createTime: r.createdAt.toISOString(),
+  }));
 }

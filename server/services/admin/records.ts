@@ -1,33 +1,28 @@
-import { and, desc, eq, gte, sql } from 'drizzle-orm';
+import { eq, gte, sql } from 'drizzle-orm';
 import type { PageViewListQuery, RequestTimeListQuery } from '../../../shared/contracts/admin-records.ts';
 import type { AppContext } from '../../context.ts';
 import { escapeLike } from '../../db/like.ts';
-import { inRange, pageOf } from '../../db/list-query.ts';
+import { newestPage } from '../../db/list-query.ts';
 import { browserRecords, requestTimes } from '../../db/schema/system.ts';
 
 /** The console's records: client request times and page views, filtered, newest first. */
 
 export async function listRequestTimes(ctx: AppContext, q: RequestTimeListQuery) {
   const t = requestTimes;
-  const where = and(
+  const conditions = [
     q.path ? sql`${t.requestId} ilike ${`%${escapeLike(q.path)}%`}` : undefined,
     q.userId ? eq(t.userId, q.userId) : undefined,
     q.minDurationMs !== undefined ? gte(t.durationMs, q.minDurationMs) : undefined,
-    ...inRange(t.createdAt, q),
-  );
-  const { rows, total } = await pageOf(ctx.db, t, where, [desc(t.createdAt), desc(t.id)], q);
-  return {
-    total,
-    list: rows.map((r) => ({
-      id: r.id,
-      userId: r.userId,
-      driverId: r.driverId,
-      requestId: r.requestId,
-      durationMs: r.durationMs,
-      errMsg: r.errMsg,
-      createTime: r.createdAt.toISOString(),
-    })),
-  };
+  ];
+  return newestPage(ctx.db, t, conditions, q, (r) => ({
+    id: r.id,
+    userId: r.userId,
+    driverId: r.driverId,
+    requestId: r.requestId,
+    durationMs: r.durationMs,
+    errMsg: r.errMsg,
+    createTime: r.createdAt.toISOString(),
+  }));
 }
 
 const field = (payload: unknown, key: string): string | null => {
@@ -38,26 +33,21 @@ const field = (payload: unknown, key: string): string | null => {
 /** The page views the web app and the extension report (AddBrowser, eventType pageView). */
 export async function listPageViews(ctx: AppContext, q: PageViewListQuery) {
   const t = browserRecords;
-  const where = and(
+  const conditions = [
     eq(t.eventType, 'pageView'),
     q.url ? sql`${t.payload} ->> 'currentUrl' ilike ${`%${escapeLike(q.url)}%`}` : undefined,
     q.userId ? eq(t.userId, q.userId) : undefined,
-    ...inRange(t.createdAt, q),
-  );
-  const { rows, total } = await pageOf(ctx.db, t, where, [desc(t.createdAt), desc(t.id)], q);
-  return {
-    total,
-    list: rows.map((r) => ({
-      id: r.id,
-      userId: r.userId,
-      driverId: r.driverId,
-      ip: r.ip,
-      currentUrl: field(r.payload, 'currentUrl'),
-      referer: field(r.payload, 'referer'),
-      clientFrom: field(r.payload, 'clientFrom'),
-      userAgent: field(r.payload, 'platformUserAgent'),
-      language: field(r.payload, 'platformBrowserLanguage'),
-      createTime: r.createdAt.toISOString(),
-    })),
-  };
+  ];
+  return newestPage(ctx.db, t, conditions, q, (r) => ({
+    id: r.id,
+    userId: r.userId,
+    driverId: r.driverId,
+    ip: r.ip,
+    currentUrl: field(r.payload, 'currentUrl'),
+    referer: field(r.payload, 'referer'),
+    clientFrom: field(r.payload, 'clientFrom'),
+    userAgent: field(r.payload, 'platformUserAgent'),
+    language: field(r.payload, 'platformBrowserLanguage'),
+    createTime: r.createdAt.toISOString(),
+  }));
 }

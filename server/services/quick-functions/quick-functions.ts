@@ -139,6 +139,17 @@ async function userRows(ctx: AppContext, userId: string): Promise<UserRow[]> {
   return rows;
 }
 
+/** What a built-in and a user's own item carry alike: where and when it shows, and what runs it. */
+const placement = (row: BuiltInRow | UserRow) => ({
+  category: row.category,
+  appliesTo: row.appliesTo,
+  aiModelId: row.aiModelId,
+  pinned: row.pinned,
+  online: row.online,
+  sort: row.sort,
+  isGroup: row.isGroup,
+});
+
 const builtInItem = (row: BuiltInRow, lang: Language): QuickFunctionItem => ({
   quickFunctionId: row.id,
   userQuickFunctionId: null,
@@ -147,13 +158,7 @@ const builtInItem = (row: BuiltInRow, lang: Language): QuickFunctionItem => ({
   icon: row.icon,
   description: lang === 'zh' ? row.descriptionZh : row.descriptionEn,
   template: lang === 'zh' ? row.templateZh : row.templateEn,
-  category: row.category,
-  appliesTo: row.appliesTo,
-  aiModelId: row.aiModelId,
-  pinned: row.pinned,
-  online: row.online,
-  sort: row.sort,
-  isGroup: row.isGroup,
+  ...placement(row),
 });
 
 const userItem = (row: UserRow): UserQuickFunction => ({
@@ -164,13 +169,7 @@ const userItem = (row: UserRow): UserQuickFunction => ({
   icon: row.icon,
   description: row.description,
   template: row.template,
-  category: row.category,
-  appliesTo: row.appliesTo,
-  aiModelId: row.aiModelId,
-  pinned: row.pinned,
-  online: row.online,
-  sort: row.sort,
-  isGroup: row.isGroup,
+  ...placement(row),
   updateTime: row.updatedAt.toISOString(),
 });
 
@@ -410,13 +409,7 @@ const adminItem = (row: BuiltInRow): AdminQuickFunction => ({
   templateEn: row.templateEn,
   templateZh: row.templateZh,
   icon: row.icon,
-  category: row.category,
-  appliesTo: row.appliesTo,
-  aiModelId: row.aiModelId,
-  pinned: row.pinned,
-  online: row.online,
-  sort: row.sort,
-  isGroup: row.isGroup,
+  ...placement(row),
   updateTime: row.updatedAt.toISOString(),
 });
 

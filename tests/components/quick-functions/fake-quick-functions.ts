@@ -1,5 +1,8 @@
 import type { QuickFunctionNode, UserQuickFunction } from '../../../shared/contracts/quick-function.ts';
 
+/** Where a fake item shows unless a test says otherwise: no model of its own, unpinned, online, first, a tool. */
+const UNPLACED = { aiModelId: null, pinned: false, online: true, sort: 0, isGroup: false };
+
 /** A node of GetQuickFunctionListAll2 as the server answers it; `extra` overrides any field. */
 export function node(quickFunctionId: string, name: string, extra: Partial<QuickFunctionNode> = {}): QuickFunctionNode {
   return {
@@ -12,11 +15,7 @@ export function node(quickFunctionId: string, name: string, extra: Partial<Quick
     template: `Do ${name} with {input}`,
     category: 'style',
     appliesTo: ['input'],
-    aiModelId: null,
-    pinned: false,
-    online: true,
-    sort: 0,
-    isGroup: false,
+    ...UNPLACED,
     children: [],
     ...extra,
   };
@@ -34,11 +33,7 @@ export function own(id: string, name: string, extra: Partial<UserQuickFunction> 
     template: `${name}: {input}`,
     category: 'scoped',
     appliesTo: ['input'],
-    aiModelId: null,
-    pinned: false,
-    online: true,
-    sort: 0,
-    isGroup: false,
+    ...UNPLACED,
     updateTime: '2026-11-25T10:00:00.000Z',
     ...extra,
   };
