@@ -43,8 +43,8 @@ export interface ResourceTableProps<Row, Body, Saved = unknown> {
   newDisabled?: boolean;
   /** The form's title for a new row; `newLabel` when absent. */
   newTitle?: string;
-  /** The form's title for an existing row. */
-  editTitle: string | ((row: Row) => string);
+  /** The form's title for an existing row; absent for a family that is created, never edited. */
+  editTitle?: string | ((row: Row) => string);
   modalSize?: ModalProps['size'];
   /** A key per row, so the form starts afresh for each row opened. */
   formKey?: (row: Row) => string;
@@ -131,7 +131,7 @@ export function ResourceTable<Row, Body, Saved = unknown>(props: ResourceTablePr
 
 function formTitle<Row>(props: Pick<ResourceTableProps<Row, never, never>, 'newLabel' | 'newTitle' | 'editTitle'>, existing: Row | null) {
   if (existing === null) return props.newTitle ?? props.newLabel;
-  return typeof props.editTitle === 'function' ? props.editTitle(existing) : props.editTitle;
+  return typeof props.editTitle === 'function' ? props.editTitle(existing) : (props.editTitle ?? props.newLabel);
 }
 
 type HeaderProps = Pick<ResourceTableProps<unknown, never, never>, 'filters' | 'heading' | 'toolbar' | 'newLabel' | 'newDisabled'> & { onNew: () => void };
