@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Code, Group, NumberInput, Select, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Code, Group, NumberInput, Select, Stack, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
@@ -15,6 +15,7 @@ import { ResourceTable, type ResourceFormSlot } from '../ui/resource-table.tsx';
 import { Modal } from '../../components/ui/overlays.tsx';
 import { pagedTableProps } from '../../components/ui/paged-table.ts';
 import { formatTime, levelKey } from './money-format.ts';
+import { DisableButton, DisabledBadge } from './disabled-state.tsx';
 import './strings.ts';
 
 /** Redeem-code batches: generate, list, see and export the codes, disable. */
@@ -68,11 +69,7 @@ export function RedeemTab() {
               {
                 accessor: 'disabled',
                 title: t('adminMoney.status'),
-                render: (b) => (
-                  <Badge variant="light" color={b.disabled ? 'gray' : 'teal'}>
-                    {b.disabled ? t('adminMoney.disabled') : t('adminMoney.enabled')}
-                  </Badge>
-                ),
+                render: (b) => <DisabledBadge disabled={b.disabled} />,
               },
               {
                 accessor: 'actions',
@@ -85,9 +82,7 @@ export function RedeemTab() {
                     <Button size="compact-xs" variant="subtle" leftSection={<IconDownload size={12} />} loading={exportCsv.isPending && exportCsv.variables?.id === b.id} onClick={() => exportCsv.mutate(b)}>
                       {t('adminMoney.redeem.export')}
                     </Button>
-                    <Button size="compact-xs" variant="subtle" color={b.disabled ? 'teal' : 'red'} onClick={() => disable.mutate(b)} disabled={disable.isPending}>
-                      {b.disabled ? t('adminMoney.enable') : t('adminMoney.disable')}
-                    </Button>
+                    <DisableButton disabled={b.disabled} busy={disable.isPending} onClick={() => disable.mutate(b)} />
                   </Group>
                 ),
               },
