@@ -6,7 +6,7 @@ import { testAdminDeployment, type SaveDeploymentInput } from './api.ts';
 import { PROVIDERS, SaveDeploymentSchema, type AdminDeployment, type Provider } from '../../shared/contracts/model.ts';
 import { fieldErrors } from '../../components/ui/form-errors.ts';
 import { onMutationError } from '../../components/ui/notify.ts';
-import { Modal } from '../../components/ui/overlays.tsx';
+import type { ResourceFormSlot } from '../ui/resource-table.tsx';
 import { TestResult } from './test-result.tsx';
 import './strings.ts';
 
@@ -66,27 +66,8 @@ function deploymentBody(
   return { body };
 }
 
-interface DeploymentFormProps {
-  opened: boolean;
-  aiModelId: string;
-  /** null: a new deployment. */
-  deployment: AdminDeployment | null;
-  saving: boolean;
-  onSave: (body: SaveDeploymentInput) => void;
-  onClose: () => void;
-}
-
-/** Adds or edits a deployment. The key is entered once and never shown again. */
-export function DeploymentForm(props: DeploymentFormProps) {
-  const { t } = useTranslation();
-  return (
-    <Modal opened={props.opened} onClose={props.onClose} title={props.deployment ? t('adminModels.deployment.editTitle') : t('adminModels.deployment.newTitle')} size="lg">
-      {props.opened && <DeploymentFormBody key={props.deployment?.aiModelMapId ?? 'new'} {...props} />}
-    </Modal>
-  );
-}
-
-function DeploymentFormBody({ aiModelId, deployment, saving, onSave, onClose }: Omit<DeploymentFormProps, 'opened'>) {
+/** Adds or edits a deployment (`existing` null: a new one). The key is entered once and never shown again. */
+export function DeploymentForm({ aiModelId, existing: deployment, saving, onSave, onCancel: onClose }: ResourceFormSlot<AdminDeployment, SaveDeploymentInput> & { aiModelId: string }) {
   const { t } = useTranslation();
   const [values, setValues] = useState(() => deploymentFormValues(deployment));
   const [errors, setErrors] = useState<Record<string, string>>({});

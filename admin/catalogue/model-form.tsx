@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { SaveModelInput } from './api.ts';
 import { SaveModelSchema, VIP_LEVEL_NAMES, type AdminModel } from '../../shared/contracts/model.ts';
 import { fieldErrors } from '../../components/ui/form-errors.ts';
-import { Modal } from '../../components/ui/overlays.tsx';
+import type { ResourceFormSlot } from '../ui/resource-table.tsx';
 import './strings.ts';
 
 interface ModelFormValues {
@@ -64,26 +64,8 @@ function modelBody(values: ModelFormValues, existing: AdminModel | null): { body
   return { body: parsed.data };
 }
 
-interface ModelFormProps {
-  opened: boolean;
-  /** null: a new model. */
-  model: AdminModel | null;
-  saving: boolean;
-  onSave: (body: SaveModelInput) => void;
-  onClose: () => void;
-}
-
-/** Creates or edits a catalogue model; the values stay when the server refuses them. */
-export function ModelForm({ opened, model, saving, onSave, onClose }: ModelFormProps) {
-  const { t } = useTranslation();
-  return (
-    <Modal opened={opened} onClose={onClose} title={model ? t('adminModels.form.editTitle', { name: model.name }) : t('adminModels.form.newTitle')} size="lg">
-      {opened && <ModelFormBody key={model?.aiModelId ?? 'new'} model={model} saving={saving} onSave={onSave} onClose={onClose} />}
-    </Modal>
-  );
-}
-
-function ModelFormBody({ model, saving, onSave, onClose }: Omit<ModelFormProps, 'opened'>) {
+/** Creates or edits a catalogue model (`existing` null: a new one); the values stay when the server refuses them. */
+export function ModelForm({ existing: model, saving, onSave, onCancel: onClose }: ResourceFormSlot<AdminModel, SaveModelInput>) {
   const { t } = useTranslation();
   const [values, setValues] = useState(() => modelFormValues(model));
   const [errors, setErrors] = useState<Record<string, string>>({});

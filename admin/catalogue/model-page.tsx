@@ -14,10 +14,10 @@ import {
   type SaveDeploymentInput,
 } from './api.ts';
 import { VIP_LEVEL_NAMES, type AdminDeployment, type DeploymentWindowStats, type TestDeploymentResult } from '../../shared/contracts/model.ts';
-import { ConfirmDialog } from '../../components/ui/confirm-dialog.tsx';
 import { errorMessage } from '../../components/ui/error-message.ts';
-import { IconArrowLeft, IconPencil, IconPlus, IconTrash } from '../../components/ui/icons.tsx';
-import { notifySuccess, onMutationError } from '../../components/ui/notify.ts';
+import { IconArrowLeft, IconPencil, IconTrash } from '../../components/ui/icons.tsx';
+import { onMutationError } from '../../components/ui/notify.ts';
+import { ResourceTable } from '../ui/resource-table.tsx';
 import { DeploymentForm } from './deployment-form.tsx';
 import { TestResult } from './test-result.tsx';
 import './strings.ts';
@@ -31,15 +31,9 @@ export function ModelPage() {
   const { aiModelId = '' } = useParams<{ aiModelId?: string }>();
   const model = useQuery({ ...adminModelQuery(aiModelId), enabled: aiModelId !== '' });
   const deployments = useQuery({ ...adminDeploymentsQuery(aiModelId), enabled: aiModelId !== '' });
-  const [editing, setEditing] = useState<AdminDeployment | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<AdminDeployment | null>(null);
   /** The latest test result of each deployment. */
   const [tests, setTests] = useState<Record<string, TestDeploymentResult>>({});
-  const { save, toggle, remove, test } = useDeploymentActions(aiModelId, {
-    onSaved: () => setEditing(null),
-    onDeleted: () => setDeleting(null),
-    onTested: (d, result) => setTests((all) => ({ ...all, [d.aiModelMapId]: result })),
-  });
+  const { toggle, test } = useDeploymentActions(aiModelId, (d, result) => setTests((all) => ({ ...all, [d.aiModelMapId]: result })));
 
   const back = (
     <Anchor component={Link} href="/admin/models" size="sm">
@@ -65,84 +59,74 @@ export function ModelPage() {
   return (
     <Stack>
       {back}
-      <Group justify="space-between">
-        <div>
-          <Title order={2}>{m?.name ?? aiModelId}</Title>
-          <Text size="sm" c="dimmed">
-            {aiModelId}
-          </Text>
-        </div>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')} disabled={!m}>
-          {t('adminModels.deployment.add')}
-        </Button>
-      </Group>
-      {m && (
-        <Group gap="xs">
-          <Badge variant="light">{t(`adminModels.levels.${VIP_LEVEL_NAMES[m.minVipLevel] ?? 'Free'}`)}</Badge>
-          <Badge variant="light">{modelCostLabel(t, m)}</Badge>
-          <Badge variant="light" color={m.online ? 'teal' : 'gray'}>
-            {m.online ? t('adminModels.online') : t('adminModels.offline')}
-          </Badge>
-        </Group>
-      )}
-      <Title order={3}>{t('adminModels.deployment.title')}</Title>
-      {(model.isPending || deployments.isPending) && <Loader />}
-      {deployments.isError && <Alert color="red">{errorMessage(deployments.error)}</Alert>}
-      {deployments.data && list.length === 0 && <Alert color="yellow">{t('adminModels.deployment.none')}</Alert>}
-      {list.map((d) => (
-        <DeploymentCard
-          key={d.aiModelMapId}
-          deployment={d}
-          testResult={tests[d.aiModelMapId]}
-          testing={test.isPending && test.variables?.aiModelMapId === d.aiModelMapId}
-          toggling={toggle.isPending}
-          onToggle={() => toggle.mutate(d)}
-          onTest={() => test.mutate(d)}
-          onEdit={() => setEditing(d)}
-          onDelete={() => setDeleting(d)}
-        />
-      ))}
-      <DeploymentForm
-        opened={editing !== null}
-        aiModelId={aiModelId}
-        deployment={editing === 'new' ? null : editing}
-        saving={save.isPending}
-        onSave={(body) => save.mutate(body)}
-        onClose={() => setEditing(null)}
-      />
-      <ConfirmDialog
-        opened={deleting !== null}
-        title={t('adminModels.deployment.deleteTitle')}
-        message={t('adminModels.deployment.deleteMessage', { model: deleting?.upstreamModelId ?? '' })}
-        confirmLabel={t('adminModels.delete')}
-        cancelLabel={t('adminModels.cancel')}
-        danger
-        loading={remove.isPending}
-        onConfirm={() => deleting && remove.mutate(deleting)}
-        onCancel={() => setDeleting(null)}
+      <ResourceTable<AdminDeployment, SaveDeploymentInput>
+        list={deployments}
+        queryKey={adminCatalogueKey}
+        heading={
+          <div>
+            <Title order={2}>{m?.name ?? aiModelId}</Title>
+            <Text size="sm" c="dimmed">
+              {aiModelId}
+            </Text>
+          </div>
+        }
+        newLabel={t('adminModels.deployment.add')}
+        newDisabled={!m}
+        newTitle={t('adminModels.deployment.newTitle')}
+        editTitle={t('adminModels.deployment.editTitle')}
+        formKey={(d) => d.aiModelMapId}
+        form={(slot) => <DeploymentForm {...slot} aiModelId={aiModelId} />}
+        save={saveAdminDeployment}
+        savedText={t('adminModels.deployment.saved')}
+        remove={{
+          call: (d) => deleteAdminDeployment(d.aiModelMapId),
+          title: t('adminModels.deployment.deleteTitle'),
+          message: (d) => t('adminModels.deployment.deleteMessage', { model: d?.upstreamModelId ?? '' }),
+          confirmLabel: t('adminModels.delete'),
+          cancelLabel: t('adminModels.cancel'),
+          deletedText: () => t('adminModels.deployment.deleted'),
+        }}
+        intro={
+          <>
+            {m && (
+              <Group gap="xs">
+                <Badge variant="light">{t(`adminModels.levels.${VIP_LEVEL_NAMES[m.minVipLevel] ?? 'Free'}`)}</Badge>
+                <Badge variant="light">{modelCostLabel(t, m)}</Badge>
+                <Badge variant="light" color={m.online ? 'teal' : 'gray'}>
+                  {m.online ? t('adminModels.online') : t('adminModels.offline')}
+                </Badge>
+              </Group>
+            )}
+            <Title order={3}>{t('adminModels.deployment.title')}</Title>
+            {(model.isPending || deployments.isPending) && <Loader />}
+          </>
+        }
+        table={({ edit, askDelete }) => (
+          <>
+            {deployments.data && list.length === 0 && <Alert color="yellow">{t('adminModels.deployment.none')}</Alert>}
+            {list.map((d) => (
+              <DeploymentCard
+                key={d.aiModelMapId}
+                deployment={d}
+                testResult={tests[d.aiModelMapId]}
+                testing={test.isPending && test.variables?.aiModelMapId === d.aiModelMapId}
+                toggling={toggle.isPending}
+                onToggle={() => toggle.mutate(d)}
+                onTest={() => test.mutate(d)}
+                onEdit={() => edit(d)}
+                onDelete={() => askDelete(d)}
+              />
+            ))}
+          </>
+        )}
       />
     </Stack>
   );
 }
 
-/** The writes of the model page: save, switch, delete and test a deployment; each refreshes what it changed and reports a refusal. */
-function useDeploymentActions(
-  aiModelId: string,
-  on: { onSaved: () => void; onDeleted: () => void; onTested: (d: AdminDeployment, result: TestDeploymentResult) => void },
-) {
-  const { t } = useTranslation();
+/** The model page's own writes: switch and test a deployment; each refreshes what it changed and reports a refusal. */
+function useDeploymentActions(aiModelId: string, onTested: (d: AdminDeployment, result: TestDeploymentResult) => void) {
   const queryClient = useQueryClient();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: adminCatalogueKey });
-
-  const save = useMutation({
-    mutationFn: (body: SaveDeploymentInput) => saveAdminDeployment(body),
-    onSuccess: async () => {
-      on.onSaved();
-      notifySuccess(t('adminModels.deployment.saved'));
-      await refresh();
-    },
-    onError: onMutationError(),
-  });
   const toggle = useMutation({
     mutationFn: (d: AdminDeployment) =>
       saveAdminDeployment({
@@ -154,29 +138,20 @@ function useDeploymentActions(
         priority: d.priority,
         enabled: !d.enabled,
       }),
-    onSuccess: refresh,
-    onError: onMutationError(),
-  });
-  const remove = useMutation({
-    mutationFn: (d: AdminDeployment) => deleteAdminDeployment(d.aiModelMapId),
-    onSuccess: async () => {
-      on.onDeleted();
-      notifySuccess(t('adminModels.deployment.deleted'));
-      await refresh();
-    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminCatalogueKey }),
     onError: onMutationError(),
   });
   const test = useMutation({
     mutationFn: (d: AdminDeployment) => testAdminDeployment({ aiModelMapId: d.aiModelMapId }),
     onSuccess: async (result, d) => {
-      on.onTested(d, result);
+      onTested(d, result);
       // A test updates the deployment's health (its failure is recorded like a chat's).
       await queryClient.invalidateQueries({ queryKey: adminDeploymentsQuery(aiModelId).queryKey });
     },
     onError: onMutationError(),
   });
 
-  return { save, toggle, remove, test };
+  return { toggle, test };
 }
 
 interface DeploymentCardProps {

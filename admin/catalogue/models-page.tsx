@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Anchor, Badge, Button, Group, Loader, Stack, Switch, Table, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Button, Group, Loader, Switch, Table, Text, Title, Tooltip } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,10 +14,9 @@ import {
 } from './api.ts';
 import type { AdminModel } from '../../shared/contracts/model.ts';
 import { VIP_LEVEL_NAMES } from '../../shared/contracts/model.ts';
-import { ConfirmDialog } from '../../components/ui/confirm-dialog.tsx';
-import { errorMessage } from '../../components/ui/error-message.ts';
-import { IconArrowDown, IconArrowUp, IconCheck, IconPencil, IconPlus, IconTrash } from '../../components/ui/icons.tsx';
-import { notifySuccess, onMutationError } from '../../components/ui/notify.ts';
+import { IconArrowDown, IconArrowUp, IconCheck, IconPencil, IconTrash } from '../../components/ui/icons.tsx';
+import { onMutationError } from '../../components/ui/notify.ts';
+import { ResourceTable } from '../ui/resource-table.tsx';
 import { moveId, SortableList } from '../../components/ui/sortable.tsx';
 import { ImportDialog } from './import-dialog.tsx';
 import { ModelForm } from './model-form.tsx';
@@ -33,8 +32,6 @@ export function ModelsPage() {
   const models = useQuery(adminModelsQuery());
   /** The order being saved (shown at once); null: the server's. */
   const [order, setOrder] = useState<string[] | null>(null);
-  const [editing, setEditing] = useState<AdminModel | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<AdminModel | null>(null);
   const [importing, setImporting] = useState(false);
   const refresh = () => queryClient.invalidateQueries({ queryKey: adminCatalogueKey });
 
@@ -46,7 +43,11 @@ export function ModelsPage() {
     },
     onError: onMutationError(undefined, () => setOrder(null)),
   });
-  const { save, online, remove } = useModelActions({ onSaved: () => setEditing(null), onDeleted: () => setDeleting(null) });
+  const online = useMutation({
+    mutationFn: ({ aiModelId, value }: { aiModelId: string; value: boolean }) => setAdminModelOnline(aiModelId, value),
+    onSuccess: refresh,
+    onError: onMutationError(),
+  });
 
   const rows = inOrder(models.data?.list ?? [], order, (m) => m.aiModelId);
   const ids = rows.map((m) => m.aiModelId);
@@ -58,114 +59,93 @@ export function ModelsPage() {
   };
 
   return (
-    <Stack>
-      <Group justify="space-between">
-        <Title order={2}>{t('adminModels.title')}</Title>
-        <Group>
-          <Button variant="default" onClick={() => setImporting(true)}>
-            {t('adminModels.import.open')}
-          </Button>
-          <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
-            {t('adminModels.new')}
-          </Button>
-        </Group>
-      </Group>
-      <Text size="sm" c="dimmed">
-        {t('adminModels.orderHint')}
-      </Text>
-      {models.isPending && <Loader />}
-      {models.isError && (
-        <Alert color="red" title={t('adminModels.loadFailed')}>
-          {errorMessage(models.error)}
-        </Alert>
+    <ResourceTable<AdminModel, SaveModelInput, AdminModel>
+      list={models}
+      listErrorTitle={t('adminModels.loadFailed')}
+      queryKey={adminCatalogueKey}
+      heading={<Title order={2}>{t('adminModels.title')}</Title>}
+      toolbar={
+        <Button variant="default" onClick={() => setImporting(true)}>
+          {t('adminModels.import.open')}
+        </Button>
+      }
+      intro={
+        <>
+          <Text size="sm" c="dimmed">
+            {t('adminModels.orderHint')}
+          </Text>
+          {models.isPending && <Loader />}
+        </>
+      }
+      newLabel={t('adminModels.new')}
+      newTitle={t('adminModels.form.newTitle')}
+      editTitle={(m) => t('adminModels.form.editTitle', { name: m.name })}
+      formKey={(m) => m.aiModelId}
+      form={(slot) => <ModelForm {...slot} />}
+      save={saveAdminModel}
+      savedText={(m) => t('adminModels.saved', { name: m.name })}
+      remove={{
+        call: (m) => deleteAdminModel(m.aiModelId),
+        title: t('adminModels.deleteTitle'),
+        message: (m) => t('adminModels.deleteMessage', { name: m?.name ?? '', count: m?.deploymentCount ?? 0 }),
+        confirmLabel: t('adminModels.delete'),
+        cancelLabel: t('adminModels.cancel'),
+        deletedText: (m) => t('adminModels.deleted', { name: m.name }),
+      }}
+      table={({ edit, askDelete }) => (
+        <>
+          {models.data && rows.length === 0 && <Text c="dimmed">{t('adminModels.empty')}</Text>}
+          {rows.length > 0 && (
+            // The drag context wraps the table: its announcements for screen readers are elements a tbody may not hold.
+            <SortableList ids={ids} onMove={move}>
+              <Table.ScrollContainer minWidth={900}>
+                <Table verticalSpacing="xs" aria-label={t('adminModels.title')}>
+                  <ModelsHead />
+                  <Table.Tbody>
+                    {rows.map((model, index) => (
+                      <ModelRow
+                        key={model.aiModelId}
+                        model={model}
+                        index={index}
+                        count={rows.length}
+                        busy={sort.isPending}
+                        onlineBusy={online.isPending}
+                        onMove={move}
+                        onOnline={(value) => online.mutate({ aiModelId: model.aiModelId, value })}
+                        onEdit={() => edit(model)}
+                        onDelete={() => askDelete(model)}
+                      />
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            </SortableList>
+          )}
+          <ImportDialog opened={importing} onClose={() => setImporting(false)} onImported={refresh} />
+        </>
       )}
-      {models.data && rows.length === 0 && <Text c="dimmed">{t('adminModels.empty')}</Text>}
-      {rows.length > 0 && (
-        // The drag context wraps the table: its announcements for screen readers are elements a tbody may not hold.
-        <SortableList ids={ids} onMove={move}>
-          <Table.ScrollContainer minWidth={900}>
-            <Table verticalSpacing="xs" aria-label={t('adminModels.title')}>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th />
-                  <Table.Th>{t('adminModels.columns.name')}</Table.Th>
-                  <Table.Th>{t('adminModels.columns.level')}</Table.Th>
-                  <Table.Th>{t('adminModels.columns.cost')}</Table.Th>
-                  <Table.Th>{t('adminModels.columns.vision')}</Table.Th>
-                  <Table.Th>{t('adminModels.columns.files')}</Table.Th>
-                  <Table.Th>{t('adminModels.columns.webSearch')}</Table.Th>
-                  <Table.Th>{t('adminModels.columns.deployments')}</Table.Th>
-                  <Table.Th>{t('adminModels.columns.online')}</Table.Th>
-                  <Table.Th>{t('adminModels.columns.actions')}</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {rows.map((model, index) => (
-                  <ModelRow
-                    key={model.aiModelId}
-                    model={model}
-                    index={index}
-                    count={rows.length}
-                    busy={sort.isPending}
-                    onlineBusy={online.isPending}
-                    onMove={move}
-                    onOnline={(value) => online.mutate({ aiModelId: model.aiModelId, value })}
-                    onEdit={() => setEditing(model)}
-                    onDelete={() => setDeleting(model)}
-                  />
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        </SortableList>
-      )}
-      <ModelForm opened={editing !== null} model={editing === 'new' ? null : editing} saving={save.isPending} onSave={(body) => save.mutate(body)} onClose={() => setEditing(null)} />
-      <ConfirmDialog
-        opened={deleting !== null}
-        title={t('adminModels.deleteTitle')}
-        message={t('adminModels.deleteMessage', { name: deleting?.name ?? '', count: deleting?.deploymentCount ?? 0 })}
-        confirmLabel={t('adminModels.delete')}
-        cancelLabel={t('adminModels.cancel')}
-        danger
-        loading={remove.isPending}
-        onConfirm={() => deleting && remove.mutate(deleting)}
-        onCancel={() => setDeleting(null)}
-      />
-      <ImportDialog opened={importing} onClose={() => setImporting(false)} onImported={refresh} />
-    </Stack>
+    />
   );
 }
 
-/** The writes of the catalogue page: save, switch online, delete; each refreshes the catalogue and reports a refusal. */
-function useModelActions(on: { onSaved: () => void; onDeleted: () => void }) {
+function ModelsHead() {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
-  const refresh = () => queryClient.invalidateQueries({ queryKey: adminCatalogueKey });
-  const save = useMutation({
-    mutationFn: (body: SaveModelInput) => saveAdminModel(body),
-    onSuccess: async (model) => {
-      on.onSaved();
-      notifySuccess(t('adminModels.saved', { name: model.name }));
-      await refresh();
-    },
-    // The form stays open with what was typed.
-    onError: onMutationError(),
-  });
-  const online = useMutation({
-    mutationFn: ({ aiModelId, value }: { aiModelId: string; value: boolean }) => setAdminModelOnline(aiModelId, value),
-    onSuccess: refresh,
-    onError: onMutationError(),
-  });
-  const remove = useMutation({
-    mutationFn: (model: AdminModel) => deleteAdminModel(model.aiModelId),
-    onSuccess: async (_data, model) => {
-      on.onDeleted();
-      notifySuccess(t('adminModels.deleted', { name: model.name }));
-      await refresh();
-    },
-    onError: onMutationError(),
-  });
-  return { save, online, remove };
+  return (
+    <Table.Thead>
+      <Table.Tr>
+        <Table.Th />
+        <Table.Th>{t('adminModels.columns.name')}</Table.Th>
+        <Table.Th>{t('adminModels.columns.level')}</Table.Th>
+        <Table.Th>{t('adminModels.columns.cost')}</Table.Th>
+        <Table.Th>{t('adminModels.columns.vision')}</Table.Th>
+        <Table.Th>{t('adminModels.columns.files')}</Table.Th>
+        <Table.Th>{t('adminModels.columns.webSearch')}</Table.Th>
+        <Table.Th>{t('adminModels.columns.deployments')}</Table.Th>
+        <Table.Th>{t('adminModels.columns.online')}</Table.Th>
+        <Table.Th>{t('adminModels.columns.actions')}</Table.Th>
+      </Table.Tr>
+    </Table.Thead>
+  );
 }
 
 interface ModelRowProps {

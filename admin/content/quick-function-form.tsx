@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { SaveQuickFunctionInput } from './api.ts';
 import { AdminSaveQuickFunctionBodySchema, AppliesToSchema, type AdminQuickFunction, type AppliesTo } from '../../shared/contracts/quick-function.ts';
 import { fieldErrors, fieldMessages } from '../../components/ui/form-errors.ts';
+import type { ResourceFormSlot } from '../ui/resource-table.tsx';
 import { possibleParents } from './tree-order.ts';
 import './strings.ts';
 
@@ -16,13 +17,7 @@ export function QuickFunctionForm({
   saving,
   onSave,
   onCancel,
-}: {
-  existing: AdminQuickFunction | null;
-  items: AdminQuickFunction[];
-  saving: boolean;
-  onSave: (body: SaveQuickFunctionInput) => void;
-  onCancel: () => void;
-}) {
+}: ResourceFormSlot<AdminQuickFunction, SaveQuickFunctionInput> & { items: AdminQuickFunction[] }) {
   const { t } = useTranslation();
   const [v, setV] = useState({
     parentId: existing?.parentId ?? null,

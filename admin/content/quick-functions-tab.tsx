@@ -1,4 +1,4 @@
-import { ActionIcon, Alert, Badge, Box, Button, Group, Loader, Paper, Stack, Switch, Text } from '@mantine/core';
+import { ActionIcon, Badge, Box, Group, Loader, Paper, Stack, Switch, Text } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,13 +9,12 @@ import {
   saveAdminQuickFunction,
   setAdminQuickFunctionOnline,
   sortAdminQuickFunctions,
+  type SaveQuickFunctionInput,
 } from './api.ts';
 import type { AdminQuickFunction } from '../../shared/contracts/quick-function.ts';
-import { ConfirmDialog } from '../../components/ui/confirm-dialog.tsx';
-import { errorMessage } from '../../components/ui/error-message.ts';
-import { IconArrowDown, IconArrowUp, IconFolder, IconPencil, IconPlus, IconTrash } from '../../components/ui/icons.tsx';
-import { notifySuccess, onMutationError } from '../../components/ui/notify.ts';
-import { Modal } from '../../components/ui/overlays.tsx';
+import { IconArrowDown, IconArrowUp, IconFolder, IconPencil, IconTrash } from '../../components/ui/icons.tsx';
+import { onMutationError } from '../../components/ui/notify.ts';
+import { ResourceTable } from '../ui/resource-table.tsx';
 import { moveId, SortableList } from '../../components/ui/sortable.tsx';
 
 import { QuickFunctionForm } from './quick-function-form.tsx';
@@ -39,8 +38,6 @@ export function QuickFunctionsTab() {
   const list = useQuery(adminQuickFunctionsQuery());
   /** The order being saved, shown at once. */
   const [pending, setPending] = useState<string[] | null>(null);
-  const [editing, setEditing] = useState<AdminQuickFunction | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<AdminQuickFunction | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: adminContentKey });
   const sort = useMutation({
     mutationFn: sortAdminQuickFunctions,
@@ -55,74 +52,58 @@ export function QuickFunctionsTab() {
     onSuccess: refresh,
     onError: onMutationError(),
   });
-  const save = useMutation({
-    mutationFn: saveAdminQuickFunction,
-    onSuccess: async () => {
-      setEditing(null);
-      notifySuccess(t('adminContent.saved'));
-      await refresh();
-    },
-    onError: onMutationError(),
-  });
-  const remove = useMutation({
-    mutationFn: (item: AdminQuickFunction) => deleteAdminQuickFunction(item.quickFunctionId),
-    onSuccess: async () => {
-      setDeleting(null);
-      await refresh();
-    },
-    onError: onMutationError(),
-  });
 
   const items = pending ? withSiblingOrder(list.data ?? [], pending) : (list.data ?? []);
-  const actions: TreeActions = {
-    items,
-    busy: sort.isPending,
-    onMove: (siblings, id, to) => {
-      const next = moveId(siblings, siblings.indexOf(id), to);
-      if (!next || sort.isPending) return;
-      setPending(next);
-      sort.mutate(next);
-    },
-    onOnline: (item, value) => online.mutate({ id: item.quickFunctionId, value }),
-    onEdit: setEditing,
-    onDelete: setDeleting,
+  const onMove = (siblings: string[], id: string, to: number) => {
+    const next = moveId(siblings, siblings.indexOf(id), to);
+    if (!next || sort.isPending) return;
+    setPending(next);
+    sort.mutate(next);
   };
 
   return (
-    <Stack>
-      <Group justify="space-between">
+    <ResourceTable<AdminQuickFunction, SaveQuickFunctionInput>
+      list={list}
+      queryKey={adminContentKey}
+      heading={
         <Text size="sm" c="dimmed">
           {t('adminContent.quickFunctions.hint')}
         </Text>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
-          {t('adminContent.quickFunctions.new')}
-        </Button>
-      </Group>
-      {list.isPending && <Loader />}
-      {list.isError && <Alert color="red">{errorMessage(list.error)}</Alert>}
-      {list.data?.length === 0 && <Text c="dimmed">{t('adminContent.empty')}</Text>}
-      {list.data && list.data.length > 0 && (
-        <Box role="tree" aria-label={t('adminContent.tabs.quick-functions')}>
-          <Branch parentId={null} depth={0} {...actions} />
-        </Box>
+      }
+      intro={list.isPending && <Loader />}
+      newLabel={t('adminContent.quickFunctions.new')}
+      editTitle={t('adminContent.quickFunctions.edit')}
+      modalSize="xl"
+      form={(slot) => <QuickFunctionForm {...slot} items={list.data ?? []} />}
+      save={saveAdminQuickFunction}
+      savedText={t('adminContent.saved')}
+      remove={{
+        call: (item) => deleteAdminQuickFunction(item.quickFunctionId),
+        title: t('adminContent.quickFunctions.deleteTitle'),
+        message: (item) => t('adminContent.quickFunctions.deleteMessage', { name: item?.nameEn ?? '' }),
+        confirmLabel: t('adminContent.delete'),
+        cancelLabel: t('adminContent.cancel'),
+      }}
+      table={({ edit, askDelete }) => (
+        <>
+          {list.data?.length === 0 && <Text c="dimmed">{t('adminContent.empty')}</Text>}
+          {list.data && list.data.length > 0 && (
+            <Box role="tree" aria-label={t('adminContent.tabs.quick-functions')}>
+              <Branch
+                parentId={null}
+                depth={0}
+                items={items}
+                busy={sort.isPending}
+                onMove={onMove}
+                onOnline={(item, value) => online.mutate({ id: item.quickFunctionId, value })}
+                onEdit={edit}
+                onDelete={askDelete}
+              />
+            </Box>
+          )}
+        </>
       )}
-      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={editing === 'new' ? t('adminContent.quickFunctions.new') : t('adminContent.quickFunctions.edit')} size="xl">
-        {editing !== null && (
-          <QuickFunctionForm existing={editing === 'new' ? null : editing} items={list.data ?? []} saving={save.isPending} onSave={save.mutate} onCancel={() => setEditing(null)} />
-        )}
-      </Modal>
-      <ConfirmDialog
-        opened={deleting !== null}
-        title={t('adminContent.quickFunctions.deleteTitle')}
-        message={t('adminContent.quickFunctions.deleteMessage', { name: deleting?.nameEn ?? '' })}
-        confirmLabel={t('adminContent.delete')}
-        cancelLabel={t('adminContent.cancel')}
-        danger
-        loading={remove.isPending}
-        onConfirm={() => deleting && remove.mutate(deleting)}
-        onCancel={() => setDeleting(null)}
-      />
-    </Stack>
+    />
   );
 }
 

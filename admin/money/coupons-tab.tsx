@@ -1,4 +1,4 @@
-import { Badge, Button, Group, MultiSelect, NumberInput, SegmentedControl, Select, TextInput } from '@mantine/core';
+import { Button, Group, MultiSelect, NumberInput, SegmentedControl, Select, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
@@ -12,6 +12,7 @@ import { fieldMessages } from '../../components/ui/form-errors.ts';
 import { onMutationError } from '../../components/ui/notify.ts';
 import { pagedTableProps } from '../../components/ui/paged-table.ts';
 import { formatMoney } from '../../shared/utils/money.ts';
+import { DisableButton, DisabledBadge } from './disabled-state.tsx';
 import './strings.ts';
 
 /** Coupons: discounts applied at checkout; create, edit, disable. */
@@ -49,11 +50,7 @@ export function CouponsTab() {
             {
               accessor: 'disabled',
               title: t('adminMoney.status'),
-              render: (c) => (
-                <Badge variant="light" color={c.disabled ? 'gray' : 'teal'}>
-                  {c.disabled ? t('adminMoney.disabled') : t('adminMoney.enabled')}
-                </Badge>
-              ),
+              render: (c) => <DisabledBadge disabled={c.disabled} />,
             },
             {
               accessor: 'actions',
@@ -63,9 +60,7 @@ export function CouponsTab() {
                   <Button size="compact-xs" variant="subtle" onClick={() => edit(c)}>
                     {t('adminMoney.edit')}
                   </Button>
-                  <Button size="compact-xs" variant="subtle" color={c.disabled ? 'teal' : 'red'} disabled={disable.isPending} onClick={() => disable.mutate(c)}>
-                    {c.disabled ? t('adminMoney.enable') : t('adminMoney.disable')}
-                  </Button>
+                  <DisableButton disabled={c.disabled} busy={disable.isPending} onClick={() => disable.mutate(c)} />
                 </Group>
               ),
             },

@@ -1,4 +1,4 @@
-import { Alert, Badge, Button, Code, Group, NumberInput, Select, Stack, TextInput } from '@mantine/core';
+import { Alert, Button, Code, Group, NumberInput, Select, Stack, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
@@ -7,13 +7,15 @@ import { adminMoneyKey, exportRedeemBatch, generateRedeemBatch, MONEY_PAGE_SIZE,
 import { RedeemBatchCreateSchema, type RedeemBatch } from '../../shared/contracts/redeem-codes.ts';
 import { planDate } from '../../shared/utils/plan-level.ts';
 import { downloadText } from '../../components/ui/download.ts';
-import { errorMessage } from '../../components/ui/error-message.ts';
-import { fieldErrors, fieldMessages } from '../../components/ui/form-errors.ts';
-import { IconDownload, IconPlus } from '../../components/ui/icons.tsx';
-import { notifySuccess, onMutationError } from '../../components/ui/notify.ts';
+import { fieldMessages } from '../../components/ui/form-errors.ts';
+import { IconDownload } from '../../components/ui/icons.tsx';
+import { onMutationError } from '../../components/ui/notify.ts';
+import { useSchemaSubmit } from '../ui/resource-form.tsx';
+import { ResourceTable, type ResourceFormSlot } from '../ui/resource-table.tsx';
 import { Modal } from '../../components/ui/overlays.tsx';
 import { pagedTableProps } from '../../components/ui/paged-table.ts';
 import { formatTime, levelKey } from './money-format.ts';
+import { DisableButton, DisabledBadge } from './disabled-state.tsx';
 import './strings.ts';
 
 /** Redeem-code batches: generate, list, see and export the codes, disable. */
@@ -21,13 +23,11 @@ export function RedeemTab() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
-  const [generating, setGenerating] = useState(false);
   const [viewing, setViewing] = useState<RedeemBatch | null>(null);
   const batches = useQuery(redeemBatchesQuery(page));
-  const refresh = () => queryClient.invalidateQueries({ queryKey: adminMoneyKey });
   const disable = useMutation({
     mutationFn: (b: RedeemBatch) => setRedeemBatchDisabled(b.id, !b.disabled),
-    onSuccess: refresh,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminMoneyKey }),
     onError: onMutationError(),
   });
   const exportCsv = useMutation({
@@ -36,76 +36,64 @@ export function RedeemTab() {
     onError: onMutationError(),
   });
 
+  // Batches are generated, never edited: the form only makes new ones.
   return (
-    <Stack>
-      <Group justify="flex-end">
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setGenerating(true)}>
-          {t('adminMoney.redeem.generate')}
-        </Button>
-      </Group>
-      {batches.isError && <Alert color="red">{errorMessage(batches.error)}</Alert>}
-      <DataTable<RedeemBatch>
-        aria-label={t('adminMoney.tabs.redeem')}
-        {...pagedTableProps(batches, { page, onPageChange: setPage, pageSize: MONEY_PAGE_SIZE, emptyText: t('adminMoney.noRecords') })}
-        columns={[
-          { accessor: 'name', title: t('adminMoney.redeem.name') },
-          {
-            accessor: 'points',
-            title: t('adminMoney.redeem.gives'),
-            render: (b) =>
-              [b.points ? t('adminMoney.redeem.points', { count: b.points }) : '', b.planDays ? t('adminMoney.redeem.planDays', { count: b.planDays, level: t(levelKey(b.planLevel)) }) : '']
-                .filter(Boolean)
-                .join(' + '),
-          },
-          { accessor: 'codeCount', title: t('adminMoney.redeem.codes'), textAlign: 'right' },
-          { accessor: 'redeemedCount', title: t('adminMoney.redeem.redeemed'), textAlign: 'right' },
-          { accessor: 'usesPerCode', title: t('adminMoney.redeem.usesPerCode'), textAlign: 'right' },
-          { accessor: 'expiresAt', title: t('adminMoney.redeem.expires'), render: (b) => planDate(b.expiresAt) || t('adminMoney.redeem.never') },
-          { accessor: 'createTime', title: t('adminMoney.created'), render: (b) => formatTime(b.createTime) },
-          {
-            accessor: 'disabled',
-            title: t('adminMoney.status'),
-            render: (b) => (
-              <Badge variant="light" color={b.disabled ? 'gray' : 'teal'}>
-                {b.disabled ? t('adminMoney.disabled') : t('adminMoney.enabled')}
-              </Badge>
-            ),
-          },
-          {
-            accessor: 'actions',
-            title: t('adminMoney.actions'),
-            render: (b) => (
-              <Group gap={4} wrap="nowrap">
-                <Button size="compact-xs" variant="subtle" onClick={() => setViewing(b)}>
-                  {t('adminMoney.redeem.showCodes')}
-                </Button>
-                <Button size="compact-xs" variant="subtle" leftSection={<IconDownload size={12} />} loading={exportCsv.isPending && exportCsv.variables?.id === b.id} onClick={() => exportCsv.mutate(b)}>
-                  {t('adminMoney.redeem.export')}
-                </Button>
-                <Button size="compact-xs" variant="subtle" color={b.disabled ? 'teal' : 'red'} onClick={() => disable.mutate(b)} disabled={disable.isPending}>
-                  {b.disabled ? t('adminMoney.enable') : t('adminMoney.disable')}
-                </Button>
-              </Group>
-            ),
-          },
-        ]}
-      />
-      <Modal opened={generating} onClose={() => setGenerating(false)} title={t('adminMoney.redeem.generate')} size="md">
-        {generating && (
-          <GenerateForm
-            onDone={async (count) => {
-              setGenerating(false);
-              notifySuccess(t('adminMoney.redeem.generated', { count }));
-              await refresh();
-            }}
-            onCancel={() => setGenerating(false)}
+    <ResourceTable<RedeemBatch, GenerateBody, { count: number }>
+      list={batches}
+      queryKey={adminMoneyKey}
+      newLabel={t('adminMoney.redeem.generate')}
+      modalSize="md"
+      form={(slot) => <GenerateForm {...slot} />}
+      save={generateRedeemBatch}
+      savedText={(created) => t('adminMoney.redeem.generated', { count: created.count })}
+      table={() => (
+        <>
+          <DataTable<RedeemBatch>
+            aria-label={t('adminMoney.tabs.redeem')}
+            {...pagedTableProps(batches, { page, onPageChange: setPage, pageSize: MONEY_PAGE_SIZE, emptyText: t('adminMoney.noRecords') })}
+            columns={[
+              { accessor: 'name', title: t('adminMoney.redeem.name') },
+              {
+                accessor: 'points',
+                title: t('adminMoney.redeem.gives'),
+                render: (b) =>
+                  [b.points ? t('adminMoney.redeem.points', { count: b.points }) : '', b.planDays ? t('adminMoney.redeem.planDays', { count: b.planDays, level: t(levelKey(b.planLevel)) }) : '']
+                    .filter(Boolean)
+                    .join(' + '),
+              },
+              { accessor: 'codeCount', title: t('adminMoney.redeem.codes'), textAlign: 'right' },
+              { accessor: 'redeemedCount', title: t('adminMoney.redeem.redeemed'), textAlign: 'right' },
+              { accessor: 'usesPerCode', title: t('adminMoney.redeem.usesPerCode'), textAlign: 'right' },
+              { accessor: 'expiresAt', title: t('adminMoney.redeem.expires'), render: (b) => planDate(b.expiresAt) || t('adminMoney.redeem.never') },
+              { accessor: 'createTime', title: t('adminMoney.created'), render: (b) => formatTime(b.createTime) },
+              {
+                accessor: 'disabled',
+                title: t('adminMoney.status'),
+                render: (b) => <DisabledBadge disabled={b.disabled} />,
+              },
+              {
+                accessor: 'actions',
+                title: t('adminMoney.actions'),
+                render: (b) => (
+                  <Group gap={4} wrap="nowrap">
+                    <Button size="compact-xs" variant="subtle" onClick={() => setViewing(b)}>
+                      {t('adminMoney.redeem.showCodes')}
+                    </Button>
+                    <Button size="compact-xs" variant="subtle" leftSection={<IconDownload size={12} />} loading={exportCsv.isPending && exportCsv.variables?.id === b.id} onClick={() => exportCsv.mutate(b)}>
+                      {t('adminMoney.redeem.export')}
+                    </Button>
+                    <DisableButton disabled={b.disabled} busy={disable.isPending} onClick={() => disable.mutate(b)} />
+                  </Group>
+                ),
+              },
+            ]}
           />
-        )}
-      </Modal>
-      <Modal opened={viewing !== null} onClose={() => setViewing(null)} title={viewing?.name ?? ''} size="md">
-        {viewing && <CodeList batchId={viewing.id} />}
-      </Modal>
-    </Stack>
+          <Modal opened={viewing !== null} onClose={() => setViewing(null)} title={viewing?.name ?? ''} size="md">
+            {viewing && <CodeList batchId={viewing.id} />}
+          </Modal>
+        </>
+      )}
+    />
   );
 }
 
@@ -129,19 +117,13 @@ function CodeList({ batchId }: { batchId: string }) {
 /** The contract's own problem codes, each with its sentence; any other problem is "check this value". */
 const KNOWN_PROBLEMS = new Set(['redeemBatchEmpty', 'redeemPlanLevelRequired', 'redeemExpiryPast']);
 
-function GenerateForm({ onDone, onCancel }: { onDone: (count: number) => void; onCancel: () => void }) {
+type GenerateBody = Parameters<typeof generateRedeemBatch>[0];
+
+function GenerateForm({ saving, onSave, onCancel }: ResourceFormSlot<RedeemBatch, GenerateBody>) {
   const { t } = useTranslation();
   const [values, setValues] = useState({ name: '', count: 10 as number | string, points: 0 as number | string, planDays: 0 as number | string, planLevel: 0, usesPerCode: 1 as number | string, expiresAt: '' });
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const set = (patch: Partial<typeof values>) => setValues((v) => ({ ...v, ...patch }));
-  const generate = useMutation({
-    mutationFn: generateRedeemBatch,
-    onSuccess: (created) => onDone(created.count),
-    onError: onMutationError(),
-  });
-  const submit = (event: React.FormEvent) => {
-    event.preventDefault();
-    const body = {
+  const build = (): GenerateBody => ({
       name: values.name,
       count: Number(values.count),
       points: Number(values.points),
@@ -149,12 +131,8 @@ function GenerateForm({ onDone, onCancel }: { onDone: (count: number) => void; o
       planLevel: values.planLevel,
       usesPerCode: Number(values.usesPerCode),
       ...(values.expiresAt ? { expiresAt: values.expiresAt } : {}),
-    };
-    const parsed = RedeemBatchCreateSchema.safeParse(body);
-    if (!parsed.success) return setErrors(fieldErrors(parsed.error));
-    setErrors({});
-    generate.mutate(body);
-  };
+  });
+  const { errors, submit } = useSchemaSubmit(RedeemBatchCreateSchema, build, onSave);
   const err = fieldMessages(errors, KNOWN_PROBLEMS, (code) => t(`adminMoney.redeem.invalid.${code}`), () => t('adminMoney.invalid'));
   return (
     <form onSubmit={submit} noValidate>
@@ -186,7 +164,7 @@ function GenerateForm({ onDone, onCancel }: { onDone: (count: number) => void; o
           <Button variant="default" onClick={onCancel}>
             {t('adminMoney.cancel')}
           </Button>
-          <Button type="submit" loading={generate.isPending}>
+          <Button type="submit" loading={saving}>
             {t('adminMoney.redeem.generate')}
           </Button>
         </Group>
