@@ -86,5 +86,7 @@ export const MediaFileQuerySchema = z.object({
   /** Expiry of a signed link, Unix seconds. Checked with the signature: a bad one is "not found", like any other. */
   exp: z.string().trim().max(20).optional(),
   sig: z.string().trim().max(200).optional(),
+  /** The share a link was handed out through (signed with it): the link works only while that share lives. */
+  share: z.string().trim().max(100).optional(),
 });
 export type MediaFileQuery = z.infer<typeof MediaFileQuerySchema>;

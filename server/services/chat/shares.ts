@@ -10,7 +10,7 @@ import { chatShares } from '../../db/schema/shares.ts';
 import { AppError } from '../../core/errors.ts';
 import { listMessages } from './sessions.ts';
 import { withFreshImageLinks } from '../plugins/draw.ts';
-import { signedMediaPath } from '../media/links.ts';
+import { sharedMediaPath } from '../media/links.ts';
 import { lockUser } from '../accounts/user-lock.ts';
 
 /** The longest chat a link shows: its first exchanges up to the snapshot, at most this many. */
@@ -116,9 +116,12 @@ export async function readShare(ctx: AppContext, shareId: string): Promise<Share
     .where(and(eq(chatShares.id, shareId), isNull(chatShares.revokedAt)));
   if (!share) throw shareNotFound();
   const { userId, sessionId, includeImages } = share.share;
+  // Image links tied to this share: revoking it (or closing the account) ends them too (readMediaFile).
+  const sign = (id: string) => sharedMediaPath(ctx, shareId, id);
   const page = withFreshImageLinks(
     ctx,
-    await listMessages(ctx.db, userId, { chatSessionId: sessionId, page: 1, count: MAX_SHARED_MESSAGES, order: 'asc' }, (id) => signedMediaPath(ctx, id)),
+    await listMessages(ctx.db, userId, { chatSessionId: sessionId, page: 1, count: MAX_SHARED_MESSAGES, order: 'asc' }, sign),
+    sign,
   );
   const upto = share.share.uptoCreatedAt.getTime();
   const messages = page.list.filter(

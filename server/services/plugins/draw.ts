@@ -76,13 +76,17 @@ export async function addDraw(ctx: AppContext, userId: string, body: AddDrawBody
 const MEDIA_LINK = /^\/api\/Chat\/GetChatMedia\?chatMediaId=([^&]+)&/;
 
 /**
- * Messages as listed, with the links to images their tool calls drew signed again: the stored ones
- * expire, the messages do not.
+ * Messages as listed, with the links to images their tool calls drew signed again (by `sign`: a
+ * shared chat's are tied to its share): the stored ones expire, the messages do not.
  */
-export function withFreshImageLinks(ctx: AppContext, page: Paged<ChatMessageItem>): Paged<ChatMessageItem> {
+export function withFreshImageLinks(
+  ctx: AppContext,
+  page: Paged<ChatMessageItem>,
+  sign: (id: string) => string = (id) => signedMediaPath(ctx, id),
+): Paged<ChatMessageItem> {
   const fresh = (link: string) => {
     const id = MEDIA_LINK.exec(link)?.[1];
-    return id ? signedMediaPath(ctx, decodeURIComponent(id)) : link;
+    return id ? sign(decodeURIComponent(id)) : link;
   };
   return {
     ...page,
