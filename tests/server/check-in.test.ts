@@ -170,12 +170,13 @@ describe('daily check-in', () => {
   });
 
   // PGlite has one connection: parallel work there is serial and proves nothing.
-  (onPostgres ? it : it.skip)('credits exactly one of 50 concurrent check-ins of one user', async () => {
+  // As many as one person's rate limit lets through in a minute (UserSignin: 20), so each reaches the database.
+  (onPostgres ? it : it.skip)('credits exactly one of 20 concurrent check-ins of one user', async () => {
     const user = await createUser(t.app);
-    const answers = await Promise.all(Array.from({ length: 50 }, () => signIn(user, 'Asia/Shanghai')));
+    const answers = await Promise.all(Array.from({ length: 20 }, () => signIn(user, 'Asia/Shanghai')));
     const codes = answers.map((a) => a.Code);
     expect(codes.filter((c) => c === 10000)).toHaveLength(1);
-    expect(codes.filter((c) => c === 10409)).toHaveLength(49);
+    expect(codes.filter((c) => c === 10409)).toHaveLength(19);
     const entries = await ledgerOf(user.userId);
     expect(entries).toHaveLength(1);
     expect(await balanceOf(user.userId)).toBe(entries.reduce((n, e) => n + e.delta, 0));

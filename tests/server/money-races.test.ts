@@ -347,7 +347,8 @@ describe.skipIf(!onPostgres)('money under 1,000 concurrent operations (PostgreSQ
       run.answers.checkin.filter((c) => c === 10000).length,
     ];
     if (checkins.some((n) => n !== 1)) problems.push(`check-in [rows, credits, successes] = ${checkins}`);
-    if (run.answers.checkin.some((c) => c !== 10000 && c !== 10409)) problems.push(`check-in answers ${[...new Set(run.answers.checkin)]}`);
+    // 10429: one person's check-in limit (per account, whatever the address) refused the rest of the burst.
+    if (run.answers.checkin.some((c) => c !== 10000 && c !== 10409 && c !== 10429)) problems.push(`check-in answers ${[...new Set(run.answers.checkin)]}`);
     return problems;
   }
 });

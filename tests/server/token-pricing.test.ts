@@ -172,8 +172,8 @@ describe('token pricing', () => {
     expect(textOf(flat.events)).toBe('Half an');
     expect(flat.events.at(-1)!.Msg).toMatch(/^The answer was cut off/);
     expect((await entriesOf(flat.messageId)).map((e) => e.reason).sort()).toEqual(['message', 'refund']);
-    // The 3 points the hold took from the allowance go back to the balance (docs/economy.md#cut-off-answers).
-    expect(await wallet(user.userId)).toMatchObject({ balance: 103, daily: 2 });
+    // The 3 points the hold took from today's allowance go back to it (docs/economy.md#cut-off-answers).
+    expect(await wallet(user.userId)).toMatchObject({ balance: 100, daily: 5 });
 
     const other = await userWith(100);
     upstream.script('priced', { chunks: ['Half', ' an', ' answer'], failAfter: { chunks: 2, mode: 'error' } });

@@ -43,7 +43,7 @@ export const authTokens = pgTable(
     userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
     /**
      * The login this token belongs to: the first token's hash, carried by each renewal, so Logout
-     * ends the whole chain (server/services/auth.ts).
+     * ends the whole chain (server/services/accounts/auth.ts).
      */
     loginId: text('login_id').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -28,7 +28,7 @@ const server = serveTheseTests(
       const base = { ChatSessionId: 'new-session', InputMessage: body.inputMessage, ModelName: 'Fake GPT' };
       openChatStream(res);
       if (body.inputMessage === 'cut me off' && cutOffs-- > 0) {
-        // The server's last event when the model broke off mid-answer (server/http/failures.ts).
+        // The server's last event when the model broke off mid-answer (server/core/failures.ts).
         sendChatEvent(res, chatData({ ...base, OutputMessage: 'Half an' }));
         res.write(`data: ${JSON.stringify({ Code: 10503, Msg: CUT_OFF, Data: chatData({ ...base, FinishReason: 'error' }) })}\n\n`);
         return endChatStream(res);
