@@ -50,7 +50,7 @@ describe('a first run against a server that cannot be reached', () => {
     await userEvent.click(within(notice).getByRole('button', { name: 'Connect' }));
     await waitFor(() => expect(screen.queryByTestId('server-unreachable')).toBeNull());
     expect(peekPersisted(serverUrlPersisted)).toBe(server.url);
-    await waitFor(() => expect(screen.getByTestId('model-picker')).toHaveTextContent('auto'));
+    await waitFor(() => expect(screen.getByTestId('model-picker')).toHaveTextContent('Auto'));
   });
 
   it('offers Try again on the web, where the address is the page itself', async () => {
