@@ -1,5 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { saveSetting } from '../../server/services/system/settings.ts';
 import { loginFrame, openSidePanel, screenshot, settled, sidePanelUrl, startStackWithExtension, submitLoginForm, waitForExtensionStorage, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
 
 /** The toolbar badge's text, read in the extension's service worker (whichever instance runs now). */
@@ -38,6 +39,9 @@ describe('invite friends and the notification bell', () => {
 
   beforeAll(async () => {
     ({ stack, ext } = await startStackWithExtension());
+    // B's one free message credits A at once here; the rule that an invitee first spends points of their
+    // own (invite_min_spend, docs/economy.md#invites) is tested in tests/server/invites.test.ts.
+    await saveSetting(stack.server.app.ctx, { settingKey: 'invite_min_spend', settingValue: '0' });
     panel = await openSidePanel(ext);
   });
 
