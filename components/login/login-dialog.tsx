@@ -135,7 +135,7 @@ export function LoginDialog({ onLoggedIn }: LoginDialogProps) {
     </div>
   );
   // The sheet is as tall as what it holds (no empty band under a short page), the window at most.
-  const drawerSize = bodyHeight.value ? Math.min(window.innerHeight, bodyHeight.value + DRAWER_CHROME) : LOGIN_DRAWER_HEIGHT;
+  const drawerSize = frameHeight !== null && bodyHeight.value ? Math.min(window.innerHeight, bodyHeight.value + DRAWER_CHROME) : LOGIN_DRAWER_HEIGHT;
 
   return isH5 ? (
     <Drawer opened={state.open} onClose={close} position="bottom" size={drawerSize} title={t('login.title')}>
