@@ -16,12 +16,8 @@ import { loginFailureMessage, loginWithTempKey } from './login-actions.ts';
 
 /** The token is looked for every second while the dialog is open. */
 export const LOGIN_POLL_MS = 1000;
-/** The mobile login drawer's height until the login page has told its own. */
+/** The mobile login drawer's height. */
 export const LOGIN_DRAWER_HEIGHT = 560;
-/** The frame's height until the login page tells its content's height (a 'resize' message). */
-const FRAME_HEIGHT = { drawer: LOGIN_DRAWER_HEIGHT - 120, dialog: 480 };
-/** The drawer's header and padding around its body. */
-const DRAWER_CHROME = 76;
 
 export interface LoginDialogProps {
   /** After a login: the app goes to /. */
@@ -43,15 +39,11 @@ export function LoginDialog({ onLoggedIn }: LoginDialogProps) {
   const frame = useRef<HTMLIFrameElement>(null);
   const [busy, setBusy] = useState(false);
   const tokenAtOpen = useRef<string | null>(null);
-  // The login page's content height (it says so on every change); null until it has.
-  const [frameHeight, setFrameHeight] = useState<number | null>(null);
-  const bodyHeight = useHeightOf(state.open);
 
   // Every opening loads the frame afresh: the Modal and Drawer unmount their content
   // when closed, so each opening mounts a new frame.
   useEffect(() => {
     if (state.open) tokenAtOpen.current = peekPersisted(tokenPersisted);
-    setFrameHeight(null);
   }, [state.open]);
 
   const finish = () => {
@@ -71,7 +63,6 @@ export function LoginDialog({ onLoggedIn }: LoginDialogProps) {
       if (event.origin !== origin || event.source !== frame.current?.contentWindow) return;
       const message = LoginFrameMessageSchema.safeParse(event.data);
       if (!message.success) return;
-      if (message.data.type === 'resize') return setFrameHeight(message.data.height);
       if (message.data.type === 'not-logged-in') {
         if (peekPersisted(tokenPersisted) !== null) void store.set(authActionAtom, { type: 'logout' });
         return;
@@ -101,7 +92,7 @@ export function LoginDialog({ onLoggedIn }: LoginDialogProps) {
   }, [state.open]);
 
   const body = (
-    <div ref={bodyHeight.ref}>
+    <>
       {state.notice && (
         <Alert variant="light" color="primary" p={8} mb={8} data-testid="login-notice">
           {t(state.notice)}
@@ -117,7 +108,7 @@ export function LoginDialog({ onLoggedIn }: LoginDialogProps) {
             title={t('login.frameTitle')}
             // Scripts and forms for the page itself; same-origin so it keeps its own storage.
             sandbox="allow-scripts allow-forms allow-same-origin allow-popups"
-            style={{ width: '100%', height: frameHeight ?? (isH5 ? FRAME_HEIGHT.drawer : FRAME_HEIGHT.dialog), border: 0, display: 'block' }}
+            style={{ width: '100%', height: isH5 ? LOGIN_DRAWER_HEIGHT - 120 : 480, border: 0, display: 'block' }}
           />
           {busy && (
             <Center style={{ position: 'absolute', inset: 0, background: 'rgba(255,255,255,0.7)' }}>
@@ -132,13 +123,11 @@ export function LoginDialog({ onLoggedIn }: LoginDialogProps) {
           </Center>
         )
       )}
-    </div>
+    </>
   );
-  // The sheet is as tall as what it holds (no empty band under a short page), the window at most.
-  const drawerSize = frameHeight !== null && bodyHeight.value ? Math.min(window.innerHeight, bodyHeight.value + DRAWER_CHROME) : LOGIN_DRAWER_HEIGHT;
 
   return isH5 ? (
-    <Drawer opened={state.open} onClose={close} position="bottom" size={drawerSize} title={t('login.title')}>
+    <Drawer opened={state.open} onClose={close} position="bottom" size={LOGIN_DRAWER_HEIGHT} title={t('login.title')}>
       {body}
     </Drawer>
   ) : (
@@ -146,17 +135,4 @@ export function LoginDialog({ onLoggedIn }: LoginDialogProps) {
       {body}
     </Modal>
   );
-}
-
-/** The height of the element given `ref`, followed as it changes while `active`. */
-function useHeightOf(active: boolean): { ref: (element: HTMLDivElement | null) => void; value: number } {
-  const [element, setElement] = useState<HTMLDivElement | null>(null);
-  const [value, setValue] = useState(0);
-  useEffect(() => {
-    if (!active || !element || typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(() => setValue(Math.ceil(element.getBoundingClientRect().height)));
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, [active, element]);
-  return { ref: setElement, value };
 }

@@ -89,7 +89,6 @@ function LoginScreen({ allowedIds, navigate }: { allowedIds: string[]; navigate:
   useEffect(() => {
     if (frame.framed && frame.targetOrigin) postToParent(window, frame.targetOrigin, { type: 'not-logged-in' });
   }, [frame]);
-  useReportHeight(frame);
 
   let body: ReactNode;
   if (notAllowed) {
@@ -125,38 +124,10 @@ function LoginScreen({ allowedIds, navigate }: { allowedIds: string[]; navigate:
   return <LoginShell>{body}</LoginShell>;
 }
 
-/**
- * Framed, the page tells its parent (a trusted origin only) the height of its content whenever it
- * changes: a tab switched, an error shown. The dialog's frame takes that height, so nothing (the
- * Create account button) is hidden below a fixed frame.
- */
-function useReportHeight(frame: FrameContext) {
-  useEffect(() => {
-    if (!frame.framed || !frame.targetOrigin) return;
-    const target = frame.targetOrigin;
-    const root = document.getElementById('root');
-    if (!root || typeof ResizeObserver === 'undefined') return;
-    let sent = 0;
-    const report = () => {
-      const height = Math.ceil(root.getBoundingClientRect().height);
-      if (height < 1 || height === sent) return;
-      sent = height;
-      postToParent(window, target, { type: 'resize', height: Math.min(height, 5000) });
-    };
-    const observer = new ResizeObserver(report);
-    observer.observe(root);
-    report();
-    return () => observer.disconnect();
-  }, [frame]);
-}
-
-/** In a frame the shell is as tall as its content (the frame follows it); alone, it fills the window. */
-const inFrame = () => window.parent !== window;
-
 function LoginShell({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   return (
-    <Center mih={inFrame() ? undefined : '100vh'} p="md" bg="secondary.0">
+    <Center mih="100vh" p="md" bg="secondary.0">
       <Paper withBorder shadow="sm" radius="md" p="xl" w="100%" maw={400}>
         <Stack gap="md">
           <Group justify="space-between" align="flex-start" wrap="nowrap">
