@@ -15,7 +15,7 @@ import type { MessageQuickFunction } from '../../shared/contracts/quick-function
 import type { TabAccess } from '../../shared/platform/platform.ts';
 import { pickDefaultModel } from '../../shared/utils/default-model.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
-import { ServerUnreachable } from '../app-shell/server-unreachable.tsx';
+import { ServerUnreachableNotice } from '../app-shell/server-unreachable-notice.ts';
 import { useSystemSetting } from '../app-shell/system-settings.ts';
 import { notifyError } from '../ui/notify.ts';
 import { useAttachActions } from './attach-actions.ts';
@@ -156,10 +156,16 @@ function ChatWelcome({ loggedIn, onSignIn, extra, starters }: { loggedIn: boolea
   );
 }
 
+/** What the chat may show later (answers' markdown, the unreachable-server notice), fetched once the first screen is up. */
+function preloadAfterFirstScreen() {
+  preloadMarkdownView();
+  void ServerUnreachableNotice.preload();
+}
+
 /** The model list could not be loaded, or none of its models is open to this user. */
 function ModelListAlert({ error, noneUsable }: { error: unknown; noneUsable: boolean }) {
   const { t } = useTranslation();
-  if (error instanceof ServerUnreachableError) return <ServerUnreachable error={error} />;
+  if (error instanceof ServerUnreachableError) return <ServerUnreachableNotice.Component error={error} />;
   if (error) {
     return (
       <Alert color="red" variant="light" p={8} mb={8}>
@@ -187,7 +193,7 @@ export function ChatView({ sessionId, onSessionCreated, addons = NO_ADDONS, focu
   const chat = useChat({ sessionId, onSessionCreated });
   const { visible: pluginPickerVisible, ...plugins } = useChatPlugins();
   const { tabs } = usePlatform();
-  useEffect(preloadMarkdownView, []);
+  useEffect(preloadAfterFirstScreen, []);
 
   const list = models.data ?? [];
   const model = resolveModel(list, chosenModel);

@@ -8,7 +8,7 @@ import { closeLoginDialogAtom, loginDialogAtom } from '../../shared/atoms/login-
 import { LoginFrameMessageSchema } from '../../shared/contracts/login-frame.ts';
 import { peekPersisted } from '../../shared/storage/active.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
-import { ServerUnreachable } from '../app-shell/server-unreachable.tsx';
+import { ServerUnreachableNotice } from '../app-shell/server-unreachable-notice.ts';
 import { useSystemSetting } from '../app-shell/system-settings.ts';
 import { notifyError, notifySuccess } from '../ui/notify.ts';
 import { Drawer, Modal } from '../ui/overlays.tsx';
@@ -99,7 +99,7 @@ export function LoginDialog({ onLoggedIn }: LoginDialogProps) {
         </Alert>
       )}
       {loginUrl.isError &&
-        (loginUrl.error instanceof ServerUnreachableError ? <ServerUnreachable error={loginUrl.error} /> : <Alert color="red">{t('request.networkError')}</Alert>)}
+        (loginUrl.error instanceof ServerUnreachableError ? <ServerUnreachableNotice.Component error={loginUrl.error} /> : <Alert color="red">{t('request.networkError')}</Alert>)}
       {loginUrl.value ? (
         <div style={{ position: 'relative' }}>
           <iframe
