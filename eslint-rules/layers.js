@@ -58,7 +58,8 @@ const ALLOWED = {
   layout: ['layout', 'feature', 'ui', 'app-shell', ...sharedAll],
   // A feature registers its own strings (locales/features/<feature>.en.json, shared/i18n/feature-strings.ts).
   feature: ['feature:self', 'ui', 'app-shell', ...sharedAll, 'locales'],
-  'app-shell': ['app-shell', 'ui', ...sharedAll],
+  // A piece of the shell loaded on demand registers its own strings too (the unreachable-server notice).
+  'app-shell': ['app-shell', 'ui', ...sharedAll, 'locales'],
   // The console: its features are the user's features' rules over its own shell (admin/shell) and
   // generic pieces (admin/ui); they meet only in its entry (admin/admin-routes.tsx).
   'admin-feature': ['admin-feature:self', 'admin-ui', 'ui', 'app-shell', ...sharedAll, 'locales'],

@@ -4,10 +4,14 @@ import { useStore } from 'jotai';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ServerUnreachableError } from '../../shared/api/request.ts';
+import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import { DEFAULT_SERVER_URL, serverUrlPersisted } from '../../shared/platform/server-url.ts';
 import { writePersisted } from '../../shared/storage/active.ts';
 import { signOut } from './account.ts';
 import { usePlatform } from './platform-context.tsx';
+import strings from '../../locales/features/server-unreachable.en.json';
+
+addEnglishStrings(strings);
 
 /** An http(s) address as an origin, or null. */
 function serverOrigin(input: string): string | null {
