@@ -17,6 +17,10 @@ import { usePlatform } from '../app-shell/platform-context.tsx';
 import { IconCheck } from '../ui/icons.tsx';
 import { rememberPurchase } from './pending-purchase.ts';
 import { PlansFrame } from './plans-frame.tsx';
+import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
+import strings from '../../locales/features/pricing.en.json';
+
+addEnglishStrings(strings);
 
 export interface PricingPageProps {
   onBack: () => void;

@@ -15,6 +15,10 @@ import { signOut, signOutEverywhere } from '../app-shell/account.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
 import { notifyError, notifySuccess, onMutationError } from '../ui/notify.ts';
 import { PageHeader } from '../ui/page-frame.tsx';
+import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
+import strings from '../../locales/features/settings.en.json';
+
+addEnglishStrings(strings);
 
 export interface SettingsPageProps {
   onBack: () => void;
