@@ -9,6 +9,10 @@ import { formatMoney } from '../../shared/utils/money.ts';
 import { planColor, planDate } from '../../shared/utils/plan-level.ts';
 import { IconX } from '../ui/icons.tsx';
 import { notifySuccess, onMutationError } from '../ui/notify.ts';
+import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
+import strings from '../../locales/features/order-history.en.json';
+
+addEnglishStrings(strings);
 
 const STATUS_COLORS: Record<VipOrder['status'], string> = { paid: 'teal', refunded: 'orange', granted: 'blue' };
 

@@ -13,6 +13,10 @@ import { IconCheck, IconX } from '../ui/icons.tsx';
 import { forgetPurchase, pendingPurchase } from './pending-purchase.ts';
 import { UserPlanSummary } from './plan-badge.tsx';
 import { PlansFrame, SignInPrompt } from './plans-frame.tsx';
+import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
+import strings from '../../locales/features/pay-result.en.json';
+
+addEnglishStrings(strings);
 
 /** How often, and how long, the success page asks whether the plan has arrived. */
 export const PLAN_POLL_INTERVAL_MS = 2_000;

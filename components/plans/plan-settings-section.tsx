@@ -4,6 +4,10 @@ import { useTranslation } from 'react-i18next';
 import { isLoggedInAtom, userInfoAtom } from '../../shared/atoms/auth.ts';
 import { planColor, planDate, planName } from '../../shared/utils/plan-level.ts';
 import { IconCrown } from '../ui/icons.tsx';
+import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
+import strings from '../../locales/features/subscription.en.json';
+
+addEnglishStrings(strings);
 
 /** Settings' way to the plans: the plan in force, the subscription page and the pricing page. */
 export function PlanSettingsSection({ onNavigate }: { onNavigate: (path: string) => void }) {

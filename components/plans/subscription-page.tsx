@@ -15,6 +15,10 @@ import { IconCrown } from '../ui/icons.tsx';
 import { OrderHistory } from './order-history.tsx';
 import { PlanSummary, UserPlanSummary } from './plan-badge.tsx';
 import { PlansFrame, SignInPrompt } from './plans-frame.tsx';
+import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
+import strings from '../../locales/features/subscription.en.json';
+
+addEnglishStrings(strings);
 
 export interface SubscriptionPageProps {
   onBack: () => void;
