@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { eq } from 'drizzle-orm';
 import { users, vipOrders } from '../../server/db/schema/users.ts';
+import { api } from './api.ts';
 
 /**
  * Users for tests, made through the real sign-up and login calls. AddUser and Login are rate
@@ -13,10 +14,9 @@ export type TestUser = { userId: string; email: string; password: string; token:
 export const auth = (token: string) => ({ authorization: `Bearer ${token}` });
 
 async function call(app: FastifyInstance, method: 'GET' | 'POST', url: string, payload?: unknown) {
-  const res = await app.inject({ method, url, payload: payload as object, headers: { 'content-type': 'application/json-patch+json' } });
-  const body = res.json();
+  const body = method === 'GET' ? await api(app).getBody(url) : await api(app).postBody(url, payload);
   if (body.Code !== 10000) throw new Error(`${url} answered ${body.Code}: ${body.Msg}`);
-  return body.Data;
+  return body.Data as any;
 }
 
 /**

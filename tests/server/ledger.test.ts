@@ -7,14 +7,14 @@ import { applyLedgerChange, chargePoints, creditPoints, refundPoints } from '../
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { createTestApp, onPostgres, type TestApp } from '../helpers/app.ts';
 import { parseChatStream } from '../helpers/chat.ts';
-import { auth, createAdmin, createUser, type TestUser } from '../helpers/users.ts';
+import { api } from '../helpers/api.ts';
+import { createAdmin, createUser, type TestUser } from '../helpers/users.ts';
 
 /**
  * The points ledger: every change is one entry, applied once per key, in the same statement as the
  * balance it changes; the entries of every account sum to its balance, and no balance goes below zero.
  */
 
-const json = { 'content-type': 'application/json-patch+json' };
 
 /** Each account whose ledger does not sum to its balance, with both figures. */
 async function disagreements(t: TestApp) {
@@ -45,14 +45,10 @@ describe('the points ledger', () => {
     await fake?.close();
   });
 
-  const adjust = (body: Record<string, unknown>, token = admin.token, lang = 'en') =>
-    t.app.inject({ method: 'POST', url: '/api/admin/Vip/AddIntegral', headers: { ...auth(token), ...json, 'accept-language': lang }, payload: JSON.stringify(body) });
-  const history = async (user: TestUser, query = '') =>
-    (await t.app.inject({ method: 'GET', url: `/api/User/GetUserIntegralLogList${query}`, headers: auth(user.token) })).json();
-  const integral = async (user: TestUser) =>
-    (await t.app.inject({ method: 'GET', url: '/api/User/GetUserIntegralByLogin', headers: auth(user.token) })).json().Data[0];
-  const send = async (user: TestUser, aiModelId: string) =>
-    t.app.inject({ method: 'POST', url: '/api/Chat/AddMessage', headers: { ...auth(user.token), ...json }, payload: JSON.stringify({ aiModelId, inputMessage: 'hi', chatMediaIds: [] }) });
+  const adjust = (body: Record<string, unknown>, token = admin.token, lang = 'en') => api(t.app, token).post('/api/admin/Vip/AddIntegral', body, { lang });
+  const history = (user: TestUser, query = '') => api(t.app, user).getBody(`/api/User/GetUserIntegralLogList${query}`);
+  const integral = async (user: TestUser) => (await api(t.app, user).getBody<unknown[]>('/api/User/GetUserIntegralByLogin')).Data[0];
+  const send = (user: TestUser, aiModelId: string) => api(t.app, user).post('/api/Chat/AddMessage', { aiModelId, inputMessage: 'hi', chatMediaIds: [] });
 
   it('records a message charge in two parts: the free allowance first, then the balance', async () => {
     const user = await createUser(t.app);
