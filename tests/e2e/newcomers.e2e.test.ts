@@ -20,41 +20,41 @@ const desktop = { width: 1280, height: 800 };
 const mobile = { width: 390, height: 844, isMobile: true, hasTouch: true };
 const EDGE_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.2903.51';
 
-describe('pages for newcomers, installed-app mode, Firefox', () => {
-  let stack: Stack;
-  let ext: ExtensionBrowser;
-  let user: TestUser;
-  let page: Page;
+let stack: Stack;
+let ext: ExtensionBrowser;
+let user: TestUser;
+let page: Page;
 
-  const tokenOf = (p: Page) => p.evaluate(() => localStorage.getItem('tandem.auth.token'));
+const tokenOf = (p: Page) => p.evaluate(() => localStorage.getItem('tandem.auth.token'));
 
-  async function setLanguage(lang: 'en' | 'zh') {
-    // Both sides: the web app follows the extension's language through the bridge.
-    await ext.control.evaluate((value) => chrome.storage.local.set({ 'tandem.language': { v: 1, value } }), lang);
-    await page.goto(`${stack.origin}/api/health`);
-    await page.evaluate((value) => localStorage.setItem('tandem.language', JSON.stringify({ v: 1, value })), lang);
-  }
+async function setLanguage(lang: 'en' | 'zh') {
+  // Both sides: the web app follows the extension's language through the bridge.
+  await ext.control.evaluate((value) => chrome.storage.local.set({ 'tandem.language': { v: 1, value } }), lang);
+  await page.goto(`${stack.origin}/api/health`);
+  await page.evaluate((value) => localStorage.setItem('tandem.language', JSON.stringify({ v: 1, value })), lang);
+}
 
-  async function shoot(name: string) {
-    mkdirSync(SHOTS, { recursive: true });
-    await settled(page);
-    await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
-    await screenshot(page, `newcomers-${name}`);
-  }
+async function shoot(name: string) {
+  mkdirSync(SHOTS, { recursive: true });
+  await settled(page);
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  await screenshot(page, `newcomers-${name}`);
+}
 
-  beforeAll(async () => {
-    ({ stack, ext } = await startStackWithExtension());
-    user = await createUser(stack.server.app, { userName: 'Nina' });
-    page = await ext.browser.newPage();
-  });
-  afterEach(async ({ task }) => {
-    if (task.result?.state === 'fail' && page && !page.isClosed()) await screenshot(page, `failed-newcomers-${task.name.slice(0, 40).replace(/\W+/g, '-')}`);
-  });
-  afterAll(async () => {
-    await ext?.close();
-    await stack?.close();
-  });
+beforeAll(async () => {
+  ({ stack, ext } = await startStackWithExtension());
+  user = await createUser(stack.server.app, { userName: 'Nina' });
+  page = await ext.browser.newPage();
+});
+afterEach(async ({ task }) => {
+  if (task.result?.state === 'fail' && page && !page.isClosed()) await screenshot(page, `failed-newcomers-${task.name.slice(0, 40).replace(/\W+/g, '-')}`);
+});
+afterAll(async () => {
+  await ext?.close();
+  await stack?.close();
+});
 
+describe('Newcomers: the Firefox add-on, the home page and the store links', () => {
   it('builds the Firefox add-on with its sidebar, and serves its package beside Chrome\'s and Edge\'s', async () => {
     const manifest = JSON.parse(readFileSync(path.join(root, '.output', 'firefox-mv3', 'manifest.json'), 'utf8'));
     expect(manifest.manifest_version).toBe(3);
@@ -128,7 +128,9 @@ describe('pages for newcomers, installed-app mode, Firefox', () => {
     expect(await edge.$eval('[data-testid="install-chrome"]', (a) => a.hasAttribute('data-primary'))).toBe(false);
     await context.close();
   });
+});
 
+describe('Newcomers: feedback, not-found pages and signing in from a link', () => {
   it('asks why on /feedback, needs a reason and words for "other", and stores the answer', { timeout: 120_000 }, async () => {
     for (const lang of ['zh', 'en'] as const) {
       await setLanguage(lang);
@@ -200,7 +202,9 @@ describe('pages for newcomers, installed-app mode, Firefox', () => {
     expect(fresh.url()).toBe(`${stack.origin}/subscription`);
     await context.close();
   });
+});
 
+describe('Newcomers: installed-app mode', () => {
   it('installs as an app (manifest and service worker accepted by Chromium) and opens offline to its shell', { timeout: 120_000 }, async () => {
     const app = await ext.browser.newPage();
     await app.setViewport(desktop);

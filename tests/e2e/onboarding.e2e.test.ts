@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { api } from '../helpers/api.ts';
 import { createUser, type TestUser } from '../helpers/users.ts';
 import { CHROMIUM, screenshot, settled, startStack, waitForText, type Stack } from './harness.ts';
 
@@ -93,7 +94,7 @@ describe('Memory onboarding and personalization in the web app', () => {
       await shot(web, `onboarding-1-${name}`);
     }
     // Nothing was saved by looking: it is still pending.
-    const form = await stack.server.app.inject({ method: 'GET', url: '/api/Personalization/Get', headers: { authorization: `Bearer ${user.token}` } });
+    const form = await api(stack.server.app, user).get('/api/Personalization/Get');
     expect(form.json().Data.onboarding).toBe('pending');
   });
 
@@ -149,7 +150,7 @@ describe('Memory onboarding and personalization in the web app', () => {
     await web.waitForSelector('[data-testid="remember-card"][data-state="proposed"]');
     await waitForText(web, /Noted\. You can save it/);
     const listed = async () =>
-      (await stack.server.app.inject({ method: 'GET', url: '/api/Memory/GetList', headers: { authorization: `Bearer ${user.token}` } })).json().Data.list;
+      (await api(stack.server.app, user).get('/api/Memory/GetList')).json().Data.list;
     expect(await listed()).toEqual([]);
     await shot(web, 'remember-card-desktop-en');
     await clickText('[data-testid="remember-card"] button', 'Save');
@@ -180,7 +181,7 @@ describe('Memory onboarding and personalization in the web app', () => {
       await web.locator('[data-testid="prompt-preview-toggle"]').click();
       await web.waitForSelector('[data-testid="prompt-preview"]');
       const shown = await web.$eval('[data-testid="prompt-preview"]', (el) => el.textContent);
-      const server = await stack.server.app.inject({ method: 'GET', url: '/api/Personalization/GetSystemPrompt', headers: { authorization: `Bearer ${user.token}` } });
+      const server = await api(stack.server.app, user).get('/api/Personalization/GetSystemPrompt');
       expect(shown).toBe(server.json().Data.text);
       await web.$eval('[data-testid="prompt-preview"]', (el) => el.scrollIntoView({ block: 'center' }));
       await shot(web, `settings-preview-${name}`);
