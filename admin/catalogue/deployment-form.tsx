@@ -1,11 +1,11 @@
-import { Alert, Button, Group, NumberInput, PasswordInput, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, NumberInput, PasswordInput, Select, Switch, Text, TextInput } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { testAdminDeployment, type SaveDeploymentInput } from './api.ts';
 import { PROVIDERS, SaveDeploymentSchema, type AdminDeployment, type Provider } from '../../shared/contracts/model.ts';
-import { fieldErrors } from '../../components/ui/form-errors.ts';
 import { onMutationError } from '../../components/ui/notify.ts';
+import { ResourceForm, useSchemaSubmit } from '../ui/resource-form.tsx';
 import type { ResourceFormSlot } from '../ui/resource-table.tsx';
 import { TestResult } from './test-result.tsx';
 import './strings.ts';
@@ -44,13 +44,12 @@ export function apiKeyField(values: Pick<DeploymentFormValues, 'apiKey' | 'remov
   return key ? { apiKey: key } : {};
 }
 
-/** The body of AiModelMap/Save for the form's values, or the problems of each field. */
-function deploymentBody(
-  values: DeploymentFormValues,
-  aiModelId: string,
-  existing: AdminDeployment | null,
-): { body: SaveDeploymentInput } | { errors: Record<string, string> } {
-  const body = {
+/**
+ * The body of AiModelMap/Save for the form's values (checked against SaveDeploymentSchema when
+ * submitted, and sent as built: the parsed body would carry apiKey: undefined keys and defaults).
+ */
+function deploymentBody(values: DeploymentFormValues, aiModelId: string, existing: AdminDeployment | null): SaveDeploymentInput {
+  return {
     ...(existing ? { aiModelMapId: existing.aiModelMapId } : {}),
     aiModelId,
     provider: values.provider,
@@ -60,17 +59,13 @@ function deploymentBody(
     enabled: values.enabled,
     ...apiKeyField(values),
   };
-  const parsed = SaveDeploymentSchema.safeParse(body);
-  if (!parsed.success) return { errors: fieldErrors(parsed.error) };
-  // Sent as built, not as parsed: the parsed body would carry apiKey: undefined keys and defaults.
-  return { body };
 }
 
 /** Adds or edits a deployment (`existing` null: a new one). The key is entered once and never shown again. */
 export function DeploymentForm({ aiModelId, existing: deployment, saving, onSave, onCancel: onClose }: ResourceFormSlot<AdminDeployment, SaveDeploymentInput> & { aiModelId: string }) {
   const { t } = useTranslation();
   const [values, setValues] = useState(() => deploymentFormValues(deployment));
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { errors, submit } = useSchemaSubmit(SaveDeploymentSchema, () => deploymentBody(values, aiModelId, deployment), onSave);
   const set = <K extends keyof DeploymentFormValues>(key: K, value: DeploymentFormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
   const error = (field: string) => (errors[field] ? t(`adminModels.deployment.invalid.${field}`, { defaultValue: t('adminModels.form.invalid.generic') }) : undefined);
 
@@ -86,93 +81,84 @@ export function DeploymentForm({ aiModelId, existing: deployment, saving, onSave
     onError: onMutationError(),
   });
 
-  const submit = (event: React.FormEvent) => {
-    event.preventDefault();
-    const result = deploymentBody(values, aiModelId, deployment);
-    if ('errors' in result) return setErrors(result.errors);
-    setErrors({});
-    onSave(result.body);
-  };
-
   const stored = deployment?.hasApiKey ?? false;
   return (
-    <form onSubmit={submit} noValidate aria-label={t('adminModels.deployment.formLabel')}>
-      <Stack gap="sm">
-        <Select
-          label={t('adminModels.deployment.provider')}
-          data={PROVIDERS.map((p) => ({ value: p, label: p }))}
-          value={values.provider}
-          onChange={(value) => value && set('provider', value as Provider)}
-          allowDeselect={false}
-        />
-        <TextInput
-          label={t('adminModels.deployment.baseUrl')}
-          description={t('adminModels.deployment.baseUrlHint')}
-          value={values.baseUrl}
-          onChange={(e) => set('baseUrl', e.currentTarget.value)}
-          error={error('baseUrl')}
-        />
-        <TextInput
-          label={t('adminModels.deployment.upstreamModelId')}
-          required
-          value={values.upstreamModelId}
-          onChange={(e) => set('upstreamModelId', e.currentTarget.value)}
-          error={error('upstreamModelId')}
-        />
-        <PasswordInput
-          label={t('adminModels.deployment.apiKey')}
-          description={
-            values.removeKey
-              ? t('adminModels.deployment.keyWillGo')
-              : stored
-                ? t('adminModels.deployment.keyStored', { hint: deployment?.apiKeyHint ?? '••••' })
-                : t('adminModels.deployment.keyNone')
-          }
-          value={values.apiKey}
-          disabled={values.removeKey}
-          autoComplete="new-password"
-          onChange={(e) => set('apiKey', e.currentTarget.value)}
-          error={error('apiKey')}
-        />
-        {stored && (
-          <Group>
-            <Button size="xs" variant="light" color={values.removeKey ? 'gray' : 'red'} onClick={() => setValues((v) => ({ ...v, removeKey: !v.removeKey, apiKey: '' }))}>
-              {values.removeKey ? t('adminModels.deployment.keepKey') : t('adminModels.deployment.removeKey')}
-            </Button>
-          </Group>
-        )}
-        <Group grow align="flex-end">
-          <NumberInput
-            label={t('adminModels.deployment.priority')}
-            description={t('adminModels.deployment.priorityHint')}
-            allowDecimal={false}
-            min={-1000}
-            max={1000}
-            value={values.priority}
-            onChange={(v) => set('priority', v)}
-            error={error('priority')}
-          />
-          <Switch label={t('adminModels.deployment.enabled')} checked={values.enabled} onChange={(e) => set('enabled', e.currentTarget.checked)} />
-        </Group>
-        {errors._ && <Alert color="red">{t('adminModels.form.invalid.generic')}</Alert>}
-        {test.data && <TestResult result={test.data} />}
-        <Group justify="space-between">
-          <Button variant="default" onClick={() => test.mutate()} loading={test.isPending} disabled={!values.upstreamModelId.trim()}>
-            {t('adminModels.deployment.testSettings')}
-          </Button>
-          <Group>
-            <Button variant="default" onClick={onClose} disabled={saving}>
-              {t('adminModels.cancel')}
-            </Button>
-            <Button type="submit" loading={saving}>
-              {t('adminModels.save')}
-            </Button>
-          </Group>
-        </Group>
+    <ResourceForm
+      onSubmit={submit}
+      saving={saving}
+      onCancel={onClose}
+      cancelLabel={t('adminModels.cancel')}
+      saveLabel={t('adminModels.save')}
+      label={t('adminModels.deployment.formLabel')}
+      actions={
+        <Button variant="default" onClick={() => test.mutate()} loading={test.isPending} disabled={!values.upstreamModelId.trim()}>
+          {t('adminModels.deployment.testSettings')}
+        </Button>
+      }
+      footer={
         <Text size="xs" c="dimmed">
           {t('adminModels.deployment.keyNote')}
         </Text>
-      </Stack>
-    </form>
+      }
+    >
+      <Select
+        label={t('adminModels.deployment.provider')}
+        data={PROVIDERS.map((p) => ({ value: p, label: p }))}
+        value={values.provider}
+        onChange={(value) => value && set('provider', value as Provider)}
+        allowDeselect={false}
+      />
+      <TextInput
+        label={t('adminModels.deployment.baseUrl')}
+        description={t('adminModels.deployment.baseUrlHint')}
+        value={values.baseUrl}
+        onChange={(e) => set('baseUrl', e.currentTarget.value)}
+        error={error('baseUrl')}
+      />
+      <TextInput
+        label={t('adminModels.deployment.upstreamModelId')}
+        required
+        value={values.upstreamModelId}
+        onChange={(e) => set('upstreamModelId', e.currentTarget.value)}
+        error={error('upstreamModelId')}
+      />
+      <PasswordInput
+        label={t('adminModels.deployment.apiKey')}
+        description={
+          values.removeKey
+            ? t('adminModels.deployment.keyWillGo')
+            : stored
+              ? t('adminModels.deployment.keyStored', { hint: deployment?.apiKeyHint ?? '••••' })
+              : t('adminModels.deployment.keyNone')
+        }
+        value={values.apiKey}
+        disabled={values.removeKey}
+        autoComplete="new-password"
+        onChange={(e) => set('apiKey', e.currentTarget.value)}
+        error={error('apiKey')}
+      />
+      {stored && (
+        <Group>
+          <Button size="xs" variant="light" color={values.removeKey ? 'gray' : 'red'} onClick={() => setValues((v) => ({ ...v, removeKey: !v.removeKey, apiKey: '' }))}>
+            {values.removeKey ? t('adminModels.deployment.keepKey') : t('adminModels.deployment.removeKey')}
+          </Button>
+        </Group>
+      )}
+      <Group grow align="flex-end">
+        <NumberInput
+          label={t('adminModels.deployment.priority')}
+          description={t('adminModels.deployment.priorityHint')}
+          allowDecimal={false}
+          min={-1000}
+          max={1000}
+          value={values.priority}
+          onChange={(v) => set('priority', v)}
+          error={error('priority')}
+        />
+        <Switch label={t('adminModels.deployment.enabled')} checked={values.enabled} onChange={(e) => set('enabled', e.currentTarget.checked)} />
+      </Group>
+      {errors._ && <Alert color="red">{t('adminModels.form.invalid.generic')}</Alert>}
+      {test.data && <TestResult result={test.data} />}
+    </ResourceForm>
   );
 }

@@ -1,9 +1,9 @@
-import { Button, Group, NumberInput, Select, Stack, Switch, TagsInput, Textarea, TextInput } from '@mantine/core';
+import { Group, NumberInput, Select, Switch, TagsInput, Textarea, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { SaveModelInput } from './api.ts';
 import { SaveModelSchema, VIP_LEVEL_NAMES, type AdminModel } from '../../shared/contracts/model.ts';
-import { fieldErrors } from '../../components/ui/form-errors.ts';
+import { ResourceForm, useSchemaSubmit } from '../ui/resource-form.tsx';
 import type { ResourceFormSlot } from '../ui/resource-table.tsx';
 import './strings.ts';
 
@@ -42,10 +42,10 @@ function modelFormValues(model: AdminModel | null): ModelFormValues {
   };
 }
 
-/** The body of AiModel/Save for the form's values, or the problems of each field. */
-function modelBody(values: ModelFormValues, existing: AdminModel | null): { body: SaveModelInput } | { errors: Record<string, string> } {
+/** The body of AiModel/Save for the form's values (checked against SaveModelSchema when submitted). */
+function modelBody(values: ModelFormValues, existing: AdminModel | null): SaveModelInput {
   const numberOf = (v: number | string) => (v === '' ? Number.NaN : Number(v));
-  const body = {
+  return {
     ...(existing ? { aiModelId: existing.aiModelId } : values.aiModelId.trim() ? { aiModelId: values.aiModelId } : {}),
     name: values.name,
     description: values.description,
@@ -59,106 +59,85 @@ function modelBody(values: ModelFormValues, existing: AdminModel | null): { body
     // An edit keeps the model's place in the catalogue's order.
     ...(existing ? { sort: existing.sort } : {}),
   };
-  const parsed = SaveModelSchema.safeParse(body);
-  if (!parsed.success) return { errors: fieldErrors(parsed.error) };
-  return { body: parsed.data };
 }
 
 /** Creates or edits a catalogue model (`existing` null: a new one); the values stay when the server refuses them. */
 export function ModelForm({ existing: model, saving, onSave, onCancel: onClose }: ResourceFormSlot<AdminModel, SaveModelInput>) {
   const { t } = useTranslation();
   const [values, setValues] = useState(() => modelFormValues(model));
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { errors, submit } = useSchemaSubmit(SaveModelSchema, () => modelBody(values, model), onSave, { sendParsed: true });
   const set = <K extends keyof ModelFormValues>(key: K, value: ModelFormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
   const error = (field: string) => (errors[field] ? t(`adminModels.form.invalid.${field}`, { defaultValue: t('adminModels.form.invalid.generic') }) : undefined);
 
-  const submit = (event: React.FormEvent) => {
-    event.preventDefault();
-    const result = modelBody(values, model);
-    if ('errors' in result) return setErrors(result.errors);
-    setErrors({});
-    onSave(result.body);
-  };
-
   return (
-    <form onSubmit={submit} noValidate>
-      <Stack gap="sm">
-        <TextInput label={t('adminModels.form.name')} required value={values.name} onChange={(e) => set('name', e.currentTarget.value)} error={error('name')} />
-        {!model && (
-          <TextInput
-            label={t('adminModels.form.id')}
-            description={t('adminModels.form.idHint')}
-            value={values.aiModelId}
-            onChange={(e) => set('aiModelId', e.currentTarget.value)}
-            error={error('aiModelId')}
-          />
-        )}
-        <Textarea label={t('adminModels.form.description')} autosize minRows={2} value={values.description} onChange={(e) => set('description', e.currentTarget.value)} error={error('description')} />
+    <ResourceForm onSubmit={submit} saving={saving} onCancel={onClose} cancelLabel={t('adminModels.cancel')} saveLabel={t('adminModels.save')}>
+      <TextInput label={t('adminModels.form.name')} required value={values.name} onChange={(e) => set('name', e.currentTarget.value)} error={error('name')} />
+      {!model && (
+        <TextInput
+          label={t('adminModels.form.id')}
+          description={t('adminModels.form.idHint')}
+          value={values.aiModelId}
+          onChange={(e) => set('aiModelId', e.currentTarget.value)}
+          error={error('aiModelId')}
+        />
+      )}
+      <Textarea label={t('adminModels.form.description')} autosize minRows={2} value={values.description} onChange={(e) => set('description', e.currentTarget.value)} error={error('description')} />
+      <Group grow>
+        <Select
+          label={t('adminModels.form.level')}
+          data={VIP_LEVEL_NAMES.map((name, level) => ({ value: String(level), label: t(`adminModels.levels.${name}`) }))}
+          value={String(values.minVipLevel)}
+          onChange={(value) => set('minVipLevel', Number(value ?? 0))}
+          allowDeselect={false}
+        />
+        <NumberInput
+          label={t(values.tokenPriced ? 'adminModels.form.holdPoints' : 'adminModels.form.pointsCost')}
+          min={0}
+          allowDecimal={false}
+          value={values.pointsCost}
+          onChange={(v) => set('pointsCost', v)}
+          error={errors.pointsCost === 'tokenPriceNeedsHold' ? t('adminModels.form.invalid.holdPoints') : error('pointsCost')}
+        />
+        <NumberInput label={t('adminModels.form.contextWindow')} min={256} allowDecimal={false} value={values.contextWindow} onChange={(v) => set('contextWindow', v)} error={error('contextWindow')} />
+      </Group>
+      <Switch
+        label={t('adminModels.form.tokenPriced')}
+        description={t('adminModels.form.tokenPricedHint')}
+        checked={values.tokenPriced}
+        onChange={(e) => set('tokenPriced', e.currentTarget.checked)}
+      />
+      {values.tokenPriced && (
         <Group grow>
-          <Select
-            label={t('adminModels.form.level')}
-            data={VIP_LEVEL_NAMES.map((name, level) => ({ value: String(level), label: t(`adminModels.levels.${name}`) }))}
-            value={String(values.minVipLevel)}
-            onChange={(value) => set('minVipLevel', Number(value ?? 0))}
-            allowDeselect={false}
+          <NumberInput
+            label={t('adminModels.form.inputPer1k')}
+            min={0}
+            decimalScale={3}
+            value={values.inputPer1k}
+            onChange={(v) => set('inputPer1k', v)}
+            error={errors['tokenPrice.inputPer1k'] ? t('adminModels.form.invalid.per1k') : undefined}
           />
           <NumberInput
-            label={t(values.tokenPriced ? 'adminModels.form.holdPoints' : 'adminModels.form.pointsCost')}
+            label={t('adminModels.form.outputPer1k')}
             min={0}
-            allowDecimal={false}
-            value={values.pointsCost}
-            onChange={(v) => set('pointsCost', v)}
-            error={errors.pointsCost === 'tokenPriceNeedsHold' ? t('adminModels.form.invalid.holdPoints') : error('pointsCost')}
+            decimalScale={3}
+            value={values.outputPer1k}
+            onChange={(v) => set('outputPer1k', v)}
+            error={errors['tokenPrice.outputPer1k'] ? t('adminModels.form.invalid.per1k') : undefined}
           />
-          <NumberInput label={t('adminModels.form.contextWindow')} min={256} allowDecimal={false} value={values.contextWindow} onChange={(v) => set('contextWindow', v)} error={error('contextWindow')} />
         </Group>
-        <Switch
-          label={t('adminModels.form.tokenPriced')}
-          description={t('adminModels.form.tokenPricedHint')}
-          checked={values.tokenPriced}
-          onChange={(e) => set('tokenPriced', e.currentTarget.checked)}
-        />
-        {values.tokenPriced && (
-          <Group grow>
-            <NumberInput
-              label={t('adminModels.form.inputPer1k')}
-              min={0}
-              decimalScale={3}
-              value={values.inputPer1k}
-              onChange={(v) => set('inputPer1k', v)}
-              error={errors['tokenPrice.inputPer1k'] ? t('adminModels.form.invalid.per1k') : undefined}
-            />
-            <NumberInput
-              label={t('adminModels.form.outputPer1k')}
-              min={0}
-              decimalScale={3}
-              value={values.outputPer1k}
-              onChange={(v) => set('outputPer1k', v)}
-              error={errors['tokenPrice.outputPer1k'] ? t('adminModels.form.invalid.per1k') : undefined}
-            />
-          </Group>
-        )}
-        <TagsInput
-          label={t('adminModels.form.fileTypes')}
-          description={t('adminModels.form.fileTypesHint')}
-          value={values.fileTypes}
-          onChange={(v) => set('fileTypes', v)}
-          error={Object.keys(errors).some((k) => k.startsWith('modelMap.fileTypes')) ? t('adminModels.form.invalid.fileTypes') : undefined}
-        />
-        <Group>
-          <Switch label={t('adminModels.form.vision')} checked={values.isImage} onChange={(e) => set('isImage', e.currentTarget.checked)} />
-          <Switch label={t('adminModels.form.webSearch')} checked={values.webSearch} onChange={(e) => set('webSearch', e.currentTarget.checked)} />
-          <Switch label={t('adminModels.form.online')} checked={values.online} onChange={(e) => set('online', e.currentTarget.checked)} />
-        </Group>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose} disabled={saving}>
-            {t('adminModels.cancel')}
-          </Button>
-          <Button type="submit" loading={saving}>
-            {t('adminModels.save')}
-          </Button>
-        </Group>
-      </Stack>
-    </form>
+      )}
+      <TagsInput
+        label={t('adminModels.form.fileTypes')}
+        description={t('adminModels.form.fileTypesHint')}
+        value={values.fileTypes}
+        onChange={(v) => set('fileTypes', v)}
+        error={Object.keys(errors).some((k) => k.startsWith('modelMap.fileTypes')) ? t('adminModels.form.invalid.fileTypes') : undefined}
+      />
+      <Group>
+        <Switch label={t('adminModels.form.vision')} checked={values.isImage} onChange={(e) => set('isImage', e.currentTarget.checked)} />
+        <Switch label={t('adminModels.form.webSearch')} checked={values.webSearch} onChange={(e) => set('webSearch', e.currentTarget.checked)} />
+        <Switch label={t('adminModels.form.online')} checked={values.online} onChange={(e) => set('online', e.currentTarget.checked)} />
+      </Group>
+    </ResourceForm>
   );
 }

@@ -9,7 +9,7 @@ import {
   type RequestTimeRecordSchema,
 } from '../../shared/contracts/admin-records.ts';
 import { pagedSchema, type Paged } from '../../shared/contracts/common.ts';
-import { BroadcastResultSchema, type Broadcast } from '../../shared/contracts/economy.ts';
+import { BroadcastResultSchema, type Broadcast } from '../../shared/contracts/notifications.ts';
 import { FeedbackEntrySchema, type FeedbackReason } from '../../shared/contracts/feedback.ts';
 import { AdminPluginListSchema, AdminPluginSchema, type AdminPlugin } from '../../shared/contracts/plugin.ts';
 import {

@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { broadcastNotification } from './api.ts';
-import { BroadcastSchema, type Broadcast } from '../../shared/contracts/economy.ts';
+import { BroadcastSchema, type Broadcast } from '../../shared/contracts/notifications.ts';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog.tsx';
 import { fieldErrors, fieldMessages } from '../../components/ui/form-errors.ts';
 import { notifySuccess, onMutationError } from '../../components/ui/notify.ts';

@@ -10,6 +10,7 @@ import type { Language } from '../../shared/contracts/common.ts';
 import { AdminSaveRecommendedPromptBodySchema, type AdminRecommendedPrompt } from '../../shared/contracts/quick-function.ts';
 import { fieldMessages } from '../../components/ui/form-errors.ts';
 import { pagedTableProps } from '../../components/ui/paged-table.ts';
+import { CategorySelect } from './category-select.tsx';
 import { formatTime } from './content-format.ts';
 import './strings.ts';
 
@@ -122,13 +123,7 @@ function PromptForm({ existing, saving, onSave, onCancel }: ResourceFormSlot<Adm
       <TextInput label={t('adminContent.prompts.title')} required value={v.title} onChange={(e) => set({ title: e.currentTarget.value })} error={err('title')} />
       <Textarea label={t('adminContent.prompts.content')} required autosize minRows={4} value={v.content} onChange={(e) => set({ content: e.currentTarget.value })} error={err('content')} />
       <Group>
-        <Select
-          label={t('adminContent.quickFunctions.category')}
-          data={(['scoped', 'style'] as const).map((c) => ({ value: c, label: t(`adminContent.quickFunctions.categories.${c}`) }))}
-          value={v.category}
-          onChange={(c) => c && set({ category: c as 'scoped' | 'style' })}
-          allowDeselect={false}
-        />
+        <CategorySelect value={v.category} onChange={(category) => set({ category })} />
         <Switch mt="lg" label={t('adminContent.shown')} checked={v.online} onChange={(e) => set({ online: e.currentTarget.checked })} />
       </Group>
     </ResourceForm>

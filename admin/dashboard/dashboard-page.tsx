@@ -17,6 +17,9 @@ import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 addEnglishStrings(en);
 
 const PRESETS = ['7', '30', '90', '365'] as const;
+/** The two ends of the range, each a date field. */
+const RANGE_ENDS = ['from', 'to'] as const;
+type RangeEnd = (typeof RANGE_ENDS)[number];
 
 /** /admin: how the service is doing over a date range (last 30 days at first), all figures from the server. */
 export function DashboardPage({ today }: { today?: Date } = {}) {
@@ -64,7 +67,7 @@ function RangePicker({
   today?: Date;
 }) {
   const { t } = useTranslation();
-  const error = (field: 'from' | 'to') =>
+  const error = (field: RangeEnd) =>
     problem?.field === field ? t(`adminDashboard.range.${problem.key}`, { days: STATS_MAX_DAYS }) : undefined;
   const preset = PRESETS.find((days) => {
     const candidate = lastDays(Number(days), today);
@@ -80,24 +83,19 @@ function RangePicker({
           onChange={(days) => onChange(lastDays(Number(days), today))}
           data={PRESETS.map((days) => ({ value: days, label: t(`adminDashboard.range.preset${days}`) }))}
         />
-        <TextInput
-          type="date"
-          size="xs"
-          label={t('adminDashboard.range.from')}
-          value={range.from}
-          max={range.to}
-          error={error('from')}
-          onChange={(event) => onChange({ ...range, from: event.currentTarget.value })}
-        />
-        <TextInput
-          type="date"
-          size="xs"
-          label={t('adminDashboard.range.to')}
-          value={range.to}
-          min={range.from}
-          error={error('to')}
-          onChange={(event) => onChange({ ...range, to: event.currentTarget.value })}
-        />
+        {RANGE_ENDS.map((end) => (
+          <TextInput
+            key={end}
+            type="date"
+            size="xs"
+            label={t(`adminDashboard.range.${end}`)}
+            value={range[end]}
+            // Each end keeps to its side of the other.
+            {...(end === 'from' ? { max: range.to } : { min: range.from })}
+            error={error(end)}
+            onChange={(event) => onChange({ ...range, [end]: event.currentTarget.value })}
+          />
+        ))}
       </Group>
       <Text size="xs" c="dimmed" ta="right">
         {t('adminDashboard.range.timeZone', { timeZone })}

@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import type { Paged } from '../../shared/contracts/common.ts';
-import { InviteInfoSchema, InvitedAccountPageSchema, type InviteInfo, type InvitedAccount } from '../../shared/contracts/economy.ts';
+import { InviteInfoSchema, InvitedAccountPageSchema, type InviteInfo, type InvitedAccount } from '../../shared/contracts/invites.ts';
 import { apiGet } from '../../shared/api/request.ts';
 
 /** Invites (docs/economy.md#invites): the caller's code and link, and the accounts it brought. */

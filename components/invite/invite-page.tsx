@@ -5,7 +5,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { inviteKey, myInviteListQuery, myInviteQuery } from './api.ts';
 import { isLoggedInAtom, tokenAtom } from '../../shared/atoms/auth.ts';
-import type { InvitedAccount, InviteInfo } from '../../shared/contracts/economy.ts';
+import type { InvitedAccount, InviteInfo } from '../../shared/contracts/invites.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
 import { SignInPrompt } from '../app-shell/sign-in-prompt.tsx';
 import { IconCopy } from '../ui/icons.tsx';

@@ -9,7 +9,7 @@ import {
   readNotifications,
   unreadCountQuery,
 } from '../../shared/api/notifications.ts';
-import type { UserNotification } from '../../shared/contracts/economy.ts';
+import type { UserNotification } from '../../shared/contracts/notifications.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
 import { onMutationError } from '../ui/notify.ts';
 import { Drawer } from '../ui/overlays.tsx';

@@ -1,5 +1,5 @@
 import type { i18n as I18n } from 'i18next';
-import type { UserNotification } from '../../shared/contracts/economy.ts';
+import type { UserNotification } from '../../shared/contracts/notifications.ts';
 
 /**
  * What a notification says, in the reader's language (docs/economy.md#notifications). The server

@@ -1,6 +1,6 @@
 import './personalization.css';
 import './strings.ts';
-import { Button, Collapse, Group, Paper, Skeleton, Stack, Switch, Text, UnstyledButton } from '@mantine/core';
+import { Button, Collapse, Group, Skeleton, Stack, Switch, Text, UnstyledButton } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
@@ -9,6 +9,7 @@ import { personalizationKey, personalizationQuery, savePersonalization, systemPr
 import { isLoggedInAtom, tokenAtom } from '../../shared/atoms/auth.ts';
 import type { Personalization, SavePersonalizationBody } from '../../shared/contracts/personalization.ts';
 import { notifySuccess, onMutationError } from '../ui/notify.ts';
+import { SettingsSection } from '../ui/settings-section.tsx';
 import { AnswerLanguageField, OccupationField, OtherInfoField, TraitsField, type PersonalizationDraft } from './fields.tsx';
 
 const draftOf = (p: Personalization): PersonalizationDraft => ({
@@ -48,13 +49,15 @@ export function PersonalizationSection() {
   if (!loggedIn) return null;
   const set = (patch: Partial<PersonalizationDraft>) => setDraft((d) => (d ? { ...d, ...patch } : d));
   return (
-    <Paper withBorder p="md" radius={6} data-testid="personalization-section">
-      <Text fw={600} mb={4}>
-        {t('personalization.settings.title')}
-      </Text>
-      <Text size="xs" c="dimmed" mb="sm">
-        {t('personalization.settings.hint')}
-      </Text>
+    <SettingsSection
+      title={t('personalization.settings.title')}
+      testId="personalization-section"
+      description={
+        <Text size="xs" c="dimmed" mb="sm">
+          {t('personalization.settings.hint')}
+        </Text>
+      }
+    >
       {!form.data || !draft ? (
         <Skeleton h={160} />
       ) : (
@@ -85,7 +88,7 @@ export function PersonalizationSection() {
           <PromptPreview />
         </Stack>
       )}
-    </Paper>
+    </SettingsSection>
   );
 }
 

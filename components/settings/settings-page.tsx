@@ -1,4 +1,4 @@
-import { Button, Group, Paper, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useAtomValue, useSetAtom, useStore } from 'jotai';
 import { useState } from 'react';
@@ -15,6 +15,7 @@ import { signOut, signOutEverywhere } from '../app-shell/account.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
 import { notifyError, notifySuccess, onMutationError } from '../ui/notify.ts';
 import { PageHeader } from '../ui/page-frame.tsx';
+import { SettingsSection } from '../ui/settings-section.tsx';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import strings from '../../locales/features/settings.en.json';
 
@@ -41,17 +42,6 @@ export function SettingsPage({ onBack, sections }: SettingsPageProps) {
   );
 }
 
-function Section({ title, children }: { title: string; children: React.ReactNode }) {
-  return (
-    <Paper withBorder p="md" radius={6}>
-      <Text fw={600} mb="sm">
-        {title}
-      </Text>
-      {children}
-    </Paper>
-  );
-}
-
 function LanguageSection() {
   const { t } = useTranslation();
   const loggedIn = useAtomValue(isLoggedInAtom);
@@ -63,7 +53,7 @@ function LanguageSection() {
     if (loggedIn) await saveUserSetting({ language: next }).catch(() => notifyError(t('settings.updateFailed')));
   };
   return (
-    <Section title={t('settings.language')}>
+    <SettingsSection title={t('settings.language')}>
       <SegmentedControl
         value={language}
         onChange={(value) => void change(value as Language)}
@@ -73,7 +63,7 @@ function LanguageSection() {
         ]}
         aria-label={t('settings.language')}
       />
-    </Section>
+    </SettingsSection>
   );
 }
 
@@ -105,7 +95,7 @@ function ServerSection() {
   };
 
   return (
-    <Section title={t('settings.server')}>
+    <SettingsSection title={t('settings.server')}>
       <Stack gap="xs">
         <Text size="xs" c="dimmed">
           {t('settings.serverHint')}
@@ -134,7 +124,7 @@ function ServerSection() {
           </Button>
         </Group>
       </Stack>
-    </Section>
+    </SettingsSection>
   );
 }
 
@@ -168,13 +158,13 @@ function AccountSection() {
 
   if (!loggedIn) {
     return (
-      <Section title={t('settings.account')}>
+      <SettingsSection title={t('settings.account')}>
         <Button onClick={() => openLogin()}>{t('settings.login')}</Button>
-      </Section>
+      </SettingsSection>
     );
   }
   return (
-    <Section title={t('settings.account')}>
+    <SettingsSection title={t('settings.account')}>
       <Stack gap="xs">
         <Text size="sm">
           {t('settings.emailLine', { email: user?.email ?? '' })}
@@ -211,6 +201,6 @@ function AccountSection() {
           </Button>
         </Group>
       </Stack>
-    </Section>
+    </SettingsSection>
   );
 }

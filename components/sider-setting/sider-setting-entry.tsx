@@ -1,7 +1,8 @@
-import { Anchor, Paper, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import strings from '../../locales/features/sider-setting.en.json';
+import { SettingsSection } from '../ui/settings-section.tsx';
+import { HintedLink } from './hinted-link.tsx';
 
 addEnglishStrings(strings);
 
@@ -9,16 +10,11 @@ addEnglishStrings(strings);
 export function SiderSettingSection({ onOpen }: { onOpen: () => void }) {
   const { t } = useTranslation();
   return (
-    <Paper withBorder p="md" radius={6} data-testid="sider-setting-entry">
-      <Text fw={600} mb={4}>
-        {t('siderSetting.title')}
-      </Text>
-      <Text size="sm" c="dimmed" mb="xs">
-        {t('siderSetting.toolbar.hint')}
-      </Text>
-      <Anchor component="button" type="button" size="sm" onClick={onOpen}>
-        {t('siderSetting.open')}
-      </Anchor>
-    </Paper>
+    // The hint stands close under the title, as a section's description.
+    <SettingsSection
+      title={t('siderSetting.title')}
+      testId="sider-setting-entry"
+      description={<HintedLink hint={t('siderSetting.toolbar.hint')} label={t('siderSetting.open')} onOpen={onOpen} />}
+    />
   );
 }

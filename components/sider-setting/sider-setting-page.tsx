@@ -1,10 +1,12 @@
-import { ActionIcon, Anchor, Badge, Button, Group, Kbd, Paper, Stack, Switch, Text } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Kbd, Paper, Stack, Switch, Text } from '@mantine/core';
 import { useAtom, useAtomValue } from 'jotai';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { selectionToolsAtom, siderSettingsAtom } from './atoms.ts';
+import { HintedLink } from './hinted-link.tsx';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import { getShortcuts, openShortcutsPage } from '../../shared/platform/browser-pages.ts';
+import { SettingsSection } from '../ui/settings-section.tsx';
 import { toggleSite, type SiderSettings } from '../../shared/utils/sider-settings.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
 import { useSystemSetting } from '../app-shell/system-settings.ts';
@@ -27,17 +29,6 @@ function useShortcuts(): Record<string, string> {
     getShortcuts().then((found) => Object.keys(found).length > 0 && setShortcuts(found), () => undefined);
   }, []);
   return shortcuts;
-}
-
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Paper withBorder p="md" radius={6}>
-      <Text fw={600} mb="sm">
-        {title}
-      </Text>
-      {children}
-    </Paper>
-  );
 }
 
 /** The sites where one of the two is off, each with a button to turn it back on. */
@@ -114,21 +105,21 @@ export function SiderSettingPage({ onBack, onOpenPrompts }: SiderSettingPageProp
       {!isExtension && <WebNotice />}
       {isExtension && (
         <>
-          <Section title={t('siderSetting.toolbar.title')}>
+          <SettingsSection title={t('siderSetting.toolbar.title')}>
             <Switch checked={settings.toolbar} onChange={(e) => change({ toolbar: e.currentTarget.checked })} label={t('siderSetting.toolbar.switch')} aria-label={t('siderSetting.toolbar.switch')} description={t('siderSetting.toolbar.hint')} />
             <OffSites
               label={t('siderSetting.toolbar.offSites')}
               sites={settings.toolbarOffSites}
               onRemove={(site) => change({ toolbarOffSites: toggleSite(settings.toolbarOffSites, site, false) })}
             />
-          </Section>
-          <Section title={t('siderSetting.icon.title')}>
+          </SettingsSection>
+          <SettingsSection title={t('siderSetting.icon.title')}>
             <Switch checked={settings.floatingIcon} onChange={(e) => change({ floatingIcon: e.currentTarget.checked })} label={t('siderSetting.icon.switch')} aria-label={t('siderSetting.icon.switch')} description={t('siderSetting.icon.hint')} />
             <OffSites label={t('siderSetting.icon.offSites')} sites={settings.iconOffSites} onRemove={(site) => change({ iconOffSites: toggleSite(settings.iconOffSites, site, false) })} />
-          </Section>
+          </SettingsSection>
         </>
       )}
-      <Section title={t('siderSetting.tools.title')}>
+      <SettingsSection title={t('siderSetting.tools.title')}>
         {isExtension &&
           (tools.length === 0 ? (
             <Text size="sm" c="dimmed" mb="xs">
@@ -143,15 +134,10 @@ export function SiderSettingPage({ onBack, onOpenPrompts }: SiderSettingPageProp
               ))}
             </Group>
           ))}
-        <Text size="sm" c="dimmed" mb="xs">
-          {t('siderSetting.tools.hint')}
-        </Text>
-        <Anchor component="button" type="button" size="sm" onClick={onOpenPrompts}>
-          {t('siderSetting.tools.edit')}
-        </Anchor>
-      </Section>
+        <HintedLink hint={t('siderSetting.tools.hint')} label={t('siderSetting.tools.edit')} onOpen={onOpenPrompts} />
+      </SettingsSection>
       {isExtension && (
-        <Section title={t('siderSetting.shortcuts.title')}>
+        <SettingsSection title={t('siderSetting.shortcuts.title')}>
           <Stack gap={6}>
             <Group justify="space-between">
               <Text size="sm">{t('siderSetting.shortcuts.open')}</Text>
@@ -170,7 +156,7 @@ export function SiderSettingPage({ onBack, onOpenPrompts }: SiderSettingPageProp
               </Button>
             </Group>
           </Stack>
-        </Section>
+        </SettingsSection>
       )}
     </Stack>
   );

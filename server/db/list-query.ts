@@ -36,17 +36,29 @@ export async function pageOf<T extends PgTable>(
   order: (PgColumn | SQL)[],
   q: PageQuery,
 ): Promise<{ rows: T['$inferSelect'][]; total: number }> {
-  const [rows, [{ total }]] = await Promise.all([
+  const { rows, total } = await pageOfSelect(
     db
       .select()
       .from(table as PgTable)
       .where(where)
-      .orderBy(...order)
-      .limit(q.count)
-      .offset((q.page - 1) * q.count),
+      .orderBy(...order),
     db.select({ total: count() }).from(table as PgTable).where(where),
-  ]);
+    q,
+  );
   return { rows: rows as T['$inferSelect'][], total };
+}
+
+/**
+ * Page `q` of `select` (rows already joined, filtered and ordered), and `total`, a count over the
+ * same joins and filter: the page of a list that pageOf's single table does not give.
+ */
+export async function pageOfSelect<R>(
+  select: { limit(n: number): { offset(n: number): PromiseLike<R[]> } },
+  total: PromiseLike<{ total: number }[]>,
+  q: PageQuery,
+): Promise<{ rows: R[]; total: number }> {
+  const [rows, [counted]] = await Promise.all([select.limit(q.count).offset((q.page - 1) * q.count), total]);
+  return { rows, total: counted.total };
 }
 
 /**

@@ -5,7 +5,8 @@ import * as chat from './schema/chat.ts';
 import * as system from './schema/system.ts';
 import * as media from './schema/media.ts';
 import * as plugins from './schema/plugins.ts';
-import * as economy from './schema/economy.ts';
+import * as redeemCodes from './schema/redeem-codes.ts';
+import * as notifications from './schema/notifications.ts';
 import * as plans from './schema/plans.ts';
 import * as coupons from './schema/coupons.ts';
 import * as feedback from './schema/feedback.ts';
@@ -18,4 +19,4 @@ import * as audit from './schema/audit.ts';
 import * as usage from './schema/usage.ts';
 
 /** The whole schema, for Drizzle's relational queries. Tables are imported from their own files. */
-export const schema = { ...users, ...points, ...models, ...chat, ...system, ...media, ...plugins, ...economy, ...plans, ...coupons, ...favourites, ...feedback, ...quickFunctions, ...personalization, ...instances, ...shares, ...audit, ...usage };
+export const schema = { ...users, ...points, ...models, ...chat, ...system, ...media, ...plugins, ...redeemCodes, ...notifications, ...plans, ...coupons, ...favourites, ...feedback, ...quickFunctions, ...personalization, ...instances, ...shares, ...audit, ...usage };

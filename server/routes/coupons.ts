@@ -7,6 +7,7 @@ import {
 } from '../../shared/contracts/coupons.ts';
 import { addRoute } from '../http/route.ts';
 import { checkCoupon, checkPromoCode } from '../services/plans/coupons.ts';
+import { CODE_GUESSING_RATE_LIMIT } from './points.ts';
 
 /** What a code typed in the promo-code box is and gives (docs/economy.md#coupons). */
 export function registerCouponRoutes(app: FastifyInstance): void {
@@ -31,9 +32,8 @@ export function registerCouponRoutes(app: FastifyInstance): void {
       'Which kind of code this is, without using it: coupon (CheckCoupon tells what it gives), redeem (a redeem code the caller can redeem now) or unknown (anything else, alike). Unknown answers count as failed redeem attempts (10429 after too many)',
     body: CheckPromoCodeBodySchema,
     data: CheckPromoCodeResultSchema,
-    // The same limits as RedeemCode (server/routes/points.ts): asking must not probe redeem codes faster than redeeming.
-    // Guessing codes: each account is held by its failures in the hour; this bounds one address across accounts.
-    rateLimit: { max: 10, timeWindow: 60_000, by: 'address' },
+    // The same limits as RedeemCode: asking must not probe redeem codes faster than redeeming.
+    rateLimit: CODE_GUESSING_RATE_LIMIT,
     handler: ({ ctx, user, body }) => checkPromoCode(ctx, user.id, body.code),
   });
 }

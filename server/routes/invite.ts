@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { PageQuerySchema } from '../../shared/contracts/common.ts';
-import { InviteInfoSchema, InvitedAccountPageSchema } from '../../shared/contracts/economy.ts';
+import { InviteInfoSchema, InvitedAccountPageSchema } from '../../shared/contracts/invites.ts';
 import { addRoute } from '../http/route.ts';
 import { getMyInvite, listInvited, settleInviteCredits } from '../services/points/invites.ts';
 

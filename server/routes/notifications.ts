@@ -1,10 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import {
-  NotificationListQuerySchema,
-  NotificationPageSchema,
-  ReadNotificationsSchema,
-  UnreadCountSchema,
-} from '../../shared/contracts/economy.ts';
+import { NotificationListQuerySchema, NotificationPageSchema, ReadNotificationsSchema, UnreadCountSchema } from '../../shared/contracts/notifications.ts';
 import { addRoute } from '../http/route.ts';
 import { listNotifications, markAllRead, markRead, unreadCount } from '../services/notifications/notification-inbox.ts';
 

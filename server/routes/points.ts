@@ -5,6 +5,13 @@ import { addRoute } from '../http/route.ts';
 import { checkIn, getCheckinStatus } from '../services/points/check-in.ts';
 import { redeemCode } from '../services/points/redeem-codes.ts';
 
+/**
+ * How fast one address may try codes (RedeemCode, and CheckPromoCode, which must not probe redeem
+ * codes faster than redeeming). Each account is also held by its own failures in the hour
+ * (server/services/points/redeem-codes.ts); this bounds one address across accounts.
+ */
+export const CODE_GUESSING_RATE_LIMIT = { max: 10, timeWindow: 60_000, by: 'address' } as const;
+
 /** What a user earns by coming back and by redeeming codes (docs/economy.md#check-in, #redeem-codes). */
 export function registerPointsRoutes(app: FastifyInstance): void {
   addRoute(app, {
@@ -38,9 +45,8 @@ export function registerPointsRoutes(app: FastifyInstance): void {
       'Redeem a code for points and/or plan days (case, dashes and spaces do not matter). Every refusal answers 10400 with the same message; too many wrong codes answer 10429',
     body: RedeemCodeBodySchema,
     data: RedeemResultSchema,
-    // Guessing: 10 tries a minute per address, and 20 failures an hour per user (server/services/points/redeem-codes.ts).
-    // Guessing codes: each account is held by its failures in the hour; this bounds one address across accounts.
-    rateLimit: { max: 10, timeWindow: 60_000, by: 'address' },
+    // Guessing: 10 tries a minute per address, and 20 failures an hour per user.
+    rateLimit: CODE_GUESSING_RATE_LIMIT,
     handler: ({ ctx, user, body }) => redeemCode(ctx, user.id, body.code),
   });
 }

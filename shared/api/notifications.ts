@@ -1,5 +1,5 @@
 import { infiniteQueryOptions, queryOptions, type InfiniteData, type QueryClient } from '@tanstack/react-query';
-import { NotificationPageSchema, UnreadCountSchema, type NotificationPage } from '../contracts/economy.ts';
+import { NotificationPageSchema, UnreadCountSchema, type NotificationPage } from '../contracts/notifications.ts';
 import { apiGet, apiPost } from './request.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { IdSchema, PageQuerySchema } from './common.ts';
-import { ChangeRequestIdSchema, LedgerEntrySchema, PointsChangeSchema } from './points.ts';
+import { AdminAdjustPointsResultSchema, AdminAdjustPointsSchema, LedgerEntrySchema } from './points.ts';
 import { ExtendEndTimeResultSchema, ExtendEndTimeSchema } from './plans.ts';
 
 /**
@@ -95,19 +95,15 @@ export const AdminUserLedgerQuerySchema = PageQuerySchema.extend({ userId: IdSch
 export const AdminUserLedgerPageSchema = z.object({ total: z.number().int(), list: z.array(LedgerEntrySchema) });
 
 /**
- * POST /api/admin/User/GrantPoints: grant (positive) or deduct (negative); the user sees the reason
+ * POST /api/admin/User/GrantPoints: grant (positive) or deduct (negative): the body of
+ * Vip/AddIntegral (AdminAdjustPointsSchema) with its note called `reason`; the user sees the reason
  * in their history. `requestId` is chosen once per intended change: a retry is applied once. A
  * deduction larger than the balance is refused (10400, pointsDeductTooLarge) and changes nothing.
  */
-export const GrantPointsSchema = z.object({
-  userId: IdSchema,
-  amount: PointsChangeSchema,
-  reason: z.string().trim().min(1, 'pointsNoteRequired').max(200),
-  requestId: ChangeRequestIdSchema,
-});
+export const GrantPointsSchema = AdminAdjustPointsSchema.omit({ note: true }).extend({ reason: AdminAdjustPointsSchema.shape.note });
 export type GrantPoints = z.infer<typeof GrantPointsSchema>;
 /** applied false: this requestId was applied before (nothing changed now). */
-export const GrantPointsResultSchema = z.object({ applied: z.boolean(), balance: z.number().int() });
+export const GrantPointsResultSchema = AdminAdjustPointsResultSchema;
 
 /** POST /api/admin/User/ExtendPlan: plan days at a level, once per requestId (as Vip/ExtendEndTime). */
 export const ExtendPlanSchema = ExtendEndTimeSchema;

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { userCheckins, userNotifications } from '../../server/db/schema/economy.ts';
-import { pointBalances, pointLedger } from '../../server/db/schema/points.ts';
+import { userNotifications } from '../../server/db/schema/notifications.ts';
+import { pointBalances, pointLedger, userCheckins } from '../../server/db/schema/points.ts';
 import { dayIn, shiftDay } from '../../server/services/points/check-in.ts';
 import { onPostgres, useTestAppWithAdmin } from '../helpers/app.ts';
 import { addressesUnder, auth, createUser, type TestUser } from '../helpers/users.ts';

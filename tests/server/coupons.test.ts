@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { couponRedemptions, couponReservations, coupons } from '../../server/db/schema/coupons.ts';
-import { redeemCodes } from '../../server/db/schema/economy.ts';
+import { redeemCodes } from '../../server/db/schema/redeem-codes.ts';
 import { vipOrders } from '../../server/db/schema/users.ts';
 import { MAX_FAILURES_PER_HOUR } from '../../server/services/points/redeem-codes.ts';
 import type { TestEvent } from '../fixtures/fake-stripe.ts';

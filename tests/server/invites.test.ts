@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { userNotifications } from '../../server/db/schema/economy.ts';
+import { userNotifications } from '../../server/db/schema/notifications.ts';
 import { pointBalances, pointLedger } from '../../server/db/schema/points.ts';
 import { users } from '../../server/db/schema/users.ts';
 import { settleInviteCredits } from '../../server/services/points/invites.ts';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { userNotifications } from '../../server/db/schema/economy.ts';
+import { userNotifications } from '../../server/db/schema/notifications.ts';
 import { notify } from '../../server/services/notifications/notifications.ts';
 import { useTestAppWithAdmin } from '../helpers/app.ts';
 import { auth, createUser, grantVip, type TestUser } from '../helpers/users.ts';

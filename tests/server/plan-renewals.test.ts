@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { userNotifications } from '../../server/db/schema/economy.ts';
+import { userNotifications } from '../../server/db/schema/notifications.ts';
 import { stripeSubscriptions, vipPackages } from '../../server/db/schema/plans.ts';
 import { notifyRenewalsDue, RENEWAL_NOTICE_DAYS } from '../../server/services/plans/plans.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';

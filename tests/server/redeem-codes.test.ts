@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { redeemBatches, redeemCodes, redeemUses, userNotifications } from '../../server/db/schema/economy.ts';
+import { redeemBatches, redeemCodes, redeemUses } from '../../server/db/schema/redeem-codes.ts';
+import { userNotifications } from '../../server/db/schema/notifications.ts';
 import { pointBalances, pointLedger } from '../../server/db/schema/points.ts';
 import { CODE_ALPHABET, MAX_FAILURES_PER_HOUR } from '../../server/services/points/redeem-codes.ts';
 import { onPostgres, useTestAppWithAdmin } from '../helpers/app.ts';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { userNotifications } from '../../server/db/schema/economy.ts';
+import { userNotifications } from '../../server/db/schema/notifications.ts';
 import { stripeSubscriptions } from '../../server/db/schema/plans.ts';
 import { pointBalances, pointLedger } from '../../server/db/schema/points.ts';
 import { vipOrders } from '../../server/db/schema/users.ts';

@@ -46,6 +46,16 @@ export const coupons = pgTable(
   ],
 );
 
+/** The coupon and the account a hold or a use is of: both go when either is deleted. */
+const couponOfUser = () => ({
+  couponId: text('coupon_id')
+    .notNull()
+    .references(() => coupons.id, { onDelete: 'cascade' }),
+  userId: text('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+});
+
 /**
  * A checkout's hold on one use of a coupon, taken under the coupon's row lock when the checkout is
  * made, so checkouts cannot together be promised more uses than remain. It lapses at `expiresAt`
@@ -55,12 +65,7 @@ export const couponReservations = pgTable(
   'coupon_reservations',
   {
     id: text('id').primaryKey(),
-    couponId: text('coupon_id')
-      .notNull()
-      .references(() => coupons.id, { onDelete: 'cascade' }),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ...couponOfUser(),
     packageId: text('package_id').notNull(),
     currency: text('currency').notNull(),
     /** The Checkout Session (cs_...), once Stripe made it. */
@@ -84,12 +89,7 @@ export const couponRedemptions = pgTable(
   {
     invoiceId: text('invoice_id').primaryKey(),
     subscriptionId: text('subscription_id').notNull().unique(),
-    couponId: text('coupon_id')
-      .notNull()
-      .references(() => coupons.id, { onDelete: 'cascade' }),
-    userId: text('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ...couponOfUser(),
     reservationId: text('reservation_id'),
     /** What the invoice took off, in minor units of `currency`. */
     discount: integer('discount').notNull().default(0),

@@ -1,4 +1,4 @@
-import { date, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { date, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
 
 /**
@@ -45,4 +45,21 @@ export const pointLedger = pgTable(
     // The dashboard's rollup folds entries by time and reads those after its last fold live (usage-rollup.ts).
     index('point_ledger_created_idx').on(t.createdAt),
   ],
+);
+
+/**
+ * Daily check-ins (docs/economy.md#check-in): one row per user per calendar day in the user's time
+ * zone, so the primary key makes a second check-in of the same day impossible.
+ */
+export const userCheckins = pgTable(
+  'user_checkins',
+  {
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    day: date('day').notNull(),
+    /** Consecutive days up to and including this one. */
+    streak: integer('streak').notNull(),
+    points: integer('points').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day] })],
 );

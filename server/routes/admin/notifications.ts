@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { BroadcastResultSchema, BroadcastSchema } from '../../../shared/contracts/economy.ts';
+import { BroadcastResultSchema, BroadcastSchema } from '../../../shared/contracts/notifications.ts';
 import { addRoute } from '../../http/route.ts';
 import { broadcast } from '../../services/notifications/notification-inbox.ts';
 

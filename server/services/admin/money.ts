@@ -12,7 +12,7 @@ import type { Paged } from '../../../shared/contracts/common.ts';
 import { Codes } from '../../../shared/contracts/envelope.ts';
 import type { AppContext } from '../../context.ts';
 import { escapeLike } from '../../db/like.ts';
-import { rangeOf } from '../../db/list-query.ts';
+import { pageOfSelect, rangeOf } from '../../db/list-query.ts';
 import { stripeSubscriptions, vipPackages } from '../../db/schema/plans.ts';
 import { pointLedger } from '../../db/schema/points.ts';
 import { users, vipOrders } from '../../db/schema/users.ts';
@@ -110,17 +110,16 @@ export async function listOrders(ctx: AppContext, q: AdminOrderListQuery): Promi
     ...(from ? [gte(vipOrders.createdAt, from)] : []),
     ...(to ? [lt(vipOrders.createdAt, to)] : []),
   );
-  const [rows, [{ total }]] = await Promise.all([
+  const { rows, total } = await pageOfSelect(
     ctx.db
       .select(orderColumns)
       .from(vipOrders)
       .innerJoin(users, eq(users.id, vipOrders.userId))
       .where(where)
-      .orderBy(desc(vipOrders.createdAt), desc(vipOrders.id))
-      .limit(q.count)
-      .offset((q.page - 1) * q.count),
+      .orderBy(desc(vipOrders.createdAt), desc(vipOrders.id)),
     ctx.db.select({ total: count() }).from(vipOrders).innerJoin(users, eq(users.id, vipOrders.userId)).where(where),
-  ]);
+    q,
+  );
   return { list: rows.map(toAdminOrder), total };
 }
 
@@ -135,7 +134,7 @@ export async function getOrder(ctx: AppContext, vipOrderId: string): Promise<Adm
 /** Subscriptions most recently changed first, with the user and the package's current terms. */
 export async function listSubscriptions(ctx: AppContext, q: AdminSubscriptionListQuery): Promise<Paged<AdminSubscription>> {
   const where = and(...(q.status ? [eq(stripeSubscriptions.status, q.status)] : []), ...userFilters(q, stripeSubscriptions.userId));
-  const [rows, [{ total }]] = await Promise.all([
+  const { rows, total } = await pageOfSelect(
     ctx.db
       .select({
         sub: stripeSubscriptions,
@@ -149,11 +148,10 @@ export async function listSubscriptions(ctx: AppContext, q: AdminSubscriptionLis
       .innerJoin(users, eq(users.id, stripeSubscriptions.userId))
       .leftJoin(vipPackages, eq(vipPackages.id, stripeSubscriptions.packageId))
       .where(where)
-      .orderBy(desc(stripeSubscriptions.updatedAt), desc(stripeSubscriptions.id))
-      .limit(q.count)
-      .offset((q.page - 1) * q.count),
+      .orderBy(desc(stripeSubscriptions.updatedAt), desc(stripeSubscriptions.id)),
     ctx.db.select({ total: count() }).from(stripeSubscriptions).innerJoin(users, eq(users.id, stripeSubscriptions.userId)).where(where),
-  ]);
+    q,
+  );
   return {
     list: rows.map(({ sub, ...r }) => ({
       subscriptionId: sub.id,

@@ -1,8 +1,8 @@
 import { and, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { Codes } from '../../../shared/contracts/envelope.ts';
-import type { Broadcast, NotificationListQuery, NotificationPage, UserNotification } from '../../../shared/contracts/economy.ts';
+import type { Broadcast, NotificationListQuery, NotificationPage, UserNotification } from '../../../shared/contracts/notifications.ts';
 import type { Db } from '../../db/client.ts';
-import { userNotifications } from '../../db/schema/economy.ts';
+import { userNotifications } from '../../db/schema/notifications.ts';
 import { users, vipOrders } from '../../db/schema/users.ts';
 import { AppError } from '../../core/errors.ts';
 

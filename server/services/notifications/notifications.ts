@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client.ts';
-import { userNotifications } from '../../db/schema/economy.ts';
+import { userNotifications } from '../../db/schema/notifications.ts';
 
 /**
  * Tells a user something happened (docs/economy.md#notifications). The text is a pair of message

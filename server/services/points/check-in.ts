@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { Codes } from '../../../shared/contracts/envelope.ts';
 import type { CheckinStatus } from '../../../shared/contracts/points.ts';
 import type { AppContext } from '../../context.ts';
-import { userCheckins } from '../../db/schema/economy.ts';
+import { userCheckins } from '../../db/schema/points.ts';
 import { AppError } from '../../core/errors.ts';
 import { creditPoints } from './ledger.ts';
 import { notify } from '../notifications/notifications.ts';

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
-import type { InviteInfo, InvitedAccount } from '../../../shared/contracts/economy.ts';
+import type { InviteInfo, InvitedAccount } from '../../../shared/contracts/invites.ts';
 import type { Paged } from '../../../shared/contracts/common.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';

@@ -4,7 +4,7 @@ import { Codes } from '../../../shared/contracts/envelope.ts';
 import type { RedeemBatch, RedeemBatchCreate, RedeemResult } from '../../../shared/contracts/redeem-codes.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
-import { redeemBatches, redeemCodes, redeemUses } from '../../db/schema/economy.ts';
+import { redeemBatches, redeemCodes, redeemUses } from '../../db/schema/redeem-codes.ts';
 import { pointBalances } from '../../db/schema/points.ts';
 import { AppError } from '../../core/errors.ts';
 import { creditPoints } from './ledger.ts';

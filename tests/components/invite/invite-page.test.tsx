@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { InvitePage } from '../../../components/invite/invite-page.tsx';
 import { loginDialogAtom } from '../../../shared/atoms/login-dialog.ts';
-import type { InvitedAccount } from '../../../shared/contracts/economy.ts';
+import type { InvitedAccount } from '../../../shared/contracts/invites.ts';
 import { setLanguage } from '../../../shared/i18n/i18n.ts';
 import { answer, fakeApi, serveTheseTests } from '../../helpers/fake-api.ts';
 import { sendEnvelope } from '../../helpers/http-server.ts';

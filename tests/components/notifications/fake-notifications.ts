@@ -1,4 +1,4 @@
-import type { UserNotification } from '../../../shared/contracts/economy.ts';
+import type { UserNotification } from '../../../shared/contracts/notifications.ts';
 import { answer, fakeApi, type Route } from '../../helpers/fake-api.ts';
 import { sendEnvelope } from '../../helpers/http-server.ts';
 

@@ -1,22 +1,5 @@
-import { boolean, date, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
-
-/**
- * Daily check-ins (docs/economy.md#check-in): one row per user per calendar day in the user's time
- * zone, so the primary key makes a second check-in of the same day impossible.
- */
-export const userCheckins = pgTable(
-  'user_checkins',
-  {
-    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-    day: date('day').notNull(),
-    /** Consecutive days up to and including this one. */
-    streak: integer('streak').notNull(),
-    points: integer('points').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [primaryKey({ columns: [t.userId, t.day] })],
-);
 
 /** A batch of redeem codes an operator generated (docs/economy.md#redeem-codes). */
 export const redeemBatches = pgTable('redeem_batches', {
@@ -56,25 +39,4 @@ export const redeemUses = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.code, t.userId] }), index('redeem_uses_user_idx').on(t.userId)],
-);
-
-/** What the user is told (docs/economy.md#notifications): payments, plans, points, invites, broadcasts. */
-export const userNotifications = pgTable(
-  'user_notifications',
-  {
-    id: text('id').primaryKey(),
-    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-    kind: text('kind').notNull(),
-    /** Message keys and their parameters, rendered in the reader's language by the client. */
-    titleKey: text('title_key').notNull(),
-    bodyKey: text('body_key').notNull(),
-    params: text('params').notNull().default('{}'),
-    /** Where a click leads inside the app (a path such as /subscription), or ''. */
-    link: text('link').notNull().default(''),
-    /** Names the event, so it notifies once (a replayed webhook, a retried job). */
-    dedupeKey: text('dedupe_key').notNull().unique(),
-    readAt: timestamp('read_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [index('user_notifications_user_idx').on(t.userId, t.createdAt)],
 );
