@@ -10,112 +10,112 @@ import { launchWithExtension, screenshot, startStack, useServer, waitForText, ty
  * tests it against the fake upstream, grants a user points (seen in that user's side panel), closes
  * the account (the user's next call is refused), and reads the audit log; a non-admin is refused.
  */
-describe('Admin console', () => {
-  let stack: Stack;
-  let ext: ExtensionBrowser;
-  let context: BrowserContext;
-  let web: Page;
-  let adminEmail: string;
-  const adminPassword = 'correct horse admin';
-  let user: TestUser;
-  let other: TestUser;
-  const MESSAGES = 3;
-  const pages: Page[] = [];
+let stack: Stack;
+let ext: ExtensionBrowser;
+let context: BrowserContext;
+let web: Page;
+let adminEmail: string;
+const adminPassword = 'correct horse admin';
+let user: TestUser;
+let other: TestUser;
+const MESSAGES = 3;
+const pages: Page[] = [];
 
-  async function api<T = unknown>(token: string, path: string, body?: unknown): Promise<{ Code: number; Msg: string; Data: T }> {
-    const res = await fetch(`${stack.origin}${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { ...auth(token), 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return (await res.json()) as { Code: number; Msg: string; Data: T };
-  }
+async function api<T = unknown>(token: string, path: string, body?: unknown): Promise<{ Code: number; Msg: string; Data: T }> {
+  const res = await fetch(`${stack.origin}${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { ...auth(token), 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return (await res.json()) as { Code: number; Msg: string; Data: T };
+}
 
-  async function mainBalance(token: string): Promise<number> {
-    const { Data } = await api<{ integralType: number; integralValue: number }[]>(token, '/api/User/GetUserIntegralByLogin');
-    return Data.find((e) => e.integralType === 1)!.integralValue;
-  }
+async function mainBalance(token: string): Promise<number> {
+  const { Data } = await api<{ integralType: number; integralValue: number }[]>(token, '/api/User/GetUserIntegralByLogin');
+  return Data.find((e) => e.integralType === 1)!.integralValue;
+}
 
-  const button = (name: string) => `::-p-aria([name="${name}"][role="button"])`;
+const button = (name: string) => `::-p-aria([name="${name}"][role="button"])`;
 
-  /** Opens a console address and waits for its page heading. */
-  async function openConsole(path: string, heading: string | RegExp): Promise<void> {
-    await web.goto(`${stack.origin}${path}`);
-    await waitForHeading(heading);
-  }
+/** Opens a console address and waits for its page heading. */
+async function openConsole(path: string, heading: string | RegExp): Promise<void> {
+  await web.goto(`${stack.origin}${path}`);
+  await waitForHeading(heading);
+}
 
-  async function waitForHeading(heading: string | RegExp): Promise<void> {
-    const source = typeof heading === 'string' ? `^${heading.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$` : heading.source;
-    await web.waitForFunction(
-      (pattern) => [...document.querySelectorAll('main h2')].some((h) => new RegExp(pattern).test(h.textContent ?? '')),
-      { timeout: 20_000 },
-      source,
-    );
-  }
+async function waitForHeading(heading: string | RegExp): Promise<void> {
+  const source = typeof heading === 'string' ? `^${heading.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$` : heading.source;
+  await web.waitForFunction(
+    (pattern) => [...document.querySelectorAll('main h2')].some((h) => new RegExp(pattern).test(h.textContent ?? '')),
+    { timeout: 20_000 },
+    source,
+  );
+}
 
-  async function switchLanguage(label: 'English' | '中文'): Promise<void> {
-    const lang = label === 'English' ? 'en' : 'zh';
-    // A click that lands while the page is still busy may be lost: press again until the language follows.
-    for (let attempt = 0; ; attempt++) {
-      // Clicked in the page, not by the mouse: a toast over the header (its timer paused while the
-      // mouse is on it) would take a real click.
-      await web.$$eval('header label', (labels, text) => labels.find((l) => l.textContent === text)?.click(), label);
-      try {
-        await web.waitForFunction((l) => document.documentElement.lang === l, { timeout: 10_000 }, lang);
-        return;
-      } catch (error) {
-        if (attempt >= 2) throw error;
-      }
+async function switchLanguage(label: 'English' | '中文'): Promise<void> {
+  const lang = label === 'English' ? 'en' : 'zh';
+  // A click that lands while the page is still busy may be lost: press again until the language follows.
+  for (let attempt = 0; ; attempt++) {
+    // Clicked in the page, not by the mouse: a toast over the header (its timer paused while the
+    // mouse is on it) would take a real click.
+    await web.$$eval('header label', (labels, text) => labels.find((l) => l.textContent === text)?.click(), label);
+    try {
+      await web.waitForFunction((l) => document.documentElement.lang === l, { timeout: 10_000 }, lang);
+      return;
+    } catch (error) {
+      if (attempt >= 2) throw error;
     }
   }
+}
 
-  beforeAll(async () => {
-    [stack, ext] = await Promise.all([startStack(), launchWithExtension()]);
-    await useServer(ext.control, stack.origin);
-    // The first account of the database is its administrator.
-    adminEmail = `admin-${Date.now()}@example.com`;
-    const added = await stack.server.app.inject({
+beforeAll(async () => {
+  [stack, ext] = await Promise.all([startStack(), launchWithExtension()]);
+  await useServer(ext.control, stack.origin);
+  // The first account of the database is its administrator.
+  adminEmail = `admin-${Date.now()}@example.com`;
+  const added = await stack.server.app.inject({
+    method: 'POST',
+    url: '/api/Account/AddUser',
+    headers: { 'content-type': 'application/json' },
+    payload: { email: adminEmail, password: adminPassword, userName: 'Operator' },
+  });
+  expect(added.json().Code).toBe(10000);
+  user = await createUser(stack.server.app, { userName: 'Grace' });
+  other = await createUser(stack.server.app, { userName: 'Mallory' });
+  // Grace chats: what the dashboard must count.
+  for (let i = 0; i < MESSAGES; i++) {
+    const res = await stack.server.app.inject({
       method: 'POST',
-      url: '/api/Account/AddUser',
-      headers: { 'content-type': 'application/json' },
-      payload: { email: adminEmail, password: adminPassword, userName: 'Operator' },
+      url: '/api/Chat/AddMessage',
+      headers: auth(user.token),
+      payload: { aiModelId: 'basic-model', inputMessage: `Question number ${i + 1}, please answer.` },
     });
-    expect(added.json().Code).toBe(10000);
-    user = await createUser(stack.server.app, { userName: 'Grace' });
-    other = await createUser(stack.server.app, { userName: 'Mallory' });
-    // Grace chats: what the dashboard must count.
-    for (let i = 0; i < MESSAGES; i++) {
-      const res = await stack.server.app.inject({
-        method: 'POST',
-        url: '/api/Chat/AddMessage',
-        headers: auth(user.token),
-        payload: { aiModelId: 'basic-model', inputMessage: `Question number ${i + 1}, please answer.` },
-      });
-      expect(parseChatStream(res.body).at(-1)?.Code).toBe(10000);
-    }
-    // The side panel is Grace's.
-    await ext.control.evaluate((token) => chrome.storage.local.set({ 'tandem.auth.token': { v: 1, value: token } }), user.token);
-    context = await ext.browser.createBrowserContext();
-    web = await context.newPage();
-    await web.setViewport({ width: 1280, height: 800 });
-    pages.push(web);
-  });
+    expect(parseChatStream(res.body).at(-1)?.Code).toBe(10000);
+  }
+  // The side panel is Grace's.
+  await ext.control.evaluate((token) => chrome.storage.local.set({ 'tandem.auth.token': { v: 1, value: token } }), user.token);
+  context = await ext.browser.createBrowserContext();
+  web = await context.newPage();
+  await web.setViewport({ width: 1280, height: 800 });
+  pages.push(web);
+});
 
-  afterEach(async ({ task }) => {
-    if (task.result?.state !== 'fail') return;
-    for (const [i, page] of pages.entries()) {
-      if (page.isClosed()) continue;
-      await page.bringToFront();
-      await screenshot(page, `failed-admin-${i}-${task.name.slice(0, 30).replace(/\W+/g, '-')}`);
-    }
-  });
+afterEach(async ({ task }) => {
+  if (task.result?.state !== 'fail') return;
+  for (const [i, page] of pages.entries()) {
+    if (page.isClosed()) continue;
+    await page.bringToFront();
+    await screenshot(page, `failed-admin-${i}-${task.name.slice(0, 30).replace(/\W+/g, '-')}`);
+  }
+});
 
-  afterAll(async () => {
-    await context?.close();
-    await ext?.close();
-    await stack?.close();
-  });
+afterAll(async () => {
+  await context?.close();
+  await ext?.close();
+  await stack?.close();
+});
 
+describe('Admin console: sign-in, dashboard, deployments and grants', () => {
   it('sends a visitor to the login page, and back to the console once signed in', async () => {
     await web.goto(`${stack.origin}/admin`);
     await web.waitForSelector('form input[type="email"]', { timeout: 20_000 });
@@ -211,7 +211,9 @@ describe('Admin console', () => {
     await panel.waitForFunction((n) => document.querySelector('[data-testid="checkin-balance"]')?.textContent === `Balance ${n}`, {}, before + 500);
     await panel.close();
   });
+});
 
+describe('Admin console: closing accounts, the audit log, other pages and refusals', () => {
   it("closes the user's account: that user's next call is refused with 10402", async () => {
     expect((await api(user.token, '/api/User/GetUserByLogin')).Code).toBe(10000);
     await web.locator(button('Close account')).click();

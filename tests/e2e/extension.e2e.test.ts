@@ -20,31 +20,31 @@ import {
  * The product in Chromium: the unpacked extension loaded, the server on PGlite with a fake
  * upstream, serving the same build as the web app. The steps share one account and run in order.
  */
-describe('Tandem in Chromium, extension and web app', () => {
-  let stack: Stack;
-  let ext: ExtensionBrowser;
-  let panel: Page;
-  const account = { email: `e2e-${Date.now()}@example.com`, password: 'correct horse 42', userName: 'Ada' };
-  const tokenOf = (value: unknown) => (value as { value?: string | null } | undefined)?.value ?? null;
+let stack: Stack;
+let ext: ExtensionBrowser;
+let panel: Page;
+const account = { email: `e2e-${Date.now()}@example.com`, password: 'correct horse 42', userName: 'Ada' };
+const tokenOf = (value: unknown) => (value as { value?: string | null } | undefined)?.value ?? null;
 
-  beforeAll(async () => {
-    ({ stack, ext } = await startStackWithExtension());
-    panel = await openSidePanel(ext);
-  });
+beforeAll(async () => {
+  ({ stack, ext } = await startStackWithExtension());
+  panel = await openSidePanel(ext);
+});
 
-  // A failed step leaves a picture of the side panel, to see what it showed.
-  afterEach(async ({ task }) => {
-    if (task.result?.state === 'fail' && panel && !panel.isClosed()) {
-      await panel.bringToFront();
-      await screenshot(panel, `failed-${task.name.slice(0, 40).replace(/\W+/g, '-')}`);
-    }
-  });
+// A failed step leaves a picture of the side panel, to see what it showed.
+afterEach(async ({ task }) => {
+  if (task.result?.state === 'fail' && panel && !panel.isClosed()) {
+    await panel.bringToFront();
+    await screenshot(panel, `failed-${task.name.slice(0, 40).replace(/\W+/g, '-')}`);
+  }
+});
 
-  afterAll(async () => {
-    await ext?.close();
-    await stack?.close();
-  });
+afterAll(async () => {
+  await ext?.close();
+  await stack?.close();
+});
 
+describe('Tandem in Chromium: signing up, chatting, history and reading pages', () => {
   it('loads the extension under its fixed id', () => {
     expect(ext.extensionId).toBe(BUILT_IN_EXTENSION_ID);
   });
@@ -157,7 +157,9 @@ describe('Tandem in Chromium, extension and web app', () => {
     expect(await link!.evaluate((a) => [a.getAttribute('href'), a.textContent])).toEqual([`${stack.siteOrigin}/otters`, 'Sea otters | Field Notes']);
     await screenshot(panel, 'side-panel-page-answer-en');
   });
+});
 
+describe('Tandem in Chromium: the web app session, the mobile layout and languages', () => {
   it('logs the web app in after a side-panel login, and the extension out after a web logout', async () => {
     const web = await ext.browser.newPage();
     await web.setViewport({ width: 1280, height: 800 });

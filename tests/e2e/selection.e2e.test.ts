@@ -18,61 +18,61 @@ type StoredTools = { v: number; value: { tools: { id: string; name: string }[] }
  * click (the gesture travels with the content script's message); the fake upstream records what
  * the model received.
  */
-describe('Selection toolbar, context menus and floating icon', () => {
-  let stack: Stack;
-  let ext: ExtensionBrowser;
-  let site: { origin: string; close(): Promise<void> };
-  let user: TestUser;
-  let article: Page;
-  let cdp: CDPSession;
-  let panel: Page | null = null;
-  let worker: WebWorker;
+let stack: Stack;
+let ext: ExtensionBrowser;
+let site: { origin: string; close(): Promise<void> };
+let user: TestUser;
+let article: Page;
+let cdp: CDPSession;
+let panel: Page | null = null;
+let worker: WebWorker;
 
-  const lastModelInput = () => JSON.stringify(stack.upstream.requests.at(-1)?.body.messages ?? []);
-  const waitForRequests = async (count: number) => {
-    const deadline = Date.now() + 20_000;
-    while (stack.upstream.requests.length < count) {
-      if (Date.now() > deadline) throw new Error(`the upstream got ${stack.upstream.requests.length} requests, not ${count}`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
-  };
-  const sidePanel = async (): Promise<Page> => {
-    if (panel && !panel.isClosed()) return panel;
-    const target = await ext.browser.waitForTarget(isSidePanel, { timeout: 10_000 });
-    panel = (await target.asPage()) as Page;
-    return panel;
-  };
-  const storedTools = () => waitForExtensionStorage(ext.control, 'tandem.selectionTools', (v) => ((v as StoredTools | undefined)?.value.tools.length ?? 0) > 0);
+const lastModelInput = () => JSON.stringify(stack.upstream.requests.at(-1)?.body.messages ?? []);
+const waitForRequests = async (count: number) => {
+  const deadline = Date.now() + 20_000;
+  while (stack.upstream.requests.length < count) {
+    if (Date.now() > deadline) throw new Error(`the upstream got ${stack.upstream.requests.length} requests, not ${count}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+};
+const sidePanel = async (): Promise<Page> => {
+  if (panel && !panel.isClosed()) return panel;
+  const target = await ext.browser.waitForTarget(isSidePanel, { timeout: 10_000 });
+  panel = (await target.asPage()) as Page;
+  return panel;
+};
+const storedTools = () => waitForExtensionStorage(ext.control, 'tandem.selectionTools', (v) => ((v as StoredTools | undefined)?.value.tools.length ?? 0) > 0);
 
-  beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
-    [stack, ext, site] = await Promise.all([startStack(), launchWithExtension(), startArticleSite()]);
-    await useServer(ext.control, stack.origin);
-    user = await createUser(stack.server.app);
-    await ext.control.evaluate((token) => chrome.storage.local.set({ 'tandem.auth.token': { v: 1, value: token } }), user.token);
-    worker = await serviceWorker(ext.browser);
-    // The background fetched the user's pinned tools for the toolbar (the built-ins pin Explain).
-    await storedTools();
-    article = await ext.browser.newPage();
-    await article.setViewport({ width: 1280, height: 800 });
-    await article.goto(`${site.origin}/article`);
-    await article.waitForFunction(() => !!document.querySelector('tandem-sider'));
-    cdp = await article.createCDPSession();
-  });
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  [stack, ext, site] = await Promise.all([startStack(), launchWithExtension(), startArticleSite()]);
+  await useServer(ext.control, stack.origin);
+  user = await createUser(stack.server.app);
+  await ext.control.evaluate((token) => chrome.storage.local.set({ 'tandem.auth.token': { v: 1, value: token } }), user.token);
+  worker = await serviceWorker(ext.browser);
+  // The background fetched the user's pinned tools for the toolbar (the built-ins pin Explain).
+  await storedTools();
+  article = await ext.browser.newPage();
+  await article.setViewport({ width: 1280, height: 800 });
+  await article.goto(`${site.origin}/article`);
+  await article.waitForFunction(() => !!document.querySelector('tandem-sider'));
+  cdp = await article.createCDPSession();
+});
 
-  afterEach(async ({ task }) => {
-    if (task.result?.state === 'fail') {
-      await article?.screenshot({ path: `${SHOTS}/failed-article-${task.name.slice(0, 30).replace(/\W+/g, '-')}.png` }).catch(() => undefined);
-      if (panel && !panel.isClosed()) await panel.screenshot({ path: `${SHOTS}/failed-panel-${task.name.slice(0, 30).replace(/\W+/g, '-')}.png` }).catch(() => undefined);
-    }
-  });
+afterEach(async ({ task }) => {
+  if (task.result?.state === 'fail') {
+    await article?.screenshot({ path: `${SHOTS}/failed-article-${task.name.slice(0, 30).replace(/\W+/g, '-')}.png` }).catch(() => undefined);
+    if (panel && !panel.isClosed()) await panel.screenshot({ path: `${SHOTS}/failed-panel-${task.name.slice(0, 30).replace(/\W+/g, '-')}.png` }).catch(() => undefined);
+  }
+});
 
-  afterAll(async () => {
-    await ext?.close();
-    await stack?.close();
-    await site?.close();
-  });
+afterAll(async () => {
+  await ext?.close();
+  await stack?.close();
+  await site?.close();
+});
 
+describe('Selection toolbar and context menus: asking about a selection and a page', () => {
   it('keeps the toolbar in a closed shadow root the page cannot read', async () => {
     expect(await article.evaluate(() => document.querySelector('tandem-sider')!.shadowRoot)).toBeNull();
     expect(await shadowRootType(cdp)).toBe('closed');
@@ -155,7 +155,9 @@ describe('Selection toolbar, context menus and floating icon', () => {
     expect(given).toContain('Scientists call the otter a keystone species');
     expect(given).toContain('Summarize this page.');
   });
+});
 
+describe('Selection toolbar, context menus and floating icon: settings and hiding', () => {
   it('a prompt the user adds in the web app shows in the toolbar and the panel without a reload', async () => {
     const saved = await fetch(`${stack.origin}/api/QuickFunction/SaveUserQuickFunction`, {
       method: 'POST',

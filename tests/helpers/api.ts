@@ -31,7 +31,8 @@ export type Api = {
   postBody<T = any>(url: string, body?: unknown, options?: RequestOptions): Promise<Envelope<T>>;
 };
 
-export function api(app: FastifyInstance, who?: TestUser | string): Api {
+/** `who`: a signed-in user (anything with its token), a bare token, or nobody (signed out). */
+export function api(app: FastifyInstance, who?: Pick<TestUser, 'token'> | string): Api {
   const token = typeof who === 'string' ? who : who?.token;
   const headersOf = (options: RequestOptions, withBody: boolean) => ({
     ...(withBody ? JSON_TYPE : {}),

@@ -7,16 +7,15 @@ import { Codes } from '../../shared/contracts/envelope.ts';
 import { addRoute, type RouteTableEntry } from '../../server/http/route.ts';
 import { isSecretKey, redact, REDACTED } from '../../server/services/admin/audit.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
+import { api } from '../helpers/api.ts';
 import { createTestApp, fakeOpenAIEnv, type TestApp } from '../helpers/app.ts';
-import { auth, createAdmin, createUser, type TestUser } from '../helpers/users.ts';
+import { createAdmin, createUser, type TestUser } from '../helpers/users.ts';
 
 /**
  * The admin audit log: every admin write must declare how it is audited (checked on the route table
  * and at registration), a successful write leaves one row with the target before and after, a
  * refused or failed one none, secrets never reach the log, and only admins can read it.
  */
-
-const json = { 'content-type': 'application/json-patch+json' };
 
 describe('the admin audit log', () => {
   let fake: FakeOpenAI;
@@ -35,11 +34,8 @@ describe('the admin audit log', () => {
     await fake?.close();
   });
 
-  const post = (url: string, body: unknown, token = admin.token) =>
-    t.app.inject({ method: 'POST', url, headers: { ...auth(token), ...json }, payload: JSON.stringify(body) }).then((r) => r.json());
-  const get = (url: string, token = admin.token) => t.app.inject({ method: 'GET', url, headers: auth(token) }).then((r) => r.json());
   const auditList = async (query: string) => {
-    const res = await get(`/api/admin/AuditLog/GetList?${query}`);
+    const res = await api(t.app, admin).getBody(`/api/admin/AuditLog/GetList?${query}`);
     expect(res.Code).toBe(Codes.Success);
     return res.Data as { total: number; list: { action: string; targetType: string; targetId: string | null; before: unknown; after: unknown; actorId: string; actorEmail: string; createTime: string }[] };
   };
@@ -69,7 +65,7 @@ describe('the admin audit log', () => {
 
   it('records a grant with the account before and after, the actor and the action', async () => {
     const requestId = randomUUID();
-    const res = await post('/api/admin/User/GrantPoints', { userId: user.userId, amount: 50, reason: 'welcome', requestId });
+    const res = await api(t.app, admin).postBody('/api/admin/User/GrantPoints', { userId: user.userId, amount: 50, reason: 'welcome', requestId });
     expect(res.Code).toBe(Codes.Success);
     const { list } = await auditList(`action=User/GrantPoints&targetId=${user.userId}`);
     expect(list).toHaveLength(1);
@@ -82,20 +78,20 @@ describe('the admin audit log', () => {
       after: { userId: user.userId, balance: 50 },
     });
     // The same request again changes nothing, but it was a successful call: recorded as such.
-    await post('/api/admin/User/GrantPoints', { userId: user.userId, amount: 50, reason: 'welcome', requestId });
+    await api(t.app, admin).postBody('/api/admin/User/GrantPoints', { userId: user.userId, amount: 50, reason: 'welcome', requestId });
     const again = await auditList(`action=User/GrantPoints&targetId=${user.userId}`);
     expect(again.list[0]).toMatchObject({ before: { balance: 50 }, after: { balance: 50 } });
   });
 
   it('records creates (the id known only after) and deletes (nothing after)', async () => {
-    const saved = await post('/api/admin/Vip/SavePackage', { vipPackageId: `audit-${randomUUID().slice(0, 8)}`, level: 1, period: 'month', name: 'Audit plan', prices: { usd: 500 } });
+    const saved = await api(t.app, admin).postBody('/api/admin/Vip/SavePackage', { vipPackageId: `audit-${randomUUID().slice(0, 8)}`, level: 1, period: 'month', name: 'Audit plan', prices: { usd: 500 } });
     expect(saved.Code, saved.Msg).toBe(Codes.Success);
     const id = saved.Data.vipPackageId as string;
     const created = await auditList(`targetType=vipPackage&targetId=${id}`);
     expect(created.list).toHaveLength(1);
     expect(created.list[0]).toMatchObject({ action: 'Vip/SavePackage', before: null, after: { id } });
 
-    expect((await post('/api/admin/Vip/DeletePackage', { vipPackageId: id })).Code).toBe(Codes.Success);
+    expect((await api(t.app, admin).postBody('/api/admin/Vip/DeletePackage', { vipPackageId: id })).Code).toBe(Codes.Success);
     const deleted = await auditList(`action=Vip/DeletePackage&targetId=${id}`);
     expect(deleted.list[0].before).toMatchObject({ id });
   });
@@ -103,19 +99,19 @@ describe('the admin audit log', () => {
   it('writes nothing when the write was refused or failed', async () => {
     const before = await rowCount();
     // A deduction larger than the balance: refused with its Code.
-    const refused = await post('/api/admin/User/GrantPoints', { userId: user.userId, amount: -1_000_000, reason: 'too much', requestId: randomUUID() });
+    const refused = await api(t.app, admin).postBody('/api/admin/User/GrantPoints', { userId: user.userId, amount: -1_000_000, reason: 'too much', requestId: randomUUID() });
     expect(refused.Code).toBe(Codes.BadRequest);
     // Bad input, an unknown account, a plain user, nobody signed in.
-    expect((await post('/api/admin/User/GrantPoints', { userId: user.userId, amount: 'x' })).Code).toBe(Codes.BadRequest);
-    expect((await post('/api/admin/User/GrantPoints', { userId: 'nobody', amount: 1, reason: 'r', requestId: randomUUID() })).Code).toBe(Codes.NotFound);
-    expect((await post('/api/admin/User/GrantPoints', { userId: user.userId, amount: 1, reason: 'r', requestId: randomUUID() }, user.token)).Code).toBe(Codes.Forbidden);
-    expect((await post('/api/admin/User/GrantPoints', { userId: user.userId, amount: 1, reason: 'r', requestId: randomUUID() }, 'not-a-token')).Code).toBe(Codes.NotLoggedIn);
+    expect((await api(t.app, admin).postBody('/api/admin/User/GrantPoints', { userId: user.userId, amount: 'x' })).Code).toBe(Codes.BadRequest);
+    expect((await api(t.app, admin).postBody('/api/admin/User/GrantPoints', { userId: 'nobody', amount: 1, reason: 'r', requestId: randomUUID() })).Code).toBe(Codes.NotFound);
+    expect((await api(t.app, user).postBody('/api/admin/User/GrantPoints', { userId: user.userId, amount: 1, reason: 'r', requestId: randomUUID() })).Code).toBe(Codes.Forbidden);
+    expect((await api(t.app, 'not-a-token').postBody('/api/admin/User/GrantPoints', { userId: user.userId, amount: 1, reason: 'r', requestId: randomUUID() })).Code).toBe(Codes.NotLoggedIn);
     expect(await rowCount()).toBe(before);
   });
 
   it('never stores a key: a deployment saved with one is logged without it', async () => {
     const secret = `sk-audit-${randomUUID()}`;
-    const saved = await post('/api/admin/AiModelMap/Save', { aiModelId: 'audit-model', provider: 'openai', baseUrl: fake.baseUrl, upstreamModelId: 'audit-model', apiKey: secret });
+    const saved = await api(t.app, admin).postBody('/api/admin/AiModelMap/Save', { aiModelId: 'audit-model', provider: 'openai', baseUrl: fake.baseUrl, upstreamModelId: 'audit-model', apiKey: secret });
     expect(saved.Code, saved.Msg).toBe(Codes.Success);
     const { list } = await auditList(`action=AiModelMap/Save&targetId=${saved.Data.aiModelMapId}`);
     expect(list).toHaveLength(1);
@@ -148,7 +144,7 @@ describe('the admin audit log', () => {
   it('records a request body (without load) with its secrets redacted', async () => {
     // A broadcast has no single target to load: its body is what is recorded.
     const requestId = `audit-${randomUUID()}`;
-    const res = await post('/api/admin/UserNotification/Broadcast', { audience: 'user', userId: user.userId, title: 'Hi', body: 'There', requestId });
+    const res = await api(t.app, admin).postBody('/api/admin/UserNotification/Broadcast', { audience: 'user', userId: user.userId, title: 'Hi', body: 'There', requestId });
     expect(res.Code, res.Msg).toBe(Codes.Success);
     const { list } = await auditList(`action=UserNotification/Broadcast&targetId=${user.userId}`);
     expect(list[0]).toMatchObject({ targetType: 'notification', before: null, after: { title: 'Hi', requestId } });
@@ -156,7 +152,7 @@ describe('the admin audit log', () => {
 
   it('filters by actor, target, action and date range, newest first', async () => {
     const other = await createAdmin(t.app);
-    expect((await post('/api/admin/User/Reopen', { userId: user.userId }, other.token)).Code).toBe(Codes.Success);
+    expect((await api(t.app, other).postBody('/api/admin/User/Reopen', { userId: user.userId })).Code).toBe(Codes.Success);
     const byActor = await auditList(`actorId=${other.userId}`);
     expect(byActor.list.map((r) => r.action)).toEqual(['User/Reopen']);
     const byEmail = await auditList(`actorEmail=${encodeURIComponent(other.email.slice(0, 12))}`);
@@ -171,10 +167,10 @@ describe('the admin audit log', () => {
   });
 
   it('refuses readers who are not admins, and bad filters with a clear Code', async () => {
-    expect((await get('/api/admin/AuditLog/GetList', user.token)).Code).toBe(Codes.Forbidden);
-    expect((await get('/api/admin/AuditLog/GetList', 'nope')).Code).toBe(Codes.NotLoggedIn);
+    expect((await api(t.app, user).getBody('/api/admin/AuditLog/GetList')).Code).toBe(Codes.Forbidden);
+    expect((await api(t.app, 'nope').getBody('/api/admin/AuditLog/GetList')).Code).toBe(Codes.NotLoggedIn);
     for (const bad of ['from=yesterday', 'page=0', 'count=1000', `action=${'x'.repeat(500)}`, 'targetType=%00', 'actorId=']) {
-      const res = await get(`/api/admin/AuditLog/GetList?${bad}`);
+      const res = await api(t.app, admin).getBody(`/api/admin/AuditLog/GetList?${bad}`);
       expect(res.Code, bad).toBe(Codes.BadRequest);
       expect(res.Msg.length, bad).toBeGreaterThan(5);
     }

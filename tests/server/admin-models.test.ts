@@ -9,8 +9,9 @@ import { pointLedger } from '../../server/db/schema/points.ts';
 import { upstreamFailures } from '../../server/db/schema/usage.ts';
 import { markFailure } from '../../server/services/catalogue/catalogue-health.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
+import { api } from '../helpers/api.ts';
 import { createTestApp, onPostgres, type TestApp } from '../helpers/app.ts';
-import { auth, createAdmin, createUser, type TestUser } from '../helpers/users.ts';
+import { createAdmin, createUser, type TestUser } from '../helpers/users.ts';
 
 /**
  * The console's catalogue tools (docs/api.md#admin-models-deployments-and-money): ordering the catalogue on every instance, a
@@ -19,7 +20,6 @@ import { auth, createAdmin, createUser, type TestUser } from '../helpers/users.t
  * and on PostgreSQL with TEST_DATABASE_URL (the concurrency and two-instance cases mean most there).
  */
 
-const json = { 'content-type': 'application/json-patch+json' };
 const ENV_KEY = 'sk-env-key-123456';
 
 /** A tiny upstream answering one fixed status and body to every request. */
@@ -29,50 +29,49 @@ async function startFixedServer(status: number, body: string, contentType = 'app
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
+let fake: FakeOpenAI;
+let t: TestApp;
+let admin: TestUser;
+let user: TestUser;
+const servers: Server[] = [];
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI();
+  t = await createTestApp({
+    OPENAI_API_KEY: ENV_KEY,
+    OPENAI_BASE_URL: fake.baseUrl,
+    OPENAI_MODELS: 'alpha,beta,gamma',
+    // The hanging upstream of the timeout case gives up quickly.
+    MODEL_FIRST_TEXT_TIMEOUT_SECONDS: '2',
+    AUTH_RATE_LIMIT: '1000',
+  });
+  admin = await createAdmin(t.app);
+  user = await createUser(t.app);
+});
+afterAll(async () => {
+  await t?.close();
+  await fake?.close();
+  for (const s of servers) s.close();
+});
+
+const post = async (url: string, body: unknown, token: string | null = admin.token, lang = 'en') => {
+  const res = await api(t.app, token ?? undefined).post(url, body, { lang });
+  expect(res.statusCode, url).toBe(200);
+  return { ...res.json(), raw: res.body };
+};
+const deploymentOf = async (aiModelId: string) => (await api(t.app, admin).getBody(`/api/admin/AiModelMap/GetList?aiModelId=${aiModelId}`)).Data[0];
+const fixed = async (status: number, body: string, contentType?: string) => {
+  const s = await startFixedServer(status, body, contentType);
+  servers.push(s.server);
+  return s.url;
+};
+
 describe('admin models and deployments', () => {
-  let fake: FakeOpenAI;
-  let t: TestApp;
-  let admin: TestUser;
-  let user: TestUser;
-  const servers: Server[] = [];
-
-  beforeAll(async () => {
-    fake = await startFakeOpenAI();
-    t = await createTestApp({
-      OPENAI_API_KEY: ENV_KEY,
-      OPENAI_BASE_URL: fake.baseUrl,
-      OPENAI_MODELS: 'alpha,beta,gamma',
-      // The hanging upstream of the timeout case gives up quickly.
-      MODEL_FIRST_TEXT_TIMEOUT_SECONDS: '2',
-      AUTH_RATE_LIMIT: '1000',
-    });
-    admin = await createAdmin(t.app);
-    user = await createUser(t.app);
-  });
-  afterAll(async () => {
-    await t?.close();
-    await fake?.close();
-    for (const s of servers) s.close();
-  });
-
-  const post = async (url: string, body: unknown, token: string | null = admin.token, lang = 'en') => {
-    const res = await t.app.inject({ method: 'POST', url, headers: { ...json, ...(token ? auth(token) : {}), 'accept-language': lang }, payload: JSON.stringify(body) });
-    expect(res.statusCode, url).toBe(200);
-    return { ...res.json(), raw: res.body };
-  };
-  const get = async (url: string, token = admin.token) => (await t.app.inject({ method: 'GET', url, headers: auth(token) })).json();
-  const deploymentOf = async (aiModelId: string) => (await get(`/api/admin/AiModelMap/GetList?aiModelId=${aiModelId}`)).Data[0];
-  const fixed = async (status: number, body: string, contentType?: string) => {
-    const s = await startFixedServer(status, body, contentType);
-    servers.push(s.server);
-    return s.url;
-  };
-
   describe('ordering', () => {
     const adminOrder = async () =>
-      (await get('/api/admin/AiModel/GetList?count=100')).Data.list.filter((m: { aiModelId: string }) => ['alpha', 'beta', 'gamma'].includes(m.aiModelId));
+      (await api(t.app, admin).getBody('/api/admin/AiModel/GetList?count=100')).Data.list.filter((m: { aiModelId: string }) => ['alpha', 'beta', 'gamma'].includes(m.aiModelId));
     const servedOrder = async (app = t.app) =>
-      ((await app.inject({ method: 'GET', url: '/api/AiModel/GetModelListAll' })).json().Data as { aiModelId: string }[])
+      ((await api(app).getBody('/api/AiModel/GetModelListAll')).Data as { aiModelId: string }[])
         .map((m) => m.aiModelId)
         .filter((id) => ['alpha', 'beta', 'gamma'].includes(id));
 
@@ -213,7 +212,9 @@ describe('admin models and deployments', () => {
       for (const body of bad) expect((await post('/api/admin/AiModelMap/Test', body)).Code, JSON.stringify(body).slice(0, 80)).toBe(10400);
     });
   });
+});
 
+describe('admin models and deployments', () => {
   describe('import from a provider', () => {
     it("lists the upstream's models with the saved key, marking those already served", async () => {
       fake.reset();
@@ -271,14 +272,14 @@ describe('admin models and deployments', () => {
         ['imp-one', 'imp-one', true],
         ['Imp Two:latest', 'imp-two', true],
       ]);
-      const model = (await get('/api/admin/AiModel/GetById?aiModelId=imp-one')).Data;
+      const model = (await api(t.app, admin).getBody('/api/admin/AiModel/GetById?aiModelId=imp-one')).Data;
       expect(model).toMatchObject({ name: 'imp-one', online: false, pointsCost: 3, minVipLevel: 1, source: 'admin', deploymentCount: 1 });
       const deployment = await deploymentOf('imp-two');
       expect(deployment).toMatchObject({ provider: 'openai-compatible', baseUrl: fake.baseUrl, upstreamModelId: 'Imp Two:latest', hasApiKey: true, apiKeyHint: 'sk-...4242' });
       const [row] = await t.database.db.select().from(aiDeployments).where(eq(aiDeployments.id, deployment.aiModelMapId));
       expect(row.apiKeyEnc).not.toContain(key);
       // Offline until the operator puts them online: users do not see them yet.
-      const served = (await t.app.inject({ method: 'GET', url: '/api/AiModel/GetModelListAll' })).json().Data.map((m: { aiModelId: string }) => m.aiModelId);
+      const served = (await api(t.app).getBody('/api/AiModel/GetModelListAll')).Data.map((m: { aiModelId: string }) => m.aiModelId);
       expect(served).not.toContain('imp-one');
 
       const again = await post('/api/admin/AiModel/SyncModelMap', body);
@@ -290,13 +291,13 @@ describe('admin models and deployments', () => {
       // The same upstream id from another provider: the existing catalogue model gains a deployment.
       const other = await post('/api/admin/AiModel/SyncModelMap', { provider: 'openai', baseUrl: fake.baseUrl, upstreamModelIds: ['beta'] });
       expect(other.Data.created).toMatchObject([{ upstreamModelId: 'beta', aiModelId: 'beta', newModel: false }]);
-      expect((await get('/api/admin/AiModel/GetById?aiModelId=beta')).Data.deploymentCount).toBe(2);
+      expect((await api(t.app, admin).getBody('/api/admin/AiModel/GetById?aiModelId=beta')).Data.deploymentCount).toBe(2);
     });
 
     it('imports online models that answer with the key given at import', async () => {
       const res = await post('/api/admin/AiModel/SyncModelMap', { provider: 'openai-compatible', baseUrl: fake.baseUrl, apiKey: 'sk-online-key-5555', upstreamModelIds: ['imp-live'], online: true });
       expect(res.Data.created).toHaveLength(1);
-      const served = (await t.app.inject({ method: 'GET', url: '/api/AiModel/GetModelListAll' })).json().Data.map((m: { aiModelId: string }) => m.aiModelId);
+      const served = (await api(t.app).getBody('/api/AiModel/GetModelListAll')).Data.map((m: { aiModelId: string }) => m.aiModelId);
       expect(served).toContain('imp-live');
       fake.script('imp-live', { chunks: ['live'] });
       const tested = await post('/api/admin/AiModelMap/Test', { aiModelMapId: res.Data.created[0].aiModelMapId });
@@ -337,10 +338,12 @@ describe('admin models and deployments', () => {
       expect((await post('/api/admin/AiModel/SyncModelMap', { aiModelMapId: randomUUID(), upstreamModelIds: ['a'] })).Code).toBe(10404);
     });
   });
+});
 
+describe('admin models and deployments', () => {
   describe('health', () => {
     it('reports success rate, median time to first token and the last error over a day and a week, from stored answers and failures', async () => {
-      const deployments = (await get('/api/admin/AiModelMap/GetList?aiModelId=beta')).Data;
+      const deployments = (await api(t.app, admin).getBody('/api/admin/AiModelMap/GetList?aiModelId=beta')).Data;
       const dep = deployments.find((d: { provider: string }) => d.provider === 'openai-compatible').aiModelMapId;
       const sessionId = randomUUID();
       await t.database.db.insert(chatSessions).values({ id: sessionId, userId: admin.userId, title: 'health' });
@@ -386,14 +389,14 @@ describe('admin models and deployments', () => {
         failure(24 * 8, 'auth: HTTP 401 old'),
       ]);
 
-      const one = (await get(`/api/admin/AiModelMap/GetById?aiModelMapId=${dep}`)).Data;
+      const one = (await api(t.app, admin).getBody(`/api/admin/AiModelMap/GetById?aiModelMapId=${dep}`)).Data;
       expect(one.health.day).toEqual({ attempts: 4, successes: 3, failures: 1, successRate: 0.75, p50FirstTokenMs: 300 });
       expect(one.health.week).toEqual({ attempts: 7, successes: 4, failures: 3, successRate: 4 / 7, p50FirstTokenMs: 400 });
       expect(one.health.lastError).toBe('busy: HTTP 503 overloaded');
       expect(Math.abs(Date.parse(one.health.lastErrorTime) - (Date.now() - 3_600_000))).toBeLessThan(60_000);
 
       // The list carries the same figures; a deployment without traffic has none.
-      const listed = (await get('/api/admin/AiModelMap/GetList?aiModelId=beta')).Data;
+      const listed = (await api(t.app, admin).getBody('/api/admin/AiModelMap/GetList?aiModelId=beta')).Data;
       expect(listed.find((d: { aiModelMapId: string }) => d.aiModelMapId === dep).health).toEqual(one.health);
       const quiet = (await deploymentOf('gamma')).health;
       const empty = { attempts: 0, successes: 0, failures: 0, successRate: null, p50FirstTokenMs: null };
@@ -404,7 +407,7 @@ describe('admin models and deployments', () => {
       const deployment = await deploymentOf('gamma');
       expect(deployment.coolingUntil).toBeNull();
       markFailure(t.app.ctx, deployment.aiModelMapId);
-      const cooling = (await get(`/api/admin/AiModelMap/GetById?aiModelMapId=${deployment.aiModelMapId}`)).Data;
+      const cooling = (await api(t.app, admin).getBody(`/api/admin/AiModelMap/GetById?aiModelMapId=${deployment.aiModelMapId}`)).Data;
       expect(Date.parse(cooling.coolingUntil)).toBeGreaterThan(Date.now());
     });
   });
@@ -422,6 +425,6 @@ describe('admin models and deployments', () => {
       expect((await post(url, body, null)).Code, url).toBe(10402);
     }
     expect(fake.requests.length + fake.modelListRequests.length).toBe(calls);
-    expect((await get('/api/admin/AiModel/GetById?aiModelId=sneaky')).Code).toBe(10404);
+    expect((await api(t.app, admin).getBody('/api/admin/AiModel/GetById?aiModelId=sneaky')).Code).toBe(10404);
   });
 });

@@ -4,8 +4,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { stripeSubscriptions } from '../../server/db/schema/plans.ts';
 import { pointLedger } from '../../server/db/schema/points.ts';
 import { users, vipOrders } from '../../server/db/schema/users.ts';
+import { api } from '../helpers/api.ts';
 import { useTestAppWithAdmin } from '../helpers/app.ts';
-import { auth, createUser, type TestUser } from '../helpers/users.ts';
+import { createUser, type TestUser } from '../helpers/users.ts';
 
 /**
  * The console's money pages (docs/api.md#admin-models-deployments-and-money): every order with its user, filtered by status,
@@ -17,59 +18,57 @@ import { auth, createUser, type TestUser } from '../helpers/users.ts';
 const DAY = 86_400_000;
 const at = (iso: string) => new Date(iso);
 
-describe('admin money', () => {
-  const { t, admin } = useTestAppWithAdmin({ AUTH_RATE_LIMIT: '1000' });
-  let alice: TestUser;
-  let bob: TestUser;
-  let carol: TestUser;
-  const orderIds: Record<string, string> = {};
+const { t, admin } = useTestAppWithAdmin({ AUTH_RATE_LIMIT: '1000' });
+let alice: TestUser;
+let bob: TestUser;
+let carol: TestUser;
+const orderIds: Record<string, string> = {};
 
-  const get = async (url: string, token = admin.token, lang = 'en') =>
-    (await t.app.inject({ method: 'GET', url, headers: { ...auth(token), 'accept-language': lang } })).json();
-  const list = (query: string) => get(`/api/admin/Vip/GetOrderList?${query}`);
+const list = (query: string) => api(t.app, admin).getBody(`/api/admin/Vip/GetOrderList?${query}`);
 
-  beforeAll(async () => {
-    alice = await createUser(t.app, { email: `alice-${randomUUID()}@money.test`, userName: 'Alice' });
-    bob = await createUser(t.app, { email: `bob_${randomUUID()}@money.test`, userName: 'Bob' });
-    carol = await createUser(t.app, { email: `carol-${randomUUID()}@money.test`, userName: 'Carol' });
-    const now = Date.now();
-    const order = (name: string, fields: Partial<typeof vipOrders.$inferInsert> & { userId: string }) => {
-      orderIds[name] = randomUUID();
-      return { id: orderIds[name], packageLevel: 2, packageName: 'Advanced', endTime: new Date(now + 30 * DAY), ...fields };
-    };
-    await t.database.db.insert(vipOrders).values([
-      // Paid through Stripe, in force, created on 2026-03-10.
-      order('paid', {
-        userId: alice.userId,
-        source: 'stripe',
-        amount: 1999,
-        currency: 'usd',
-        stripeInvoiceId: `in_${randomUUID()}`,
-        stripeSubscriptionId: 'sub_alice',
-        packageId: 'advanced-month',
-        period: 'month',
-        pointsGranted: 3000,
-        startTime: new Date(now - DAY),
-        createdAt: at('2026-03-10T12:00:00Z'),
-      }),
-      // Refunded (its end was moved back to the refund), created 2026-03-11 00:00 UTC exactly.
-      order('refunded', {
-        userId: alice.userId,
-        source: 'stripe',
-        amount: 999,
-        currency: 'usd',
-        startTime: new Date(now - 5 * DAY),
-        endTime: new Date(now - DAY),
-        refundedAt: new Date(now - DAY),
-        createdAt: at('2026-03-11T00:00:00Z'),
-      }),
-      // A redeem code's days, starting after the current plan ends.
-      order('scheduled', { userId: bob.userId, source: 'redeem', packageLevel: 1, packageName: 'Standard', startTime: new Date(now + 10 * DAY), createdAt: at('2026-03-12T23:59:59Z') }),
-      // An operator's grant that ended; the user hid it from their own list.
-      order('ended', { userId: bob.userId, source: 'admin', startTime: new Date(now - 60 * DAY), endTime: new Date(now - 30 * DAY), hiddenAt: new Date(), createdAt: at('2026-01-01T00:00:00Z') }),
-    ]);
-  });
+beforeAll(async () => {
+  alice = await createUser(t.app, { email: `alice-${randomUUID()}@money.test`, userName: 'Alice' });
+  bob = await createUser(t.app, { email: `bob_${randomUUID()}@money.test`, userName: 'Bob' });
+  carol = await createUser(t.app, { email: `carol-${randomUUID()}@money.test`, userName: 'Carol' });
+  const now = Date.now();
+  const order = (name: string, fields: Partial<typeof vipOrders.$inferInsert> & { userId: string }) => {
+    orderIds[name] = randomUUID();
+    return { id: orderIds[name], packageLevel: 2, packageName: 'Advanced', endTime: new Date(now + 30 * DAY), ...fields };
+  };
+  await t.database.db.insert(vipOrders).values([
+    // Paid through Stripe, in force, created on 2026-03-10.
+    order('paid', {
+      userId: alice.userId,
+      source: 'stripe',
+      amount: 1999,
+      currency: 'usd',
+      stripeInvoiceId: `in_${randomUUID()}`,
+      stripeSubscriptionId: 'sub_alice',
+      packageId: 'advanced-month',
+      period: 'month',
+      pointsGranted: 3000,
+      startTime: new Date(now - DAY),
+      createdAt: at('2026-03-10T12:00:00Z'),
+    }),
+    // Refunded (its end was moved back to the refund), created 2026-03-11 00:00 UTC exactly.
+    order('refunded', {
+      userId: alice.userId,
+      source: 'stripe',
+      amount: 999,
+      currency: 'usd',
+      startTime: new Date(now - 5 * DAY),
+      endTime: new Date(now - DAY),
+      refundedAt: new Date(now - DAY),
+      createdAt: at('2026-03-11T00:00:00Z'),
+    }),
+    // A redeem code's days, starting after the current plan ends.
+    order('scheduled', { userId: bob.userId, source: 'redeem', packageLevel: 1, packageName: 'Standard', startTime: new Date(now + 10 * DAY), createdAt: at('2026-03-12T23:59:59Z') }),
+    // An operator's grant that ended; the user hid it from their own list.
+    order('ended', { userId: bob.userId, source: 'admin', startTime: new Date(now - 60 * DAY), endTime: new Date(now - 30 * DAY), hiddenAt: new Date(), createdAt: at('2026-01-01T00:00:00Z') }),
+  ]);
+});
 
+describe('admin money: orders and subscriptions', () => {
   it('lists every order newest first with the user, each status and source as stored', async () => {
     const all = await list('page=1&count=100');
     expect(all.Code).toBe(10000);
@@ -130,10 +129,10 @@ describe('admin money', () => {
     expect([first.Data.list[0].vipOrderId, second.Data.list[0].vipOrderId]).toEqual([orderIds.refunded, orderIds.paid]);
     expect((await list(`userId=${alice.userId}&page=3&count=1`)).Data).toEqual({ list: [], total: 2 });
 
-    const one = await get(`/api/admin/Vip/GetOrderById?vipOrderId=${orderIds.refunded}`);
+    const one = await api(t.app, admin).getBody(`/api/admin/Vip/GetOrderById?vipOrderId=${orderIds.refunded}`);
     expect(one.Data).toMatchObject({ vipOrderId: orderIds.refunded, status: 'refunded', userEmail: alice.email, amount: 999 });
     expect(one.Data.refundTime).not.toBeNull();
-    expect((await get(`/api/admin/Vip/GetOrderById?vipOrderId=${randomUUID()}`)).Code).toBe(10404);
+    expect((await api(t.app, admin).getBody(`/api/admin/Vip/GetOrderById?vipOrderId=${randomUUID()}`)).Code).toBe(10404);
   });
 
   it('lists Stripe subscriptions with their user and package, filtered by status and user', async () => {
@@ -142,7 +141,7 @@ describe('admin money', () => {
       { id: 'sub_alice', userId: alice.userId, customerId: 'cus_a', packageId: 'advanced-month', status: 'active', currentPeriodEnd: new Date(now + 20 * DAY), updatedAt: new Date(now - 1000) },
       { id: 'sub_bob', userId: bob.userId, customerId: 'cus_b', packageId: 'gone-package', status: 'canceled', cancelAtPeriodEnd: true, updatedAt: new Date(now) },
     ]);
-    const all = await get('/api/admin/Vip/GetSubscriptionList?count=100');
+    const all = await api(t.app, admin).getBody('/api/admin/Vip/GetSubscriptionList?count=100');
     expect(all.Code).toBe(10000);
     expect(all.Data.list.map((s: { subscriptionId: string }) => s.subscriptionId)).toEqual(['sub_bob', 'sub_alice']);
     expect(all.Data.list[1]).toMatchObject({
@@ -158,13 +157,15 @@ describe('admin money', () => {
     });
     // A package that is gone (never created here) still lists the subscription, without its terms.
     expect(all.Data.list[0]).toMatchObject({ packageId: 'gone-package', packageName: null, level: null, period: null, cancelAtPeriodEnd: true, currentPeriodEnd: null });
-    expect((await get('/api/admin/Vip/GetSubscriptionList?status=canceled')).Data).toMatchObject({ total: 1, list: [{ subscriptionId: 'sub_bob' }] });
-    expect((await get(`/api/admin/Vip/GetSubscriptionList?email=${encodeURIComponent(alice.email)}`)).Data.total).toBe(1);
-    expect((await get(`/api/admin/Vip/GetSubscriptionList?userId=${carol.userId}`)).Data).toEqual({ list: [], total: 0 });
+    expect((await api(t.app, admin).getBody('/api/admin/Vip/GetSubscriptionList?status=canceled')).Data).toMatchObject({ total: 1, list: [{ subscriptionId: 'sub_bob' }] });
+    expect((await api(t.app, admin).getBody(`/api/admin/Vip/GetSubscriptionList?email=${encodeURIComponent(alice.email)}`)).Data.total).toBe(1);
+    expect((await api(t.app, admin).getBody(`/api/admin/Vip/GetSubscriptionList?userId=${carol.userId}`)).Data).toEqual({ list: [], total: 0 });
   });
+});
 
+describe('admin money', () => {
   describe('invite statistics', () => {
-    const stats = (query: string) => get(`/api/admin/InviteCode/GetStatistics?${query}`);
+    const stats = (query: string) => api(t.app, admin).getBody(`/api/admin/InviteCode/GetStatistics?${query}`);
 
     beforeAll(async () => {
       // Alice invited three (two on 2026-04-01, one on 2026-04-03), Bob one (2026-04-02); credits
@@ -234,7 +235,9 @@ describe('admin money', () => {
       expect(all.Data.totals.invitees).toBeGreaterThanOrEqual(4);
     });
   });
+});
 
+describe('admin money: bad input and callers who are not admins', () => {
   it('refuses bad input with a clear Code and message, in both languages', async () => {
     const bad = [
       '/api/admin/Vip/GetOrderList?status=bogus',
@@ -253,15 +256,15 @@ describe('admin money', () => {
       '/api/admin/InviteCode/GetStatistics?to=%00',
     ];
     for (const url of bad) {
-      const res = await t.app.inject({ method: 'GET', url, headers: auth(admin.token) });
+      const res = await api(t.app, admin).get(url);
       expect(res.statusCode, url).toBe(200);
       expect(res.json().Code, url).toBe(10400);
       expect(res.json().Msg.length, url).toBeGreaterThan(5);
     }
     // A range that ends before it starts: said so, in the caller's language.
-    const backwards = await get('/api/admin/Vip/GetOrderList?from=2026-03-12&to=2026-03-11');
+    const backwards = await api(t.app, admin).getBody('/api/admin/Vip/GetOrderList?from=2026-03-12&to=2026-03-11');
     expect(backwards).toMatchObject({ Code: 10400, Msg: 'The end of the date range must come after its start.' });
-    const zh = await get('/api/admin/InviteCode/GetStatistics?from=2026-03-12T00:00:00Z&to=2026-03-12T00:00:00Z', admin.token, 'zh');
+    const zh = await api(t.app, admin).getBody('/api/admin/InviteCode/GetStatistics?from=2026-03-12T00:00:00Z&to=2026-03-12T00:00:00Z', { lang: 'zh' });
     expect(zh).toMatchObject({ Code: 10400, Msg: '日期范围的结束时间必须晚于开始时间。' });
   });
 
@@ -273,10 +276,10 @@ describe('admin money', () => {
       '/api/admin/InviteCode/GetStatistics',
     ];
     for (const url of urls) {
-      expect((await get(url, carol.token)).Code, url).toBe(10403);
-      expect((await t.app.inject({ method: 'GET', url })).json().Code, url).toBe(10402);
+      expect((await api(t.app, carol).getBody(url)).Code, url).toBe(10403);
+      expect((await api(t.app).getBody(url)).Code, url).toBe(10402);
     }
     // A user cannot read another's orders through the admin list, even naming themselves.
-    expect((await get(`/api/admin/Vip/GetOrderList?userId=${carol.userId}`, carol.token)).Data).toBeNull();
+    expect((await api(t.app, carol).getBody(`/api/admin/Vip/GetOrderList?userId=${carol.userId}`)).Data).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api } from '../helpers/api.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 
 describe('the HTTP envelope', () => {
@@ -9,18 +10,18 @@ describe('the HTTP envelope', () => {
   afterAll(() => t.close());
 
   it('answers unknown routes with HTTP 404 and the envelope', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/Nope/Nothing' });
+    const res = await api(t.app).get('/api/Nope/Nothing');
     expect(res.statusCode).toBe(404);
     expect(res.json()).toEqual({ Code: 10404, Msg: 'request not found', Data: null });
   });
 
   it('answers the not-found message in Chinese when accept-language asks for it', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/Nope', headers: { 'accept-language': 'zh-CN,zh;q=0.9' } });
+    const res = await api(t.app).get('/api/Nope', { lang: 'zh-CN,zh;q=0.9' });
     expect(res.json().Msg).toBe('请求不存在');
   });
 
   it('serves the OpenAPI document', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/docs/json' });
+    const res = await api(t.app).get('/api/docs/json');
     expect(res.statusCode).toBe(200);
     const doc = res.json();
     expect(doc.openapi).toMatch(/^3\./);

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failureOf } from '../../server/core/failures.ts';
+import { api } from '../helpers/api.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { auth, createAdmin } from '../helpers/users.ts';
 
@@ -128,7 +129,7 @@ describe('bad input on every route of the table', () => {
   it('never answers 5xx or anything but the envelope', { timeout: 600_000 }, async () => {
     const table = t.app.routeTable;
     expect(table.length).toBeGreaterThanOrEqual(15);
-    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as { paths: Record<string, Record<string, Operation>> };
+    const doc = (await api(t.app).get('/api/docs/json')).json() as { paths: Record<string, Record<string, Operation>> };
     const failures: string[] = [];
 
     for (const route of table) {
@@ -237,7 +238,7 @@ describe('one rule at the edge for every route', () => {
 
   const rename = (payload: string | Buffer, lang = 'en', contentType = 'application/json') =>
     t.app.inject({ method: 'POST', url: '/api/User/UpdateNickName', payload, headers: { ...auth(token), 'content-type': contentType, 'accept-language': lang } });
-  const nameNow = async () => (await t.app.inject({ method: 'GET', url: '/api/User/GetUserByLogin', headers: auth(token) })).json().Data.userName;
+  const nameNow = async () => (await api(t.app, token).getBody('/api/User/GetUserByLogin')).Data.userName;
 
   it('refuses each class with the bad-input Code and a message that names the rule, in the caller language, and stores nothing', async () => {
     const before = await nameNow();
@@ -274,11 +275,11 @@ describe('one rule at the edge for every route', () => {
       ['chatSessionId=%00', /NUL character/],
     ];
     for (const [query, msg] of cases) {
-      const res = await t.app.inject({ method: 'GET', url: `/api/Chat/GetChatMessageListBySelfSessionId?${query}`, headers: auth(token) });
+      const res = await api(t.app, token).get(`/api/Chat/GetChatMessageListBySelfSessionId?${query}`);
       expect(res.json(), query).toEqual({ Code: 10400, Msg: expect.stringMatching(msg), Data: null });
     }
     // Repeated names and + for spaces decode as before.
-    const res = await t.app.inject({ method: 'GET', url: '/api/Chat/GetChatSessionListBySelf?sessionTitle=a+b%20c&page=1', headers: auth(token) });
+    const res = await api(t.app, token).get('/api/Chat/GetChatSessionListBySelf?sessionTitle=a+b%20c&page=1');
     expect(res.json().Code).toBe(10000);
   });
 

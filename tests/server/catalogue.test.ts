@@ -8,20 +8,22 @@ import { loadConfig } from '../../server/config.ts';
 import { aiDeployments, aiModels } from '../../server/db/schema/models.ts';
 import { openModelStream, resolveModel } from '../../server/services/chat/model-stream.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
+import { api } from '../helpers/api.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { auth, createAdmin, createUser, grantVip } from '../helpers/users.ts';
+import { createAdmin, createUser, grantVip } from '../helpers/users.ts';
 
 const SECRET_KEY = 'catalogue-test-secret-key-0123456789abc';
-const JSON_HEADERS = { 'content-type': 'application/json-patch+json' };
 
+/** A GET that must answer HTTP 200; its envelope. */
 async function get(app: FastifyInstance, url: string, token?: string) {
-  const res = await app.inject({ method: 'GET', url, headers: token ? auth(token) : {} });
+  const res = await api(app, token).get(url);
   expect(res.statusCode).toBe(200);
   return res.json();
 }
 
+/** A POST that must answer HTTP 200; its envelope. */
 async function post(app: FastifyInstance, url: string, body: unknown, token?: string) {
-  const res = await app.inject({ method: 'POST', url, headers: { ...JSON_HEADERS, ...(token ? auth(token) : {}) }, payload: JSON.stringify(body) });
+  const res = await api(app, token).post(url, body);
   expect(res.statusCode).toBe(200);
   return res.json();
 }
@@ -290,8 +292,8 @@ describe('the catalogue API', () => {
     expect(saved.Code).toBe(10000);
     expect(saved.Data).toMatchObject({ hasApiKey: true, apiKeyHint: 'sk-...9876', upstreamModelId: 'keyed', enabled: true });
     const id = saved.Data.aiModelMapId;
-    const listed = await t.app.inject({ method: 'GET', url: '/api/admin/AiModelMap/GetList?aiModelId=level-0', headers: auth(admin.token) });
-    const one = await t.app.inject({ method: 'GET', url: `/api/admin/AiModelMap/GetById?aiModelMapId=${id}`, headers: auth(admin.token) });
+    const listed = await api(t.app, admin).get('/api/admin/AiModelMap/GetList?aiModelId=level-0');
+    const one = await api(t.app, admin).get(`/api/admin/AiModelMap/GetById?aiModelMapId=${id}`);
     for (const res of [JSON.stringify(saved), listed.body, one.body]) expect(res).not.toContain('secret-abcdefgh');
     expect(listed.json().Data.map((d: { aiModelMapId: string }) => d.aiModelMapId)[0]).toBe(id);
 

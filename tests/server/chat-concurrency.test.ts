@@ -3,9 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pointBalances, pointLedger } from '../../server/db/schema/points.ts';
 import { creditPoints } from '../../server/services/points/ledger.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
+import { api } from '../helpers/api.ts';
 import { createTestApp, onPostgres, type TestApp } from '../helpers/app.ts';
 import { parseChatStream } from '../helpers/chat.ts';
-import { auth, createUser } from '../helpers/users.ts';
+import { createUser } from '../helpers/users.ts';
 
 // PGlite has a single connection: parallel requests there are serial and prove nothing.
 (onPostgres ? describe : describe.skip)('parallel messages against a small balance', () => {
@@ -28,12 +29,7 @@ import { auth, createUser } from '../helpers/users.ts';
     fake.script('basic-model', { chunks: ['slow ', 'answer'], delayMs: 250 });
     const answers = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        t.app.inject({
-          method: 'POST',
-          url: '/api/Chat/AddMessage',
-          headers: auth(user.token),
-          payload: { aiModelId: 'basic-model', inputMessage: `parallel ${i}` },
-        }),
+        api(t.app, user).post('/api/Chat/AddMessage', { aiModelId: 'basic-model', inputMessage: `parallel ${i}` }),
       ),
     );
     const streamed = answers.filter((r) => String(r.headers['content-type']).startsWith('text/event-stream'));

@@ -54,77 +54,77 @@ async function holdDatabase(t: TestApp): Promise<{ release(): Promise<void> }> {
   };
 }
 
+let fake: FakeOpenAI;
+let t: TestApp;
+let baseUrl: string;
+let user: TestUser;
+
+const post = (token: string, body: Record<string, unknown>) =>
+  fetch(`${baseUrl}/api/Chat/AddMessage`, {
+    method: 'POST',
+    headers: { ...auth(token), 'content-type': 'application/json-patch+json' },
+    body: JSON.stringify(body),
+  });
+const pointsOf = async (userId: string) => (await getIntegral(t.database.db, userId, t.config.FREE_DAILY_POINTS))[0].integralValue;
+const rowsOf = (userId: string) => t.database.db.select().from(chatMessages).where(eq(chatMessages.userId, userId));
+const ledgerOf = (userId: string) => t.database.db.select().from(pointLedger).where(eq(pointLedger.userId, userId));
+/** The next request the fake upstream receives, once it has arrived. */
+const nextRequest = async (before: number): Promise<RecordedRequest> =>
+  vi.waitFor(
+    () => {
+      expect(fake.requests.length).toBeGreaterThan(before);
+      return fake.requests[before];
+    },
+    { timeout: 5000, interval: 5 },
+  );
+/** A user with `points` to spend (the app gives no free daily points), the login cache warm. */
+const userWith = async (points: number) => {
+  const u = await createUser(t.app);
+  if (points > 0) await creditPoints(t.database.db, { userId: u.userId, delta: points, kind: 'admin', key: `test:${u.userId}` });
+  return u;
+};
+/** One finished message: fills the login cache and the catalogue, as any running server has them. */
+const warm = async (u: TestUser, model = 'fast-model') => {
+  const res = await post(u.token, { aiModelId: model, inputMessage: 'warm up' });
+  expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
+  expect((await readStream(res, () => {})).done).toBe(true);
+};
+
+/** Sends a message with the database held until the upstream has the request, then lets the statement run. */
+const sentWhileHeld = async (token: string, body: Record<string, unknown>) => {
+  const before = fake.requests.length;
+  const hold = await holdDatabase(t);
+  let released = false;
+  try {
+    const pending = post(token, body);
+    const request = await nextRequest(before);
+    released = true;
+    await hold.release();
+    return { res: await pending, request };
+  } finally {
+    if (!released) await hold.release();
+  }
+};
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI();
+  // slow-model answers in about two seconds: a refusal must cut it off long before.
+  fake.script('slow-model', { chunks: Array.from({ length: 100 }, (_, i) => `s${i} `), delayMs: 20 });
+  fake.script('fast-model', { chunks: ['Hello', ' there'] });
+  fake.script('paced-model', { chunks: ['one ', 'two ', 'three ', 'four'], delayMs: 20 });
+  fake.script('plan-model', { chunks: Array.from({ length: 30 }, (_, i) => `p${i} `), delayMs: 20 });
+  t = await createTestApp({ ...fakeOpenAIEnv(fake, 'fast-model,paced-model,slow-model,plan-model:2'), FREE_DAILY_POINTS: '0' });
+  baseUrl = await listening(t.app);
+  user = await userWith(100);
+  await warm(user);
+});
+afterAll(async () => {
+  t?.app.server.closeAllConnections();
+  await t?.close();
+  await fake?.close();
+});
+
 describe('AddMessage: the upstream asked while the message is stored', () => {
-  let fake: FakeOpenAI;
-  let t: TestApp;
-  let baseUrl: string;
-  let user: TestUser;
-
-  const post = (token: string, body: Record<string, unknown>) =>
-    fetch(`${baseUrl}/api/Chat/AddMessage`, {
-      method: 'POST',
-      headers: { ...auth(token), 'content-type': 'application/json-patch+json' },
-      body: JSON.stringify(body),
-    });
-  const pointsOf = async (userId: string) => (await getIntegral(t.database.db, userId, t.config.FREE_DAILY_POINTS))[0].integralValue;
-  const rowsOf = (userId: string) => t.database.db.select().from(chatMessages).where(eq(chatMessages.userId, userId));
-  const ledgerOf = (userId: string) => t.database.db.select().from(pointLedger).where(eq(pointLedger.userId, userId));
-  /** The next request the fake upstream receives, once it has arrived. */
-  const nextRequest = async (before: number): Promise<RecordedRequest> =>
-    vi.waitFor(
-      () => {
-        expect(fake.requests.length).toBeGreaterThan(before);
-        return fake.requests[before];
-      },
-      { timeout: 5000, interval: 5 },
-    );
-  /** A user with `points` to spend (the app gives no free daily points), the login cache warm. */
-  const userWith = async (points: number) => {
-    const u = await createUser(t.app);
-    if (points > 0) await creditPoints(t.database.db, { userId: u.userId, delta: points, kind: 'admin', key: `test:${u.userId}` });
-    return u;
-  };
-  /** One finished message: fills the login cache and the catalogue, as any running server has them. */
-  const warm = async (u: TestUser, model = 'fast-model') => {
-    const res = await post(u.token, { aiModelId: model, inputMessage: 'warm up' });
-    expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
-    expect((await readStream(res, () => {})).done).toBe(true);
-  };
-
-  /** Sends a message with the database held until the upstream has the request, then lets the statement run. */
-  const sentWhileHeld = async (token: string, body: Record<string, unknown>) => {
-    const before = fake.requests.length;
-    const hold = await holdDatabase(t);
-    let released = false;
-    try {
-      const pending = post(token, body);
-      const request = await nextRequest(before);
-      released = true;
-      await hold.release();
-      return { res: await pending, request };
-    } finally {
-      if (!released) await hold.release();
-    }
-  };
-
-  beforeAll(async () => {
-    fake = await startFakeOpenAI();
-    // slow-model answers in about two seconds: a refusal must cut it off long before.
-    fake.script('slow-model', { chunks: Array.from({ length: 100 }, (_, i) => `s${i} `), delayMs: 20 });
-    fake.script('fast-model', { chunks: ['Hello', ' there'] });
-    fake.script('paced-model', { chunks: ['one ', 'two ', 'three ', 'four'], delayMs: 20 });
-    fake.script('plan-model', { chunks: Array.from({ length: 30 }, (_, i) => `p${i} `), delayMs: 20 });
-    t = await createTestApp({ ...fakeOpenAIEnv(fake, 'fast-model,paced-model,slow-model,plan-model:2'), FREE_DAILY_POINTS: '0' });
-    baseUrl = await listening(t.app);
-    user = await userWith(100);
-    await warm(user);
-  });
-  afterAll(async () => {
-    t?.app.server.closeAllConnections();
-    await t?.close();
-    await fake?.close();
-  });
-
   it('asks the upstream before the statement commits, and sends nothing until the message is stored', async () => {
     const before = fake.requests.length;
     const points = await pointsOf(user.userId);
@@ -184,7 +184,9 @@ describe('AddMessage: the upstream asked while the message is stored', () => {
     expect(atFirstText).toHaveLength(1);
     expect(atFirstText[0]).toMatch(/insert into chat_messages/);
   });
+});
 
+describe('AddMessage: the stored statement refusing the message after the upstream was asked', () => {
   it('cuts the upstream off when the points do not cover the message: nothing stored, nothing charged', async () => {
     const poor = await userWith(0);
     // A first message is refused too; it also fills the login cache, as for anyone who chatted before.

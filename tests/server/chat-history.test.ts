@@ -4,9 +4,10 @@ import { chatMessages, chatSessions } from '../../server/db/schema/chat.ts';
 import { loadSession } from '../../server/services/chat/prepare.ts';
 import { historyBudgetChars } from '../../server/services/chat/model-stream.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
+import { api } from '../helpers/api.ts';
 import { createTestApp, fakeOpenAIEnv, type TestApp } from '../helpers/app.ts';
 import { parseChatStream } from '../helpers/chat.ts';
-import { auth, createUser } from '../helpers/users.ts';
+import { createUser } from '../helpers/users.ts';
 
 type Exchange = { input: string; output: string; promptText?: string; finished?: boolean };
 
@@ -104,12 +105,7 @@ describe('the history a follow-up message reads', () => {
     // new message, the 9th does not.
     const exchanges = Array.from({ length: 40 }, (_, i) => ({ input: `question ${i} ${'q'.repeat(985)}`, output: 'a'.repeat(2_000) }));
     const sessionId = await sessionOf(user.userId, exchanges);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/Chat/AddMessage',
-      headers: { ...auth(user.token), 'content-type': 'application/json-patch+json' },
-      payload: JSON.stringify({ chatSessionId: sessionId, aiModelId: 'basic-model', inputMessage: 'and now?' }),
-    });
+    const res = await api(t.app, user).post('/api/Chat/AddMessage', { chatSessionId: sessionId, aiModelId: 'basic-model', inputMessage: 'and now?' });
     expect(parseChatStream(res.body).at(-1)!.Data.FinishReason).toBe('stop');
     const sent = fake.requests.at(-1)!.body.messages as { role: string; content: string }[];
     expect(sent.at(-1)).toEqual({ role: 'user', content: 'and now?' });

@@ -4,6 +4,7 @@ import { chatMessages } from '../../server/db/schema/chat.ts';
 import { pointLedger } from '../../server/db/schema/points.ts';
 import { getIntegral } from '../../server/services/points/ledger.ts';
 import type { FakeOpenAI } from '../fixtures/fake-openai.ts';
+import { api } from '../helpers/api.ts';
 import { onPostgres, type TestApp } from '../helpers/app.ts';
 import { buses, closeChatApp, closeTwoInstances, startChatApp, startTwoInstances } from '../helpers/chat-apps.ts';
 import { parseChatStream, readStream, textOf, type StreamEvent } from '../helpers/chat.ts';
@@ -43,7 +44,7 @@ describe('ResumeMessage on one instance', () => {
   let baseUrl: string;
 
   const messageRow = async (id: string) => (await t.database.db.select().from(chatMessages).where(eq(chatMessages.id, id)))[0];
-  const resume = (token: string, id: string, offset: number | string) => t.app.inject({ method: 'GET', url: resumeUrl(id, offset), headers: auth(token) });
+  const resume = (token: string, id: string, offset: number | string) => api(t.app, token).get(resumeUrl(id, offset));
 
   beforeAll(async () => {
     ({ fake, t, user, baseUrl } = await startChatApp('basic-model,slow-model'));
@@ -53,12 +54,7 @@ describe('ResumeMessage on one instance', () => {
 
   it('sends a finished answer from every offset, inside a surrogate pair and between Chinese characters too', async () => {
     fake.script('basic-model', { chunks: MIXED });
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/Chat/AddMessage',
-      headers: { ...auth(user.token), 'content-type': 'application/json-patch+json' },
-      payload: JSON.stringify({ aiModelId: 'basic-model', inputMessage: 'mixed' }),
-    });
+    const res = await api(t.app, user).post('/api/Chat/AddMessage', { aiModelId: 'basic-model', inputMessage: 'mixed' });
     const asked = parseChatStream(res.body);
     const full = textOf(asked);
     expect(full).toBe(MIXED_TEXT);
@@ -137,7 +133,7 @@ describe('ResumeMessage on one instance', () => {
     fake.script('slow-model', { chunks, delayMs: 20 });
     const fresh = await createUser(t.app);
     const list = async () =>
-      (await t.app.inject({ method: 'GET', url: '/api/Chat/GetChatSessionListBySelf?page=1&count=20', headers: auth(fresh.token) })).json().Data.list as {
+      (await api(t.app, fresh).getBody('/api/Chat/GetChatSessionListBySelf?page=1&count=20')).Data.list as {
         chatSessionId: string;
         answering: boolean;
       }[];
@@ -161,7 +157,7 @@ describe('ResumeMessage on one instance', () => {
       return !!e.Data.OutputMessage;
     });
     const reader = readResumed(baseUrl, user.token, id, 0);
-    const stop = await t.app.inject({ method: 'POST', url: '/api/Chat/StopMessage', headers: auth(user.token), payload: { chatMessageId: id } });
+    const stop = await api(t.app, user).post('/api/Chat/StopMessage', { chatMessageId: id });
     expect(stop.json().Code).toBe(10000);
     const followed = await reader;
     expect(followed.done).toBe(true);
@@ -171,35 +167,26 @@ describe('ResumeMessage on one instance', () => {
 
   it('refuses another user’s message, a signed-out caller and bad input with a clear Code', async () => {
     fake.script('basic-model', { chunks: ['short'] });
-    const asked = parseChatStream(
-      (
-        await t.app.inject({
-          method: 'POST',
-          url: '/api/Chat/AddMessage',
-          headers: { ...auth(user.token), 'content-type': 'application/json-patch+json' },
-          payload: JSON.stringify({ aiModelId: 'basic-model', inputMessage: 'mine' }),
-        })
-      ).body,
-    );
+    const asked = parseChatStream((await api(t.app, user).post('/api/Chat/AddMessage', { aiModelId: 'basic-model', inputMessage: 'mine' })).body);
     const id = asked[0].Data.ChatMessageId;
     const other = await createUser(t.app);
     const refused = await resume(other.token, id, 0);
     expect(refused.headers['content-type']).toMatch(/^application\/json/);
     expect(refused.json()).toMatchObject({ Code: 10404, Data: null });
-    expect((await t.app.inject({ method: 'GET', url: resumeUrl(id, 0) })).json().Code).toBe(10402);
+    expect((await api(t.app).getBody(resumeUrl(id, 0))).Code).toBe(10402);
 
     const beyond = await resume(user.token, id, 6);
     expect(beyond.json()).toMatchObject({ Code: 10400, Data: null });
     expect(beyond.json().Msg).toContain('5');
-    const zh = await t.app.inject({ method: 'GET', url: resumeUrl(id, 6), headers: { ...auth(user.token), 'accept-language': 'zh-CN' } });
+    const zh = await api(t.app, user).get(resumeUrl(id, 6), { lang: 'zh-CN' });
     expect(zh.json().Msg).toMatch(/回答/);
     for (const offset of ['-1', '1.5', 'abc', '1e12', '99999999999999999999', `${10_000_001}`]) {
       expect((await resume(user.token, id, offset)).json().Code, offset).toBe(10400);
     }
     for (const badId of ['', '%00', 'a%00b', 'x'.repeat(65), '%ED%A0%80']) {
-      expect((await t.app.inject({ method: 'GET', url: `/api/Chat/ResumeMessage?chatMessageId=${badId}&offset=0`, headers: auth(user.token) })).json().Code, badId).toBe(10400);
+      expect((await api(t.app, user).getBody(`/api/Chat/ResumeMessage?chatMessageId=${badId}&offset=0`)).Code, badId).toBe(10400);
     }
-    expect((await t.app.inject({ method: 'GET', url: '/api/Chat/ResumeMessage', headers: auth(user.token) })).json().Code).toBe(10400);
+    expect((await api(t.app, user).getBody('/api/Chat/ResumeMessage')).Code).toBe(10400);
     expect((await resume(user.token, 'no-such-message', 0)).json().Code).toBe(10404);
   });
 });
@@ -278,7 +265,7 @@ describe('ResumeMessage on one instance', () => {
     let refused: unknown;
     const { done } = await readStream(res, async (e) => {
       if (refused || !e.Data.OutputMessage) return;
-      refused = (await b.app.inject({ method: 'GET', url: resumeUrl(e.Data.ChatMessageId, 0), headers: auth(other.token) })).json();
+      refused = await api(b.app, other).getBody(resumeUrl(e.Data.ChatMessageId, 0));
     });
     expect(done).toBe(true);
     expect(refused).toMatchObject({ Code: 10404, Data: null });

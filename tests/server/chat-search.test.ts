@@ -3,8 +3,9 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatMessages, chatSessions } from '../../server/db/schema/chat.ts';
 import { RECENT_WINDOW } from '../../server/services/chat/search.ts';
+import { api } from '../helpers/api.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { auth, createUser } from '../helpers/users.ts';
+import { createUser } from '../helpers/users.ts';
 
 type User = { userId: string; token: string };
 type Hit = { chatSessionId: string; chatMessageId: string; field: string; snippet: string; matchStart: number; matchLength: number; sessionTitle: string };
@@ -16,8 +17,8 @@ describe('full-text search in messages (SearchMessages)', () => {
   let minute = 0;
 
   const search = (u: User | null, q: string, extra = '') =>
-    t.app
-      .inject({ method: 'GET', url: `/api/Chat/SearchMessages?q=${encodeURIComponent(q)}${extra}`, headers: u ? auth(u.token) : {} })
+    api(t.app, u?.token)
+      .get(`/api/Chat/SearchMessages?q=${encodeURIComponent(q)}${extra}`)
       .then((r) => ({ status: r.statusCode, ...(r.json() as { Code: number; Msg: string; Data: { list: Hit[]; total: number } }) }));
 
   /** One session with one message per [input, output] pair, each a minute newer than the last. */

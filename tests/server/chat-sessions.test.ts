@@ -3,61 +3,61 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatMessages, chatSessions } from '../../server/db/schema/chat.ts';
 import { recoverOrphanedAnswers } from '../../server/services/system/instances.ts';
+import { api } from '../helpers/api.ts';
 import { createTestApp, onPostgres, type TestApp } from '../helpers/app.ts';
-import { auth, createUser } from '../helpers/users.ts';
+import { createUser } from '../helpers/users.ts';
 
 type User = { userId: string; token: string };
 
-describe('chat history', () => {
-  let t: TestApp;
-  let alice: User;
-  let bob: User;
+let t: TestApp;
+let alice: User;
+let bob: User;
 
-  const get = (u: User, url: string) => t.app.inject({ method: 'GET', url, headers: auth(u.token) }).then((r) => r.json());
-  const post = (u: User, url: string, payload: unknown) =>
-    t.app.inject({ method: 'POST', url, headers: auth(u.token), payload: payload as object }).then((r) => r.json());
-  const sessionsOf = (u: User, query = '') => get(u, `/api/Chat/GetChatSessionListBySelf?${query}`);
+const get = (u: User, url: string) => api(t.app, u.token).getBody(url);
+const post = (u: User, url: string, payload: unknown) => api(t.app, u.token).postBody(url, payload);
+const sessionsOf = (u: User, query = '') => get(u, `/api/Chat/GetChatSessionListBySelf?${query}`);
 
-  /** Sessions written directly, with activity times one minute apart (index 0 is the oldest). */
-  async function seedSessions(u: User, titles: string[]): Promise<string[]> {
-    const base = Date.now() - titles.length * 60_000;
-    const rows = titles.map((title, i) => ({
-      id: randomUUID(),
-      userId: u.userId,
-      title,
-      describe: `about ${title}`,
-      createdAt: new Date(base + i * 60_000),
-      lastActiveAt: new Date(base + i * 60_000),
-    }));
-    await t.database.db.insert(chatSessions).values(rows);
-    return rows.map((r) => r.id);
-  }
+/** Sessions written directly, with activity times one minute apart (index 0 is the oldest). */
+async function seedSessions(u: User, titles: string[]): Promise<string[]> {
+  const base = Date.now() - titles.length * 60_000;
+  const rows = titles.map((title, i) => ({
+    id: randomUUID(),
+    userId: u.userId,
+    title,
+    describe: `about ${title}`,
+    createdAt: new Date(base + i * 60_000),
+    lastActiveAt: new Date(base + i * 60_000),
+  }));
+  await t.database.db.insert(chatSessions).values(rows);
+  return rows.map((r) => r.id);
+}
 
-  async function seedMessage(u: User, sessionId: string, input: string, at: Date) {
-    const id = randomUUID();
-    await t.database.db.insert(chatMessages).values({
-      id,
-      sessionId,
-      userId: u.userId,
-      inputMessage: input,
-      outputMessage: `Echo: ${input}`,
-      requestedModelId: 'basic-model',
-      aiModelId: 'basic-model',
-      modelName: 'basic-model',
-      finishReason: 'stop',
-      createdAt: at,
-      finishedAt: at,
-    });
-    return id;
-  }
-
-  beforeAll(async () => {
-    t = await createTestApp();
-    alice = await createUser(t.app);
-    bob = await createUser(t.app);
+async function seedMessage(u: User, sessionId: string, input: string, at: Date) {
+  const id = randomUUID();
+  await t.database.db.insert(chatMessages).values({
+    id,
+    sessionId,
+    userId: u.userId,
+    inputMessage: input,
+    outputMessage: `Echo: ${input}`,
+    requestedModelId: 'basic-model',
+    aiModelId: 'basic-model',
+    modelName: 'basic-model',
+    finishReason: 'stop',
+    createdAt: at,
+    finishedAt: at,
   });
-  afterAll(() => t.close());
+  return id;
+}
 
+beforeAll(async () => {
+  t = await createTestApp();
+  alice = await createUser(t.app);
+  bob = await createUser(t.app);
+});
+afterAll(() => t.close());
+
+describe('chat history: listing sessions and their messages', () => {
   it('lists only the caller’s sessions, newest activity first, with paging and total', async () => {
     const titles = Array.from({ length: 25 }, (_, i) => `Alice chat ${i}`);
     const ids = await seedSessions(alice, titles);
@@ -150,7 +150,9 @@ describe('chat history', () => {
     expect((await get(bob, `/api/Chat/GetChatMessageListBySelfSessionId?chatSessionId=${empty}`)).Code).toBe(10404);
     expect((await get(alice, '/api/Chat/GetChatMessageListBySelfSessionId')).Code).toBe(10400);
   });
+});
 
+describe('chat history: renaming and deleting', () => {
   it('renames the caller’s session only, trimmed, non-empty and bounded', async () => {
     const [id] = await seedSessions(alice, ['old name']);
     expect(await post(alice, '/api/Chat/UpdateSessionTitle', { chatSessionId: id, sessionTitle: '  New name  ' })).toMatchObject({ Code: 10000 });
@@ -200,7 +202,9 @@ describe('chat history', () => {
     expect(await t.database.db.select().from(chatMessages).where(eq(chatMessages.id, m))).toHaveLength(0);
     expect((await post(alice, '/api/Chat/DeleteMessage', { chatMessageId: m })).Code).toBe(10404);
   });
+});
 
+describe('chat history: unfinished answers and logins', () => {
   it('marks messages left unfinished by a dead instance as interrupted', async () => {
     const [s] = await seedSessions(alice, ['crashed']);
     const insert = async (updatedAt: Date) => {
@@ -227,10 +231,10 @@ describe('chat history', () => {
 
   it('needs a login on every chat history route', async () => {
     for (const url of ['/api/Chat/GetChatSessionListBySelf', '/api/Chat/GetChatMessageListBySelfSessionId?chatSessionId=x']) {
-      expect((await t.app.inject({ method: 'GET', url })).json().Code).toBe(10402);
+      expect((await api(t.app).getBody(url)).Code).toBe(10402);
     }
     for (const url of ['/api/Chat/UpdateSessionTitle', '/api/Chat/DeleteSessions', '/api/Chat/DeleteMessage', '/api/Chat/StopMessage']) {
-      expect((await t.app.inject({ method: 'POST', url, payload: {} })).json().Code).toBe(10402);
+      expect((await api(t.app).postBody(url, {})).Code).toBe(10402);
     }
   });
 });

@@ -5,8 +5,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatMedia } from '../../server/db/schema/media.ts';
 import { chatMessages, chatSessions } from '../../server/db/schema/chat.ts';
+import { api } from '../helpers/api.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { auth, createUser } from '../helpers/users.ts';
+import { createUser } from '../helpers/users.ts';
 
 type User = { userId: string; email: string; token: string };
 type Answer<T = any> = { status: number; Code: number; Msg: string; Data: T };
@@ -18,7 +19,8 @@ describe('share links (ShareSession, GetShareList, RevokeShare, GetShare)', () =
   let minute = 0;
 
   const call = async <T = any>(method: 'GET' | 'POST', url: string, u: User | null, payload?: object): Promise<Answer<T>> => {
-    const res = await t.app.inject({ method, url, headers: u ? auth(u.token) : {}, ...(payload ? { payload } : {}) });
+    const as = api(t.app, u?.token);
+    const res = method === 'GET' ? await as.get(url) : await as.post(url, payload);
     return { status: res.statusCode, ...(res.json() as Omit<Answer<T>, 'status'>) };
   };
   const share = (u: User, chatSessionId: string, includeImages?: boolean) => call('POST', '/api/Chat/ShareSession', u, { chatSessionId, includeImages });
@@ -109,7 +111,7 @@ describe('share links (ShareSession, GetShareList, RevokeShare, GetShare)', () =
 
     expect((await view(second.shareId)).Code).toBe(10000);
     // The page: the app for a live link, the same page with HTTP 404 for a revoked one, the link never sent on.
-    const page = (id: string) => t.app.inject({ method: 'GET', url: `/share/${id}`, headers: { 'if-none-match': '*' } });
+    const page = (id: string) => api(t.app).get(`/share/${id}`, { headers: { 'if-none-match': '*' } });
     const live = await page(second.shareId);
     expect([live.statusCode, live.headers['referrer-policy'], live.headers['x-robots-tag']]).toEqual([200, 'no-referrer', 'noindex']);
     expect(live.body).toContain('<title>Tandem</title>');

@@ -7,6 +7,7 @@ import { pointLedger } from '../../server/db/schema/points.ts';
 import { adminSaveDeployment } from '../../server/services/catalogue/catalogue-admin.ts';
 import { getIntegral } from '../../server/services/points/ledger.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
+import { api, type RequestOptions } from '../helpers/api.ts';
 import { createTestApp, fakeOpenAIEnv, type TestApp } from '../helpers/app.ts';
 import { closeChatApp, startChatApp } from '../helpers/chat-apps.ts';
 import { listening, parseChatStream, readStream, textOf } from '../helpers/chat.ts';
@@ -14,28 +15,22 @@ import { auth, createUser, grantVip } from '../helpers/users.ts';
 
 const MODELS = 'basic-model,adv-model:2,broken-model,mid-fail-model,slow-model,failover-model,rapid-model';
 
-describe('AddMessage streaming', () => {
-  let fake: FakeOpenAI;
-  let t: TestApp;
-  let user: { userId: string; token: string };
-  let baseUrl: string;
+let fake: FakeOpenAI;
+let t: TestApp;
+let user: { userId: string; token: string };
+let baseUrl: string;
 
-  const add = (token: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/Chat/AddMessage',
-      headers: { ...auth(token), 'content-type': 'application/json-patch+json', ...headers },
-      payload: JSON.stringify(body),
-    });
-  const messageRow = async (id: string) => (await t.database.db.select().from(chatMessages).where(eq(chatMessages.id, id)))[0];
-  const pointsOf = async (userId: string) => (await getIntegral(t.database.db, userId, t.config.FREE_DAILY_POINTS))[0].integralValue;
+const add = (token: string, body: Record<string, unknown>, options: RequestOptions = {}) => api(t.app, token).post('/api/Chat/AddMessage', body, options);
+const messageRow = async (id: string) => (await t.database.db.select().from(chatMessages).where(eq(chatMessages.id, id)))[0];
+const pointsOf = async (userId: string) => (await getIntegral(t.database.db, userId, t.config.FREE_DAILY_POINTS))[0].integralValue;
 
-  beforeAll(async () => {
-    ({ fake, t, user, baseUrl } = await startChatApp(MODELS));
-  });
-  afterAll(() => closeChatApp(t, fake));
-  beforeEach(() => fake.reset());
+beforeAll(async () => {
+  ({ fake, t, user, baseUrl } = await startChatApp(MODELS));
+});
+afterAll(() => closeChatApp(t, fake));
+beforeEach(() => fake.reset());
 
+describe('AddMessage streaming: the stream, its history and upstream failures', () => {
   it('streams envelopes with stable ids, the echoed text, the finish reason and DONE, and stores the answer', async () => {
     const res = await add(user.token, { aiModelId: 'basic-model', inputMessage: '  Hello there\nsecond line  ' });
     expect(res.statusCode).toBe(200);
@@ -82,7 +77,7 @@ describe('AddMessage streaming', () => {
   });
 
   it('keeps the CORS headers on the stream', async () => {
-    const res = await add(user.token, { aiModelId: 'basic-model', inputMessage: 'cors' }, { origin: t.config.publicUrl });
+    const res = await add(user.token, { aiModelId: 'basic-model', inputMessage: 'cors' }, { headers: { origin: t.config.publicUrl } });
     expect(res.headers['access-control-allow-origin']).toBe(t.config.publicUrl);
     expect(res.headers['access-control-expose-headers']).toMatch(/authorization/i);
   });
@@ -110,7 +105,7 @@ describe('AddMessage streaming', () => {
   it('ends a mid-stream upstream failure with an error event and DONE, keeping the partial text', async () => {
     fake.script('mid-fail-model', { chunks: ['Hel', 'lo ', 'wor', 'ld'], failAfter: { chunks: 2, mode: 'error' } });
     const before = await pointsOf(user.userId);
-    const res = await add(user.token, { aiModelId: 'mid-fail-model', inputMessage: 'fail please' }, { 'accept-language': 'zh-CN' });
+    const res = await add(user.token, { aiModelId: 'mid-fail-model', inputMessage: 'fail please' }, { lang: 'zh-CN' });
     const events = parseChatStream(res.body);
     const last = events.at(-1)!;
     expect(last.Code).toBe(10503);
@@ -160,7 +155,9 @@ describe('AddMessage streaming', () => {
     expect(textOf(events)).toBe('Echo: still there?');
     expect(fake.requests.map((r) => r.model)).toEqual(['failing-upstream', 'failover-model']);
   });
+});
 
+describe('AddMessage streaming: stopping, storing and disconnects', () => {
   it('stores what was shown and user-stopped when StopMessage arrives mid-stream', async () => {
     fake.script('slow-model', { chunks: Array.from({ length: 100 }, (_, i) => `c${i} `), delayMs: 30 });
     const res = await fetch(`${baseUrl}/api/Chat/AddMessage`, {
@@ -172,12 +169,7 @@ describe('AddMessage streaming', () => {
     const { events, done } = await readStream(res, async (e) => {
       if (!stopped && e.Data.OutputMessage) {
         stopped = true;
-        const stop = await t.app.inject({
-          method: 'POST',
-          url: '/api/Chat/StopMessage',
-          headers: auth(user.token),
-          payload: { chatMessageId: e.Data.ChatMessageId },
-        });
+        const stop = await api(t.app, user).post('/api/Chat/StopMessage', { chatMessageId: e.Data.ChatMessageId });
         expect(stop.json()).toMatchObject({ Code: 10000 });
       }
     });
@@ -210,7 +202,7 @@ describe('AddMessage streaming', () => {
       );
       expect(row.finishReason).toBeNull();
       expect(row.outputMessage.startsWith(`${big}😀`)).toBe(true);
-      await t.app.inject({ method: 'POST', url: '/api/Chat/StopMessage', headers: auth(user.token), payload: { chatMessageId: e.Data.ChatMessageId } });
+      await api(t.app, user).post('/api/Chat/StopMessage', { chatMessageId: e.Data.ChatMessageId });
     });
     expect(done).toBe(true);
     expect(await messageRow(events[0].Data.ChatMessageId)).toMatchObject({ finishReason: 'user-stopped', outputMessage: textOf(events) });
@@ -287,15 +279,12 @@ describe('AddMessage streaming', () => {
   it('answers 10404 to StopMessage on another user’s message', async () => {
     const other = await createUser(t.app);
     const events = parseChatStream((await add(user.token, { aiModelId: 'basic-model', inputMessage: 'mine' })).body);
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/Chat/StopMessage',
-      headers: auth(other.token),
-      payload: { chatMessageId: events[0].Data.ChatMessageId },
-    });
+    const res = await api(t.app, other).post('/api/Chat/StopMessage', { chatMessageId: events[0].Data.ChatMessageId });
     expect(res.json().Code).toBe(10404);
   });
+});
 
+describe('AddMessage streaming: refusals, validation and charges', () => {
   it('refuses another user’s session before any upstream call or charge', async () => {
     const other = await createUser(t.app);
     const mine = parseChatStream((await add(user.token, { aiModelId: 'basic-model', inputMessage: 'private' })).body);
@@ -368,7 +357,7 @@ describe('AddMessage streaming', () => {
   });
 
   it('needs a login', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/Chat/AddMessage', payload: { aiModelId: 'basic-model', inputMessage: 'hi' } });
+    const res = await api(t.app).post('/api/Chat/AddMessage', { aiModelId: 'basic-model', inputMessage: 'hi' });
     expect(res.json().Code).toBe(10402);
   });
 
@@ -378,12 +367,7 @@ describe('AddMessage streaming', () => {
       const u = await createUser(poor.app);
       // An answer slow enough to be cut off when the charge is refused (tests/server/chat-first-token.test.ts).
       fake.script('basic-model', { chunks: ['slow ', 'answer'], delayMs: 250 });
-      const res = await poor.app.inject({
-        method: 'POST',
-        url: '/api/Chat/AddMessage',
-        headers: auth(u.token),
-        payload: { aiModelId: 'basic-model', inputMessage: 'hi' },
-      });
+      const res = await api(poor.app, u).post('/api/Chat/AddMessage', { aiModelId: 'basic-model', inputMessage: 'hi' });
       expect(res.json()).toMatchObject({ Code: 10470, Msg: 'Not Enough Points. Check in daily for free points.' });
       // The upstream is asked while the points are charged, and cut off when the charge is refused.
       expect(fake.requests.filter((r) => r.outcome === 'completed')).toHaveLength(0);

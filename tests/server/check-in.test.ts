@@ -3,15 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { userNotifications } from '../../server/db/schema/notifications.ts';
 import { pointBalances, pointLedger, userCheckins } from '../../server/db/schema/points.ts';
 import { dayIn, shiftDay } from '../../server/services/points/check-in.ts';
+import { api } from '../helpers/api.ts';
 import { onPostgres, useTestAppWithAdmin } from '../helpers/app.ts';
-import { addressesUnder, auth, createUser, type TestUser } from '../helpers/users.ts';
+import { addressesUnder, createUser, type TestUser } from '../helpers/users.ts';
 
 /**
  * Daily check-in (docs/economy.md#check-in): once per calendar day of the user's time zone, with a
  * streak of consecutive days, credited on the ledger in the same transaction as the day's row.
  */
 
-const json = { 'content-type': 'application/json-patch+json' };
 /** Zones 25 hours apart: at any moment their calendar days differ, and one of them differs from UTC's. */
 const EAST = 'Pacific/Kiritimati';
 const WEST = 'Pacific/Pago_Pago';
@@ -22,23 +22,14 @@ const nextAddress = addressesUnder('10.1');
 describe('daily check-in', () => {
   const { t, admin } = useTestAppWithAdmin({ AUTH_RATE_LIMIT: '1000' });
 
-  const signIn = async (user: TestUser, timeZone: unknown, lang = 'en') =>
-    (
-      await t.app.inject({
-        method: 'POST',
-        url: '/api/User/UserSignin',
-        headers: { ...auth(user.token), ...json, 'accept-language': lang },
-        payload: JSON.stringify({ timeZone }),
-        remoteAddress: nextAddress(),
-      })
-    ).json();
-  const status = async (user: TestUser, query: string, lang = 'en') =>
-    (await t.app.inject({ method: 'GET', url: `/api/User/IsUserSignin${query}`, headers: { ...auth(user.token), 'accept-language': lang } })).json();
+  const signIn = (user: TestUser, timeZone: unknown, lang = 'en') =>
+    api(t.app, user).postBody('/api/User/UserSignin', { timeZone }, { lang, remoteAddress: nextAddress() });
+  const status = (user: TestUser, query: string, lang = 'en') => api(t.app, user).getBody(`/api/User/IsUserSignin${query}`, { lang });
   const setSetting = async (settingKey: string, settingValue: string | null) => {
     const res = settingValue === null
-      ? await t.app.inject({ method: 'POST', url: '/api/admin/System/DeleteSetting', headers: { ...auth(admin.token), ...json }, payload: JSON.stringify({ settingKey }) })
-      : await t.app.inject({ method: 'POST', url: '/api/admin/System/SaveSetting', headers: { ...auth(admin.token), ...json }, payload: JSON.stringify({ settingKey, settingValue }) });
-    expect(res.json().Code).toBe(10000);
+      ? await api(t.app, admin).postBody('/api/admin/System/DeleteSetting', { settingKey })
+      : await api(t.app, admin).postBody('/api/admin/System/SaveSetting', { settingKey, settingValue });
+    expect(res.Code).toBe(10000);
   };
   const ledgerOf = (userId: string) => t.database.db.select().from(pointLedger).where(eq(pointLedger.userId, userId));
   const balanceOf = async (userId: string) => (await t.database.db.select().from(pointBalances).where(eq(pointBalances.userId, userId)))[0]?.balance;
@@ -60,7 +51,7 @@ describe('daily check-in', () => {
     const entries = await ledgerOf(user.userId);
     expect(entries.map((e) => [e.reason, e.delta, e.refId, e.idempotencyKey])).toEqual([['checkin', 10, today, `checkin:${user.userId}:${today}`]]);
     expect(await balanceOf(user.userId)).toBe(10);
-    const history = (await t.app.inject({ method: 'GET', url: '/api/User/GetUserIntegralLogList?kind=checkin', headers: auth(user.token) })).json();
+    const history = await api(t.app, user).getBody('/api/User/GetUserIntegralLogList?kind=checkin');
     expect(history.Data.total).toBe(1);
   });
 
@@ -132,8 +123,8 @@ describe('daily check-in', () => {
       // A stored value that is not a positive whole number counts as the default. SaveSetting refuses
       // such values now, so they are stored as an older version may have left them.
       for (const bad of ['0', '-3', 'ten', '2.5', '99999999']) {
-        const refused = await t.app.inject({ method: 'POST', url: '/api/admin/System/SaveSetting', headers: { ...auth(admin.token), ...json }, payload: JSON.stringify({ settingKey: 'checkin_points', settingValue: bad }) });
-        expect(refused.json().Code, bad).toBe(10400);
+        const refused = await api(t.app, admin).postBody('/api/admin/System/SaveSetting', { settingKey: 'checkin_points', settingValue: bad });
+        expect(refused.Code, bad).toBe(10400);
         await t.database.db.execute(sql`insert into system_settings (setting_key, setting_value) values ('checkin_points', ${bad}) on conflict (setting_key) do update set setting_value = excluded.setting_value`);
         const someone = await createUser(t.app);
         expect((await status(someone, '?timeZone=UTC')).Data.points, bad).toBe(10);
@@ -142,7 +133,7 @@ describe('daily check-in', () => {
       await setSetting('checkin_streak_bonus', null);
       await setSetting('checkin_points', null);
     }
-    const listed = (await t.app.inject({ method: 'GET', url: '/api/System/GetSettingListAll' })).json().Data;
+    const listed = (await api(t.app).getBody('/api/System/GetSettingListAll')).Data;
     expect(listed).toEqual(expect.arrayContaining([{ settingKey: 'checkin_points', settingValue: '10' }, { settingKey: 'checkin_streak_bonus', settingValue: '0' }]));
   });
 
@@ -165,8 +156,8 @@ describe('daily check-in', () => {
   });
 
   it('needs a login', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/User/UserSignin', headers: json, payload: JSON.stringify({ timeZone: 'UTC' }) });
-    expect(res.json().Code).toBe(10402);
+    const res = await api(t.app).postBody('/api/User/UserSignin', { timeZone: 'UTC' });
+    expect(res.Code).toBe(10402);
   });
 
   // PGlite has one connection: parallel work there is serial and proves nothing.

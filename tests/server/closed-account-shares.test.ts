@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatMessages, chatSessions } from '../../server/db/schema/chat.ts';
+import { api } from '../helpers/api.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { auth, createAdmin, createUser, type TestUser } from '../helpers/users.ts';
+import { createAdmin, createUser, type TestUser } from '../helpers/users.ts';
 
 /** Close takes an account's share links down, and Reopen does not bring them back (docs/security.md#share-links). */
 describe('share links of a closed account', () => {
   let t: TestApp;
   let admin: TestUser;
-  const json = { 'content-type': 'application/json-patch+json' };
 
   beforeAll(async () => {
     t = await createTestApp({ AUTH_RATE_LIMIT: '1000' });
@@ -16,8 +16,8 @@ describe('share links of a closed account', () => {
   });
   afterAll(async () => t?.close());
 
-  const post = async (url: string, token: string, payload: object) => (await t.app.inject({ method: 'POST', url, headers: { ...json, ...auth(token) }, payload })).json();
-  const view = async (shareId: string) => (await t.app.inject({ method: 'GET', url: `/api/Share/GetShare?shareId=${shareId}` })).json().Code;
+  const post = (url: string, token: string, payload: object) => api(t.app, token).postBody(url, payload);
+  const view = async (shareId: string) => (await api(t.app).getBody(`/api/Share/GetShare?shareId=${shareId}`)).Code;
 
   it('answers 10404 for the links of a closed account, also after Reopen', async () => {
     const user = await createUser(t.app);

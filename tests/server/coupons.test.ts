@@ -7,8 +7,9 @@ import { vipOrders } from '../../server/db/schema/users.ts';
 import { MAX_FAILURES_PER_HOUR } from '../../server/services/points/redeem-codes.ts';
 import type { TestEvent } from '../fixtures/fake-stripe.ts';
 import { onPostgres } from '../helpers/app.ts';
+import { api } from '../helpers/api.ts';
 import { useTestAppWithStripe } from '../helpers/stripe-app.ts';
-import { addressesUnder, auth, createUser, type TestUser } from '../helpers/users.ts';
+import { addressesUnder, createUser, type TestUser } from '../helpers/users.ts';
 
 /**
  * Coupons (docs/economy.md#coupons): operators save, list and disable them; anyone asks what a code
@@ -16,71 +17,58 @@ import { addressesUnder, auth, createUser, type TestUser } from '../helpers/user
  * Stripe coupon; the paid invoice counts the use once, and never past maxRedemptions.
  */
 
-const json = { 'content-type': 'application/json-patch+json' };
 const DAY = 86_400;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 // RedeemCode and CheckPromoCode are rate limited per address: each call comes from an address of its own.
 const nextAddress = addressesUnder('10.3');
 
+const { t, admin, stripe: fake } = useTestAppWithStripe({ AUTH_RATE_LIMIT: '1000' });
+
+/** A coupon saved by the operator; `code` made unique unless given. */
+const save = async (body: Record<string, unknown>) => {
+  const res = await api(t.app, admin).postBody('/api/admin/Coupons/Save', { code: `C-${randomUUID().slice(0, 8)}`, percentOff: 20, ...body }, { remoteAddress: nextAddress() });
+  expect(res.Code, res.Msg).toBe(10000);
+  return res.Data;
+};
+const check = (query: string, token?: string, lang = 'en') => api(t.app, token).getBody(`/api/Coupons/CheckCoupon?${query}`, { lang });
+const checkout = (user: TestUser, couponCode: string, extra: Record<string, unknown> = {}, lang = 'en') =>
+  api(t.app, user).postBody('/api/Vip/CreateCheckout', { vipPackageId: 'advanced-month', currency: 'usd', couponCode, ...extra }, { lang, remoteAddress: nextAddress() });
+const rowOf = async (couponId: string) => (await t.database.db.select().from(coupons).where(eq(coupons.id, couponId)))[0]!;
+const reservationsOf = (couponId: string) => t.database.db.select().from(couponReservations).where(eq(couponReservations.couponId, couponId));
+
+const deliver = async (event: TestEvent) => {
+  const { payload, signature } = fake.deliver(event);
+  const res = await t.app.inject({ method: 'POST', url: '/api/Vip/StripeWebhook', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, payload });
+  return res.json();
+};
+/** The metadata a checkout sent to Stripe: the subscription's, as its invoices carry it. */
+const lastSessionMetadata = () => fake.calls('/v1/checkout/sessions').at(-1)!.params.subscription_data.metadata as Record<string, string>;
+/** A paid first invoice of a subscription made by a checkout with that metadata, with `discount` taken off. */
+const paidInvoice = (subscriptionId: string, metadata: Record<string, string>, discount = 400, fields: Record<string, unknown> = {}) => {
+  const start = nowSeconds() - 60;
+  const id = `in_${randomUUID().slice(0, 12)}`;
+  return {
+    type: 'invoice.paid',
+    object: {
+      id,
+      object: 'invoice',
+      customer: 'cus_coupon',
+      amount_paid: 1999 - discount,
+      currency: 'usd',
+      status: 'paid',
+      created: start,
+      billing_reason: 'subscription_create',
+      discounts: discount > 0 ? [`di_${id}`] : [],
+      total_discount_amounts: discount > 0 ? [{ amount: discount, discount: `di_${id}` }] : [],
+      parent: { type: 'subscription_details', subscription_details: { subscription: subscriptionId, metadata } },
+      lines: { object: 'list', data: [{ id: 'il_1', object: 'line_item', amount: 1999, period: { start, end: start + 30 * DAY } }] },
+      ...fields,
+    },
+  };
+};
+
 describe('coupons', () => {
-  const { t, admin, stripe: fake } = useTestAppWithStripe({ AUTH_RATE_LIMIT: '1000' });
-
-  const get = async (url: string, token?: string, lang = 'en') =>
-    (await t.app.inject({ method: 'GET', url, headers: { ...(token ? auth(token) : {}), 'accept-language': lang } })).json();
-  const post = async (url: string, body: unknown, token?: string, lang = 'en') =>
-    (
-      await t.app.inject({
-        method: 'POST',
-        url,
-        headers: { ...json, ...(token ? auth(token) : {}), 'accept-language': lang },
-        payload: JSON.stringify(body ?? {}),
-        remoteAddress: nextAddress(),
-      })
-    ).json();
-  /** A coupon saved by the operator; `code` made unique unless given. */
-  const save = async (body: Record<string, unknown>) => {
-    const res = await post('/api/admin/Coupons/Save', { code: `C-${randomUUID().slice(0, 8)}`, percentOff: 20, ...body }, admin.token);
-    expect(res.Code, res.Msg).toBe(10000);
-    return res.Data;
-  };
-  const check = (query: string, token?: string, lang = 'en') => get(`/api/Coupons/CheckCoupon?${query}`, token, lang);
-  const checkout = (user: TestUser, couponCode: string, extra: Record<string, unknown> = {}, lang = 'en') =>
-    post('/api/Vip/CreateCheckout', { vipPackageId: 'advanced-month', currency: 'usd', couponCode, ...extra }, user.token, lang);
-  const rowOf = async (couponId: string) => (await t.database.db.select().from(coupons).where(eq(coupons.id, couponId)))[0]!;
-  const reservationsOf = (couponId: string) => t.database.db.select().from(couponReservations).where(eq(couponReservations.couponId, couponId));
-
-  const deliver = async (event: TestEvent) => {
-    const { payload, signature } = fake.deliver(event);
-    const res = await t.app.inject({ method: 'POST', url: '/api/Vip/StripeWebhook', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, payload });
-    return res.json();
-  };
-  /** The metadata a checkout sent to Stripe: the subscription's, as its invoices carry it. */
-  const lastSessionMetadata = () => fake.calls('/v1/checkout/sessions').at(-1)!.params.subscription_data.metadata as Record<string, string>;
-  /** A paid first invoice of a subscription made by a checkout with that metadata, with `discount` taken off. */
-  const paidInvoice = (subscriptionId: string, metadata: Record<string, string>, discount = 400, fields: Record<string, unknown> = {}) => {
-    const start = nowSeconds() - 60;
-    const id = `in_${randomUUID().slice(0, 12)}`;
-    return {
-      type: 'invoice.paid',
-      object: {
-        id,
-        object: 'invoice',
-        customer: 'cus_coupon',
-        amount_paid: 1999 - discount,
-        currency: 'usd',
-        status: 'paid',
-        created: start,
-        billing_reason: 'subscription_create',
-        discounts: discount > 0 ? [`di_${id}`] : [],
-        total_discount_amounts: discount > 0 ? [{ amount: discount, discount: `di_${id}` }] : [],
-        parent: { type: 'subscription_details', subscription_details: { subscription: subscriptionId, metadata } },
-        lines: { object: 'list', data: [{ id: 'il_1', object: 'line_item', amount: 1999, period: { start, end: start + 30 * DAY } }] },
-        ...fields,
-      },
-    };
-  };
-
   describe('operators', () => {
     it('save, list, replace and disable coupons; codes are case-insensitive and unique', async () => {
       const code = `spring-${randomUUID().slice(0, 6)}`;
@@ -101,22 +89,22 @@ describe('coupons', () => {
         duration: 'forever',
         disabled: false,
       });
-      const list = (await get('/api/admin/Coupons/GetList?page=1&count=1', admin.token)).Data;
+      const list = (await api(t.app, admin).getBody('/api/admin/Coupons/GetList?page=1&count=1')).Data;
       expect(list.list).toEqual([saved]);
       expect(list.total).toBeGreaterThanOrEqual(1);
 
       // Another coupon with the same code in any case: refused.
-      const taken = await post('/api/admin/Coupons/Save', { code: code.toLowerCase(), percentOff: 5 }, admin.token);
+      const taken = await api(t.app, admin).postBody('/api/admin/Coupons/Save', { code: code.toLowerCase(), percentOff: 5 }, { remoteAddress: nextAddress() });
       expect(taken).toEqual({ Code: 10409, Msg: `A coupon with the code ${code.toUpperCase()} exists already. Edit it, or choose another code.`, Data: null });
 
       // Replacing it: an amount off now.
-      const replaced = await post('/api/admin/Coupons/Save', { couponId: saved.couponId, code, amountOff: 500, currency: 'USD' }, admin.token);
+      const replaced = await api(t.app, admin).postBody('/api/admin/Coupons/Save', { couponId: saved.couponId, code, amountOff: 500, currency: 'USD' }, { remoteAddress: nextAddress() });
       expect(replaced.Data).toMatchObject({ couponId: saved.couponId, percentOff: null, amountOff: 500, currency: 'usd', vipPackageIds: [], periods: [], maxRedemptions: null, duration: 'once' });
-      const disabled = await post('/api/admin/Coupons/Disable', { couponId: saved.couponId, disabled: true }, admin.token);
+      const disabled = await api(t.app, admin).postBody('/api/admin/Coupons/Disable', { couponId: saved.couponId, disabled: true }, { remoteAddress: nextAddress() });
       expect(disabled.Data).toMatchObject({ couponId: saved.couponId, disabled: true });
-      expect((await post('/api/admin/Coupons/Disable', { couponId: saved.couponId, disabled: false }, admin.token)).Data.disabled).toBe(false);
-      expect((await post('/api/admin/Coupons/Disable', { couponId: 'nope', disabled: true }, admin.token)).Code).toBe(10404);
-      expect((await post('/api/admin/Coupons/Save', { couponId: 'nope', code: 'NOPE-NOPE', percentOff: 5 }, admin.token)).Code).toBe(10404);
+      expect((await api(t.app, admin).postBody('/api/admin/Coupons/Disable', { couponId: saved.couponId, disabled: false }, { remoteAddress: nextAddress() })).Data.disabled).toBe(false);
+      expect((await api(t.app, admin).postBody('/api/admin/Coupons/Disable', { couponId: 'nope', disabled: true }, { remoteAddress: nextAddress() })).Code).toBe(10404);
+      expect((await api(t.app, admin).postBody('/api/admin/Coupons/Save', { couponId: 'nope', code: 'NOPE-NOPE', percentOff: 5 }, { remoteAddress: nextAddress() })).Code).toBe(10404);
     });
 
     it('refuses bad coupons with a reason, and non-admins', async () => {
@@ -135,18 +123,18 @@ describe('coupons', () => {
         [{ code: 'DUR-BAD', percentOff: 5, duration: 'repeating' }, /duration/],
       ];
       for (const [body, msg] of bad) {
-        const res = await post('/api/admin/Coupons/Save', body, admin.token);
+        const res = await api(t.app, admin).postBody('/api/admin/Coupons/Save', body, { remoteAddress: nextAddress() });
         expect(res.Code, JSON.stringify(body)).toBe(10400);
         expect(res.Msg, JSON.stringify(body)).toMatch(msg);
       }
-      expect((await post('/api/admin/Coupons/Save', { code: 'abc', percentOff: 5 }, admin.token, 'zh-CN')).Msg).toMatch(/优惠码须为 4 到 32 个/);
+      expect((await api(t.app, admin).postBody('/api/admin/Coupons/Save', { code: 'abc', percentOff: 5 }, { lang: 'zh-CN', remoteAddress: nextAddress() })).Msg).toMatch(/优惠码须为 4 到 32 个/);
       const user = await createUser(t.app);
-      expect((await post('/api/admin/Coupons/Save', { code: 'USER-MADE', percentOff: 5 }, user.token)).Code).toBe(10403);
-      expect((await get('/api/admin/Coupons/GetList', user.token)).Code).toBe(10403);
+      expect((await api(t.app, user).postBody('/api/admin/Coupons/Save', { code: 'USER-MADE', percentOff: 5 }, { remoteAddress: nextAddress() })).Code).toBe(10403);
+      expect((await api(t.app, user).getBody('/api/admin/Coupons/GetList')).Code).toBe(10403);
       // maxRedemptions cannot go below the uses counted.
       const used = await save({ maxRedemptions: 5 });
       await t.database.db.update(coupons).set({ timesRedeemed: 3 }).where(eq(coupons.id, used.couponId));
-      const lower = await post('/api/admin/Coupons/Save', { couponId: used.couponId, code: used.code, percentOff: 20, maxRedemptions: 2 }, admin.token);
+      const lower = await api(t.app, admin).postBody('/api/admin/Coupons/Save', { couponId: used.couponId, code: used.code, percentOff: 20, maxRedemptions: 2 }, { remoteAddress: nextAddress() });
       expect(lower).toMatchObject({ Code: 10400, Msg: 'The coupon was redeemed 3 times: maxRedemptions cannot be lower.' });
     });
   });
@@ -213,32 +201,34 @@ describe('coupons', () => {
     it('names a coupon or a redeemable code without using it, and answers unknown alike for everything else', async () => {
       const user = await createUser(t.app);
       const c = await save({});
-      const batch = await post('/api/admin/RedeemCode/GenerateBatch', { name: 'promo', count: 1, points: 5 }, admin.token);
-      const [{ code }] = (await get(`/api/admin/RedeemCode/GetCodeList?batchId=${batch.Data.batchId}`, admin.token)).Data.list;
-      const kind = async (value: string, who = user) => (await post('/api/User/CheckPromoCode', { code: value }, who.token)).Data?.kind;
+      const batch = await api(t.app, admin).postBody('/api/admin/RedeemCode/GenerateBatch', { name: 'promo', count: 1, points: 5 }, { remoteAddress: nextAddress() });
+      const [{ code }] = (await api(t.app, admin).getBody(`/api/admin/RedeemCode/GetCodeList?batchId=${batch.Data.batchId}`)).Data.list;
+      const kind = async (value: string, who = user) => (await api(t.app, who).postBody('/api/User/CheckPromoCode', { code: value }, { remoteAddress: nextAddress() })).Data?.kind;
       expect(await kind(c.code.toLowerCase())).toBe('coupon');
       expect(await kind(code.toLowerCase().replaceAll('-', ' '))).toBe('redeem');
       // Asking did not redeem it.
       expect((await t.database.db.select().from(redeemCodes).where(eq(redeemCodes.code, code.replaceAll('-', ''))))[0]!.uses).toBe(0);
       // Used up (by another user), redeemed before, unknown: the same answer.
-      expect((await post('/api/User/RedeemCode', { code }, user.token)).Code).toBe(10000);
+      expect((await api(t.app, user).postBody('/api/User/RedeemCode', { code }, { remoteAddress: nextAddress() })).Code).toBe(10000);
       expect(await kind(code)).toBe('unknown');
       expect(await kind('ABCD-EFGH-JKLM-NPQR')).toBe('unknown');
       expect(await kind('whatever')).toBe('unknown');
-      expect((await post('/api/User/CheckPromoCode', { code: c.code })).Code).toBe(10402);
+      expect((await api(t.app).postBody('/api/User/CheckPromoCode', { code: c.code }, { remoteAddress: nextAddress() })).Code).toBe(10402);
     });
 
     it('counts unknown answers as failed redeem attempts', async () => {
       const user = await createUser(t.app);
       const c = await save({});
-      for (let i = 0; i < MAX_FAILURES_PER_HOUR; i++) expect((await post('/api/User/CheckPromoCode', { code: `NOPE-${i}` }, user.token)).Data.kind).toBe('unknown');
-      expect((await post('/api/User/CheckPromoCode', { code: 'NOPE-LAST' }, user.token)).Code).toBe(10429);
-      expect((await post('/api/User/RedeemCode', { code: 'ABCD-EFGH-JKLM-NPQR' }, user.token)).Code).toBe(10429);
+      for (let i = 0; i < MAX_FAILURES_PER_HOUR; i++) expect((await api(t.app, user).postBody('/api/User/CheckPromoCode', { code: `NOPE-${i}` }, { remoteAddress: nextAddress() })).Data.kind).toBe('unknown');
+      expect((await api(t.app, user).postBody('/api/User/CheckPromoCode', { code: 'NOPE-LAST' }, { remoteAddress: nextAddress() })).Code).toBe(10429);
+      expect((await api(t.app, user).postBody('/api/User/RedeemCode', { code: 'ABCD-EFGH-JKLM-NPQR' }, { remoteAddress: nextAddress() })).Code).toBe(10429);
       // Coupons are not secret: still named.
-      expect((await post('/api/User/CheckPromoCode', { code: c.code }, user.token)).Data.kind).toBe('coupon');
+      expect((await api(t.app, user).postBody('/api/User/CheckPromoCode', { code: c.code }, { remoteAddress: nextAddress() })).Data.kind).toBe('coupon');
     });
   });
+});
 
+describe('coupons', () => {
   describe('checkout with a coupon', () => {
     it('applies it as a Stripe coupon made once per currency, with the reservation in the metadata', async () => {
       const c = await save({ percentOff: 30, duration: 'forever', maxRedemptions: 10 });
@@ -271,14 +261,14 @@ describe('coupons', () => {
       expect(fake.calls('/v1/coupons')).toHaveLength(2);
       expect(Object.keys((await rowOf(c.couponId)).stripeCouponIds).sort()).toEqual(['cny', 'usd']);
       // New terms: the old Stripe coupons are forgotten, the next checkout makes one with the new terms.
-      await post('/api/admin/Coupons/Save', { couponId: c.couponId, code: c.code, amountOff: 300, currency: 'usd', maxRedemptions: 10 }, admin.token);
+      await api(t.app, admin).postBody('/api/admin/Coupons/Save', { couponId: c.couponId, code: c.code, amountOff: 300, currency: 'usd', maxRedemptions: 10 }, { remoteAddress: nextAddress() });
       expect((await rowOf(c.couponId)).stripeCouponIds).toEqual({});
       await checkout(await createUser(t.app), c.code);
       expect(fake.calls('/v1/coupons').at(-1)!.params).toMatchObject({ amount_off: '300', currency: 'usd', duration: 'once' });
       // A name-only change keeps them.
-      await post('/api/admin/Coupons/Save', { couponId: c.couponId, code: c.code, amountOff: 300, currency: 'usd', maxRedemptions: 20 }, admin.token);
+      await api(t.app, admin).postBody('/api/admin/Coupons/Save', { couponId: c.couponId, code: c.code, amountOff: 300, currency: 'usd', maxRedemptions: 20 }, { remoteAddress: nextAddress() });
       expect(Object.keys((await rowOf(c.couponId)).stripeCouponIds)).toEqual(['usd']);
-      expect((await get('/api/admin/Coupons/GetList?count=100', admin.token)).Data.list.find((x: any) => x.couponId === c.couponId).reserved).toBe(4);
+      expect((await api(t.app, admin).getBody('/api/admin/Coupons/GetList?count=100')).Data.list.find((x: any) => x.couponId === c.couponId).reserved).toBe(4);
     });
 
     it('refuses, with one reason each and in the caller language, before anything is made at Stripe', async () => {
@@ -353,7 +343,7 @@ describe('coupons', () => {
       const redemptions = await t.database.db.select().from(couponRedemptions).where(eq(couponRedemptions.couponId, c.couponId));
       expect(redemptions.map((r) => [r.invoiceId, r.subscriptionId, r.userId, r.discount, r.currency, r.overLimit])).toEqual([[first.object.id, subId, user.userId, 400, 'usd', false]]);
       expect((await reservationsOf(c.couponId))[0]!.redeemedAt).not.toBeNull();
-      expect((await get('/api/admin/Coupons/GetList?count=100', admin.token)).Data.list.find((x: any) => x.couponId === c.couponId)).toMatchObject({ timesRedeemed: 1, reserved: 0, overLimit: 0 });
+      expect((await api(t.app, admin).getBody('/api/admin/Coupons/GetList?count=100')).Data.list.find((x: any) => x.couponId === c.couponId)).toMatchObject({ timesRedeemed: 1, reserved: 0, overLimit: 0 });
 
       // An invoice without a discount (the coupon was removed in Stripe) counts nothing.
       const bare = await save({});
@@ -388,7 +378,7 @@ describe('coupons', () => {
       expect(redemptions).toHaveLength(2);
       expect(redemptions.filter((r) => r.overLimit)).toHaveLength(1);
       expect((await rowOf(c.couponId)).timesRedeemed).toBe(1);
-      expect((await get('/api/admin/Coupons/GetList?count=100', admin.token)).Data.list.find((x: any) => x.couponId === c.couponId)).toMatchObject({ timesRedeemed: 1, overLimit: 1, reserved: 0 });
+      expect((await api(t.app, admin).getBody('/api/admin/Coupons/GetList?count=100')).Data.list.find((x: any) => x.couponId === c.couponId)).toMatchObject({ timesRedeemed: 1, overLimit: 1, reserved: 0 });
       // The database itself refuses a count past the limit.
       await expect(t.database.db.update(coupons).set({ timesRedeemed: 2 }).where(eq(coupons.id, c.couponId))).rejects.toThrow();
     });
@@ -418,7 +408,7 @@ describe('coupons', () => {
       // One per user, and the holder's still ends when its first session would have.
       expect(new Set(holds.map((h) => h.userId)).size).toBe(3);
       expect(holds.find((h) => h.userId === holder!.userId)!.expiresAt.getTime()).toBe(lapsing.getTime());
-      expect((await get('/api/admin/Coupons/GetList?count=100', admin.token)).Data.list.find((x: any) => x.couponId === c.couponId).reserved).toBe(3);
+      expect((await api(t.app, admin).getBody('/api/admin/Coupons/GetList?count=100')).Data.list.find((x: any) => x.couponId === c.couponId).reserved).toBe(3);
     });
   });
 });

@@ -4,8 +4,10 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
+import { JSON_TYPE } from '../helpers/api.ts';
 import { createPostgresDatabase, onPostgres } from '../helpers/app.ts';
 import { readStream, textOf } from '../helpers/chat.ts';
+import { auth } from '../helpers/users.ts';
 import { callApi, signUpThrough, startServerProcess, stopServerProcess, type ServerProcess } from '../helpers/server-process.ts';
 
 /**
@@ -20,12 +22,11 @@ import { callApi, signUpThrough, startServerProcess, stopServerProcess, type Ser
  */
 
 const ANSWERS = 20;
-const json = { 'content-type': 'application/json-patch+json' };
 
 const sendMessage = (origin: string, token: string, inputMessage: string) =>
   fetch(`${origin}/api/Chat/AddMessage`, {
     method: 'POST',
-    headers: { ...json, authorization: `Bearer ${token}` },
+    headers: { ...JSON_TYPE, ...auth(token) },
     body: JSON.stringify({ aiModelId: 'slow-model', inputMessage }),
   });
 

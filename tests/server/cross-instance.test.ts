@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { chatMessages } from '../../server/db/schema/chat.ts';
 import type { FakeOpenAI } from '../fixtures/fake-openai.ts';
+import { api } from '../helpers/api.ts';
 import { onPostgres, type TestApp } from '../helpers/app.ts';
 import { buses, closeTwoInstances, startTwoInstances } from '../helpers/chat-apps.ts';
 import { readStream, textOf } from '../helpers/chat.ts';
@@ -51,10 +52,9 @@ import { auth, createUser } from '../helpers/users.ts';
   it('refuses, in instance A, a token logged out in instance B, although A had just verified it', async () => {
     fake.script('slow-model', { chunks: ['ok'] });
     const user = await createUser(a.app);
-    const send = () =>
-      a.app.inject({ method: 'POST', url: '/api/Chat/AddMessage', headers: auth(user.token), payload: { aiModelId: 'slow-model', inputMessage: 'hi' } });
+    const send = () => api(a.app, user).post('/api/Chat/AddMessage', { aiModelId: 'slow-model', inputMessage: 'hi' });
     expect((await send()).headers['content-type']).toContain('text/event-stream');
-    const logout = await b.app.inject({ method: 'POST', url: '/api/User/Logout', headers: auth(user.token) });
+    const logout = await api(b.app, user).post('/api/User/Logout');
     expect(logout.json().Code).toBe(10000);
     // The revocation travels over the bus; A must refuse the token well before its cache would expire.
     // Until the revocation lands, A still answers with a stream; then with the 10402 envelope.

@@ -2,10 +2,11 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { t as translate } from '../../server/core/i18n.ts';
 import { startFakeOpenAI, type FakeOpenAI, type Script } from '../fixtures/fake-openai.ts';
+import { api } from '../helpers/api.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { parseChatStream, textOf } from '../helpers/chat.ts';
 import { captureLog } from '../helpers/log-capture.ts';
-import { auth, createUser, type TestUser } from '../helpers/users.ts';
+import { createUser, type TestUser } from '../helpers/users.ts';
 
 /**
  * One mapping from failures to Codes (server/core/failures.ts): what the user sees for each class
@@ -41,13 +42,7 @@ describe('failures and the Codes users see', () => {
   });
 
   const add = async (body: Record<string, unknown>, lang = 'en') => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/Chat/AddMessage',
-      headers: { ...auth(user.token), 'content-type': 'application/json-patch+json', 'accept-language': lang },
-      payload: JSON.stringify({ chatMediaIds: [], ...body }),
-    });
-    return res;
+    return api(t.app, user).post('/api/Chat/AddMessage', { chatMediaIds: [], ...body }, { lang });
   };
   const lastEvent = async (model: string, script: Script, lang = 'en') => {
     fake.script(model, script);
@@ -114,12 +109,7 @@ describe('failures and the Codes users see', () => {
       fake.script('m-busy', { chunks: ['ok'] });
       const first = parseChatStream((await add({ aiModelId: 'm-busy', inputMessage: 'hi' })).body)[0];
       log.clear();
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/Chat/UpdateSessionTitle',
-        headers: { ...auth(user.token), 'content-type': 'application/json-patch+json' },
-        payload: { chatSessionId: first.Data.ChatSessionId, sessionTitle: 'renamed' },
-      });
+      const res = await api(t.app, user).post('/api/Chat/UpdateSessionTitle', { chatSessionId: first.Data.ChatSessionId, sessionTitle: 'renamed' });
       expect(res.statusCode).toBe(500);
       const logged = log.entries.find((e) => e.msg === 'unhandled error');
       expect(logged).toMatchObject({ level: 50, reqId: expect.any(String), err: { type: 'DatabaseError', operation: expect.stringMatching(/^update "chat_sessions"/) } });

@@ -3,8 +3,9 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chatMessages, chatSessions } from '../../server/db/schema/chat.ts';
 import { FAVOURITE_PREVIEW_CHARS, MAX_FAVOURITE_ANSWER_CHARS } from '../../shared/contracts/favourites.ts';
+import { api } from '../helpers/api.ts';
 import { useTestAppWithAdmin } from '../helpers/app.ts';
-import { auth, createUser, type TestUser } from '../helpers/users.ts';
+import { createUser, type TestUser } from '../helpers/users.ts';
 
 /**
  * Favourite answers (/api/Save/*): a copy of an answer kept by its owner, listed newest first,
@@ -12,7 +13,6 @@ import { auth, createUser, type TestUser } from '../helpers/users.ts';
  * is deleted. Another user's favourite or message is answered as absent (10404).
  */
 
-const json = { 'content-type': 'application/json-patch+json' };
 
 type Item = {
   favouriteId: string;
@@ -31,54 +31,46 @@ type Item = {
 };
 type Answer<T> = { Code: number; Msg: string; Data: T };
 
-describe('favourite answers', () => {
-  const { t } = useTestAppWithAdmin({ AUTH_RATE_LIMIT: '1000' });
-  let alice: TestUser;
-  let bob: TestUser;
+const { t } = useTestAppWithAdmin({ AUTH_RATE_LIMIT: '1000' });
+let alice: TestUser;
+let bob: TestUser;
 
-  beforeAll(async () => {
-    alice = await createUser(t.app);
-    bob = await createUser(t.app);
-  });
+beforeAll(async () => {
+  alice = await createUser(t.app);
+  bob = await createUser(t.app);
+});
 
-  const get = async <T>(user: TestUser | null, url: string, lang = 'en'): Promise<Answer<T>> =>
-    (await t.app.inject({ method: 'GET', url, headers: { ...(user ? auth(user.token) : {}), 'accept-language': lang } })).json();
-  const post = async <T>(user: TestUser | null, url: string, body: unknown, lang = 'en'): Promise<Answer<T>> =>
-    (
-      await t.app.inject({
-        method: 'POST',
-        url,
-        headers: { ...(user ? auth(user.token) : {}), ...json, 'accept-language': lang },
-        payload: JSON.stringify(body),
-      })
-    ).json();
-  const list = async (user: TestUser, query = '') => (await get<{ list: Item[]; total: number }>(user, `/api/Save/GetList${query}`)).Data;
-  const add = (user: TestUser, chatMessageId: string) => post<Item>(user, '/api/Save/Add', { chatMessageId });
+const get = <T>(user: TestUser | null, url: string, lang = 'en'): Promise<Answer<T>> => api(t.app, user ?? undefined).getBody<T>(url, { lang });
+const post = <T>(user: TestUser | null, url: string, body: unknown, lang = 'en'): Promise<Answer<T>> =>
+  api(t.app, user ?? undefined).postBody<T>(url, body, { lang });
+const list = async (user: TestUser, query = '') => (await get<{ list: Item[]; total: number }>(user, `/api/Save/GetList${query}`)).Data;
+const add = (user: TestUser, chatMessageId: string) => post<Item>(user, '/api/Save/Add', { chatMessageId });
 
-  /** A chat of `user` with one finished exchange per [question, answer], written directly. */
-  async function seedChat(user: TestUser, pairs: [string, string][], opts: { finished?: boolean } = {}) {
-    const sessionId = randomUUID();
-    await t.database.db.insert(chatSessions).values({ id: sessionId, userId: user.userId, title: pairs[0]![0] });
-    const ids: string[] = [];
-    for (const [question, answer] of pairs) {
-      const id = randomUUID();
-      await t.database.db.insert(chatMessages).values({
-        id,
-        sessionId,
-        userId: user.userId,
-        inputMessage: question,
-        outputMessage: answer,
-        requestedModelId: 'basic-model',
-        aiModelId: 'basic-model',
-        modelName: 'Basic Model',
-        finishReason: opts.finished === false ? null : 'stop',
-        finishedAt: opts.finished === false ? null : new Date(),
-      });
-      ids.push(id);
-    }
-    return { sessionId, ids };
+/** A chat of `user` with one finished exchange per [question, answer], written directly. */
+async function seedChat(user: TestUser, pairs: [string, string][], opts: { finished?: boolean } = {}) {
+  const sessionId = randomUUID();
+  await t.database.db.insert(chatSessions).values({ id: sessionId, userId: user.userId, title: pairs[0]![0] });
+  const ids: string[] = [];
+  for (const [question, answer] of pairs) {
+    const id = randomUUID();
+    await t.database.db.insert(chatMessages).values({
+      id,
+      sessionId,
+      userId: user.userId,
+      inputMessage: question,
+      outputMessage: answer,
+      requestedModelId: 'basic-model',
+      aiModelId: 'basic-model',
+      modelName: 'Basic Model',
+      finishReason: opts.finished === false ? null : 'stop',
+      finishedAt: opts.finished === false ? null : new Date(),
+    });
+    ids.push(id);
   }
+  return { sessionId, ids };
+}
 
+describe('favourite answers: saving, listing and searching', () => {
   it('saves a copy of an answer with its question, model, time and source; saving it again answers the same favourite', async () => {
     const { sessionId, ids } = await seedChat(alice, [['What do otters eat?', 'Sea urchins, **crabs** and clams.<tandem>hidden data</tandem>']]);
     const first = await add(alice, ids[0]!);
@@ -159,7 +151,9 @@ describe('favourite answers', () => {
     // Another user's text is never found.
     expect((await list(bob, `?q=${encodeURIComponent('海獭')}`)).total).toBe(0);
   });
+});
 
+describe("favourite answers: other users' favourites, edits and deleted chats", () => {
   it('never shows, changes or deletes another user\'s favourite, nor saves their message: 10404 as if absent', async () => {
     const { ids } = await seedChat(alice, [['Private question', 'Private answer']]);
     const mine = (await add(alice, ids[0]!)).Data;
@@ -208,7 +202,9 @@ describe('favourite answers', () => {
     expect((await get(alice, `/api/Save/GetById?favouriteId=${kept.favouriteId}`)).Code).toBe(10404);
     expect((await post(alice, '/api/Save/Delete', { favouriteId: kept.favouriteId })).Code).toBe(10404);
   });
+});
 
+describe('favourite answers: bad input and callers not signed in', () => {
   it('refuses bad input with a clear Code in the caller\'s language, never 500', async () => {
     const { ids } = await seedChat(alice, [['Streaming', 'Half an ans']], { finished: false });
     const unfinished = await add(alice, ids[0]!);

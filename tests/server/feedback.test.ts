@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api } from '../helpers/api.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { auth, createAdmin, createUser } from '../helpers/users.ts';
-
-const JSON_HEADERS = { 'content-type': 'application/json-patch+json' };
+import { createAdmin, createUser } from '../helpers/users.ts';
 
 describe('uninstall feedback', () => {
   let t: TestApp;
@@ -11,13 +10,13 @@ describe('uninstall feedback', () => {
   // Each test sends from its own address: the route allows a few sends per address.
   let address = 0;
 
-  const send = async (payload: unknown, headers: Record<string, string> = {}, ip = `10.0.0.${++address}`) => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/System/AddFeedback', payload: JSON.stringify(payload), headers: { ...JSON_HEADERS, ...headers }, remoteAddress: ip });
+  const send = async (payload: unknown, { token, lang, ip = `10.0.0.${++address}` }: { token?: string; lang?: string; ip?: string } = {}) => {
+    const res = await api(t.app, token).post('/api/System/AddFeedback', payload, { lang, remoteAddress: ip });
     expect(res.statusCode).toBe(200);
     return res.json();
   };
   const list = async (token: string, query = '') => {
-    const res = await t.app.inject({ method: 'GET', url: `/api/admin/Feedback/GetList${query}`, headers: auth(token) });
+    const res = await api(t.app, token).get(`/api/admin/Feedback/GetList${query}`);
     expect(res.statusCode).toBe(200);
     return res.json();
   };
@@ -46,7 +45,7 @@ describe('uninstall feedback', () => {
   });
 
   it('keeps who sent it when signed in, and drops text that goes with no "other"', async () => {
-    const sent = await send({ reasons: ['privacy', 'privacy'], otherText: 'ignored' }, auth(user.token));
+    const sent = await send({ reasons: ['privacy', 'privacy'], otherText: 'ignored' }, { token: user.token });
     expect(sent.Code).toBe(10000);
     const entry = (await list(adminToken)).Data.list.find((e: { feedbackId: string }) => e.feedbackId === sent.Data.feedbackId);
     expect(entry).toMatchObject({ reasons: ['privacy'], otherText: '', userId: user.userId, browser: 'unknown', version: '', language: 'en' });
@@ -56,7 +55,7 @@ describe('uninstall feedback', () => {
     const none = await send({ reasons: [] });
     expect(none.Code).toBe(10400);
     expect(none.Msg).toContain('Please choose at least one reason.');
-    const other = await send({ reasons: ['other'], otherText: '   ' }, { 'accept-language': 'zh-CN' });
+    const other = await send({ reasons: ['other'], otherText: '   ' }, { lang: 'zh-CN' });
     expect(other.Code).toBe(10400);
     expect(other.Msg).toContain('请填写其他原因的具体内容。');
     const unknown = await send({ reasons: ['boredom'] });
@@ -67,7 +66,7 @@ describe('uninstall feedback', () => {
 
   it('limits how often one address sends', async () => {
     const codes: number[] = [];
-    for (let i = 0; i < 11; i++) codes.push((await send({ reasons: ['inconvenient'] }, {}, '10.9.9.9')).Code);
+    for (let i = 0; i < 11; i++) codes.push((await send({ reasons: ['inconvenient'] }, { ip: '10.9.9.9' })).Code);
     expect(codes.slice(0, 10).every((c) => c === 10000)).toBe(true);
     expect(codes[10]).toBe(10429);
   });
@@ -80,7 +79,7 @@ describe('uninstall feedback', () => {
     expect(priced.Data.list.map((e: { reasons: string[] }) => e.reasons.includes('price'))).toEqual(priced.Data.list.map(() => true));
     expect(priced.Data.total).toBe(1);
     expect((await list(user.token)).Code).toBe(10403);
-    const visitor = await t.app.inject({ method: 'GET', url: '/api/admin/Feedback/GetList' });
+    const visitor = await api(t.app).get('/api/admin/Feedback/GetList');
     expect(visitor.json().Code).toBe(10402);
     expect((await list(adminToken, '?reason=boredom')).Code).toBe(10400);
   });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatMessages } from '../../server/db/schema/chat.ts';
 import { drainRunningStreams } from '../../server/services/chat/running.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
+import { api } from '../helpers/api.ts';
 import { createTestApp, fakeOpenAIEnv, onPostgres, type TestApp } from '../helpers/app.ts';
 import { listening, readStream, textOf } from '../helpers/chat.ts';
 import { auth, createUser, type TestUser } from '../helpers/users.ts';
@@ -14,7 +15,7 @@ import { auth, createUser, type TestUser } from '../helpers/users.ts';
  */
 
 const health = async (t: TestApp, lang = 'en') => {
-  const res = await t.app.inject({ method: 'GET', url: '/api/health', headers: { 'accept-language': lang } });
+  const res = await api(t.app).get('/api/health', { lang });
   return { status: res.statusCode, body: res.json(), cache: res.headers['cache-control'] };
 };
 
@@ -83,12 +84,7 @@ describe('the health check and a graceful shutdown', () => {
 
       expect((await health(t)).status).toBe(503);
       expect((await health(t)).body.Msg).toMatch(/shutting down/);
-      const refused = await t.app.inject({
-        method: 'POST',
-        url: '/api/Chat/AddMessage',
-        headers: { ...auth(user.token), 'content-type': 'application/json' },
-        payload: JSON.stringify({ aiModelId: 'slow-model', inputMessage: 'one more' }),
-      });
+      const refused = await api(t.app, user).post('/api/Chat/AddMessage', { aiModelId: 'slow-model', inputMessage: 'one more' });
       expect(refused.json()).toEqual({ Code: 10500, Msg: 'The server is restarting. Send your message again in a few seconds.', Data: null });
     } finally {
       await t.close();

@@ -6,10 +6,11 @@ import { pointBalances, pointLedger } from '../../server/db/schema/points.ts';
 import { users } from '../../server/db/schema/users.ts';
 import { settleInviteCredits } from '../../server/services/points/invites.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
+import { api } from '../helpers/api.ts';
 import { createTestApp, onPostgres, type TestApp } from '../helpers/app.ts';
 import { parseChatStream } from '../helpers/chat.ts';
 import { captureLog } from '../helpers/log-capture.ts';
-import { auth, createAdmin, createUser, loginUser, type TestUser } from '../helpers/users.ts';
+import { createAdmin, createUser, loginUser, type TestUser } from '../helpers/users.ts';
 
 /**
  * Invites (docs/economy.md#invites): each account's own code, sign-up through it, and the inviter's
@@ -17,56 +18,55 @@ import { auth, createAdmin, createUser, loginUser, type TestUser } from '../help
  * for a closed account, with a notification on both sides.
  */
 
-const json = { 'content-type': 'application/json-patch+json' };
 const PASSWORD = 'correct horse battery';
 const CODE = /^[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{8}$/;
 
-describe('invites', () => {
-  let fake: FakeOpenAI;
-  let t: TestApp;
-  let admin: TestUser;
-  const log = captureLog();
+let fake: FakeOpenAI;
+let t: TestApp;
+let admin: TestUser;
+const log = captureLog();
 
-  beforeAll(async () => {
-    fake = await startFakeOpenAI();
-    t = await createTestApp(
-      { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: fake.baseUrl, OPENAI_MODELS: 'cheap', FREE_DAILY_POINTS: '1000', AUTH_RATE_LIMIT: '1000', PUBLIC_URL: 'https://chat.example.com/', LOG_LEVEL: 'info' },
-      { logger: log.logger },
-    );
-    admin = await createAdmin(t.app);
-    // Most tests here credit at the first message; the spending rule has its own test.
-    await setSetting('invite_min_spend', '0');
-  });
-  afterAll(async () => {
-    await t?.close();
-    await fake?.close();
-  });
+beforeAll(async () => {
+  fake = await startFakeOpenAI();
+  t = await createTestApp(
+    { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: fake.baseUrl, OPENAI_MODELS: 'cheap', FREE_DAILY_POINTS: '1000', AUTH_RATE_LIMIT: '1000', PUBLIC_URL: 'https://chat.example.com/', LOG_LEVEL: 'info' },
+    { logger: log.logger },
+  );
+  admin = await createAdmin(t.app);
+  // Most tests here credit at the first message; the spending rule has its own test.
+  await setSetting('invite_min_spend', '0');
+});
+afterAll(async () => {
+  await t?.close();
+  await fake?.close();
+});
 
-  const get = async (user: TestUser, url: string) => (await t.app.inject({ method: 'GET', url, headers: auth(user.token) })).json();
-  const myInvite = async (user: TestUser) => (await get(user, '/api/InviteCode/GetMyInviteCode')).Data;
-  const setSetting = async (settingKey: string, settingValue: string) => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/admin/System/SaveSetting', headers: { ...auth(admin.token), ...json }, payload: JSON.stringify({ settingKey, settingValue }) });
-    expect(res.json().Code).toBe(10000);
-  };
-  /** Signs up through AddUser (with an invite code, as sent) and logs in. */
-  const signUp = async (inviteCode?: string, userName?: string): Promise<TestUser & { answer: unknown }> => {
-    const email = `invitee-${randomUUID()}@example.test`;
-    const res = await t.app.inject({ method: 'POST', url: '/api/Account/AddUser', headers: json, payload: JSON.stringify({ email, password: PASSWORD, userName, inviteCode }) });
-    const answer = res.json();
-    expect(answer.Code).toBe(10000);
-    return { userId: answer.Data.userId, email, password: PASSWORD, token: await loginUser(t.app, email, PASSWORD), answer };
-  };
-  /** Sends a message and waits for the invite credit it may have started. */
-  const send = async (user: TestUser) => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/Chat/AddMessage', headers: { ...auth(user.token), ...json }, payload: JSON.stringify({ aiModelId: 'cheap', inputMessage: 'hi', chatMediaIds: [] }) });
-    expect(parseChatStream(res.body).at(-1)).toMatchObject({ Code: 10000 });
-    await settleInviteCredits(t.app.ctx);
-  };
-  const inviteEntries = (inviterId: string) =>
-    t.database.db.select().from(pointLedger).where(and(eq(pointLedger.userId, inviterId), eq(pointLedger.reason, 'invite')));
-  const notificationsOf = (userId: string) => t.database.db.select().from(userNotifications).where(eq(userNotifications.userId, userId));
-  const invitedBy = async (userId: string) => (await t.database.db.select({ by: users.invitedBy }).from(users).where(eq(users.id, userId)))[0]?.by;
+const get = (user: TestUser, url: string) => api(t.app, user).getBody(url);
+const myInvite = async (user: TestUser) => (await get(user, '/api/InviteCode/GetMyInviteCode')).Data;
+const setSetting = async (settingKey: string, settingValue: string) => {
+  const res = await api(t.app, admin).postBody('/api/admin/System/SaveSetting', { settingKey, settingValue });
+  expect(res.Code).toBe(10000);
+};
+/** Signs up through AddUser (with an invite code, as sent) and logs in. */
+const signUp = async (inviteCode?: string, userName?: string): Promise<TestUser & { answer: unknown }> => {
+  const email = `invitee-${randomUUID()}@example.test`;
+  const answer = await api(t.app).postBody('/api/Account/AddUser', { email, password: PASSWORD, userName, inviteCode });
+  expect(answer.Code).toBe(10000);
+  return { userId: answer.Data.userId, email, password: PASSWORD, token: await loginUser(t.app, email, PASSWORD), answer };
+};
+const closeAccount = (userId: string) => api(t.app, admin).postBody('/api/admin/User/Close', { userId });
+/** Sends a message and waits for the invite credit it may have started. */
+const send = async (user: TestUser) => {
+  const res = await api(t.app, user).post('/api/Chat/AddMessage', { aiModelId: 'cheap', inputMessage: 'hi', chatMediaIds: [] });
+  expect(parseChatStream(res.body).at(-1)).toMatchObject({ Code: 10000 });
+  await settleInviteCredits(t.app.ctx);
+};
+const inviteEntries = (inviterId: string) =>
+  t.database.db.select().from(pointLedger).where(and(eq(pointLedger.userId, inviterId), eq(pointLedger.reason, 'invite')));
+const notificationsOf = (userId: string) => t.database.db.select().from(userNotifications).where(eq(userNotifications.userId, userId));
+const invitedBy = async (userId: string) => (await t.database.db.select({ by: users.invitedBy }).from(users).where(eq(users.id, userId)))[0]?.by;
 
+describe('invites: the code of an account, and signing up through it', () => {
   it("makes the caller's code once, on first request, with its sign-up link", async () => {
     const user = await createUser(t.app);
     const [stored] = await t.database.db.select({ code: users.ownInviteCode }).from(users).where(eq(users.id, user.userId));
@@ -106,7 +106,7 @@ describe('invites', () => {
   it('ignores unknown codes and the codes of closed accounts, answering sign-up alike', async () => {
     const closed = await createUser(t.app);
     const { inviteCode: closedCode } = await myInvite(closed);
-    await t.app.inject({ method: 'POST', url: '/api/admin/User/Close', headers: { ...auth(admin.token), ...json }, payload: JSON.stringify({ userId: closed.userId }) });
+    await closeAccount(closed.userId);
     const plain = await signUp(undefined, 'Plain');
     for (const code of ['NOSUCH99', closedCode, 'x'.repeat(64)]) {
       const invitee = await signUp(code, 'Plain');
@@ -115,7 +115,9 @@ describe('invites', () => {
       expect(await notificationsOf(invitee.userId)).toEqual([]);
     }
   });
+});
 
+describe('invites: crediting the inviter', () => {
   it("credits the inviter after the invitee's first message, once, and tells the inviter", async () => {
     const inviter = await createUser(t.app);
     const invitee = await signUp((await myInvite(inviter)).inviteCode, 'Alice');
@@ -162,13 +164,8 @@ describe('invites', () => {
 
       // One of them spends points of their own: today's allowance is used up, and 3 messages come from the balance.
       const real = bots[0]!;
-      const grant = await t.app.inject({
-        method: 'POST',
-        url: '/api/admin/Vip/AddIntegral',
-        headers: { ...auth(admin.token), ...json },
-        payload: JSON.stringify({ userId: real.userId, amount: 10, note: 'bought', requestId: randomUUID() }),
-      });
-      expect(grant.json().Code).toBe(10000);
+      const grant = await api(t.app, admin).postBody('/api/admin/Vip/AddIntegral', { userId: real.userId, amount: 10, note: 'bought', requestId: randomUUID() });
+      expect(grant.Code).toBe(10000);
       await t.database.db.execute(sql`update point_balances set daily_left = 0, daily_day = current_date where user_id = ${real.userId}`);
       await send(real);
       await send(real);
@@ -180,7 +177,9 @@ describe('invites', () => {
       await setSetting('invite_min_spend', '0');
     }
   });
+});
 
+describe('invites: the list of invitees', () => {
   it('lists invitees newest first with masked names, and never their e-mails', async () => {
     const inviter = await createUser(t.app);
     const { inviteCode } = await myInvite(inviter);
@@ -203,7 +202,9 @@ describe('invites', () => {
     // Nobody else sees them.
     expect((await get(invitees[0], '/api/InviteCode/GetMyInviteList')).Data).toEqual({ list: [], total: 0 });
   });
+});
 
+describe('invites: what holds a credit back', () => {
   it('holds the daily cap per inviter, counting from the start of the UTC day, and logs what it holds back', async () => {
     await setSetting('invite_daily_cap', '2');
     await setSetting('invite_points', '7');
@@ -233,19 +234,23 @@ describe('invites', () => {
   it('credits no closed inviter', async () => {
     const inviter = await createUser(t.app);
     const invitee = await signUp((await myInvite(inviter)).inviteCode);
-    const closed = await t.app.inject({ method: 'POST', url: '/api/admin/User/Close', headers: { ...auth(admin.token), ...json }, payload: JSON.stringify({ userId: inviter.userId }) });
-    expect(closed.json().Code).toBe(10000);
+    const closed = await closeAccount(inviter.userId);
+    expect(closed.Code).toBe(10000);
     await send(invitee);
     expect(await inviteEntries(inviter.userId)).toEqual([]);
     expect(await notificationsOf(inviter.userId)).toEqual([]);
   });
+});
 
+describe('invites: bad paging and callers not logged in', () => {
   it('answers bad paging as bad input, and nothing to a caller who is not logged in', async () => {
     const user = await createUser(t.app);
     expect((await get(user, '/api/InviteCode/GetMyInviteList?count=1000')).Code).toBe(10400);
-    expect((await t.app.inject({ method: 'GET', url: '/api/InviteCode/GetMyInviteCode' })).json().Code).toBe(10402);
+    expect((await api(t.app).getBody('/api/InviteCode/GetMyInviteCode')).Code).toBe(10402);
   });
+});
 
+describe('invites: first requests and first messages at once', () => {
   // PGlite has one connection: parallel work there is serial and proves nothing.
   (onPostgres ? it : it.skip)('agrees on one code when two first requests come at once', async () => {
     for (let round = 0; round < 5; round++) {

@@ -2,16 +2,15 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import { users } from '../../server/db/schema/users.ts';
+import { api } from '../helpers/api.ts';
 import { createTestApp, onPostgres, type TestApp } from '../helpers/app.ts';
-import { addressesUnder, auth, createAdmin, createUser, type TestUser } from '../helpers/users.ts';
+import { addressesUnder, createAdmin, createUser, type TestUser } from '../helpers/users.ts';
 
 /**
  * Login back-off per account (docs/security.md#login-back-off): ten wrong passwords for one account,
  * from any addresses, hold its password logins for a growing delay; the owner can still get in with
  * a password-reset link. The address limit is set high so only the account's count can refuse.
  */
-
-const json = { 'content-type': 'application/json-patch+json' };
 
 describe('login back-off per account', () => {
   let t: TestApp;
@@ -25,9 +24,7 @@ describe('login back-off per account', () => {
   afterAll(async () => t?.close());
 
   const login = (email: string, password: string, lang = 'en') =>
-    t.app
-      .inject({ method: 'POST', url: '/api/Account/Login', remoteAddress: nextAddress(), headers: { ...json, 'accept-language': lang }, payload: { email, password } })
-      .then((r) => r.json());
+    api(t.app).postBody('/api/Account/Login', { email, password }, { lang, remoteAddress: nextAddress() });
 
   const counter = async (userId: string) => {
     const [row] = await t.database.db
@@ -86,14 +83,10 @@ describe('login back-off per account', () => {
     const user = await createUser(t.app);
     await tenWrong(user);
     expect((await login(user.email, user.password)).Code).toBe(Codes.RateLimited);
-    const sent = await t.app
-      .inject({ method: 'POST', url: '/api/admin/User/SendPasswordReset', headers: { ...auth(admin.token), ...json }, payload: { userId: user.userId } })
-      .then((r) => r.json());
+    const sent = await api(t.app, admin).postBody('/api/admin/User/SendPasswordReset', { userId: user.userId });
     expect(sent.Code, sent.Msg).toBe(Codes.Success);
     const token = new URL(sent.Data.link).searchParams.get('reset')!;
-    const reset = await t.app
-      .inject({ method: 'POST', url: '/api/Account/ResetPassword', headers: json, payload: { token, password: 'a fresh start here' } })
-      .then((r) => r.json());
+    const reset = await api(t.app).postBody('/api/Account/ResetPassword', { token, password: 'a fresh start here' });
     expect(reset.Code, reset.Msg).toBe(Codes.Success);
     expect(await counter(user.userId)).toEqual({ failed: 0, until: null });
     expect((await login(user.email, 'a fresh start here')).Code).toBe(Codes.Success);

@@ -12,6 +12,7 @@ import { signedMediaPath } from '../../server/services/media/links.ts';
 import { makeDocx, makePdf } from '../fixtures/documents.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { startFakeS3, type FakeS3 } from '../fixtures/fake-s3.ts';
+import { api } from '../helpers/api.ts';
 import { createTestApp, fakeOpenAIEnv, type TestApp } from '../helpers/app.ts';
 import { parseChatStream } from '../helpers/chat.ts';
 import { testSaveModel } from '../helpers/models.ts';
@@ -42,64 +43,58 @@ const lastUserContent = (fake: FakeOpenAI): string | Part[] => fake.requests.at(
 const textOfContent = (content: string | Part[]) =>
   typeof content === 'string' ? content : content.filter((p) => p.type === 'text').map((p) => p.text).join('');
 
+let fake: FakeOpenAI;
+let t: TestApp;
+let alice: TestUser;
+let bob: TestUser;
+
+const upload = async (token: string | null, url: string, fields: Record<string, string>, files: FilePart[], lang = 'en') => {
+  const { payload, contentType } = await formBody(fields, files);
+  const res = await t.app.inject({
+    method: 'POST',
+    url,
+    headers: { ...(token ? auth(token) : {}), 'content-type': contentType, 'accept-language': lang },
+    payload,
+  });
+  return { status: res.statusCode, headers: res.headers, body: res.json() };
+};
+const addChatMedia = (token: string, fields: Record<string, string>, file: FilePart) =>
+  upload(token, '/api/Chat/AddChatMedia', fields, [file]).then((r) => r.body);
+const send = (token: string, payload: Record<string, unknown>) => api(t.app, token).post('/api/Chat/AddMessage', payload);
+const getMedia = (url: string, token?: string) => api(t.app, token).get(url);
+const rowOf = async (id: string) => (await t.database.db.select().from(chatMedia).where(eq(chatMedia.id, id)))[0];
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI();
+  t = await createTestApp({
+    // basic-model reads text only; gpt-4o-mini reads images too (see looksLikeVision).
+    ...fakeOpenAIEnv(fake, 'basic-model,gpt-4o-mini'),
+    DATA_DIR: 'memory://',
+    SECRET_KEY,
+    FREE_DAILY_POINTS: '1000',
+  });
+  const ctx = t.app.ctx;
+  // A model an operator narrowed to PDFs.
+  await adminSaveModel(ctx, testSaveModel('pdf-only', { name: 'PDF only', modelMap: { isImage: false, fileTypes: ['pdf'] } }));
+  await adminSaveDeployment(ctx, {
+    aiModelId: 'pdf-only',
+    provider: 'openai-compatible',
+    baseUrl: fake.baseUrl,
+    apiKey: 'sk-test',
+    upstreamModelId: 'pdf-only',
+    priority: 0,
+    enabled: true,
+  });
+  alice = await createUser(t.app);
+  bob = await createUser(t.app);
+});
+afterAll(async () => {
+  await t?.close();
+  await fake?.close();
+});
+beforeEach(() => fake.reset());
+
 describe('uploading files and images for the model', () => {
-  let fake: FakeOpenAI;
-  let t: TestApp;
-  let alice: TestUser;
-  let bob: TestUser;
-
-  const upload = async (token: string | null, url: string, fields: Record<string, string>, files: FilePart[], lang = 'en') => {
-    const { payload, contentType } = await formBody(fields, files);
-    const res = await t.app.inject({
-      method: 'POST',
-      url,
-      headers: { ...(token ? auth(token) : {}), 'content-type': contentType, 'accept-language': lang },
-      payload,
-    });
-    return { status: res.statusCode, headers: res.headers, body: res.json() };
-  };
-  const addChatMedia = (token: string, fields: Record<string, string>, file: FilePart) =>
-    upload(token, '/api/Chat/AddChatMedia', fields, [file]).then((r) => r.body);
-  const send = async (token: string, payload: Record<string, unknown>) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/Chat/AddMessage',
-      headers: { ...auth(token), 'content-type': 'application/json-patch+json' },
-      payload: JSON.stringify(payload),
-    });
-  const getMedia = (url: string, token?: string) => t.app.inject({ method: 'GET', url, headers: token ? auth(token) : {} });
-  const rowOf = async (id: string) => (await t.database.db.select().from(chatMedia).where(eq(chatMedia.id, id)))[0];
-
-  beforeAll(async () => {
-    fake = await startFakeOpenAI();
-    t = await createTestApp({
-      // basic-model reads text only; gpt-4o-mini reads images too (see looksLikeVision).
-      ...fakeOpenAIEnv(fake, 'basic-model,gpt-4o-mini'),
-      DATA_DIR: 'memory://',
-      SECRET_KEY,
-      FREE_DAILY_POINTS: '1000',
-    });
-    const ctx = t.app.ctx;
-    // A model an operator narrowed to PDFs.
-    await adminSaveModel(ctx, testSaveModel('pdf-only', { name: 'PDF only', modelMap: { isImage: false, fileTypes: ['pdf'] } }));
-    await adminSaveDeployment(ctx, {
-      aiModelId: 'pdf-only',
-      provider: 'openai-compatible',
-      baseUrl: fake.baseUrl,
-      apiKey: 'sk-test',
-      upstreamModelId: 'pdf-only',
-      priority: 0,
-      enabled: true,
-    });
-    alice = await createUser(t.app);
-    bob = await createUser(t.app);
-  });
-  afterAll(async () => {
-    await t?.close();
-    await fake?.close();
-  });
-  beforeEach(() => fake.reset());
-
   describe('documents become text the model reads', () => {
     it('reads a multi-page PDF page by page and gives the pages to the model', async () => {
       const pdf = await makePdf([
@@ -207,7 +202,9 @@ describe('uploading files and images for the model', () => {
       expect(sent).toContain('<web-page title="Beavers" url="https://example.com/beavers">\n# Beavers');
     });
   });
+});
 
+describe('uploading files and images for the model', () => {
   describe('refusals', () => {
     const refused = async (res: Promise<{ body: { Code: number; Msg: string; Data: unknown } }> | Promise<{ Code: number; Msg: string; Data: unknown }>) => {
       const value = await res;
@@ -305,7 +302,7 @@ describe('uploading files and images for the model', () => {
       const badType = await upload(alice.token, '/api/Chat/AddChatMedia', { mediaType: 'video' }, [{ name: 'a.txt', bytes: Buffer.from('a') }]);
       expect(badType.body.Code).toBe(10400);
       expect(badType.body.Msg).toContain('mediaType');
-      const json = await t.app.inject({ method: 'POST', url: '/api/Chat/AddChatMedia', headers: { ...auth(alice.token), 'content-type': 'application/json' }, payload: '{}' });
+      const json = await api(t.app, alice).post('/api/Chat/AddChatMedia', {}, { headers: { 'content-type': 'application/json' } });
       expect(json.json().Code).toBe(10400);
       for (const url of ['/api/Chat/AddChatMedia', '/api/Chat/UploadMediaByFile', '/api/Chat/AddChatFileToAi']) {
         const anonymous = await upload(null, url, { mediaType: 'file' }, [{ name: 'a.txt', bytes: Buffer.from('a') }]);
@@ -313,7 +310,9 @@ describe('uploading files and images for the model', () => {
       }
     });
   });
+});
 
+describe('uploading files and images for the model', () => {
   describe('content sniffing and serving the bytes back', () => {
     it('stores a JPEG named .png as image/jpeg and serves it with that type', async () => {
       const bytes = await jpeg();
@@ -416,7 +415,7 @@ describe('uploading files and images for the model', () => {
 
       // The message's chip links to the image.
       const sessionId = events[0].Data.ChatSessionId;
-      const listed = await t.app.inject({ method: 'GET', url: `/api/Chat/GetChatMessageListBySelfSessionId?chatSessionId=${sessionId}`, headers: auth(alice.token) });
+      const listed = await api(t.app, alice).get(`/api/Chat/GetChatMessageListBySelfSessionId?chatSessionId=${sessionId}`);
       const chip = listed.json().Data.list[0].chatMedias[0];
       expect(chip).toMatchObject({ chatMediaId: Data.chatMediaId, mediaType: 'image', title: 'cat.png' });
       expect((await getMedia(chip.url)).rawPayload.equals(bytes)).toBe(true);
@@ -503,42 +502,25 @@ describe('S3-compatible storage', () => {
     expect(put.path).toBe(`/${s3.bucket}/${key}`);
     expect(put.authorization).toMatch(new RegExp(`^AWS4-HMAC-SHA256 Credential=${s3.accessKeyId}/\\d{8}/eu-west-1/s3/aws4_request, SignedHeaders=`));
 
-    const served = await t.app.inject({ method: 'GET', url: body.Data.image.imgSrcAll });
+    const served = await api(t.app).get(body.Data.image.imgSrcAll);
     expect(served.statusCode).toBe(200);
     expect(served.rawPayload.equals(bytes)).toBe(true);
 
-    await t.app.inject({
-      method: 'POST',
-      url: '/api/Chat/AddMessage',
-      headers: { ...auth(alice.token), 'content-type': 'application/json-patch+json' },
-      payload: JSON.stringify({ aiModelId: 'gpt-4o-mini', inputMessage: 'What is it?', chatMediaIds: [id] }),
-    });
+    await api(t.app, alice).post('/api/Chat/AddMessage', { aiModelId: 'gpt-4o-mini', inputMessage: 'What is it?', chatMediaIds: [id] });
     expect(JSON.stringify(fake.requests.at(-1)!.body.messages)).toContain(`data:image/png;base64,${bytes.toString('base64')}`);
 
     // The bytes are gone from the bucket: the link and the message say so instead of failing.
     s3.objects.delete(key);
-    expect((await t.app.inject({ method: 'GET', url: body.Data.image.imgSrcAll })).statusCode).toBe(404);
-    const gone = await t.app.inject({
-      method: 'POST',
-      url: '/api/Chat/AddMessage',
-      headers: { ...auth(alice.token), 'content-type': 'application/json-patch+json' },
-      payload: JSON.stringify({ aiModelId: 'gpt-4o-mini', inputMessage: 'Again?', chatMediaIds: [id] }),
-    });
+    expect((await api(t.app).get(body.Data.image.imgSrcAll)).statusCode).toBe(404);
+    const gone = await api(t.app, alice).post('/api/Chat/AddMessage', { aiModelId: 'gpt-4o-mini', inputMessage: 'Again?', chatMediaIds: [id] });
     expect(gone.json()).toEqual({ Code: 10404, Msg: translate('en', 'mediaGone'), Data: null });
   });
 
   it('deleting a chat or a message removes the files only it carried; uploads never sent are swept after a day', async () => {
     const send = async (body: Record<string, unknown>) => {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/api/Chat/AddMessage',
-        headers: { ...auth(alice.token), 'content-type': 'application/json-patch+json' },
-        payload: JSON.stringify({ aiModelId: 'gpt-4o-mini', ...body }),
-      });
+      const res = await api(t.app, alice).post('/api/Chat/AddMessage', { aiModelId: 'gpt-4o-mini', ...body });
       return parseChatStream(res.body)[0].Data;
     };
-    const post = (url: string, body: unknown) =>
-      t.app.inject({ method: 'POST', url, headers: { ...auth(alice.token), 'content-type': 'application/json-patch+json' }, payload: JSON.stringify(body) });
     const storedKeys = async (id: string) => (await t.database.db.select().from(chatMedia).where(eq(chatMedia.id, id)))[0]?.storageKey;
     const inBucket = (key: string) => [...s3.objects.keys()].some((k) => k.endsWith(key));
     const upload = async (name: string) => (await addChatMedia({ mediaType: 'file' }, { name, bytes: Buffer.from(`notes of ${name}`) })).Data.chatMediaId as string;
@@ -554,15 +536,15 @@ describe('S3-compatible storage', () => {
     expect(inBucket(sharedKey) && inBucket(aloneKey)).toBe(true);
 
     // Deleting one of the two messages keeps the file the other still carries.
-    expect((await post('/api/Chat/DeleteMessage', { chatMessageId: second.ChatMessageId })).json().Code).toBe(10000);
+    expect((await api(t.app, alice).postBody('/api/Chat/DeleteMessage', { chatMessageId: second.ChatMessageId })).Code).toBe(10000);
     expect(await storedKeys(shared)).toBe(sharedKey);
     expect(inBucket(sharedKey)).toBe(true);
     // Deleting the chat removes it: the row, the bytes, and its link.
-    expect((await post('/api/Chat/DeleteSessions', { ids: [first.ChatSessionId] })).json()).toMatchObject({ Code: 10000, Data: { deleted: 1 } });
+    expect(await api(t.app, alice).postBody('/api/Chat/DeleteSessions', { ids: [first.ChatSessionId] })).toMatchObject({ Code: 10000, Data: { deleted: 1 } });
     expect(await storedKeys(shared)).toBeUndefined();
     expect(inBucket(sharedKey)).toBe(false);
     // Delete-all takes the other chat's file too.
-    expect((await post('/api/Chat/DeleteSessions', { isDelAll: true })).json()).toMatchObject({ Code: 10000 });
+    expect(await api(t.app, alice).postBody('/api/Chat/DeleteSessions', { isDelAll: true })).toMatchObject({ Code: 10000 });
     expect(await storedKeys(alone)).toBeUndefined();
     expect(inBucket(aloneKey)).toBe(false);
     expect(other.ChatSessionId).toBeTruthy();

@@ -6,9 +6,10 @@ import { chatMedia } from '../../server/db/schema/media.ts';
 import { t as translate } from '../../server/core/i18n.ts';
 import { withAttachments } from '../../server/services/media/for-model.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
+import { api } from '../helpers/api.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { parseChatStream } from '../helpers/chat.ts';
-import { auth, createUser, type TestUser } from '../helpers/users.ts';
+import { createUser, type TestUser } from '../helpers/users.ts';
 
 /** A small website on loopback, allowed to the reader through READER_ALLOWLIST. */
 const ARTICLE = `<!doctype html><html><head><meta charset="utf-8"><title>Otters | Field Notes</title>
@@ -51,14 +52,7 @@ describe('reading web pages for the model (UploadMedia, AddMessage chatMediaIds)
   let alice: TestUser;
   let bob: TestUser;
 
-  const post = (token: string, url: string, payload: unknown, lang = 'en') =>
-    t.app.inject({
-      method: 'POST',
-      url,
-      headers: { ...auth(token), 'content-type': 'application/json-patch+json', 'accept-language': lang },
-      payload: JSON.stringify(payload),
-    });
-  const readPage = async (token: string, url: string, lang?: string) => (await post(token, '/api/Chat/UploadMedia', { url }, lang)).json();
+  const readPage = (token: string, url: string, lang?: string) => api(t.app, token).postBody('/api/Chat/UploadMedia', { url }, { lang });
 
   beforeAll(async () => {
     site = await startSite();
@@ -102,7 +96,7 @@ describe('reading web pages for the model (UploadMedia, AddMessage chatMediaIds)
 
   it('gives the page to the model with the question, and only to its owner', async () => {
     const { Data } = await readPage(alice.token, `${site.origin}/otters`);
-    const res = await post(alice.token, '/api/Chat/AddMessage', {
+    const res = await api(t.app, alice).post('/api/Chat/AddMessage', {
       aiModelId: 'basic-model',
       inputMessage: 'Why do otters hold hands?',
       chatMediaIds: [Data.chatMediaId],
@@ -115,19 +109,19 @@ describe('reading web pages for the model (UploadMedia, AddMessage chatMediaIds)
 
     // The message lists the page it carried, for its bubble.
     const sessionId = parseChatStream(res.body)[0].Data.ChatSessionId;
-    const listed = await t.app.inject({ method: 'GET', url: `/api/Chat/GetChatMessageListBySelfSessionId?chatSessionId=${sessionId}`, headers: auth(alice.token) });
+    const listed = await api(t.app, alice).get(`/api/Chat/GetChatMessageListBySelfSessionId?chatSessionId=${sessionId}`);
     expect(listed.json().Data.list[0].chatMedias).toEqual([
       { chatMediaId: Data.chatMediaId, mediaType: 'html', title: 'Otters | Field Notes', url: `${site.origin}/otters`, icon: `${site.origin}/favicon.png` },
     ]);
 
     // A follow-up in the same chat still has the page (it is part of the history).
-    await post(alice.token, '/api/Chat/AddMessage', { aiModelId: 'basic-model', inputMessage: 'And what do they eat?', chatSessionId: sessionId });
+    await api(t.app, alice).post('/api/Chat/AddMessage', { aiModelId: 'basic-model', inputMessage: 'And what do they eat?', chatSessionId: sessionId });
     const history = fake.requests.at(-1)!.body.messages;
     expect(history.find((m: { role: string; content: string }) => m.role === 'user' && m.content.includes('rafting'))).toBeTruthy();
 
     // Bob cannot use Alice's page: answered as not found, nothing charged or stored, no upstream call.
     const before = fake.requests.length;
-    const refused = await post(bob.token, '/api/Chat/AddMessage', {
+    const refused = await api(t.app, bob).post('/api/Chat/AddMessage', {
       aiModelId: 'basic-model',
       inputMessage: 'Summarise',
       chatMediaIds: [Data.chatMediaId],
@@ -171,12 +165,7 @@ describe('reading web pages for the model (UploadMedia, AddMessage chatMediaIds)
   });
 
   it('needs a login', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/Chat/UploadMedia',
-      headers: { 'content-type': 'application/json' },
-      payload: JSON.stringify({ url: `${site.origin}/otters` }),
-    });
+    const res = await api(t.app).post('/api/Chat/UploadMedia', { url: `${site.origin}/otters` });
     expect(res.json().Code).toBe(10402);
   });
 });
