@@ -61,64 +61,65 @@ async function rejectionOf(p: Promise<unknown>): Promise<any> {
   throw new Error('expected a rejection');
 }
 
-describe('model streams', () => {
-  let t: TestApp;
-  let ctx: AppContext;
-  let fake: FakeOpenAI;
-  let deadUrl: string;
-  let n = 0;
+// The model streams' describes share one app and fake upstream; the auto model has its own.
+let t: TestApp;
+let ctx: AppContext;
+let fake: FakeOpenAI;
+let deadUrl: string;
+let n = 0;
 
-  /** A fresh model (new ids keep the per-instance health of earlier tests out of the way). */
-  async function model(
-    deployments: { upstream: string; baseUrl?: string; priority?: number }[],
-    opts: { level?: number; isImage?: boolean; cost?: number; contextWindow?: number } = {},
-  ): Promise<string> {
-    const aiModelId = `m${++n}`;
-    await adminSaveModel(
-      ctx,
-      testSaveModel(aiModelId, {
-        name: `Model ${n}`,
-        minVipLevel: opts.level ?? 0,
-        modelMap: { isImage: opts.isImage ?? false, fileTypes: [] },
-        webSearch: true,
-        pointsCost: opts.cost ?? 1,
-        contextWindow: opts.contextWindow ?? 8192,
-      }),
-    );
-    for (const [i, d] of deployments.entries()) {
-      await adminSaveDeployment(ctx, {
-        aiModelId,
-        provider: 'openai-compatible',
-        baseUrl: d.baseUrl ?? fake.baseUrl,
-        apiKey: 'sk-test-key-1234',
-        upstreamModelId: d.upstream,
-        priority: d.priority ?? i,
-        enabled: true,
-      });
-    }
-    return aiModelId;
-  }
-
-  const open = async (aiModelId: string, text = 'hi', signal = new AbortController().signal, firstTextTimeoutMs?: number) =>
-    openModelStream(ctx, await resolveModel(ctx, { user: userOf(3), aiModelId, hasImages: false, conversationChars: text.length }), {
-      messages: ask(text),
-      signal,
-      firstTextTimeoutMs,
+/** A fresh model (new ids keep the per-instance health of earlier tests out of the way). */
+async function model(
+  deployments: { upstream: string; baseUrl?: string; priority?: number }[],
+  opts: { level?: number; isImage?: boolean; cost?: number; contextWindow?: number } = {},
+): Promise<string> {
+  const aiModelId = `m${++n}`;
+  await adminSaveModel(
+    ctx,
+    testSaveModel(aiModelId, {
+      name: `Model ${n}`,
+      minVipLevel: opts.level ?? 0,
+      modelMap: { isImage: opts.isImage ?? false, fileTypes: [] },
+      webSearch: true,
+      pointsCost: opts.cost ?? 1,
+      contextWindow: opts.contextWindow ?? 8192,
+    }),
+  );
+  for (const [i, d] of deployments.entries()) {
+    await adminSaveDeployment(ctx, {
+      aiModelId,
+      provider: 'openai-compatible',
+      baseUrl: d.baseUrl ?? fake.baseUrl,
+      apiKey: 'sk-test-key-1234',
+      upstreamModelId: d.upstream,
+      priority: d.priority ?? i,
+      enabled: true,
     });
+  }
+  return aiModelId;
+}
 
-  const requestsFor = (upstream: string) => fake.requests.filter((r) => r.model === upstream).length;
-
-  beforeAll(async () => {
-    fake = await startFakeOpenAI();
-    deadUrl = `http://127.0.0.1:${await closedPort()}/v1`;
-    t = await createTestApp({ SECRET_KEY });
-    ctx = t.app.ctx;
-  });
-  afterAll(async () => {
-    await t?.close();
-    await fake?.close();
+const open = async (aiModelId: string, text = 'hi', signal = new AbortController().signal, firstTextTimeoutMs?: number) =>
+  openModelStream(ctx, await resolveModel(ctx, { user: userOf(3), aiModelId, hasImages: false, conversationChars: text.length }), {
+    messages: ask(text),
+    signal,
+    firstTextTimeoutMs,
   });
 
+const requestsFor = (upstream: string) => fake.requests.filter((r) => r.model === upstream).length;
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI();
+  deadUrl = `http://127.0.0.1:${await closedPort()}/v1`;
+  t = await createTestApp({ SECRET_KEY });
+  ctx = t.app.ctx;
+});
+afterAll(async () => {
+  await t?.close();
+  await fake?.close();
+});
+
+describe('model streams: reading an answer', () => {
   it('assembles text cut at awkward places (split UTF-8, CRLF, comments, keep-alives)', async () => {
     const chunks = ['中', '文😀', ' line\r\n', 'two ', 'ünïcødé ', '🙂🙂', ' end'];
     fake.script('awkward', { chunks, awkward: true });
@@ -156,7 +157,9 @@ describe('model streams', () => {
     fake.script('long', { chunks: ['a', 'b'], finishReason: 'length' });
     expect(await collect(await open(await model([{ upstream: 'long' }])))).toEqual({ text: 'ab', finish: 'length' });
   });
+});
 
+describe('model streams: failing over', () => {
   for (const [label, first] of [
     ['answers 500', { status: 500 }],
     ['answers 429', { status: 429 }],
@@ -245,7 +248,9 @@ describe('model streams', () => {
     expect(requestsFor('down-1')).toBe(1);
     expect(requestsFor('down-2')).toBe(1);
   });
+});
 
+describe('model streams: aborting', () => {
   it('stops on abort while streaming and before the first text, without cooling the deployment', async () => {
     fake.script('trickle', { chunks: Array.from({ length: 50 }, (_, i) => `${i} `), delayMs: 20 });
     const id = await model([{ upstream: 'trickle' }]);
@@ -274,28 +279,28 @@ describe('model streams', () => {
     fake.script('hang', { chunks: ['back'] });
     expect((await collect(await open(hangId))).text).toBe('back');
   });
+});
 
-  describe('resolveModel', () => {
-    it('refuses a model above the plan with 10450 before any upstream call', async () => {
-      fake.script('premium', { chunks: ['x'] });
-      const id = await model([{ upstream: 'premium' }], { level: 2 });
-      const before = fake.requests.length;
-      const err = await rejectionOf(resolveModel(ctx, { user: userOf(0), aiModelId: id, hasImages: false, conversationChars: 1 }));
-      expect(err.code).toBe(10450);
-      expect(err.params).toEqual({ model: expect.any(String), plan: 'Advanced' });
-      expect(fake.requests.length).toBe(before);
-      await expect(resolveModel(ctx, { user: userOf(2), aiModelId: id, hasImages: false, conversationChars: 1 })).resolves.toMatchObject({
-        model: { aiModelId: id },
-      });
+describe('model streams: resolveModel', () => {
+  it('refuses a model above the plan with 10450 before any upstream call', async () => {
+    fake.script('premium', { chunks: ['x'] });
+    const id = await model([{ upstream: 'premium' }], { level: 2 });
+    const before = fake.requests.length;
+    const err = await rejectionOf(resolveModel(ctx, { user: userOf(0), aiModelId: id, hasImages: false, conversationChars: 1 }));
+    expect(err.code).toBe(10450);
+    expect(err.params).toEqual({ model: expect.any(String), plan: 'Advanced' });
+    expect(fake.requests.length).toBe(before);
+    await expect(resolveModel(ctx, { user: userOf(2), aiModelId: id, hasImages: false, conversationChars: 1 })).resolves.toMatchObject({
+      model: { aiModelId: id },
     });
+  });
 
-    it('answers modelNotFound for unknown ids and images sent to a text-only model', async () => {
-      const id = await model([{ upstream: 'text-only' }]);
-      const unknown = await rejectionOf(resolveModel(ctx, { user: userOf(3), aiModelId: 'nope', hasImages: false, conversationChars: 1 }));
-      expect(unknown.code).toBe(10404);
-      const images = await rejectionOf(resolveModel(ctx, { user: userOf(3), aiModelId: id, hasImages: true, conversationChars: 1 }));
-      expect(images.code).toBe(10400);
-    });
+  it('answers modelNotFound for unknown ids and images sent to a text-only model', async () => {
+    const id = await model([{ upstream: 'text-only' }]);
+    const unknown = await rejectionOf(resolveModel(ctx, { user: userOf(3), aiModelId: 'nope', hasImages: false, conversationChars: 1 }));
+    expect(unknown.code).toBe(10404);
+    const images = await rejectionOf(resolveModel(ctx, { user: userOf(3), aiModelId: id, hasImages: true, conversationChars: 1 }));
+    expect(images.code).toBe(10400);
   });
 });
 

@@ -4,32 +4,21 @@ import { describe, expect, it } from 'vitest';
 import { userNotifications } from '../../server/db/schema/notifications.ts';
 import { notify } from '../../server/services/notifications/notifications.ts';
 import { useTestAppWithAdmin } from '../helpers/app.ts';
-import { auth, createUser, grantVip, type TestUser } from '../helpers/users.ts';
+import { api } from '../helpers/api.ts';
+import { createUser, grantVip, type TestUser } from '../helpers/users.ts';
 
 /**
  * Notifications (docs/economy.md#notifications): a user reads, pages, counts and marks only their
  * own; an operator's broadcast reaches its audience once per requestId.
  */
 
-const json = { 'content-type': 'application/json-patch+json' };
-
 type Item = { id: string; kind: string; titleKey: string; bodyKey: string; params: Record<string, unknown>; link: string; read: boolean; createTime: string };
 
 describe('notifications', () => {
   const { t, admin } = useTestAppWithAdmin({ AUTH_RATE_LIMIT: '1000' });
 
-  const get = async (user: TestUser, url: string) => (await t.app.inject({ method: 'GET', url, headers: auth(user.token) })).json();
-  const post = async (user: TestUser, url: string, body?: unknown, lang = 'en') =>
-    (
-      await t.app.inject({
-        method: 'POST',
-        url,
-        headers: { ...auth(user.token), ...(body === undefined ? {} : json), 'accept-language': lang },
-        ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
-      })
-    ).json();
-  const list = async (user: TestUser, query = '') => (await get(user, `/api/UserNotification/GetList${query}`)).Data as { list: Item[]; total: number; unread: number };
-  const unread = async (user: TestUser) => (await get(user, '/api/UserNotification/GetUnreadCount')).Data.unread as number;
+  const list = async (user: TestUser, query = '') => (await api(t.app, user).getBody(`/api/UserNotification/GetList${query}`)).Data as { list: Item[]; total: number; unread: number };
+  const unread = async (user: TestUser) => (await api(t.app, user).getBody('/api/UserNotification/GetUnreadCount')).Data.unread as number;
   /** `n` notifications for the user, the last one the newest. */
   const seed = async (user: TestUser, n: number, tag = randomUUID()) => {
     for (let i = 1; i <= n; i++) {
@@ -38,7 +27,7 @@ describe('notifications', () => {
       await t.database.db.execute(sql`update user_notifications set created_at = created_at - ${`${n - i} seconds`}::interval where dedupe_key = ${`test:${tag}:${i}`}`);
     }
   };
-  const broadcast = (body: Record<string, unknown>, as = admin, lang = 'en') => post(as, '/api/admin/UserNotification/Broadcast', body, lang);
+  const broadcast = (body: Record<string, unknown>, as = admin, lang = 'en') => api(t.app, as).postBody('/api/admin/UserNotification/Broadcast', body, { lang });
   const broadcastsOf = (userId: string) =>
     t.database.db.select().from(userNotifications).where(sql`${userNotifications.userId} = ${userId} and ${userNotifications.kind} = 'broadcast'`);
 
@@ -72,12 +61,12 @@ describe('notifications', () => {
     await seed(other, 2);
     const mine = (await list(user)).list;
     const theirs = (await list(other)).list;
-    const answer = await post(user, '/api/UserNotification/Read', { ids: [mine[0].id, mine[1].id, theirs[0].id, 'no-such-id', mine[0].id] });
+    const answer = await api(t.app, user).postBody('/api/UserNotification/Read', { ids: [mine[0].id, mine[1].id, theirs[0].id, 'no-such-id', mine[0].id] });
     expect(answer).toEqual({ Code: 10000, Msg: '', Data: { unread: 2 } });
     expect((await list(user)).list.map((n) => n.read)).toEqual([true, true, false, false]);
     expect(await unread(other)).toBe(2);
     // Reading them again changes nothing.
-    expect((await post(user, '/api/UserNotification/Read', { ids: [mine[0].id] })).Data).toEqual({ unread: 2 });
+    expect((await api(t.app, user).postBody('/api/UserNotification/Read', { ids: [mine[0].id] })).Data).toEqual({ unread: 2 });
 
     const unreadOnly = await list(user, '?unreadOnly=true');
     expect(unreadOnly.total).toBe(2);
@@ -85,7 +74,7 @@ describe('notifications', () => {
     expect(unreadOnly.list.every((n) => !n.read)).toBe(true);
     expect((await list(user, '?unreadOnly=false')).total).toBe(4);
 
-    expect((await post(user, '/api/UserNotification/ReadAll')).Data).toEqual({ unread: 0 });
+    expect((await api(t.app, user).postBody('/api/UserNotification/ReadAll')).Data).toEqual({ unread: 0 });
     expect(await unread(user)).toBe(0);
     expect((await list(user, '?unreadOnly=1')).list).toEqual([]);
     expect(await unread(other)).toBe(2);
@@ -95,15 +84,15 @@ describe('notifications', () => {
     const user = await createUser(t.app);
     const ids = (n: number) => Array.from({ length: n }, () => randomUUID());
     for (const body of [{ ids: [] }, { ids: ids(101) }, {}, { ids: 'x' }, { ids: [''] }]) {
-      expect((await post(user, '/api/UserNotification/Read', body)).Code).toBe(10400);
+      expect((await api(t.app, user).postBody('/api/UserNotification/Read', body)).Code).toBe(10400);
     }
-    expect((await post(user, '/api/UserNotification/Read', { ids: ids(100) })).Code).toBe(10000);
-    for (const query of ['?unreadOnly=maybe', '?count=0', '?count=101', '?page=0']) expect((await get(user, `/api/UserNotification/GetList${query}`)).Code).toBe(10400);
+    expect((await api(t.app, user).postBody('/api/UserNotification/Read', { ids: ids(100) })).Code).toBe(10000);
+    for (const query of ['?unreadOnly=maybe', '?count=0', '?count=101', '?page=0']) expect((await api(t.app, user).getBody(`/api/UserNotification/GetList${query}`)).Code).toBe(10400);
   });
 
   it('broadcasts to every active account, once per requestId', async () => {
     const closed = await createUser(t.app);
-    await post(admin, '/api/admin/User/Close', { userId: closed.userId });
+    await api(t.app, admin).postBody('/api/admin/User/Close', { userId: closed.userId });
     const user = await createUser(t.app);
     const requestId = randomUUID();
     const body = { title: 'Maintenance <b>tonight</b>', body: 'We restart at 22:00 UTC.\n<script>alert(1)</script>', link: '/setting', audience: 'all', requestId };
@@ -196,6 +185,6 @@ describe('notifications', () => {
     expect(await unread(user)).toBe(3);
     await t.database.db.update(userNotifications).set({ readAt: sql`now()` }).where(eq(userNotifications.userId, user.userId));
     expect(await unread(user)).toBe(0);
-    expect((await t.app.inject({ method: 'GET', url: '/api/UserNotification/GetUnreadCount' })).json().Code).toBe(10402);
+    expect((await api(t.app).getBody('/api/UserNotification/GetUnreadCount')).Code).toBe(10402);
   });
 });

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteTableEntry } from '../../server/http/route.ts';
 import { Codes } from '../../shared/contracts/envelope.ts';
@@ -12,6 +13,7 @@ import { startFakeStripe, type FakeStripe } from '../fixtures/fake-stripe.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { parseChatStream } from '../helpers/chat.ts';
 import { allowOnlyLoopbackConnections } from '../helpers/loopback-only.ts';
+import { api } from '../helpers/api.ts';
 import { answerChecker, fetchApiDocument, operationOf, sampleRequest, type Answer, type OpenApi } from '../helpers/openapi.ts';
 import { auth, createAdmin, createUser, type TestUser } from '../helpers/users.ts';
 
@@ -58,49 +60,52 @@ const LOGOUT_ALL = '/api/User/LogoutAll';
 const lastRank = (route: RouteTableEntry) => LAST.indexOf(route.url);
 const inCallOrder = (table: RouteTableEntry[]) => [...table].sort((a, b) => lastRank(a) - lastRank(b));
 
+/** What the document is checked against: a reply's status, content type and body. */
+const answerFrom = (res: LightMyRequestResponse): Answer => ({ status: res.statusCode, contentType: String(res.headers['content-type'] ?? ''), body: res.body });
+
 type Sent = { method: string; url: string; headers?: Record<string, string>; payload?: string | Buffer };
 
-describe('the API reference', () => {
-  let fake: FakeOpenAI;
-  let searx: FakeSearxng;
-  let images: FakeImages;
-  let site: { server: Server; origin: string };
-  let stripe: FakeStripe;
-  let t: TestApp;
-  let doc: OpenApi;
-  let check: ReturnType<typeof answerChecker>;
-  let owner: TestUser;
+// The app, its fake services and the document of the describes below (all but the last, which make apps of their own).
+let fake: FakeOpenAI;
+let searx: FakeSearxng;
+let images: FakeImages;
+let site: { server: Server; origin: string };
+let stripe: FakeStripe;
+let t: TestApp;
+let doc: OpenApi;
+let check: ReturnType<typeof answerChecker>;
+let owner: TestUser;
 
-  const answerOf = async (sent: Sent): Promise<Answer> => {
-    const res = await t.app.inject({ method: sent.method as 'GET' | 'POST', url: sent.url, headers: sent.headers, payload: sent.payload });
-    return { status: res.statusCode, contentType: String(res.headers['content-type'] ?? ''), body: res.body };
-  };
-  const json = (payload: unknown) => ({ 'content-type': 'application/json-patch+json', payload: JSON.stringify(payload) });
+/** Sends a request as described, raw (the sweep below sends bad input too). */
+const answerOf = async (sent: Sent): Promise<Answer> =>
+  answerFrom(await t.app.inject({ method: sent.method as 'GET' | 'POST', url: sent.url, headers: sent.headers, payload: sent.payload }));
+const json = (payload: unknown) => ({ 'content-type': 'application/json-patch+json', payload: JSON.stringify(payload) });
 
-  beforeAll(async () => {
-    [fake, searx, images, site, stripe] = await Promise.all([startFakeOpenAI(), startFakeSearxng(), startFakeImages(), startSite(), startFakeStripe()]);
-    t = await createTestApp({
-      OPENAI_API_KEY: 'test',
-      OPENAI_BASE_URL: fake.baseUrl,
-      OPENAI_MODELS: 'doc-model',
-      SEARXNG_URL: searx.url,
-      IMAGES_BASE_URL: images.baseUrl,
-      IMAGES_API_KEY: 'test',
-      READER_ALLOWLIST: `${searx.host},${new URL(site.origin).host}`,
-      AUTH_RATE_LIMIT: '1000',
-      STRIPE_SECRET_KEY: 'sk_test_doc',
-      STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
-      STRIPE_API_BASE: stripe.url,
-    });
-    doc = await fetchApiDocument(t.app);
-    check = answerChecker(doc);
-    owner = await createAdmin(t.app);
+beforeAll(async () => {
+  [fake, searx, images, site, stripe] = await Promise.all([startFakeOpenAI(), startFakeSearxng(), startFakeImages(), startSite(), startFakeStripe()]);
+  t = await createTestApp({
+    OPENAI_API_KEY: 'test',
+    OPENAI_BASE_URL: fake.baseUrl,
+    OPENAI_MODELS: 'doc-model',
+    SEARXNG_URL: searx.url,
+    IMAGES_BASE_URL: images.baseUrl,
+    IMAGES_API_KEY: 'test',
+    READER_ALLOWLIST: `${searx.host},${new URL(site.origin).host}`,
+    AUTH_RATE_LIMIT: '1000',
+    STRIPE_SECRET_KEY: 'sk_test_doc',
+    STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
+    STRIPE_API_BASE: stripe.url,
   });
-  afterAll(async () => {
-    await t.close();
-    await Promise.all([fake.close(), searx.close(), images.close(), stripe.close(), new Promise((r) => site.server.close(r))]);
-  });
+  doc = await fetchApiDocument(t.app);
+  check = answerChecker(doc);
+  owner = await createAdmin(t.app);
+});
+afterAll(async () => {
+  await t.close();
+  await Promise.all([fake.close(), searx.close(), images.close(), stripe.close(), new Promise((r) => site.server.close(r))]);
+});
 
+describe('the API reference: the document', () => {
   it('is a valid OpenAPI 3.0 document', async () => {
     const result = await new Validator().validate(doc as unknown as Record<string, unknown>);
     expect(result.errors ?? []).toEqual([]);
@@ -141,10 +146,11 @@ describe('the API reference', () => {
     }
     expect(wrong).toEqual([]);
   });
+});
 
+describe('the API reference: streams and stored files', () => {
   const addMessage = { method: 'POST', url: '/api/Chat/AddMessage' };
-  const send = (token: string, body: Record<string, unknown>) =>
-    answerOf({ ...addMessage, headers: { ...auth(token), ...json({}) }, payload: JSON.stringify(body) });
+  const send = async (token: string, body: Record<string, unknown>) => answerFrom(await api(t.app, token).post(addMessage.url, body));
 
   it('describes every event of a real AddMessage stream: text, citations, tool calls, and a failure at its end', async () => {
     const user = await createUser(t.app);
@@ -181,180 +187,182 @@ describe('the API reference', () => {
     for (const kind of kinds) {
       const form = await formBody(kind.fields, kind.file);
       const uploaded = JSON.parse((await answerOf({ method: 'POST', url: '/api/Chat/AddChatMedia', headers: { ...auth(user.token), 'content-type': form.contentType }, payload: form.payload })).body);
-      const answer = await answerOf({ ...route, url: `${route.url}?chatMediaId=${uploaded.Data.chatMediaId}`, headers: auth(user.token) });
+      const answer = answerFrom(await api(t.app, user).get(`${route.url}?chatMediaId=${uploaded.Data.chatMediaId}`));
       expect(answer.contentType).toMatch(kind.type);
       expect(check(route, answer)).toEqual([]);
     }
   });
+});
 
-  /** Ids and values that exist, so that the signed-in calls can succeed: a session, a message, media, a deployment. */
-  async function seed() {
-    const png = await formBody({ mediaType: 'image' }, { field: 'imageFile', name: 'dot.png', bytes: TINY_PNG });
-    const upload = JSON.parse((await answerOf({ method: 'POST', url: '/api/Chat/AddChatMedia', headers: { ...auth(owner.token), 'content-type': png.contentType }, payload: png.payload })).body);
-    const link = new URL(upload.Data.image.imgSrcAll, 'http://x');
-    const events = parseChatStream((await answerOf({ method: 'POST', url: '/api/Chat/AddMessage', headers: { ...auth(owner.token), ...json({}) }, ...json({ aiModelId: 'doc-model', inputMessage: 'Hello' }) })).body);
-    const deployments = JSON.parse((await answerOf({ method: 'GET', url: '/api/admin/AiModelMap/GetList?aiModelId=doc-model', headers: auth(owner.token) })).body);
-    const victim = await createUser(t.app);
-    // A second account, with a password-reset link of its own (SendPasswordReset of the sweep makes the victim's older links useless).
-    const resetee = await createUser(t.app);
-    const resetLink = JSON.parse((await answerOf({ method: 'POST', url: '/api/admin/User/SendPasswordReset', headers: { ...auth(owner.token), ...json({}) }, ...json({ userId: resetee.userId }) })).body).Data.link;
-    const login = JSON.parse((await answerOf({ method: 'POST', url: '/api/Account/Login', headers: json({}), ...json({ email: victim.email, password: victim.password }) })).body);
-    const batch = { name: 'openapi', count: 1, points: 5, usesPerCode: 100 };
-    const { batchId } = JSON.parse((await answerOf({ method: 'POST', url: '/api/admin/RedeemCode/GenerateBatch', headers: { ...auth(owner.token), ...json({}) }, ...json(batch) })).body).Data;
-    const codes = JSON.parse((await answerOf({ method: 'GET', url: `/api/admin/RedeemCode/GetCodeList?batchId=${batchId}`, headers: auth(owner.token) })).body).Data;
-    const vipOrderId = await subscribeOwner();
-    const coupon = JSON.parse((await answerOf({ method: 'POST', url: '/api/admin/Coupons/Save', headers: { ...auth(owner.token), ...json({}) }, ...json({ code: 'DOC-SEED', percentOff: 10 }) })).body).Data;
-    // A favourite of the owner's answer, for GetById, Update and Delete of /api/Save.
-    const favourite = JSON.parse((await answerOf({ method: 'POST', url: '/api/Save/Add', headers: { ...auth(owner.token), ...json({}) }, ...json({ chatMessageId: events[0]!.Data.ChatMessageId }) })).body).Data;
-    // A remembered fact of the owner's, proposed by the seeded answer, for Memory/Update and Delete.
-    const memory = JSON.parse((await answerOf({ method: 'POST', url: '/api/Memory/Save', headers: { ...auth(owner.token), ...json({}) }, ...json({ fact: 'Writes Python', sourceMessageId: events[0]!.Data.ChatMessageId }) })).body).Data;
-    // One of the owner's own quick functions, for the user quick-function calls.
-    const ownTool = JSON.parse((await answerOf({ method: 'POST', url: '/api/QuickFunction/SaveUserQuickFunction', headers: { ...auth(owner.token), ...json({}) }, ...json({ name: 'Doc tool', template: 'Do {selection}', appliesTo: ['selection'] }) })).body).Data;
-    // A share link of the seeded chat, for GetShare and RevokeShare.
-    const shared = JSON.parse((await answerOf({ method: 'POST', url: '/api/Chat/ShareSession', headers: { ...auth(owner.token), ...json({}) }, ...json({ chatSessionId: events[0]!.Data.ChatSessionId }) })).body).Data;
-    return {
-      shareId: shared.shareId,
-      userQuickFunctionId: ownTool.userQuickFunctionId,
-      quickFunctionId: 'qf-summarize',
-      aiPrompWordId: 'rp-en-1',
-      chatMediaId: upload.Data.chatMediaId,
-      exp: link.searchParams.get('exp'),
-      sig: link.searchParams.get('sig'),
-      chatSessionId: events[0]!.Data.ChatSessionId,
-      chatMessageId: events[0]!.Data.ChatMessageId,
-      ids: [events[0]!.Data.ChatSessionId],
-      aiModelId: 'doc-model',
-      aiModelMapId: deployments.Data[0].aiModelMapId,
-      settingKey: 'product_name',
-      pluginId: 'read_url',
-      userId: victim.userId,
-      confirmEmail: victim.email,
-      resetToken: new URL(resetLink).searchParams.get('reset'),
-      tempKey: login.Data.tempKey,
-      url: `${site.origin}/article`,
-      timeZone: 'Asia/Shanghai',
-      batchId,
-      code: codes.list[0].code,
-      vipPackageId: 'advanced-month',
-      currency: 'usd',
-      vipOrderId,
-      couponId: coupon.couponId,
-      memoryId: memory.memoryId,
-      favouriteId: favourite.favouriteId,
-      chatMessageIds: [events[0]!.Data.ChatMessageId],
-      // Plain messages: the stream test above covers web search and plugins.
-      chatMediaIds: [],
-      pluginIds: [],
-      webSearch: false,
-    };
-  }
-
-  /** A webhook delivery signed as Stripe signs them. */
-  const stripeDelivery = (type: string, object: unknown): Sent => {
-    const { payload, signature } = stripe.deliver({ type, object });
-    return { method: 'POST', url: WEBHOOK, headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': signature }, payload };
+/** Ids and values that exist, so that the signed-in calls can succeed: a session, a message, media, a deployment. */
+async function seed() {
+  const png = await formBody({ mediaType: 'image' }, { field: 'imageFile', name: 'dot.png', bytes: TINY_PNG });
+  const upload = JSON.parse((await answerOf({ method: 'POST', url: '/api/Chat/AddChatMedia', headers: { ...auth(owner.token), 'content-type': png.contentType }, payload: png.payload })).body);
+  const link = new URL(upload.Data.image.imgSrcAll, 'http://x');
+  const events = parseChatStream((await api(t.app, owner).post('/api/Chat/AddMessage', { aiModelId: 'doc-model', inputMessage: 'Hello' })).body);
+  const deployments = (await api(t.app, owner).getBody('/api/admin/AiModelMap/GetList?aiModelId=doc-model'));
+  const victim = await createUser(t.app);
+  // A second account, with a password-reset link of its own (SendPasswordReset of the sweep makes the victim's older links useless).
+  const resetee = await createUser(t.app);
+  const resetLink = (await api(t.app, owner).postBody('/api/admin/User/SendPasswordReset', { userId: resetee.userId })).Data.link;
+  const login = (await api(t.app).postBody('/api/Account/Login', { email: victim.email, password: victim.password }));
+  const batch = { name: 'openapi', count: 1, points: 5, usesPerCode: 100 };
+  const { batchId } = (await api(t.app, owner).postBody('/api/admin/RedeemCode/GenerateBatch', batch)).Data;
+  const codes = (await api(t.app, owner).getBody(`/api/admin/RedeemCode/GetCodeList?batchId=${batchId}`)).Data;
+  const vipOrderId = await subscribeOwner();
+  const coupon = (await api(t.app, owner).postBody('/api/admin/Coupons/Save', { code: 'DOC-SEED', percentOff: 10 })).Data;
+  // A favourite of the owner's answer, for GetById, Update and Delete of /api/Save.
+  const favourite = (await api(t.app, owner).postBody('/api/Save/Add', { chatMessageId: events[0]!.Data.ChatMessageId })).Data;
+  // A remembered fact of the owner's, proposed by the seeded answer, for Memory/Update and Delete.
+  const memory = (await api(t.app, owner).postBody('/api/Memory/Save', { fact: 'Writes Python', sourceMessageId: events[0]!.Data.ChatMessageId })).Data;
+  // One of the owner's own quick functions, for the user quick-function calls.
+  const ownTool = (await api(t.app, owner).postBody('/api/QuickFunction/SaveUserQuickFunction', { name: 'Doc tool', template: 'Do {selection}', appliesTo: ['selection'] })).Data;
+  // A share link of the seeded chat, for GetShare and RevokeShare.
+  const shared = (await api(t.app, owner).postBody('/api/Chat/ShareSession', { chatSessionId: events[0]!.Data.ChatSessionId })).Data;
+  return {
+    shareId: shared.shareId,
+    userQuickFunctionId: ownTool.userQuickFunctionId,
+    quickFunctionId: 'qf-summarize',
+    aiPrompWordId: 'rp-en-1',
+    chatMediaId: upload.Data.chatMediaId,
+    exp: link.searchParams.get('exp'),
+    sig: link.searchParams.get('sig'),
+    chatSessionId: events[0]!.Data.ChatSessionId,
+    chatMessageId: events[0]!.Data.ChatMessageId,
+    ids: [events[0]!.Data.ChatSessionId],
+    aiModelId: 'doc-model',
+    aiModelMapId: deployments.Data[0].aiModelMapId,
+    settingKey: 'product_name',
+    pluginId: 'read_url',
+    userId: victim.userId,
+    confirmEmail: victim.email,
+    resetToken: new URL(resetLink).searchParams.get('reset'),
+    tempKey: login.Data.tempKey,
+    url: `${site.origin}/article`,
+    timeZone: 'Asia/Shanghai',
+    batchId,
+    code: codes.list[0].code,
+    vipPackageId: 'advanced-month',
+    currency: 'usd',
+    vipOrderId,
+    couponId: coupon.couponId,
+    memoryId: memory.memoryId,
+    favouriteId: favourite.favouriteId,
+    chatMessageIds: [events[0]!.Data.ChatMessageId],
+    // Plain messages: the stream test above covers web search and plugins.
+    chatMediaIds: [],
+    pluginIds: [],
+    webSearch: false,
   };
+}
 
-  /** The owner subscribes through the webhook (so that the subscription and order routes have one); answers the order's id. */
-  async function subscribeOwner(): Promise<string> {
-    const sub = { subscription: 'sub_doc', metadata: { userId: owner.userId, vipPackageId: 'advanced-month' } };
-    await answerOf(stripeDelivery('checkout.session.completed', { id: 'cs_doc', object: 'checkout.session', mode: 'subscription', payment_status: 'paid', customer: 'cus_doc', client_reference_id: owner.userId, ...sub }));
-    const start = Math.floor(Date.now() / 1000);
-    const invoice = {
-      id: 'in_doc',
-      object: 'invoice',
-      customer: 'cus_doc',
-      amount_paid: 1999,
-      currency: 'usd',
-      parent: { type: 'subscription_details', subscription_details: sub },
-      lines: { object: 'list', data: [{ id: 'il_doc', object: 'line_item', period: { start, end: start + 30 * 86_400 } }] },
-    };
-    await answerOf(stripeDelivery('invoice.paid', invoice));
-    const orders = JSON.parse((await answerOf({ method: 'GET', url: '/api/Vip/GetVipOrderList', headers: auth(owner.token) })).body).Data;
-    return orders.list[0].vipOrderId;
-  }
+/** A webhook delivery signed as Stripe signs them. */
+const stripeDelivery = (type: string, object: unknown): Sent => {
+  const { payload, signature } = stripe.deliver({ type, object });
+  return { method: 'POST', url: WEBHOOK, headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': signature }, payload };
+};
 
-  /** What a route is sent besides the common values: its own credentials, addresses and ids. */
-  const perRoute = (known: Record<string, unknown> = {}): Record<string, Record<string, unknown>> => ({
-    '/api/Account/AddUser': { email: 'openapi-doc@example.com' },
-    '/api/Account/Login': { email: owner.email, password: owner.password },
-    '/api/Chat/ProxyImage': { url: `${site.origin}/image.png` },
-    // Text the seeded exchange holds, so the search has a hit to describe.
-    '/api/Chat/SearchMessages': { q: 'Hello' },
-    // The seeded answer from its start (it has ended: sent whole, then the last event and DONE).
-    '/api/Chat/ResumeMessage': { offset: 0 },
-    '/api/admin/AiModel/Save': { aiModelId: 'doc-extra', modelMap: { isImage: false, fileTypes: [] } },
-    '/api/admin/AiModel/Delete': { aiModelId: 'doc-extra' },
-    // A new deployment of the model, on the fake upstream as the first one.
-    '/api/admin/AiModelMap/Save': { aiModelMapId: undefined, provider: 'openai', baseUrl: fake.baseUrl, upstreamModelId: 'doc-model' },
-    '/api/admin/AiModel/Sort': { ids: ['doc-model'] },
-    // The seeded deployment, as saved: a test call and its upstream's model list; an import from the fake.
-    '/api/admin/AiModelMap/Test': { provider: undefined, baseUrl: undefined, apiKey: undefined, upstreamModelId: undefined, prompt: undefined },
-    '/api/admin/AiModelMap/OpenAiModel': { provider: undefined, baseUrl: undefined, apiKey: undefined },
-    '/api/admin/AiModel/SyncModelMap': { aiModelMapId: undefined, provider: 'openai-compatible', baseUrl: fake.baseUrl, apiKey: undefined, upstreamModelIds: ['doc-imported'] },
-    '/api/admin/Vip/GetOrderList': { from: '2020-01-01', to: '2100-01-01' },
-    '/api/admin/InviteCode/GetStatistics': { from: '2020-01-01', to: '2100-01-01' },
-    // A year, in a zone other than UTC (the range may hold at most two years).
-    '/api/admin/Statistic/GetDashboard': { from: '2026-01-01', to: '2026-12-31', timeZone: 'Europe/Paris' },
-    '/api/admin/RedeemCode/GenerateBatch': { name: 'more', count: 2, points: 1, planDays: 0, planLevel: 0, usesPerCode: 1, expiresAt: undefined },
-    '/api/admin/Vip/SavePackage': { vipPackageId: 'doc-extra', prices: { usd: 100 }, stripePriceIds: {} },
-    '/api/admin/Vip/DeletePackage': { vipPackageId: 'doc-extra' },
-    // A user without a subscription buys; the owner, who has one, would be refused (10409).
-    '/api/Vip/CreateCheckout': { couponCode: undefined },
-    // A percentage off: the common `currency` would ask for an amount off.
-    '/api/admin/Coupons/Save': { couponId: undefined, code: 'DOC-COUPON', percentOff: 10, vipPackageIds: [], amountOff: undefined, currency: undefined, validFrom: undefined, validTo: undefined },
-    '/api/System/AddFeedback': { reasons: ['price', 'other'], otherText: 'Too slow', browser: 'chrome', version: '0.1.0', language: 'en' },
-    '/api/admin/Feedback/GetList': { reason: 'price' },
-    // Text the seeded answer holds, so the search finds it; a real edit of the saved answer.
-    '/api/Save/GetList': { q: 'Hello' },
-    '/api/Save/Update': { answer: '## Edited\n\nThe saved copy.', question: undefined },
-    // A fact typed in settings (no source answer).
-    '/api/Memory/Save': { sourceMessageId: undefined },
-    // Quick functions: a root item (no group), the owner's own ids, a valid file to import, a new built-in.
-    '/api/QuickFunction/SaveUserQuickFunction': { parentId: null, isGroup: false },
-    '/api/QuickFunction/GroupUserQuickFunction': { parentId: null },
-    '/api/QuickFunction/SortUserQuickFunction': { ids: [known.userQuickFunctionId] },
-    '/api/QuickFunction/ImportUserQuickFunction': { version: 1, items: [{ key: 'a', name: 'Imported', template: 'Do {selection}', appliesTo: ['selection'] }] },
-    '/api/admin/QuickFunction/Save': { quickFunctionId: undefined, parentId: null, isGroup: false, appliesTo: ['selection'], sort: undefined },
-    '/api/admin/QuickFunction/Sort': { ids: ['qf-summarize', 'qf-explain'] },
-    '/api/admin/AiPrompWord/Save': { aiPrompWordId: undefined },
-    '/api/admin/User/GrantPoints': { amount: 5, reason: 'openapi', requestId: 'openapi-grant' },
-    '/api/admin/User/ExtendPlan': { level: 1, days: 1, requestId: 'openapi-extend' },
-    '/api/admin/User/SetRole': { role: 'user' },
-    '/api/admin/User/GetList': { keyword: 'example', email: 'example', role: 'user', planLevel: 0, status: 'active', sort: 'lastActive', order: 'desc' },
-    '/api/admin/AuditLog/GetList': { from: '2020-01-01', to: '2100-01-01', actorId: undefined, actorEmail: undefined, action: undefined, targetType: undefined, targetId: undefined },
-    '/api/admin/Records/GetRequestTimes': { from: '2020-01-01', to: '2100-01-01', path: 'api', userId: undefined, minDurationMs: 0 },
-    '/api/admin/Records/GetPageViews': { from: '2020-01-01', to: '2100-01-01', url: undefined, userId: undefined },
-    '/api/Account/ResetPassword': { token: known.resetToken, password: 'openapi new password' },
-    '/api/admin/UserNotification/Broadcast': { audience: 'all', title: 'Hello', body: 'Welcome', link: '/setting', level: undefined, userId: undefined, requestId: 'openapi-broadcast' },
-  });
+/** The owner subscribes through the webhook (so that the subscription and order routes have one); answers the order's id. */
+async function subscribeOwner(): Promise<string> {
+  const sub = { subscription: 'sub_doc', metadata: { userId: owner.userId, vipPackageId: 'advanced-month' } };
+  await answerOf(stripeDelivery('checkout.session.completed', { id: 'cs_doc', object: 'checkout.session', mode: 'subscription', payment_status: 'paid', customer: 'cus_doc', client_reference_id: owner.userId, ...sub }));
+  const start = Math.floor(Date.now() / 1000);
+  const invoice = {
+    id: 'in_doc',
+    object: 'invoice',
+    customer: 'cus_doc',
+    amount_paid: 1999,
+    currency: 'usd',
+    parent: { type: 'subscription_details', subscription_details: sub },
+    lines: { object: 'list', data: [{ id: 'il_doc', object: 'line_item', period: { start, end: start + 30 * 86_400 } }] },
+  };
+  await answerOf(stripeDelivery('invoice.paid', invoice));
+  const orders = (await api(t.app, owner).getBody('/api/Vip/GetVipOrderList')).Data;
+  return orders.list[0].vipOrderId;
+}
 
-  /** The requests of one route: signed out, as a user, with bad input (as an admin), then as an admin. */
-  async function requestsFor(route: RouteTableEntry, known: Record<string, unknown>, user: TestUser): Promise<[string, Sent][]> {
-    const valid = sampleRequest(doc, route, { ...known, ...perRoute(known)[route.url] });
-    const base = { method: route.method, url: valid.url };
-    const asSent = async (headers: Record<string, string>): Promise<Sent> => {
-      if (UPLOAD_ROUTES.has(route.url)) {
-        const form = await formBody({ mediaType: 'image' }, { field: 'imageFile', name: 'dot.png', bytes: TINY_PNG });
-        return { ...base, headers: { ...headers, 'content-type': form.contentType }, payload: form.payload };
-      }
-      return valid.body === undefined ? { ...base, headers } : { ...base, headers: { ...headers, ...json({}) }, ...json(valid.body) };
-    };
-    const op = operationOf(doc, route);
-    const badQuery = new URLSearchParams((op?.parameters ?? []).map((p) => [p.name, 'x'.repeat(5000)]));
-    const bad: [string, Sent][] =
-      route.method === 'POST'
-        ? [
-            ['invalid JSON', { ...base, url: route.url, headers: { ...auth(owner.token), 'content-type': 'application/json' }, payload: '{"a":' }],
-            ['wrong content type', { ...base, url: route.url, headers: { ...auth(owner.token), 'content-type': 'application/xml' }, payload: '<a/>' }],
-          ]
-        : [['bad query', { ...base, url: `${route.url}?${badQuery.size ? badQuery : 'page=-1'}`, headers: auth(owner.token) }]];
-    // Stripe's webhook is signed, not signed in: its success is a genuine delivery (of an event type it ignores).
-    const last: [string, Sent] = route.url === WEBHOOK ? ['signed by Stripe', stripeDelivery('customer.created', { id: 'cus_new', object: 'customer' })] : ['as an admin', await asSent(auth(owner.token))];
-    if (route.url === LOGOUT_ALL) return [['signed out', await asSent({})], ...bad, ['as a user', await asSent(auth((await createUser(t.app)).token))]];
-    return [['signed out', await asSent({})], ['as a user', await asSent(auth(user.token))], ...bad, last];
-  }
+/** What a route is sent besides the common values: its own credentials, addresses and ids. */
+const perRoute = (known: Record<string, unknown> = {}): Record<string, Record<string, unknown>> => ({
+  '/api/Account/AddUser': { email: 'openapi-doc@example.com' },
+  '/api/Account/Login': { email: owner.email, password: owner.password },
+  '/api/Chat/ProxyImage': { url: `${site.origin}/image.png` },
+  // Text the seeded exchange holds, so the search has a hit to describe.
+  '/api/Chat/SearchMessages': { q: 'Hello' },
+  // The seeded answer from its start (it has ended: sent whole, then the last event and DONE).
+  '/api/Chat/ResumeMessage': { offset: 0 },
+  '/api/admin/AiModel/Save': { aiModelId: 'doc-extra', modelMap: { isImage: false, fileTypes: [] } },
+  '/api/admin/AiModel/Delete': { aiModelId: 'doc-extra' },
+  // A new deployment of the model, on the fake upstream as the first one.
+  '/api/admin/AiModelMap/Save': { aiModelMapId: undefined, provider: 'openai', baseUrl: fake.baseUrl, upstreamModelId: 'doc-model' },
+  '/api/admin/AiModel/Sort': { ids: ['doc-model'] },
+  // The seeded deployment, as saved: a test call and its upstream's model list; an import from the fake.
+  '/api/admin/AiModelMap/Test': { provider: undefined, baseUrl: undefined, apiKey: undefined, upstreamModelId: undefined, prompt: undefined },
+  '/api/admin/AiModelMap/OpenAiModel': { provider: undefined, baseUrl: undefined, apiKey: undefined },
+  '/api/admin/AiModel/SyncModelMap': { aiModelMapId: undefined, provider: 'openai-compatible', baseUrl: fake.baseUrl, apiKey: undefined, upstreamModelIds: ['doc-imported'] },
+  '/api/admin/Vip/GetOrderList': { from: '2020-01-01', to: '2100-01-01' },
+  '/api/admin/InviteCode/GetStatistics': { from: '2020-01-01', to: '2100-01-01' },
+  // A year, in a zone other than UTC (the range may hold at most two years).
+  '/api/admin/Statistic/GetDashboard': { from: '2026-01-01', to: '2026-12-31', timeZone: 'Europe/Paris' },
+  '/api/admin/RedeemCode/GenerateBatch': { name: 'more', count: 2, points: 1, planDays: 0, planLevel: 0, usesPerCode: 1, expiresAt: undefined },
+  '/api/admin/Vip/SavePackage': { vipPackageId: 'doc-extra', prices: { usd: 100 }, stripePriceIds: {} },
+  '/api/admin/Vip/DeletePackage': { vipPackageId: 'doc-extra' },
+  // A user without a subscription buys; the owner, who has one, would be refused (10409).
+  '/api/Vip/CreateCheckout': { couponCode: undefined },
+  // A percentage off: the common `currency` would ask for an amount off.
+  '/api/admin/Coupons/Save': { couponId: undefined, code: 'DOC-COUPON', percentOff: 10, vipPackageIds: [], amountOff: undefined, currency: undefined, validFrom: undefined, validTo: undefined },
+  '/api/System/AddFeedback': { reasons: ['price', 'other'], otherText: 'Too slow', browser: 'chrome', version: '0.1.0', language: 'en' },
+  '/api/admin/Feedback/GetList': { reason: 'price' },
+  // Text the seeded answer holds, so the search finds it; a real edit of the saved answer.
+  '/api/Save/GetList': { q: 'Hello' },
+  '/api/Save/Update': { answer: '## Edited\n\nThe saved copy.', question: undefined },
+  // A fact typed in settings (no source answer).
+  '/api/Memory/Save': { sourceMessageId: undefined },
+  // Quick functions: a root item (no group), the owner's own ids, a valid file to import, a new built-in.
+  '/api/QuickFunction/SaveUserQuickFunction': { parentId: null, isGroup: false },
+  '/api/QuickFunction/GroupUserQuickFunction': { parentId: null },
+  '/api/QuickFunction/SortUserQuickFunction': { ids: [known.userQuickFunctionId] },
+  '/api/QuickFunction/ImportUserQuickFunction': { version: 1, items: [{ key: 'a', name: 'Imported', template: 'Do {selection}', appliesTo: ['selection'] }] },
+  '/api/admin/QuickFunction/Save': { quickFunctionId: undefined, parentId: null, isGroup: false, appliesTo: ['selection'], sort: undefined },
+  '/api/admin/QuickFunction/Sort': { ids: ['qf-summarize', 'qf-explain'] },
+  '/api/admin/AiPrompWord/Save': { aiPrompWordId: undefined },
+  '/api/admin/User/GrantPoints': { amount: 5, reason: 'openapi', requestId: 'openapi-grant' },
+  '/api/admin/User/ExtendPlan': { level: 1, days: 1, requestId: 'openapi-extend' },
+  '/api/admin/User/SetRole': { role: 'user' },
+  '/api/admin/User/GetList': { keyword: 'example', email: 'example', role: 'user', planLevel: 0, status: 'active', sort: 'lastActive', order: 'desc' },
+  '/api/admin/AuditLog/GetList': { from: '2020-01-01', to: '2100-01-01', actorId: undefined, actorEmail: undefined, action: undefined, targetType: undefined, targetId: undefined },
+  '/api/admin/Records/GetRequestTimes': { from: '2020-01-01', to: '2100-01-01', path: 'api', userId: undefined, minDurationMs: 0 },
+  '/api/admin/Records/GetPageViews': { from: '2020-01-01', to: '2100-01-01', url: undefined, userId: undefined },
+  '/api/Account/ResetPassword': { token: known.resetToken, password: 'openapi new password' },
+  '/api/admin/UserNotification/Broadcast': { audience: 'all', title: 'Hello', body: 'Welcome', link: '/setting', level: undefined, userId: undefined, requestId: 'openapi-broadcast' },
+});
 
+/** The requests of one route: signed out, as a user, with bad input (as an admin), then as an admin. */
+async function requestsFor(route: RouteTableEntry, known: Record<string, unknown>, user: TestUser): Promise<[string, Sent][]> {
+  const valid = sampleRequest(doc, route, { ...known, ...perRoute(known)[route.url] });
+  const base = { method: route.method, url: valid.url };
+  const asSent = async (headers: Record<string, string>): Promise<Sent> => {
+    if (UPLOAD_ROUTES.has(route.url)) {
+      const form = await formBody({ mediaType: 'image' }, { field: 'imageFile', name: 'dot.png', bytes: TINY_PNG });
+      return { ...base, headers: { ...headers, 'content-type': form.contentType }, payload: form.payload };
+    }
+    return valid.body === undefined ? { ...base, headers } : { ...base, headers: { ...headers, ...json({}) }, ...json(valid.body) };
+  };
+  const op = operationOf(doc, route);
+  const badQuery = new URLSearchParams((op?.parameters ?? []).map((p) => [p.name, 'x'.repeat(5000)]));
+  const bad: [string, Sent][] =
+    route.method === 'POST'
+      ? [
+          ['invalid JSON', { ...base, url: route.url, headers: { ...auth(owner.token), 'content-type': 'application/json' }, payload: '{"a":' }],
+          ['wrong content type', { ...base, url: route.url, headers: { ...auth(owner.token), 'content-type': 'application/xml' }, payload: '<a/>' }],
+        ]
+      : [['bad query', { ...base, url: `${route.url}?${badQuery.size ? badQuery : 'page=-1'}`, headers: auth(owner.token) }]];
+  // Stripe's webhook is signed, not signed in: its success is a genuine delivery (of an event type it ignores).
+  const last: [string, Sent] = route.url === WEBHOOK ? ['signed by Stripe', stripeDelivery('customer.created', { id: 'cus_new', object: 'customer' })] : ['as an admin', await asSent(auth(owner.token))];
+  if (route.url === LOGOUT_ALL) return [['signed out', await asSent({})], ...bad, ['as a user', await asSent(auth((await createUser(t.app)).token))]];
+  return [['signed out', await asSent({})], ['as a user', await asSent(auth(user.token))], ...bad, last];
+}
+
+describe('the API reference: every route of the table', () => {
   it('answers every route of the table, signed out, as a user, as an admin and with bad input, as the document says', { timeout: 120_000 }, async () => {
     const known = await seed();
     const user = await createUser(t.app);
@@ -398,13 +406,8 @@ describe('the API reference, when the server fails or shuts down', () => {
     ctx.db = new Proxy(db, { get: () => { throw new Error('the database is unreachable'); } });
     try {
       const { problems, statuses } = await sweep(doc, t.app.routeTable, async (route, sent) => {
-        const res = await t.app.inject({
-          method: route.method as 'GET' | 'POST',
-          url: sent.url,
-          headers: { ...auth(user.token), 'content-type': 'application/json-patch+json' },
-          ...(sent.body === undefined ? {} : { payload: JSON.stringify(sent.body) }),
-        });
-        return { status: res.statusCode, contentType: String(res.headers['content-type'] ?? ''), body: res.body };
+        const as = api(t.app, user);
+        return answerFrom(route.method === 'GET' ? await as.get(sent.url) : await as.post(sent.url, sent.body));
       });
       expect(problems).toEqual([]);
       expect(statuses).toContain(500);

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import { startFakeSmtp, type FakeSmtp } from '../fixtures/smtp-server.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { auth, createAdmin, createUser, loginUser, type TestUser } from '../helpers/users.ts';
+import { api } from '../helpers/api.ts';
+import { createAdmin, createUser, loginUser, type TestUser } from '../helpers/users.ts';
 
 /**
  * Password reset by an operator: a single-use link (one hour, stored hashed, the newest only) that
@@ -13,7 +14,6 @@ import { auth, createAdmin, createUser, loginUser, type TestUser } from '../help
  * SMTP_URL is set.
  */
 
-const json = { 'content-type': 'application/json-patch+json' };
 const tokenOf = (link: string) => new URL(link).searchParams.get('reset')!;
 
 function suite(name: string, env: () => Record<string, string>, more: (ctx: { t: () => TestApp; admin: () => TestUser }) => void) {
@@ -29,12 +29,8 @@ function suite(name: string, env: () => Record<string, string>, more: (ctx: { t:
   });
 }
 
-const sendReset = (t: TestApp, admin: TestUser, userId: string) =>
-  t.app
-    .inject({ method: 'POST', url: '/api/admin/User/SendPasswordReset', headers: { ...auth(admin.token), ...json }, payload: JSON.stringify({ userId }) })
-    .then((r) => r.json());
-const reset = (t: TestApp, body: unknown, lang = 'en') =>
-  t.app.inject({ method: 'POST', url: '/api/Account/ResetPassword', headers: { ...json, 'accept-language': lang }, payload: JSON.stringify(body) }).then((r) => r.json());
+const sendReset = (t: TestApp, admin: TestUser, userId: string) => api(t.app, admin).postBody('/api/admin/User/SendPasswordReset', { userId });
+const reset = (t: TestApp, body: unknown, lang = 'en') => api(t.app).postBody('/api/Account/ResetPassword', body, { lang });
 
 suite('password reset without e-mail', () => ({}), ({ t, admin }) => {
   it('makes a link the operator passes on; the token sets the password once and signs the account out', async () => {
@@ -53,7 +49,7 @@ suite('password reset without e-mail', () => ({}), ({ t, admin }) => {
     const token = tokenOf(sent.Data.link);
     expect((await reset(t(), { token, password: 'a brand new password' })).Code).toBe(Codes.Success);
     // Signed out everywhere; the old password no longer works, the new one does.
-    expect((await t().app.inject({ method: 'GET', url: '/api/User/GetUserByLogin', headers: auth(user.token) })).json().Code).toBe(Codes.NotLoggedIn);
+    expect((await api(t().app, user).getBody('/api/User/GetUserByLogin')).Code).toBe(Codes.NotLoggedIn);
     await expect(loginUser(t().app, user.email, user.password)).rejects.toThrow(/10401/);
     await loginUser(t().app, user.email, 'a brand new password');
     // Single use.

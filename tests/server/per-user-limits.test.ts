@@ -9,7 +9,8 @@ import { memories } from '../../server/db/schema/personalization.ts';
 import { userQuickFunctions } from '../../server/db/schema/quick-functions.ts';
 import { chatShares } from '../../server/db/schema/shares.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { addressesUnder, auth, createUser, type TestUser } from '../helpers/users.ts';
+import { api } from '../helpers/api.ts';
+import { addressesUnder, createUser, type TestUser } from '../helpers/users.ts';
 
 /**
  * Every per-user limit holds under concurrency (docs/security.md#per-user-limits): each test fills
@@ -17,7 +18,6 @@ import { addressesUnder, auth, createUser, type TestUser } from '../helpers/user
  * passes it. Meaningful on PostgreSQL (TEST_DATABASE_URL), where requests really run side by side.
  */
 
-const json = { 'content-type': 'application/json-patch+json' };
 const CONCURRENT = 24;
 
 describe('per-user limits under concurrency', () => {
@@ -32,7 +32,7 @@ describe('per-user limits under concurrency', () => {
   const fire = (user: TestUser, url: string, payload: (i: number) => object) =>
     Promise.all(
       Array.from({ length: CONCURRENT }, (_, i) =>
-        t.app.inject({ method: 'POST', url, headers: { ...json, ...auth(user.token) }, remoteAddress: address(), payload: payload(i) }).then((r) => r.json()),
+        api(t.app, user).postBody(url, payload(i), { remoteAddress: address() }),
       ),
     );
 

@@ -102,61 +102,62 @@ const google: Upstream = {
 };
 
 for (const up of [anthropic, google]) {
-  describe(`chatting through ${up.provider}`, () => {
-    const f = up.family;
-    /** Catalogue models, one upstream id each: `id` or `id:level`. */
-    const MODELS = [
-      `${f}-test:1`,
-      `${f}-plain`,
-      `${f}-long`,
-      ...up.early.map((_, i) => `${f}-failover-${i}`),
-      `${f}-busy`,
-      ...up.midStream.map((m) => `${f}-mid-${m.mode}`),
-      `${f}-error-finish`,
-    ];
-    let fake: Fake;
-    let searx: FakeSearxng;
-    let t: TestApp;
-    let baseUrl: string;
-    let user: TestUser;
+  // Each provider's app and fake, for the two describes after them.
+  const f = up.family;
+  /** Catalogue models, one upstream id each: `id` or `id:level`. */
+  const MODELS = [
+    `${f}-test:1`,
+    `${f}-plain`,
+    `${f}-long`,
+    ...up.early.map((_, i) => `${f}-failover-${i}`),
+    `${f}-busy`,
+    ...up.midStream.map((m) => `${f}-mid-${m.mode}`),
+    `${f}-error-finish`,
+  ];
+  let fake: Fake;
+  let searx: FakeSearxng;
+  let t: TestApp;
+  let baseUrl: string;
+  let user: TestUser;
 
-    const add = async (body: Record<string, unknown>) => {
-      const res = await fetch(`${baseUrl}/api/Chat/AddMessage`, {
-        method: 'POST',
-        headers: { ...auth(user.token), 'content-type': 'application/json-patch+json' },
-        body: JSON.stringify(body),
-      });
-      expect(res.status).toBe(200);
-      expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
-      return parseChatStream(await res.text());
-    };
-    const storedMessages = async (sessionId: string) => {
-      const res = await fetch(`${baseUrl}/api/Chat/GetChatMessageListBySelfSessionId?chatSessionId=${sessionId}`, { headers: auth(user.token) });
-      const { Code, Data } = await res.json();
-      expect(Code).toBe(10000);
-      return Data.list as { inputMessage: string; outputMessage: string; finishReason: string | null; aiModelId: string; modelName: string }[];
-    };
-    const pointsOf = async () => (await getIntegral(t.database.db, user.userId, t.config.FREE_DAILY_POINTS))[0].integralValue;
-
-    beforeAll(async () => {
-      fake = await up.start();
-      searx = await startFakeSearxng();
-      t = await createTestApp({ SECRET_KEY, SEARXNG_URL: searx.url, ...up.env(fake, MODELS.join(', ')) });
-      // A deployment seeded without the fake's base URL would send the key to the real API.
-      const stray = (await t.database.db.select().from(aiDeployments)).filter((d) => d.baseUrl !== fake.baseUrl);
-      if (stray.length) throw new Error(`seeded deployments not pointing at the fake: ${stray.map((d) => `${d.upstreamModelId} → ${d.baseUrl}`).join(', ')}`);
-      baseUrl = await listening(t.app);
-      user = await createUser(t.app);
-      await grantVip(t.app, user.userId, 1);
+  const add = async (body: Record<string, unknown>) => {
+    const res = await fetch(`${baseUrl}/api/Chat/AddMessage`, {
+      method: 'POST',
+      headers: { ...auth(user.token), 'content-type': 'application/json-patch+json' },
+      body: JSON.stringify(body),
     });
-    afterAll(async () => {
-      t?.app.server.closeAllConnections();
-      await t?.close();
-      await fake?.close();
-      await searx?.close();
-    });
-    beforeEach(() => fake.reset());
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    return parseChatStream(await res.text());
+  };
+  const storedMessages = async (sessionId: string) => {
+    const res = await fetch(`${baseUrl}/api/Chat/GetChatMessageListBySelfSessionId?chatSessionId=${sessionId}`, { headers: auth(user.token) });
+    const { Code, Data } = await res.json();
+    expect(Code).toBe(10000);
+    return Data.list as { inputMessage: string; outputMessage: string; finishReason: string | null; aiModelId: string; modelName: string }[];
+  };
+  const pointsOf = async () => (await getIntegral(t.database.db, user.userId, t.config.FREE_DAILY_POINTS))[0].integralValue;
 
+  beforeAll(async () => {
+    fake = await up.start();
+    searx = await startFakeSearxng();
+    t = await createTestApp({ SECRET_KEY, SEARXNG_URL: searx.url, ...up.env(fake, MODELS.join(', ')) });
+    // A deployment seeded without the fake's base URL would send the key to the real API.
+    const stray = (await t.database.db.select().from(aiDeployments)).filter((d) => d.baseUrl !== fake.baseUrl);
+    if (stray.length) throw new Error(`seeded deployments not pointing at the fake: ${stray.map((d) => `${d.upstreamModelId} → ${d.baseUrl}`).join(', ')}`);
+    baseUrl = await listening(t.app);
+    user = await createUser(t.app);
+    await grantVip(t.app, user.userId, 1);
+  });
+  afterAll(async () => {
+    t?.app.server.closeAllConnections();
+    await t?.close();
+    await fake?.close();
+    await searx?.close();
+  });
+  beforeEach(() => fake.reset());
+
+  describe(`chatting through ${up.provider}: answers`, () => {
     it('seeds the catalogue from the environment, with the key encrypted, contacting no upstream', async () => {
       const { Code, Data } = await (await fetch(`${baseUrl}/api/AiModel/GetModelListAll`)).json();
       expect(Code).toBe(10000);
@@ -233,7 +234,9 @@ for (const up of [anthropic, google]) {
       );
       expect((await storedMessages(sessionId)).map((m) => m.outputMessage)).toEqual(['Echo: First question', 'Echo: And now? 🙂']);
     });
+  });
 
+  describe(`chatting through ${up.provider}: failing upstreams`, () => {
     for (const [i, { label, script }] of up.early.entries()) {
       it(`fails over to the model's next deployment when the upstream ${label}`, async () => {
         const aiModelId = `${f}-failover-${i}`;

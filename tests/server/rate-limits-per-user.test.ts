@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatMessages, chatSessions } from '../../server/db/schema/chat.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { api } from '../helpers/api.ts';
 import { auth, createUser, type TestUser } from '../helpers/users.ts';
 
 /**
@@ -12,7 +13,6 @@ import { auth, createUser, type TestUser } from '../helpers/users.ts';
  */
 
 const OFFICE = '203.0.113.7';
-const json = { 'content-type': 'application/json-patch+json' };
 
 describe('rate limits per user', () => {
   let t: TestApp;
@@ -24,8 +24,7 @@ describe('rate limits per user', () => {
   });
   afterAll(async () => t?.close());
 
-  const post = (user: TestUser, url: string, payload: object) =>
-    t.app.inject({ method: 'POST', url, remoteAddress: OFFICE, headers: { ...json, ...auth(user.token) }, payload }).then((r) => r.json());
+  const fromTheOffice = { remoteAddress: OFFICE };
 
   async function upload(user: TestUser) {
     const form = new FormData();
@@ -54,9 +53,9 @@ describe('rate limits per user', () => {
   it('lets thirty people behind one address each check in, upload and share', async () => {
     const people = await Promise.all(Array.from({ length: 30 }, () => createUser(t.app)));
     for (const person of people) {
-      expect((await post(person, '/api/User/UserSignin', { timeZone: 'UTC' })).Code).toBe(10000);
+      expect((await api(t.app, person).postBody('/api/User/UserSignin', { timeZone: 'UTC' }, fromTheOffice)).Code).toBe(10000);
       expect((await upload(person)).Code).toBe(10000);
-      expect((await post(person, '/api/Chat/ShareSession', { chatSessionId: await chatOf(person) })).Code).toBe(10000);
+      expect((await api(t.app, person).postBody('/api/Chat/ShareSession', { chatSessionId: await chatOf(person) }, fromTheOffice)).Code).toBe(10000);
     }
   });
 
@@ -65,9 +64,7 @@ describe('rate limits per user', () => {
     const sessionId = await chatOf(person);
     const codes: number[] = [];
     for (let i = 0; i < 31; i++) {
-      const res = await t.app.inject({
-        method: 'POST', url: '/api/Chat/ShareSession', remoteAddress: `198.51.100.${i + 1}`, headers: { ...json, ...auth(person.token) }, payload: { chatSessionId: sessionId },
-      });
+      const res = await api(t.app, person).post('/api/Chat/ShareSession', { chatSessionId: sessionId }, { remoteAddress: `198.51.100.${i + 1}` });
       codes.push(res.json().Code);
     }
     expect(codes.slice(0, 30).every((c) => c === 10000)).toBe(true);

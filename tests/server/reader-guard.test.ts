@@ -266,85 +266,86 @@ describe('fetchPublicResource refuses what is not public', () => {
   });
 });
 
-describe('fetchPublicResource against a local site', () => {
-  const PAGE = '<!doctype html><html><head><title>Hello</title></head><body><p>Grüße, reader.</p></body></html>';
-  const sockets = new Set<net.Socket>();
-  let site: http.Server;
-  let other: http.Server;
-  let otherHits = 0;
-  let siteHits = 0;
-  let port = 0;
-  let otherPort = 0;
-  let base = '';
-  /** Resolves when the server side of the endless stream sees its connection closed. */
-  let endlessClosed: Promise<void> = Promise.resolve();
+// The local site of the describe below: pages, redirects, slow and endless answers, on loopback.
+const PAGE = '<!doctype html><html><head><title>Hello</title></head><body><p>Grüße, reader.</p></body></html>';
+const sockets = new Set<net.Socket>();
+let site: http.Server;
+let other: http.Server;
+let otherHits = 0;
+let siteHits = 0;
+let port = 0;
+let otherPort = 0;
+let base = '';
+/** Resolves when the server side of the endless stream sees its connection closed. */
+let endlessClosed: Promise<void> = Promise.resolve();
 
-  const handle = (req: http.IncomingMessage, res: http.ServerResponse) => {
-    siteHits++;
-    const url = new URL(req.url ?? '/', 'http://site.test');
-    const html = (body: string | Buffer, headers: http.OutgoingHttpHeaders = {}) => {
-      res.writeHead(200, { 'content-type': 'text/html; charset=UTF-8', ...headers });
-      res.end(body);
-    };
-    switch (url.pathname) {
-      case '/page':
-        return html(PAGE);
-      case '/chain': {
-        const n = Number(url.searchParams.get('n'));
-        if (n <= 0) return html(PAGE);
-        // Alternate relative and absolute Locations, and the redirect statuses.
-        const statuses = [301, 302, 303, 307, 308];
-        const next = n % 2 ? `/chain?n=${n - 1}` : `${base}/chain?n=${n - 1}`;
-        res.writeHead(statuses[n % statuses.length], { location: next });
-        return res.end();
-      }
-      case '/to':
-        res.writeHead(302, { location: url.searchParams.get('url') ?? '/' });
-        return res.end('moved');
-      case '/json':
-        res.writeHead(200, { 'content-type': 'application/json' });
-        return res.end('{"a":1}');
-      case '/image':
-        res.writeHead(200, { 'content-type': 'image/png' });
-        return res.end(Buffer.alloc(64));
-      case '/declared-large':
-        res.writeHead(200, { 'content-type': 'text/html', 'content-length': 5000 });
-        return res.end('x'.repeat(5000));
-      case '/chunked-large':
-        res.writeHead(200, { 'content-type': 'text/html' });
-        for (let i = 0; i < 10; i++) res.write('y'.repeat(500));
-        return res.end();
-      case '/endless': {
-        endlessClosed = once(res, 'close').then(() => undefined);
-        res.writeHead(200, { 'content-type': 'text/html' });
-        const chunk = Buffer.alloc(16 * 1024, 'z');
-        const pump = () => {
-          while (!res.destroyed && res.write(chunk));
-          if (!res.destroyed) res.once('drain', pump);
-        };
-        return pump();
-      }
-      case '/gzip':
-        return html(gzipSync(PAGE), { 'content-encoding': 'gzip' });
-      case '/br':
-        return html(brotliCompressSync(PAGE), { 'content-encoding': 'br' });
-      case '/deflate':
-        return html(deflateSync(PAGE), { 'content-encoding': 'deflate' });
-      case '/bomb': {
-        const bomb = gzipSync(Buffer.alloc(1024 * 1024));
-        return html(bomb, { 'content-encoding': 'gzip', 'content-length': bomb.length });
-      }
-      case '/silent':
-        return; // never answers
-      case '/missing':
-        res.writeHead(404, { 'content-type': 'text/html' });
-        return res.end('<p>no</p>');
-      default:
-        res.writeHead(500);
-        return res.end();
-    }
+const handle = (req: http.IncomingMessage, res: http.ServerResponse) => {
+  siteHits++;
+  const url = new URL(req.url ?? '/', 'http://site.test');
+  const html = (body: string | Buffer, headers: http.OutgoingHttpHeaders = {}) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=UTF-8', ...headers });
+    res.end(body);
   };
+  switch (url.pathname) {
+    case '/page':
+      return html(PAGE);
+    case '/chain': {
+      const n = Number(url.searchParams.get('n'));
+      if (n <= 0) return html(PAGE);
+      // Alternate relative and absolute Locations, and the redirect statuses.
+      const statuses = [301, 302, 303, 307, 308];
+      const next = n % 2 ? `/chain?n=${n - 1}` : `${base}/chain?n=${n - 1}`;
+      res.writeHead(statuses[n % statuses.length], { location: next });
+      return res.end();
+    }
+    case '/to':
+      res.writeHead(302, { location: url.searchParams.get('url') ?? '/' });
+      return res.end('moved');
+    case '/json':
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end('{"a":1}');
+    case '/image':
+      res.writeHead(200, { 'content-type': 'image/png' });
+      return res.end(Buffer.alloc(64));
+    case '/declared-large':
+      res.writeHead(200, { 'content-type': 'text/html', 'content-length': 5000 });
+      return res.end('x'.repeat(5000));
+    case '/chunked-large':
+      res.writeHead(200, { 'content-type': 'text/html' });
+      for (let i = 0; i < 10; i++) res.write('y'.repeat(500));
+      return res.end();
+    case '/endless': {
+      endlessClosed = once(res, 'close').then(() => undefined);
+      res.writeHead(200, { 'content-type': 'text/html' });
+      const chunk = Buffer.alloc(16 * 1024, 'z');
+      const pump = () => {
+        while (!res.destroyed && res.write(chunk));
+        if (!res.destroyed) res.once('drain', pump);
+      };
+      return pump();
+    }
+    case '/gzip':
+      return html(gzipSync(PAGE), { 'content-encoding': 'gzip' });
+    case '/br':
+      return html(brotliCompressSync(PAGE), { 'content-encoding': 'br' });
+    case '/deflate':
+      return html(deflateSync(PAGE), { 'content-encoding': 'deflate' });
+    case '/bomb': {
+      const bomb = gzipSync(Buffer.alloc(1024 * 1024));
+      return html(bomb, { 'content-encoding': 'gzip', 'content-length': bomb.length });
+    }
+    case '/silent':
+      return; // never answers
+    case '/missing':
+      res.writeHead(404, { 'content-type': 'text/html' });
+      return res.end('<p>no</p>');
+    default:
+      res.writeHead(500);
+      return res.end();
+  }
+};
 
+describe('fetchPublicResource against a local site', () => {
   beforeAll(async () => {
     site = http.createServer(handle);
     site.on('connection', (socket) => {

@@ -5,14 +5,14 @@ import { userNotifications } from '../../server/db/schema/notifications.ts';
 import { pointBalances, pointLedger } from '../../server/db/schema/points.ts';
 import { CODE_ALPHABET, MAX_FAILURES_PER_HOUR } from '../../server/services/points/redeem-codes.ts';
 import { onPostgres, useTestAppWithAdmin } from '../helpers/app.ts';
-import { addressesUnder, auth, createUser, grantVip, type TestUser } from '../helpers/users.ts';
+import { api } from '../helpers/api.ts';
+import { addressesUnder, createUser, grantVip, type TestUser } from '../helpers/users.ts';
 
 /**
  * Redeem codes (docs/economy.md#redeem-codes): operators generate, list, export and disable batches;
  * a user redeems a code once, for points and/or plan days, and every refusal reads the same.
  */
 
-const json = { 'content-type': 'application/json-patch+json' };
 const FAILED_EN = 'Use failed, please check if the redemption code is correct';
 const FAILED_ZH = '兑换失败，请检查兑换码是否正确';
 const GROUPED = new RegExp(`^[${CODE_ALPHABET}]{4}(-[${CODE_ALPHABET}]{4}){3}$`);
@@ -21,32 +21,24 @@ const DAY_MS = 86_400_000;
 // RedeemCode is rate limited per address: each call comes from an address of its own unless a test says.
 const nextAddress = addressesUnder('10.2');
 
-describe('redeem codes', () => {
-  const { t, admin } = useTestAppWithAdmin({ AUTH_RATE_LIMIT: '1000' });
+// One app for the file; its admin generates the batches.
+const { t, admin } = useTestAppWithAdmin({ AUTH_RATE_LIMIT: '1000' });
 
-  const adminPost = async (url: string, body: unknown, token = admin.token, lang = 'en') =>
-    (await t.app.inject({ method: 'POST', url: `/api/admin/RedeemCode/${url}`, headers: { ...auth(token), ...json, 'accept-language': lang }, payload: JSON.stringify(body) })).json();
-  const adminGet = (url: string, token = admin.token) => t.app.inject({ method: 'GET', url: `/api/admin/RedeemCode/${url}`, headers: auth(token) });
-  const generate = async (body: Record<string, unknown>) => {
-    const res = await adminPost('GenerateBatch', { name: 'Test batch', count: 1, ...body });
-    expect(res.Code, res.Msg).toBe(10000);
-    return res.Data.batchId as string;
-  };
-  const codesOf = async (batchId: string): Promise<{ code: string; uses: number }[]> => (await adminGet(`GetCodeList?batchId=${batchId}&count=100`)).json().Data.list;
-  const firstCode = async (batchId: string) => (await codesOf(batchId))[0]!.code;
-  const redeem = async (user: TestUser, code: string, opts: { lang?: string; address?: string } = {}) =>
-    (
-      await t.app.inject({
-        method: 'POST',
-        url: '/api/User/RedeemCode',
-        headers: { ...auth(user.token), ...json, 'accept-language': opts.lang ?? 'en' },
-        payload: JSON.stringify({ code }),
-        remoteAddress: opts.address ?? nextAddress(),
-      })
-    ).json();
-  const me = async (user: TestUser) => (await t.app.inject({ method: 'GET', url: '/api/User/GetUserByLogin', headers: auth(user.token) })).json().Data;
-  const usesOf = async (code: string) => (await t.database.db.select().from(redeemCodes).where(eq(redeemCodes.code, code.replaceAll('-', ''))))[0]!.uses;
+const adminPost = (url: string, body: unknown, token = admin.token, lang = 'en') => api(t.app, token).postBody(`/api/admin/RedeemCode/${url}`, body, { lang });
+const adminGet = (url: string, token = admin.token) => api(t.app, token).get(`/api/admin/RedeemCode/${url}`);
+const generate = async (body: Record<string, unknown>) => {
+  const res = await adminPost('GenerateBatch', { name: 'Test batch', count: 1, ...body });
+  expect(res.Code, res.Msg).toBe(10000);
+  return res.Data.batchId as string;
+};
+const codesOf = async (batchId: string): Promise<{ code: string; uses: number }[]> => (await adminGet(`GetCodeList?batchId=${batchId}&count=100`)).json().Data.list;
+const firstCode = async (batchId: string) => (await codesOf(batchId))[0]!.code;
+const redeem = (user: TestUser, code: string, opts: { lang?: string; address?: string } = {}) =>
+  api(t.app, user).postBody('/api/User/RedeemCode', { code }, { lang: opts.lang ?? 'en', remoteAddress: opts.address ?? nextAddress() });
+const me = async (user: TestUser) => (await api(t.app, user).getBody('/api/User/GetUserByLogin')).Data;
+const usesOf = async (code: string) => (await t.database.db.select().from(redeemCodes).where(eq(redeemCodes.code, code.replaceAll('-', ''))))[0]!.uses;
 
+describe('redeem codes: batches and redeeming', () => {
   it('generates a batch, lists it with its codes, exports it as CSV and disables it', async () => {
     const batchId = await generate({ name: 'Spring promo 2030', count: 5, points: 50, usesPerCode: 3 });
     const list = (await adminGet('GetBatchList?page=1&count=10')).json().Data;
@@ -137,7 +129,9 @@ describe('redeem codes', () => {
     expect(await t.database.db.select().from(redeemUses).where(eq(redeemUses.userId, user.userId))).toEqual([]);
     expect(await t.database.db.select().from(pointLedger).where(eq(pointLedger.userId, user.userId))).toEqual([]);
   });
+});
 
+describe('redeem codes: plan days and guessing', () => {
   it('extends the plan by its days: after the current order at that level or above, else from now', async () => {
     const user = await createUser(t.app);
     const thirty = await firstCode(await generate({ name: 'Plan month', planDays: 30, planLevel: 2 }));
@@ -184,7 +178,9 @@ describe('redeem codes', () => {
     expect(answers.slice(0, 10).every((a) => a.Code === 10400)).toBe(true);
     expect(answers[10]).toMatchObject({ Code: 10429, Msg: expect.stringMatching(/^Too many attempts\. Please try again in \d+ seconds\.$/) });
   });
+});
 
+describe('redeem codes: bad input, access and large batches', () => {
   it('answers bad batches and unknown ids as bad input or not found, in the caller language', async () => {
     const bad: [Record<string, unknown>, string?][] = [
       [{ name: 'x', count: 0, points: 1 }],
@@ -214,7 +210,7 @@ describe('redeem codes', () => {
     expect((await adminPost('DisableBatch', { batchId: 'nope', disabled: 'yes' })).Code).toBe(10400);
     const user = await createUser(t.app);
     expect((await redeem(user, 'x'.repeat(201))).Code).toBe(10400);
-    expect((await t.app.inject({ method: 'POST', url: '/api/User/RedeemCode', headers: json, payload: '{"code":"x"}' })).json().Code).toBe(10402);
+    expect((await api(t.app).postBody('/api/User/RedeemCode', { code: 'x' })).Code).toBe(10402);
   });
 
   it('keeps the admin routes to admins', async () => {
@@ -237,51 +233,51 @@ describe('redeem codes', () => {
     const csv = (await adminGet(`ExportBatch?batchId=${batchId}`)).body.trimEnd().split('\r\n');
     expect(csv).toHaveLength(2501);
   });
+});
 
-  // PGlite has one connection: parallel work there is serial and proves nothing.
-  describe.runIf(onPostgres)('on PostgreSQL, at once', () => {
-    let crowd: TestUser[];
-    beforeAll(async () => {
-      crowd = [];
-      for (let i = 0; i < 50; i++) crowd.push(await createUser(t.app));
-    });
+// PGlite has one connection: parallel work there is serial and proves nothing.
+describe.runIf(onPostgres)('redeem codes on PostgreSQL, at once', () => {
+  let crowd: TestUser[];
+  beforeAll(async () => {
+    crowd = [];
+    for (let i = 0; i < 50; i++) crowd.push(await createUser(t.app));
+  });
 
-    const ledgerFor = async (key: string) => t.database.db.select().from(pointLedger).where(eq(pointLedger.idempotencyKey, key));
+  const ledgerFor = async (key: string) => t.database.db.select().from(pointLedger).where(eq(pointLedger.idempotencyKey, key));
 
-    it('lets exactly one of 50 users redeem a single-use code', async () => {
-      const code = await firstCode(await generate({ points: 9 }));
-      const answers = await Promise.all(crowd.map((u) => redeem(u, code)));
-      const winners = crowd.filter((_, i) => answers[i].Code === 10000);
-      expect(winners).toHaveLength(1);
-      expect(answers.filter((a) => a.Code === 10400 && a.Msg === FAILED_EN)).toHaveLength(49);
-      expect(await usesOf(code)).toBe(1);
-      const entries = await t.database.db.select().from(pointLedger).where(sql`${pointLedger.idempotencyKey} like ${`redeem:${code.replaceAll('-', '')}:%`}`);
-      expect(entries).toHaveLength(1);
-      expect(await ledgerFor(`redeem:${code.replaceAll('-', '')}:${winners[0]!.userId}`)).toHaveLength(1);
-    });
+  it('lets exactly one of 50 users redeem a single-use code', async () => {
+    const code = await firstCode(await generate({ points: 9 }));
+    const answers = await Promise.all(crowd.map((u) => redeem(u, code)));
+    const winners = crowd.filter((_, i) => answers[i].Code === 10000);
+    expect(winners).toHaveLength(1);
+    expect(answers.filter((a) => a.Code === 10400 && a.Msg === FAILED_EN)).toHaveLength(49);
+    expect(await usesOf(code)).toBe(1);
+    const entries = await t.database.db.select().from(pointLedger).where(sql`${pointLedger.idempotencyKey} like ${`redeem:${code.replaceAll('-', '')}:%`}`);
+    expect(entries).toHaveLength(1);
+    expect(await ledgerFor(`redeem:${code.replaceAll('-', '')}:${winners[0]!.userId}`)).toHaveLength(1);
+  });
 
-    it('lets exactly 10 of 50 users redeem a code of usesPerCode 10', async () => {
-      const code = await firstCode(await generate({ points: 4, usesPerCode: 10 }));
-      const answers = await Promise.all(crowd.map((u) => redeem(u, code)));
-      expect(answers.filter((a) => a.Code === 10000)).toHaveLength(10);
-      expect(await usesOf(code)).toBe(10);
-      expect(await t.database.db.select().from(redeemUses).where(eq(redeemUses.code, code.replaceAll('-', '')))).toHaveLength(10);
-      const balances = await t.database.db.execute<{ bad: number }>(sql`
-        select count(*)::int as bad from ${pointBalances} b
-        where b.balance <> (select coalesce(sum(delta), 0) from ${pointLedger} l where l.user_id = b.user_id)`);
-      expect(balances.rows[0]!.bad).toBe(0);
-    });
+  it('lets exactly 10 of 50 users redeem a code of usesPerCode 10', async () => {
+    const code = await firstCode(await generate({ points: 4, usesPerCode: 10 }));
+    const answers = await Promise.all(crowd.map((u) => redeem(u, code)));
+    expect(answers.filter((a) => a.Code === 10000)).toHaveLength(10);
+    expect(await usesOf(code)).toBe(10);
+    expect(await t.database.db.select().from(redeemUses).where(eq(redeemUses.code, code.replaceAll('-', '')))).toHaveLength(10);
+    const balances = await t.database.db.execute<{ bad: number }>(sql`
+      select count(*)::int as bad from ${pointBalances} b
+      where b.balance <> (select coalesce(sum(delta), 0) from ${pointLedger} l where l.user_id = b.user_id)`);
+    expect(balances.rows[0]!.bad).toBe(0);
+  });
 
-    it("adds up one user's plan days redeemed at once", async () => {
-      const user = crowd[0]!;
-      const codes = (await codesOf(await generate({ count: 5, planDays: 3, planLevel: 1, usesPerCode: 1 }))).map((c) => c.code);
-      const start = Date.now();
-      const answers = await Promise.all(codes.map((c) => redeem(user, c)));
-      expect(answers.map((a) => a.Code)).toEqual([10000, 10000, 10000, 10000, 10000]);
-      const [{ end }] = (
-        await t.database.db.execute<{ end: string }>(sql`select max(end_time) as end from vip_orders where user_id = ${user.userId} and package_level = 1`)
-      ).rows;
-      expect(new Date(end).getTime()).toBeGreaterThanOrEqual(start + 15 * DAY_MS - 1000);
-    });
+  it("adds up one user's plan days redeemed at once", async () => {
+    const user = crowd[0]!;
+    const codes = (await codesOf(await generate({ count: 5, planDays: 3, planLevel: 1, usesPerCode: 1 }))).map((c) => c.code);
+    const start = Date.now();
+    const answers = await Promise.all(codes.map((c) => redeem(user, c)));
+    expect(answers.map((a) => a.Code)).toEqual([10000, 10000, 10000, 10000, 10000]);
+    const [{ end }] = (
+      await t.database.db.execute<{ end: string }>(sql`select max(end_time) as end from vip_orders where user_id = ${user.userId} and package_level = 1`)
+    ).rows;
+    expect(new Date(end).getTime()).toBeGreaterThanOrEqual(start + 15 * DAY_MS - 1000);
   });
 });

@@ -9,7 +9,8 @@ import { startFakeImages, type FakeImages } from '../fixtures/fake-images.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { parseChatStream } from '../helpers/chat.ts';
-import { auth, createUser, type TestUser } from '../helpers/users.ts';
+import { api } from '../helpers/api.ts';
+import { createUser } from '../helpers/users.ts';
 
 /**
  * A refund gives each part back to where it came from (docs/economy.md#the-ledger): the part a use
@@ -18,7 +19,6 @@ import { auth, createUser, type TestUser } from '../helpers/users.ts';
  */
 
 const ALLOWANCE = 5;
-const json = { 'content-type': 'application/json-patch+json' };
 
 describe('refunds return each part to where it came from', () => {
   let fake: FakeOpenAI;
@@ -54,8 +54,6 @@ describe('refunds return each part to where it came from', () => {
     images.reset();
   });
 
-  const post = (user: TestUser, url: string, body: unknown) =>
-    t.app.inject({ method: 'POST', url, headers: { ...auth(user.token), ...json }, payload: JSON.stringify(body) });
   const stateOf = async (userId: string) => {
     const [row] = await t.database.db
       .select({ balance: pointBalances.balance, daily: sql<number>`case when ${pointBalances.dailyDay} = current_date then ${pointBalances.dailyLeft} else ${ALLOWANCE} end`.mapWith(Number) })
@@ -76,7 +74,7 @@ describe('refunds return each part to where it came from', () => {
   it('a message whose answer failed before any text: 2 back to today\'s allowance, 1 to the balance, once', async () => {
     const user = await userWith(2);
     fake.script('pricey', { status: 500 });
-    const events = parseChatStream((await post(user, '/api/Chat/AddMessage', { aiModelId: 'pricey', inputMessage: 'hi', chatMediaIds: [] })).body);
+    const events = parseChatStream((await api(t.app, user).post('/api/Chat/AddMessage', { aiModelId: 'pricey', inputMessage: 'hi', chatMediaIds: [] })).body);
     expect(events.at(-1)).toMatchObject({ Code: 10503 });
     const messageId = events[0]!.Data.ChatMessageId as string;
     expect(await stateOf(user.userId)).toEqual({ balance: 10, daily: 2, ledgerSum: 10, refunds: [[1, -2]] });
@@ -100,7 +98,7 @@ describe('refunds return each part to where it came from', () => {
   it('a plugin call that failed: its allowance part back to today\'s allowance, its balance part to the balance', async () => {
     const user = await userWith(1);
     fake.script('tool-model', { toolCalls: [{ name: 'read_url', arguments: { url: 'http://169.254.169.254/latest/meta-data/' } }], chunks: ['Cannot read it.'] });
-    const events = parseChatStream((await post(user, '/api/Chat/AddMessage', { aiModelId: 'tool-model', inputMessage: 'Read it', pluginIds: ['read_url'], chatMediaIds: [] })).body);
+    const events = parseChatStream((await api(t.app, user).post('/api/Chat/AddMessage', { aiModelId: 'tool-model', inputMessage: 'Read it', pluginIds: ['read_url'], chatMediaIds: [] })).body);
     expect(events.at(-1)).toMatchObject({ Code: 10000 });
     expect(await stateOf(user.userId)).toEqual({ balance: 10, daily: 1, ledgerSum: 10, refunds: [[2, -1]] });
   });
@@ -108,7 +106,7 @@ describe('refunds return each part to where it came from', () => {
   it('a drawing that failed: the same', async () => {
     const user = await userWith(3);
     images.failWith(500);
-    expect((await post(user, '/api/Chat/AddDraw', { prompt: 'a lighthouse' })).json()).toMatchObject({ Code: 10502 });
+    expect(await api(t.app, user).postBody('/api/Chat/AddDraw', { prompt: 'a lighthouse' })).toMatchObject({ Code: 10502 });
     expect(await stateOf(user.userId)).toEqual({ balance: 10, daily: 3, ledgerSum: 10, refunds: [[1, -3]] });
   });
 

@@ -6,7 +6,8 @@ import { chatMessages, chatSessions } from '../../server/db/schema/chat.ts';
 import { chatMedia } from '../../server/db/schema/media.ts';
 import { sharedMediaPath, signedMediaPath } from '../../server/services/media/links.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { auth, createAdmin, createUser, type TestUser } from '../helpers/users.ts';
+import { api } from '../helpers/api.ts';
+import { createAdmin, createUser, type TestUser } from '../helpers/users.ts';
 
 /**
  * The images of a shared chat are served through links tied to the share: revoking it, or closing the
@@ -23,10 +24,8 @@ describe('image links handed out through a share', () => {
   });
   afterAll(async () => t?.close());
 
-  const post = async (url: string, token: string, payload: object) =>
-    (await t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json', ...auth(token) }, payload })).json();
-  const view = async (shareId: string) => (await t.app.inject({ method: 'GET', url: `/api/Share/GetShare?shareId=${shareId}` })).json();
-  const fetchMedia = (url: string) => t.app.inject({ method: 'GET', url });
+  const view = (shareId: string) => api(t.app).getBody(`/api/Share/GetShare?shareId=${shareId}`);
+  const fetchMedia = (url: string) => api(t.app).get(url);
 
   /** A stored image (real bytes in the file store), as an upload or a drawing keeps it. */
   async function storedImage(userId: string, purpose: 'chat' | 'draw') {
@@ -50,7 +49,7 @@ describe('image links handed out through a share', () => {
       finishReason: 'stop', mediaIds: [attached.id], createdAt: new Date(Date.UTC(2026, 5, 1) + ++minute * 60_000),
       toolCalls: [{ toolCallId: 'c1', toolName: 'generate_image', input: '{}', status: 'completed', output: '', images: [signedMediaPath(t.app.ctx, drawn.id)] }],
     });
-    const made = await post('/api/Chat/ShareSession', user.token, { chatSessionId: sessionId, includeImages: true });
+    const made = await api(t.app, user).postBody('/api/Chat/ShareSession', { chatSessionId: sessionId, includeImages: true });
     expect(made.Code).toBe(10000);
     const shareId = made.Data.shareId as string;
     const seen = await view(shareId);
@@ -76,16 +75,16 @@ describe('image links handed out through a share', () => {
   it('ends the images’ links when the share is revoked', async () => {
     const user = await createUser(t.app);
     const { shareId, links } = await sharedChat(user);
-    expect((await post('/api/Chat/RevokeShare', user.token, { shareId })).Code).toBe(10000);
+    expect((await api(t.app, user).postBody('/api/Chat/RevokeShare', { shareId })).Code).toBe(10000);
     await expectGone(links);
   });
 
   it('ends them when the owner’s account is closed, and Reopen does not bring them back', async () => {
     const user = await createUser(t.app);
     const { links } = await sharedChat(user);
-    expect((await post('/api/admin/User/Close', admin.token, { userId: user.userId })).Code).toBe(10000);
+    expect((await api(t.app, admin).postBody('/api/admin/User/Close', { userId: user.userId })).Code).toBe(10000);
     await expectGone(links);
-    expect((await post('/api/admin/User/Reopen', admin.token, { userId: user.userId })).Code).toBe(10000);
+    expect((await api(t.app, admin).postBody('/api/admin/User/Reopen', { userId: user.userId })).Code).toBe(10000);
     await expectGone(links);
   });
 

@@ -9,7 +9,8 @@ import { vipOrders } from '../../server/db/schema/users.ts';
 import type { TestEvent } from '../fixtures/fake-stripe.ts';
 import { onPostgres } from '../helpers/app.ts';
 import { useTestAppWithStripe } from '../helpers/stripe-app.ts';
-import { auth, createUser, type TestUser } from '../helpers/users.ts';
+import { api } from '../helpers/api.ts';
+import { createUser, type TestUser } from '../helpers/users.ts';
 
 /**
  * Refunds and chargebacks of paid invoices, whatever order Stripe's events arrive in
@@ -21,83 +22,83 @@ import { auth, createUser, type TestUser } from '../helpers/users.ts';
 const DAY = 86_400;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-describe('refunds and disputes in any order', () => {
-  const { t, admin, stripe: fake } = useTestAppWithStripe({ AUTH_RATE_LIMIT: '1000' });
+// One app for the file, paying through a fake Stripe.
+const { t, admin, stripe: fake } = useTestAppWithStripe({ AUTH_RATE_LIMIT: '1000' });
 
-  const deliver = async (event: TestEvent) => {
-    const { payload, signature } = fake.deliver(event);
-    const res = await t.app.inject({ method: 'POST', url: '/api/Vip/StripeWebhook', headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': signature }, payload });
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json().Data as { received: boolean; applied: boolean };
+const deliver = async (event: TestEvent) => {
+  const { payload, signature } = fake.deliver(event);
+  const res = await t.app.inject({ method: 'POST', url: '/api/Vip/StripeWebhook', headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': signature }, payload });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().Data as { received: boolean; applied: boolean };
+};
+
+type Sub = { id: string; userId: string; packageId: string };
+const metadataOf = (sub: Sub) => ({ userId: sub.userId, vipPackageId: sub.packageId });
+const invoiceOf = (sub: Sub, id: string, start: number, end: number) => ({
+  id,
+  object: 'invoice',
+  customer: `cus_${sub.id}`,
+  amount_paid: 38390,
+  currency: 'usd',
+  status: 'paid',
+  created: start,
+  billing_reason: 'subscription_cycle',
+  period_start: start,
+  period_end: start,
+  parent: { type: 'subscription_details', quote_details: null, subscription_details: { subscription: sub.id, metadata: metadataOf(sub) } },
+  lines: { object: 'list', data: [{ id: `il_${id}`, object: 'line_item', amount: 38390, period: { start, end } }] },
+});
+const completed = (sub: Sub): TestEvent => ({
+  type: 'checkout.session.completed',
+  object: { id: `cs_${sub.id}`, object: 'checkout.session', mode: 'subscription', payment_status: 'paid', subscription: sub.id, customer: `cus_${sub.id}`, client_reference_id: sub.userId, metadata: metadataOf(sub) },
+});
+const charge = (invoiceId: string, refunded: number, full: boolean) => ({
+  id: `ch_${randomUUID().slice(0, 8)}`,
+  object: 'charge',
+  amount: 38390,
+  amount_refunded: refunded,
+  refunded: full,
+  payment_intent: `pi_${invoiceId}`,
+});
+const dispute = (invoiceId: string, status: string, id = `dp_${invoiceId}`) => ({
+  id,
+  object: 'dispute',
+  amount: 38390,
+  currency: 'usd',
+  charge: `ch_${invoiceId}`,
+  payment_intent: `pi_${invoiceId}`,
+  reason: 'fraudulent',
+  status,
+});
+
+/** A user with a Super yearly subscription whose invoices are paid by payment intents pi_<invoice id>. */
+const customer = async () => {
+  const user = await createUser(t.app);
+  const sub: Sub = { id: `sub_${randomUUID().slice(0, 8)}`, userId: user.userId, packageId: 'super-year' };
+  const invoiceId = `in_${randomUUID().slice(0, 10)}`;
+  fake.invoicePayments.set(`pi_${invoiceId}`, invoiceId);
+  const start = nowSeconds() - 60;
+  return { user, sub, invoiceId, start, paid: invoiceOf(sub, invoiceId, start, start + 365 * DAY) };
+};
+const stateOf = async (userId: string) => {
+  const db = t.database.db;
+  const orders = await db.select().from(vipOrders).where(eq(vipOrders.userId, userId)).orderBy(vipOrders.startTime);
+  const [balance] = await db.select().from(pointBalances).where(eq(pointBalances.userId, userId));
+  const ledger = await db.select().from(pointLedger).where(eq(pointLedger.userId, userId));
+  const [sub] = await db.select().from(stripeSubscriptions).where(eq(stripeSubscriptions.userId, userId));
+  const notes = await db.select().from(userNotifications).where(eq(userNotifications.userId, userId));
+  return {
+    orders: orders.map((o) => ({ invoice: o.stripeInvoiceId, refunded: !!o.refundedAt, dispute: o.disputeStatus, granted: o.pointsGranted, taken: o.pointsTaken })),
+    balance: balance?.balance ?? 0,
+    ledgerSum: ledger.reduce((n, e) => n + e.delta, 0),
+    ledger: ledger.map((e) => `${e.reason} ${e.delta} ${e.idempotencyKey}`).sort(),
+    subscription: sub?.status ?? null,
+    notifications: notes.map((n) => n.titleKey).sort(),
   };
-  const get = async (url: string, token: string) => (await t.app.inject({ method: 'GET', url, headers: auth(token) })).json();
+};
+const planOf = async (user: TestUser) => (await api(t.app, user).getBody('/api/User/GetUserByLogin')).Data.vipOrder;
 
-  type Sub = { id: string; userId: string; packageId: string };
-  const metadataOf = (sub: Sub) => ({ userId: sub.userId, vipPackageId: sub.packageId });
-  const invoiceOf = (sub: Sub, id: string, start: number, end: number) => ({
-    id,
-    object: 'invoice',
-    customer: `cus_${sub.id}`,
-    amount_paid: 38390,
-    currency: 'usd',
-    status: 'paid',
-    created: start,
-    billing_reason: 'subscription_cycle',
-    period_start: start,
-    period_end: start,
-    parent: { type: 'subscription_details', quote_details: null, subscription_details: { subscription: sub.id, metadata: metadataOf(sub) } },
-    lines: { object: 'list', data: [{ id: `il_${id}`, object: 'line_item', amount: 38390, period: { start, end } }] },
-  });
-  const completed = (sub: Sub): TestEvent => ({
-    type: 'checkout.session.completed',
-    object: { id: `cs_${sub.id}`, object: 'checkout.session', mode: 'subscription', payment_status: 'paid', subscription: sub.id, customer: `cus_${sub.id}`, client_reference_id: sub.userId, metadata: metadataOf(sub) },
-  });
-  const charge = (invoiceId: string, refunded: number, full: boolean) => ({
-    id: `ch_${randomUUID().slice(0, 8)}`,
-    object: 'charge',
-    amount: 38390,
-    amount_refunded: refunded,
-    refunded: full,
-    payment_intent: `pi_${invoiceId}`,
-  });
-  const dispute = (invoiceId: string, status: string, id = `dp_${invoiceId}`) => ({
-    id,
-    object: 'dispute',
-    amount: 38390,
-    currency: 'usd',
-    charge: `ch_${invoiceId}`,
-    payment_intent: `pi_${invoiceId}`,
-    reason: 'fraudulent',
-    status,
-  });
-
-  /** A user with a Super yearly subscription whose invoices are paid by payment intents pi_<invoice id>. */
-  const customer = async () => {
-    const user = await createUser(t.app);
-    const sub: Sub = { id: `sub_${randomUUID().slice(0, 8)}`, userId: user.userId, packageId: 'super-year' };
-    const invoiceId = `in_${randomUUID().slice(0, 10)}`;
-    fake.invoicePayments.set(`pi_${invoiceId}`, invoiceId);
-    const start = nowSeconds() - 60;
-    return { user, sub, invoiceId, start, paid: invoiceOf(sub, invoiceId, start, start + 365 * DAY) };
-  };
-  const stateOf = async (userId: string) => {
-    const db = t.database.db;
-    const orders = await db.select().from(vipOrders).where(eq(vipOrders.userId, userId)).orderBy(vipOrders.startTime);
-    const [balance] = await db.select().from(pointBalances).where(eq(pointBalances.userId, userId));
-    const ledger = await db.select().from(pointLedger).where(eq(pointLedger.userId, userId));
-    const [sub] = await db.select().from(stripeSubscriptions).where(eq(stripeSubscriptions.userId, userId));
-    const notes = await db.select().from(userNotifications).where(eq(userNotifications.userId, userId));
-    return {
-      orders: orders.map((o) => ({ invoice: o.stripeInvoiceId, refunded: !!o.refundedAt, dispute: o.disputeStatus, granted: o.pointsGranted, taken: o.pointsTaken })),
-      balance: balance?.balance ?? 0,
-      ledgerSum: ledger.reduce((n, e) => n + e.delta, 0),
-      ledger: ledger.map((e) => `${e.reason} ${e.delta} ${e.idempotencyKey}`).sort(),
-      subscription: sub?.status ?? null,
-      notifications: notes.map((n) => n.titleKey).sort(),
-    };
-  };
-  const planOf = async (user: TestUser) => (await get('/api/User/GetUserByLogin', user.token)).Data.vipOrder;
-
+describe('refunds and disputes in any order: refunds', () => {
   it('honours a full refund that arrived before its payment (the order ends, the points are taken back)', async () => {
     const { user, sub, invoiceId, paid } = await customer();
     // The refund first: recorded for the invoice (no order yet), not lost.
@@ -110,7 +111,7 @@ describe('refunds and disputes in any order', () => {
     expect(state.balance).toBe(0);
     expect(state.ledgerSum).toBe(0);
     expect(state.notifications).toContain('notifications.paymentRefunded.title');
-    const order = (await get('/api/Vip/GetVipOrderList', user.token)).Data.list[0];
+    const order = (await api(t.app, user).getBody('/api/Vip/GetVipOrderList')).Data.list[0];
     expect(order).toMatchObject({ status: 'refunded', active: false });
   });
 
@@ -122,25 +123,22 @@ describe('refunds and disputes in any order', () => {
     expect((await planOf(user)).vipPackageLevel).toBe(3);
     expect((await stateOf(user.userId)).balance).toBe(720000);
   });
+});
 
+describe('refunds and disputes in any order: disputes', () => {
   it('shows an open dispute to operators; a lost one ends the order like a full refund, with the user told', async () => {
     const { user, sub, invoiceId, paid } = await customer();
     await deliver(completed(sub));
     await deliver({ type: 'invoice.paid', object: paid });
     // The user spends some of the plan's points: those are not taken back.
-    const spend = await t.app.inject({
-      method: 'POST',
-      url: '/api/admin/Vip/AddIntegral',
-      headers: { ...auth(admin.token), 'content-type': 'application/json-patch+json' },
-      payload: JSON.stringify({ userId: user.userId, amount: -20000, note: 'spent', requestId: randomUUID() }),
-    });
+    const spend = await api(t.app, admin).post('/api/admin/Vip/AddIntegral', { userId: user.userId, amount: -20000, note: 'spent', requestId: randomUUID() });
     expect(spend.json().Code).toBe(10000);
 
     expect(await deliver({ type: 'charge.dispute.created', object: dispute(invoiceId, 'needs_response') })).toEqual({ received: true, applied: true });
     expect((await planOf(user)).vipPackageLevel).toBe(3);
-    const orders = (await get(`/api/admin/Vip/GetOrderList?userId=${user.userId}`, admin.token)).Data.list;
+    const orders = (await api(t.app, admin).getBody(`/api/admin/Vip/GetOrderList?userId=${user.userId}`)).Data.list;
     expect(orders).toMatchObject([{ stripeInvoiceId: invoiceId, status: 'active', dispute: 'open' }]);
-    expect((await get(`/api/admin/User/GetById?userId=${user.userId}`, admin.token)).Data.openDisputes).toBe(1);
+    expect((await api(t.app, admin).getBody(`/api/admin/User/GetById?userId=${user.userId}`)).Data.openDisputes).toBe(1);
 
     expect(await deliver({ type: 'charge.dispute.closed', object: dispute(invoiceId, 'lost') })).toEqual({ received: true, applied: true });
     expect(await planOf(user)).toBeNull();
@@ -152,8 +150,8 @@ describe('refunds and disputes in any order', () => {
     const [note] = await t.database.db.select().from(userNotifications).where(eq(userNotifications.dedupeKey, `refund:${invoiceId}`));
     expect(note).toMatchObject({ titleKey: 'notifications.paymentDisputed.title' });
     expect(JSON.parse(note!.params)).toEqual({ plan: 'Super', points: 700000 });
-    expect((await get(`/api/admin/Vip/GetOrderList?userId=${user.userId}`, admin.token)).Data.list[0]).toMatchObject({ status: 'refunded', dispute: 'lost' });
-    expect((await get(`/api/admin/User/GetById?userId=${user.userId}`, admin.token)).Data.openDisputes).toBe(0);
+    expect((await api(t.app, admin).getBody(`/api/admin/Vip/GetOrderList?userId=${user.userId}`)).Data.list[0]).toMatchObject({ status: 'refunded', dispute: 'lost' });
+    expect((await api(t.app, admin).getBody(`/api/admin/User/GetById?userId=${user.userId}`)).Data.openDisputes).toBe(0);
     // A late `created` (older) does not reopen it; a refund of the same invoice takes nothing more.
     await deliver({ type: 'charge.dispute.updated', object: dispute(invoiceId, 'under_review') });
     await deliver({ type: 'charge.refunded', object: charge(invoiceId, 38390, true) });
@@ -191,7 +189,9 @@ describe('refunds and disputes in any order', () => {
     expect(await planOf(user)).toBeNull();
     expect((await stateOf(user.userId)).orders).toEqual([{ invoice: invoiceId, refunded: true, dispute: 'lost', granted: 720000, taken: 720000 }]);
   });
+});
 
+describe('refunds and disputes in any order: a whole purchase, and at once', () => {
   /** The events of a purchase, a renewal, a full refund of the renewal and the subscription's end. */
   const lifecycle = async () => {
     const c = await customer();

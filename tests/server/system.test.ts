@@ -1,21 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { auth, createAdmin, createUser } from '../helpers/users.ts';
-
-const JSON_HEADERS = { 'content-type': 'application/json-patch+json' };
+import { api, type RequestOptions } from '../helpers/api.ts';
+import { createAdmin, createUser } from '../helpers/users.ts';
 
 describe('system settings', () => {
   let t: TestApp;
   let adminToken: string;
   let userToken: string;
 
-  const get = async (url: string, headers: Record<string, string> = {}) => {
-    const res = await t.app.inject({ method: 'GET', url, headers });
+  const get = async (url: string, options: RequestOptions = {}, token?: string) => {
+    const res = await api(t.app, token).get(url, options);
     expect(res.statusCode).toBe(200);
     return res;
   };
-  const adminPost = async (url: string, payload: unknown, headers: Record<string, string> = {}) => {
-    const res = await t.app.inject({ method: 'POST', url, payload: JSON.stringify(payload), headers: { ...JSON_HEADERS, ...auth(adminToken), ...headers } });
+  const adminPost = async (url: string, payload: unknown, options: RequestOptions = {}) => {
+    const res = await api(t.app, adminToken).post(url, payload, options);
     expect(res.statusCode).toBe(200);
     return res.json();
   };
@@ -67,7 +66,7 @@ describe('system settings', () => {
   it('answers unknown keys as not found and malformed keys as bad input, in the caller language', async () => {
     const unknown = (await get('/api/System/GetSettingByKey?settingKey=no_such_key')).json();
     expect(unknown).toMatchObject({ Code: 10404, Msg: 'There is no setting named no_such_key.', Data: null });
-    const bad = (await get('/api/System/GetSettingValueByKey?settingKey=Bad-Key', { 'accept-language': 'zh-CN' })).json();
+    const bad = (await get('/api/System/GetSettingValueByKey?settingKey=Bad-Key', { lang: 'zh-CN' })).json();
     expect(bad.Code).toBe(10400);
     expect(bad.Msg).toContain('设置键须为');
     const missing = (await get('/api/System/GetSettingByKey')).json();
@@ -95,7 +94,7 @@ describe('system settings', () => {
     expect(await publicList()).not.toHaveProperty('support_note');
     expect((await get('/api/System/GetSettingByKey?settingKey=support_note')).json().Code).toBe(10404);
 
-    const list = (await get('/api/admin/System/GetSettingList', auth(adminToken))).json();
+    const list = (await get('/api/admin/System/GetSettingList', {}, adminToken)).json();
     expect(list.Code).toBe(10000);
     const keys = list.Data.map((s: { settingKey: string }) => s.settingKey);
     expect(keys).toEqual(['product_name', 'login_page_url', 'vip_url', 'web_search_provider', 'extension_ids', 'chrome_download_url', 'edge_download_url', 'firefox_download_url', 'chrome_store_url', 'edge_store_url', 'firefox_store_url', 'invite_points', 'invite_daily_cap', 'invite_min_spend', 'checkin_points', 'checkin_streak_bonus', 'plan_points_expire', 'support_note']);
@@ -128,18 +127,13 @@ describe('system settings', () => {
       expect(res.Code, JSON.stringify(payload)).toBe(10400);
       expect(res.Msg).toContain(field);
     }
-    const zh = await adminPost('/api/admin/System/SaveSetting', { settingKey: 'vip_url', settingValue: 'ftp://x' }, { 'accept-language': 'zh' });
+    const zh = await adminPost('/api/admin/System/SaveSetting', { settingKey: 'vip_url', settingValue: 'ftp://x' }, { lang: 'zh' });
     expect(zh.Msg).toContain('以 _url 结尾的设置必须是');
     expect((await publicList()).vip_url).toBe('https://chat.example.com/pricing');
   });
 
   it('refuses the admin setting calls to normal users', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/admin/System/SaveSetting',
-      payload: JSON.stringify({ settingKey: 'vip_url', settingValue: 'https://evil.example.com' }),
-      headers: { ...JSON_HEADERS, ...auth(userToken) },
-    });
+    const res = await api(t.app, userToken).post('/api/admin/System/SaveSetting', { settingKey: 'vip_url', settingValue: 'https://evil.example.com' });
     expect(res.json()).toMatchObject({ Code: 10403, Data: null });
     expect((await publicList()).vip_url).toBe('https://chat.example.com/pricing');
   });

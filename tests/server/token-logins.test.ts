@@ -2,7 +2,8 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authTokens } from '../../server/db/schema/users.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { auth, createAdmin, createUser, loginUser, type TestUser } from '../helpers/users.ts';
+import { api } from '../helpers/api.ts';
+import { createAdmin, createUser, loginUser, type TestUser } from '../helpers/users.ts';
 
 /**
  * One login, one live token (docs/security.md#logins-and-tokens): a token due for renewal has one
@@ -10,8 +11,6 @@ import { auth, createAdmin, createUser, loginUser, type TestUser } from '../help
  * password reset and Close end every login and the temp keys not yet exchanged. Run on PostgreSQL
  * too (TEST_DATABASE_URL), where the concurrent requests really race.
  */
-
-const json = { 'content-type': 'application/json-patch+json' };
 
 describe('logins and their tokens', () => {
   let t: TestApp;
@@ -24,16 +23,14 @@ describe('logins and their tokens', () => {
   afterAll(async () => t?.close());
 
   const whoAmI = async (token: string) => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/User/GetUserByLogin', headers: auth(token) });
+    const res = await api(t.app, token).get('/api/User/GetUserByLogin');
     return { code: res.json().Code as number, renewed: res.headers.authorization as string | undefined };
   };
-  const post = async (url: string, token: string | null, payload: object = {}) =>
-    (await t.app.inject({ method: 'POST', url, headers: { ...json, ...(token ? auth(token) : {}) }, payload })).json();
   /** Makes every token of the user due for renewal. */
   const age = (user: TestUser) =>
     t.database.db.update(authTokens).set({ createdAt: sql`now() - interval '1 hour'` }).where(eq(authTokens.userId, user.userId));
-  const tempKeyOf = async (user: TestUser) => (await post('/api/Account/Login', null, { email: user.email, password: user.password })).Data.tempKey as string;
-  const exchange = async (tempKey: string) => (await t.app.inject({ method: 'GET', url: `/api/User/GetTokenForTempKey?tempKey=${encodeURIComponent(tempKey)}` })).json();
+  const tempKeyOf = async (user: TestUser) => (await api(t.app).postBody('/api/Account/Login', { email: user.email, password: user.password })).Data.tempKey as string;
+  const exchange = (tempKey: string) => api(t.app).getBody(`/api/User/GetTokenForTempKey?tempKey=${encodeURIComponent(tempKey)}`);
 
   it('hands every concurrent request during renewal the same one successor', async () => {
     const user = await createUser(t.app);
@@ -53,7 +50,7 @@ describe('logins and their tokens', () => {
     const answers = await Promise.all(Array.from({ length: 6 }, () => whoAmI(user.token)));
     const renewed = [...new Set(answers.map((a) => a.renewed!.replace(/^Bearer /, '')))];
     // The web app keeps one of what it was handed and logs out with it.
-    expect((await post('/api/User/Logout', renewed[0]!)).Code).toBe(10000);
+    expect((await api(t.app, renewed[0]!).postBody('/api/User/Logout', {})).Code).toBe(10000);
     for (const token of [user.token, ...renewed]) expect((await whoAmI(token)).code).toBe(10402);
   });
 
@@ -61,11 +58,11 @@ describe('logins and their tokens', () => {
     const user = await createUser(t.app);
     const second = await loginUser(t.app, user.email, user.password);
     const third = await loginUser(t.app, user.email, user.password);
-    expect((await post('/api/User/Logout', second)).Code).toBe(10000);
+    expect((await api(t.app, second).postBody('/api/User/Logout', {})).Code).toBe(10000);
     expect((await whoAmI(second)).code).toBe(10402);
     expect((await whoAmI(user.token)).code).toBe(10000);
     const pending = await tempKeyOf(user);
-    expect((await post('/api/User/LogoutAll', third)).Code).toBe(10000);
+    expect((await api(t.app, third).postBody('/api/User/LogoutAll', {})).Code).toBe(10000);
     for (const token of [user.token, third]) expect((await whoAmI(token)).code).toBe(10402);
     expect((await exchange(pending)).Code).toBe(10401);
   });
@@ -73,8 +70,8 @@ describe('logins and their tokens', () => {
   it('a password reset ends the temp keys handed out before it', async () => {
     const user = await createUser(t.app);
     const pending = await tempKeyOf(user);
-    const link = (await post('/api/admin/User/SendPasswordReset', admin.token, { userId: user.userId })).Data.link as string;
-    const reset = await post('/api/Account/ResetPassword', null, { token: new URL(link).searchParams.get('reset'), password: 'a brand new password' });
+    const link = (await api(t.app, admin).postBody('/api/admin/User/SendPasswordReset', { userId: user.userId })).Data.link as string;
+    const reset = await api(t.app).postBody('/api/Account/ResetPassword', { token: new URL(link).searchParams.get('reset'), password: 'a brand new password' });
     expect(reset.Code).toBe(10000);
     expect((await exchange(pending)).Code).toBe(10401);
     expect((await whoAmI(user.token)).code).toBe(10402);
@@ -83,9 +80,9 @@ describe('logins and their tokens', () => {
   it('Close ends the temp keys handed out before it, and Reopen does not bring them back', async () => {
     const user = await createUser(t.app);
     const pending = await tempKeyOf(user);
-    expect((await post('/api/admin/User/Close', admin.token, { userId: user.userId })).Code).toBe(10000);
+    expect((await api(t.app, admin).postBody('/api/admin/User/Close', { userId: user.userId })).Code).toBe(10000);
     expect((await exchange(pending)).Code).toBe(10401);
-    expect((await post('/api/admin/User/Reopen', admin.token, { userId: user.userId })).Code).toBe(10000);
+    expect((await api(t.app, admin).postBody('/api/admin/User/Reopen', { userId: user.userId })).Code).toBe(10000);
     expect((await exchange(pending)).Code).toBe(10401);
     expect((await whoAmI(user.token)).code).toBe(10402);
   });

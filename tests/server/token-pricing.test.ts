@@ -12,6 +12,7 @@ import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { createTestApp, onPostgres, type TestApp } from '../helpers/app.ts';
 import { testSaveModel } from '../helpers/models.ts';
 import { listening, parseChatStream, textOf } from '../helpers/chat.ts';
+import { api } from '../helpers/api.ts';
 import { auth, createAdmin, createUser, type TestUser } from '../helpers/users.ts';
 
 /**
@@ -26,70 +27,71 @@ const HOLD = 10;
 /** 2 points per 1,000 input tokens, 8 per 1,000 output tokens. */
 const PRICE = { inputPer1k: 2, outputPer1k: 8 };
 
-describe('token pricing', () => {
-  let upstream: FakeOpenAI;
-  let t: TestApp;
-  let baseUrl: string;
-  let user: TestUser;
+// One app for the file, with its models on a fake upstream; each test has a user with 100 points.
+let upstream: FakeOpenAI;
+let t: TestApp;
+let baseUrl: string;
+let user: TestUser;
 
-  /** A token-priced model (hold HOLD, PRICE) unless `extra` says otherwise. */
-  const model = (aiModelId: string, extra: Partial<SaveModel> = {}): SaveModel => testSaveModel(aiModelId, { pointsCost: HOLD, tokenPrice: PRICE, ...extra });
-  async function modelOn(saved: SaveModel, upstreamModelId = saved.aiModelId!) {
-    await adminSaveModel(t.app.ctx, saved);
-    await adminSaveDeployment(t.app.ctx, {
-      aiModelId: saved.aiModelId!,
-      provider: 'openai-compatible',
-      baseUrl: upstream.baseUrl,
-      apiKey: 'sk-test-key-1234',
-      upstreamModelId,
-      priority: 0,
-      enabled: true,
-    });
-  }
-
-  const send = async (who: TestUser, aiModelId: string) => {
-    const res = await fetch(`${baseUrl}/api/Chat/AddMessage`, {
-      method: 'POST',
-      headers: { ...auth(who.token), 'content-type': 'application/json-patch+json' },
-      body: JSON.stringify({ aiModelId, inputMessage: 'Hello there' }),
-    });
-    const events = parseChatStream(await res.text());
-    const messageId = events[0]!.Data.ChatMessageId;
-    const [row] = await t.database.db.select().from(chatMessages).where(eq(chatMessages.id, messageId));
-    return { events, row: row!, messageId };
-  };
-  const wallet = async (userId: string) => {
-    const [row] = await t.database.db
-      .select({ balance: pointBalances.balance, daily: sql<number>`case when ${pointBalances.dailyDay} = current_date then ${pointBalances.dailyLeft} else ${ALLOWANCE} end`.mapWith(Number), used: pointBalances.usedTotal })
-      .from(pointBalances)
-      .where(eq(pointBalances.userId, userId));
-    return row!;
-  };
-  const entriesOf = (messageId: string) => t.database.db.select().from(pointLedger).where(eq(pointLedger.refId, messageId));
-  /** A fresh account with `balance` points and today's allowance untouched. */
-  async function userWith(balance: number): Promise<TestUser> {
-    const u = await createUser(t.app);
-    if (balance > 0) await applyLedgerChange(t.database.db, { userId: u.userId, delta: balance, kind: 'admin', key: `test-grant:${randomUUID()}` });
-    return u;
-  }
-
-  beforeAll(async () => {
-    upstream = await startFakeOpenAI();
-    t = await createTestApp({ FREE_DAILY_POINTS: String(ALLOWANCE), AUTH_RATE_LIMIT: '1000' });
-    baseUrl = await listening(t.app);
-    await modelOn(model('priced'));
-    await modelOn(model('flat', { tokenPrice: null, pointsCost: 3 }));
-    await modelOn(model('priced-cheap', { pointsCost: 1, tokenPrice: { inputPer1k: 0.5, outputPer1k: 1.25 } }));
+/** A token-priced model (hold HOLD, PRICE) unless `extra` says otherwise. */
+const model = (aiModelId: string, extra: Partial<SaveModel> = {}): SaveModel => testSaveModel(aiModelId, { pointsCost: HOLD, tokenPrice: PRICE, ...extra });
+async function modelOn(saved: SaveModel, upstreamModelId = saved.aiModelId!) {
+  await adminSaveModel(t.app.ctx, saved);
+  await adminSaveDeployment(t.app.ctx, {
+    aiModelId: saved.aiModelId!,
+    provider: 'openai-compatible',
+    baseUrl: upstream.baseUrl,
+    apiKey: 'sk-test-key-1234',
+    upstreamModelId,
+    priority: 0,
+    enabled: true,
   });
-  beforeEach(async () => {
-    user = await userWith(100);
-  });
-  afterAll(async () => {
-    t?.app.server.closeAllConnections();
-    await t?.close();
-    await upstream?.close();
-  });
+}
 
+const send = async (who: TestUser, aiModelId: string) => {
+  const res = await fetch(`${baseUrl}/api/Chat/AddMessage`, {
+    method: 'POST',
+    headers: { ...auth(who.token), 'content-type': 'application/json-patch+json' },
+    body: JSON.stringify({ aiModelId, inputMessage: 'Hello there' }),
+  });
+  const events = parseChatStream(await res.text());
+  const messageId = events[0]!.Data.ChatMessageId;
+  const [row] = await t.database.db.select().from(chatMessages).where(eq(chatMessages.id, messageId));
+  return { events, row: row!, messageId };
+};
+const wallet = async (userId: string) => {
+  const [row] = await t.database.db
+    .select({ balance: pointBalances.balance, daily: sql<number>`case when ${pointBalances.dailyDay} = current_date then ${pointBalances.dailyLeft} else ${ALLOWANCE} end`.mapWith(Number), used: pointBalances.usedTotal })
+    .from(pointBalances)
+    .where(eq(pointBalances.userId, userId));
+  return row!;
+};
+const entriesOf = (messageId: string) => t.database.db.select().from(pointLedger).where(eq(pointLedger.refId, messageId));
+/** A fresh account with `balance` points and today's allowance untouched. */
+async function userWith(balance: number): Promise<TestUser> {
+  const u = await createUser(t.app);
+  if (balance > 0) await applyLedgerChange(t.database.db, { userId: u.userId, delta: balance, kind: 'admin', key: `test-grant:${randomUUID()}` });
+  return u;
+}
+
+beforeAll(async () => {
+  upstream = await startFakeOpenAI();
+  t = await createTestApp({ FREE_DAILY_POINTS: String(ALLOWANCE), AUTH_RATE_LIMIT: '1000' });
+  baseUrl = await listening(t.app);
+  await modelOn(model('priced'));
+  await modelOn(model('flat', { tokenPrice: null, pointsCost: 3 }));
+  await modelOn(model('priced-cheap', { pointsCost: 1, tokenPrice: { inputPer1k: 0.5, outputPer1k: 1.25 } }));
+});
+beforeEach(async () => {
+  user = await userWith(100);
+});
+afterAll(async () => {
+  t?.app.server.closeAllConnections();
+  await t?.close();
+  await upstream?.close();
+});
+
+describe('token pricing: what tokens cost', () => {
   it('prices tokens per 1,000, rounded up to whole points, exactly for thousandths', () => {
     expect(tokenCost(PRICE, { inputTokens: 1000, outputTokens: 2000 })).toBe(18);
     expect(tokenCost(PRICE, { inputTokens: 1, outputTokens: 0 })).toBe(1);
@@ -113,7 +115,9 @@ describe('token pricing', () => {
     expect(noHold.error?.issues[0]).toMatchObject({ path: ['pointsCost'], message: 'tokenPriceNeedsHold' });
     expect(SaveModelSchema.parse(base).tokenPrice).toBeNull();
   });
+});
 
+describe('token pricing: settling an answer', () => {
   it('takes the rest when the tokens cost more than the hold, the allowance first', async () => {
     upstream.script('priced', { chunks: ['A long', ' answer'], usage: { prompt_tokens: 1000, completion_tokens: 2000 } });
     const { events, row, messageId } = await send(user, 'priced');
@@ -206,7 +210,9 @@ describe('token pricing', () => {
     expect(await wallet(other.userId)).toMatchObject({ balance: 50 });
     expect((await entriesOf(messageId)).filter((e) => e.reason === 'settle')).toHaveLength(1);
   });
+});
 
+describe('token pricing: shown to users, set by operators', () => {
   it('shows users the price per 1,000 tokens beside the hold', async () => {
     const res = await fetch(`${baseUrl}/api/AiModel/GetModelListAll`, { headers: auth(user.token) });
     const list = (await res.json()).Data as { aiModelId: string; pointsCost: number; tokenPrice: unknown }[];
@@ -216,8 +222,7 @@ describe('token pricing', () => {
 
   it('lets an operator set and clear the prices through AiModel/Save, and refuses a price without a hold with a clear Code', async () => {
     const admin = await createAdmin(t.app);
-    const save = (body: object) =>
-      t.app.inject({ method: 'POST', url: '/api/admin/AiModel/Save', headers: { ...auth(admin.token), 'content-type': 'application/json-patch+json' }, payload: JSON.stringify(body) });
+    const save = (body: object) => api(t.app, admin).post('/api/admin/AiModel/Save', body);
     const ok = (await save({ aiModelId: 'op-priced', name: 'Op priced', pointsCost: 2, tokenPrice: { inputPer1k: 1.5, outputPer1k: 6 } })).json();
     expect(ok).toMatchObject({ Code: 10000, Data: { aiModelId: 'op-priced', tokenPrice: { inputPer1k: 1.5, outputPer1k: 6 } } });
     const cleared = (await save({ aiModelId: 'op-priced', name: 'Op priced', pointsCost: 2, tokenPrice: null })).json();
@@ -230,7 +235,9 @@ describe('token pricing', () => {
     expect(tooFine).toMatchObject({ Code: 10400 });
     expect(tooFine.Msg).toContain('at most three decimals');
   });
+});
 
+describe('token pricing under parallel answers', () => {
   it('adds up under parallel answers and repeated settlements: balance, ledger, messages and the dashboard agree', async () => {
     const racer = await userWith(2000);
     // Three prices of answer, above and below the hold, on models of their own upstream scripts.

@@ -2,6 +2,7 @@ import { desc } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserRecords, requestTimes } from '../../server/db/schema/system.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
+import { api } from '../helpers/api.ts';
 import { auth, createAdmin, createUser } from '../helpers/users.ts';
 
 describe('request-time tracking and browser records', () => {
@@ -103,7 +104,7 @@ describe('request-time tracking and browser records', () => {
       );
       expect(body).toEqual({ Code: 10000, Msg: '', Data: { saved: 2 } });
 
-      const list = (await t.app.inject({ method: 'GET', url: '/api/admin/Browser/GetBrowserList?page=1&count=10&eventType=page_view', headers: auth(adminToken) })).json();
+      const list = await api(t.app, adminToken).getBody('/api/admin/Browser/GetBrowserList?page=1&count=10&eventType=page_view');
       expect(list.Code).toBe(10000);
       expect(list.Data.total).toBe(1);
       expect(list.Data.list[0]).toMatchObject({ eventType: 'page_view', payload: pageView, userId, driverId: 'device-2', ip: '203.0.113.7' });
@@ -111,11 +112,11 @@ describe('request-time tracking and browser records', () => {
     });
 
     it('accepts the GET form: one record from the query', async () => {
-      const res = await t.app.inject({ method: 'GET', url: '/api/Browser/AddBrowser?eventType=page_view&currentUrl=https%3A%2F%2Fa.example%2Fx&clientFrom=web' });
+      const res = await api(t.app).get('/api/Browser/AddBrowser?eventType=page_view&currentUrl=https%3A%2F%2Fa.example%2Fx&clientFrom=web');
       expect(res.json()).toEqual({ Code: 10000, Msg: '', Data: { saved: 1 } });
       const [row] = await t.app.ctx.db.select().from(browserRecords).orderBy(desc(browserRecords.createdAt)).limit(1);
       expect(row).toMatchObject({ eventType: 'page_view', payload: { currentUrl: 'https://a.example/x', clientFrom: 'web' }, userId: null });
-      const missing = (await t.app.inject({ method: 'GET', url: '/api/Browser/AddBrowser?currentUrl=x' })).json();
+      const missing = await api(t.app).getBody('/api/Browser/AddBrowser?currentUrl=x');
       expect(missing.Code).toBe(10400);
     });
 
@@ -124,7 +125,7 @@ describe('request-time tracking and browser records', () => {
       // One batch: the records share created_at, and their ids keep the order they came in.
       await post('/api/Browser/AddBrowser', JSON.stringify(events), 'text/plain');
       const page = async (p: number) =>
-        (await t.app.inject({ method: 'GET', url: `/api/admin/Browser/GetBrowserList?page=${p}&count=2&eventType=paged`, headers: auth(adminToken) })).json().Data;
+        (await api(t.app, adminToken).getBody(`/api/admin/Browser/GetBrowserList?page=${p}&count=2&eventType=paged`)).Data;
       const [p1, p2, p3] = [await page(1), await page(2), await page(3)];
       expect(p1.total).toBe(5);
       expect([...p1.list, ...p2.list, ...p3.list].map((r: { payload: { n: string } }) => r.payload.n)).toEqual(['4', '3', '2', '1', '0']);
@@ -156,7 +157,7 @@ describe('request-time tracking and browser records', () => {
     });
 
     it('keeps the admin list to admins', async () => {
-      const res = (await t.app.inject({ method: 'GET', url: '/api/admin/Browser/GetBrowserList', headers: auth(userToken) })).json();
+      const res = await api(t.app, userToken).getBody('/api/admin/Browser/GetBrowserList');
       expect(res).toMatchObject({ Code: 10403, Data: null });
     });
   });

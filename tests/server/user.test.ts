@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { users } from '../../server/db/schema/users.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { auth, createUser, grantVip } from '../helpers/users.ts';
+import { api } from '../helpers/api.ts';
+import { createUser, grantVip } from '../helpers/users.ts';
 
 describe('the logged-in user', () => {
   let t: TestApp;
@@ -11,75 +12,69 @@ describe('the logged-in user', () => {
   });
   afterAll(() => t.close());
 
-  const get = (url: string, token: string) => t.app.inject({ method: 'GET', url, headers: auth(token) }).then((r) => r.json());
-  const post = (url: string, token: string, payload: unknown, headers: Record<string, string> = {}) =>
-    t.app
-      .inject({ method: 'POST', url, payload: payload as object, headers: { ...auth(token), 'content-type': 'application/json-patch+json', ...headers } })
-      .then((r) => r.json());
-
   it('answers the user with vipOrder null for free users, and the plan in force otherwise', async () => {
     const u = await createUser(t.app, { userName: 'Grace' });
-    const free = await get('/api/User/GetUserByLogin', u.token);
+    const free = await api(t.app, u).getBody('/api/User/GetUserByLogin');
     expect(free.Data).toEqual({ userId: u.userId, userName: 'Grace', email: u.email, role: 'user', vipOrder: null });
     const orderId = await grantVip(t.app, u.userId, 2);
-    const vip = await get('/api/User/GetUserByLogin', u.token);
+    const vip = await api(t.app, u).getBody('/api/User/GetUserByLogin');
     expect(vip.Data.vipOrder).toMatchObject({ vipOrderId: orderId, vipPackageLevel: 2, vipPackageName: 'Advanced' });
     expect(vip.Data.vipOrder.endTime).toMatch(/^\d{4}-\d{2}-\d{2}T/);
   });
 
   it('answers the points entries with the daily allowance', async () => {
     const u = await createUser(t.app);
-    const res = await get('/api/User/GetUserIntegralByLogin', u.token);
+    const res = await api(t.app, u).getBody('/api/User/GetUserIntegralByLogin');
     expect(res.Data).toEqual([{ integralType: 1, integralValue: 25, useIntegral: 0 }]);
   });
 
   it('changes the nickname, refusing an empty one', async () => {
     const u = await createUser(t.app);
-    expect((await post('/api/User/UpdateNickName', u.token, { userName: '  Hopper  ' })).Data.userName).toBe('Hopper');
-    expect((await get('/api/User/GetUserByLogin', u.token)).Data.userName).toBe('Hopper');
-    const empty = await post('/api/User/UpdateNickName', u.token, { userName: '   ' });
+    expect((await api(t.app, u).postBody('/api/User/UpdateNickName', { userName: '  Hopper  ' })).Data.userName).toBe('Hopper');
+    expect((await api(t.app, u).getBody('/api/User/GetUserByLogin')).Data.userName).toBe('Hopper');
+    const empty = await api(t.app, u).postBody('/api/User/UpdateNickName', { userName: '   ' });
     expect(empty.Code).toBe(10400);
     expect(empty.Msg).toContain('Nickname cannot be empty');
-    const zh = await post('/api/User/UpdateNickName', u.token, { userName: '' }, { 'accept-language': 'zh' });
+    const zh = await api(t.app, u).postBody('/api/User/UpdateNickName', { userName: '' }, { lang: 'zh' });
     expect(zh.Msg).toContain('昵称不能为空');
   });
 
   it('saves settings by merging, validates them, and reads older documents leniently', async () => {
     const u = await createUser(t.app);
-    expect((await get('/api/User/GetUserSetting', u.token)).Data).toEqual({});
-    await post('/api/User/SaveUserSetting', u.token, { language: 'zh', personalization: { occupation: 'teacher' } });
-    const saved = await post('/api/User/SaveUserSetting', u.token, { sendShortcut: 'ctrlEnter', personalization: { traits: 'brief' } });
+    expect((await api(t.app, u).getBody('/api/User/GetUserSetting')).Data).toEqual({});
+    await api(t.app, u).postBody('/api/User/SaveUserSetting', { language: 'zh', personalization: { occupation: 'teacher' } });
+    const saved = await api(t.app, u).postBody('/api/User/SaveUserSetting', { sendShortcut: 'ctrlEnter', personalization: { traits: 'brief' } });
     expect(saved.Data).toEqual({ language: 'zh', sendShortcut: 'ctrlEnter', personalization: { occupation: 'teacher', traits: 'brief' } });
-    expect((await get('/api/User/GetUserSetting', u.token)).Data).toEqual(saved.Data);
+    expect((await api(t.app, u).getBody('/api/User/GetUserSetting')).Data).toEqual(saved.Data);
 
-    const unknown = await post('/api/User/SaveUserSetting', u.token, { favouriteColour: 'red' });
+    const unknown = await api(t.app, u).postBody('/api/User/SaveUserSetting', { favouriteColour: 'red' });
     expect(unknown.Code).toBe(10400);
-    const wrongType = await post('/api/User/SaveUserSetting', u.token, { language: 'fr' });
+    const wrongType = await api(t.app, u).postBody('/api/User/SaveUserSetting', { language: 'fr' });
     expect(wrongType.Code).toBe(10400);
-    expect((await get('/api/User/GetUserSetting', u.token)).Data).toEqual(saved.Data);
+    expect((await api(t.app, u).getBody('/api/User/GetUserSetting')).Data).toEqual(saved.Data);
 
     // A document written by an older version, with a field since removed and one now invalid.
     await t.app.ctx.db
       .update(users)
       .set({ settings: { language: 'en', theme: 'dark', sendShortcut: 42, personalization: { occupation: 'pilot', traits: 7, mood: 'x' } } })
       .where(eq(users.id, u.userId));
-    expect((await get('/api/User/GetUserSetting', u.token)).Data).toEqual({ language: 'en', personalization: { occupation: 'pilot' } });
+    expect((await api(t.app, u).getBody('/api/User/GetUserSetting')).Data).toEqual({ language: 'en', personalization: { occupation: 'pilot' } });
     // Saving over such a document answers only valid fields.
-    const over = await post('/api/User/SaveUserSetting', u.token, { showFloatingIcon: false, personalization: { traits: 'kind' } });
+    const over = await api(t.app, u).postBody('/api/User/SaveUserSetting', { showFloatingIcon: false, personalization: { traits: 'kind' } });
     expect(over.Data).toEqual({ language: 'en', showFloatingIcon: false, personalization: { occupation: 'pilot', traits: 'kind' } });
   });
 
   it('keeps every field when several saves arrive at once', async () => {
     const u = await createUser(t.app);
     await Promise.all([
-      post('/api/User/SaveUserSetting', u.token, { language: 'zh' }),
-      post('/api/User/SaveUserSetting', u.token, { sendShortcut: 'enter' }),
-      post('/api/User/SaveUserSetting', u.token, { defaultModelId: 'auto' }),
-      post('/api/User/SaveUserSetting', u.token, { showFloatingIcon: true }),
-      post('/api/User/SaveUserSetting', u.token, { personalization: { occupation: 'nurse' } }),
-      post('/api/User/SaveUserSetting', u.token, { personalization: { otherInfo: 'night shifts' } }),
+      api(t.app, u).postBody('/api/User/SaveUserSetting', { language: 'zh' }),
+      api(t.app, u).postBody('/api/User/SaveUserSetting', { sendShortcut: 'enter' }),
+      api(t.app, u).postBody('/api/User/SaveUserSetting', { defaultModelId: 'auto' }),
+      api(t.app, u).postBody('/api/User/SaveUserSetting', { showFloatingIcon: true }),
+      api(t.app, u).postBody('/api/User/SaveUserSetting', { personalization: { occupation: 'nurse' } }),
+      api(t.app, u).postBody('/api/User/SaveUserSetting', { personalization: { otherInfo: 'night shifts' } }),
     ]);
-    expect((await get('/api/User/GetUserSetting', u.token)).Data).toEqual({
+    expect((await api(t.app, u).getBody('/api/User/GetUserSetting')).Data).toEqual({
       language: 'zh',
       sendShortcut: 'enter',
       defaultModelId: 'auto',

@@ -11,7 +11,8 @@ import { startFakeSearxng, type FakeSearxng } from '../fixtures/fake-searxng.ts'
 import { createTestApp, fakeOpenAIEnv, type TestApp } from '../helpers/app.ts';
 import { parseChatStream, textOf, type StreamEvent } from '../helpers/chat.ts';
 import { startTestServer, type TestServer } from '../helpers/http-server.ts';
-import { auth, createUser, type TestUser } from '../helpers/users.ts';
+import { api } from '../helpers/api.ts';
+import { createUser, type TestUser } from '../helpers/users.ts';
 
 const article = (title: string, body: string) => `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head>
 <body><nav><a href="/">Home</a></nav><article><h1>${title}</h1>${body}</article><footer>© Field Notes</footer></body></html>`;
@@ -36,17 +37,11 @@ describe('web search for AddMessage (webSearch: true)', () => {
   let t: TestApp;
   let user: TestUser;
 
-  const add = (app: TestApp, token: string, body: Record<string, unknown>) =>
-    app.app.inject({
-      method: 'POST',
-      url: '/api/Chat/AddMessage',
-      headers: { ...auth(token), 'content-type': 'application/json-patch+json' },
-      payload: JSON.stringify(body),
-    });
+  const add = (app: TestApp, token: string, body: Record<string, unknown>) => api(app.app, token).post('/api/Chat/AddMessage', body);
   const pointsOf = async (app: TestApp, userId: string) =>
     (await getIntegral(app.database.db, userId, app.config.FREE_DAILY_POINTS))[0].integralValue;
   const settingOf = async (app: TestApp, key: string) =>
-    (await app.app.inject({ method: 'GET', url: '/api/System/GetSettingListAll' })).json().Data.find((s: { settingKey: string }) => s.settingKey === key)
+    (await api(app.app).getBody('/api/System/GetSettingListAll')).Data.find((s: { settingKey: string }) => s.settingKey === key)
       ?.settingValue;
 
   beforeAll(async () => {
@@ -122,11 +117,7 @@ describe('web search for AddMessage (webSearch: true)', () => {
     const messageId = events[0].Data.ChatMessageId;
     const [row] = await t.database.db.select().from(chatMessages).where(eq(chatMessages.id, messageId));
     expect(row.citations).toEqual(citations);
-    const listed = await t.app.inject({
-      method: 'GET',
-      url: `/api/Chat/GetChatMessageListBySelfSessionId?chatSessionId=${events[0].Data.ChatSessionId}`,
-      headers: auth(user.token),
-    });
+    const listed = await api(t.app, user).get(`/api/Chat/GetChatMessageListBySelfSessionId?chatSessionId=${events[0].Data.ChatSessionId}`);
     expect(listed.json().Data.list[0].citations).toEqual(citations);
     // Charged like any message of the model: the search itself costs nothing more.
     expect(await pointsOf(t, user.userId)).toBe(before - 1);
@@ -175,7 +166,7 @@ describe('web search for AddMessage (webSearch: true)', () => {
     const pending = add(t, user.token, { aiModelId: 'search-model', inputMessage: 'slow otters?', webSearch: true });
     await vi.waitUntil(() => searx.requests.length > 0, { timeout: 5000, interval: 20 });
     const [row] = await t.database.db.select().from(chatMessages).where(eq(chatMessages.inputMessage, 'slow otters?'));
-    const stop = await t.app.inject({ method: 'POST', url: '/api/Chat/StopMessage', headers: auth(user.token), payload: { chatMessageId: row.id } });
+    const stop = await api(t.app, user).post('/api/Chat/StopMessage', { chatMessageId: row.id });
     expect(stop.json().Code).toBe(10000);
     // The stop ends the search request itself: Tandem hangs up on the held search, long before the
     // search's own time limit would have (a stop that only waited for the search would pass the rest).
@@ -203,12 +194,7 @@ describe('web search for AddMessage (webSearch: true)', () => {
     it('answers webSearch with 10461 saying web search is not set up, with no upstream call and no charge', async () => {
       const before = await pointsOf(bare, someone.userId);
       for (const lang of ['en', 'zh']) {
-        const res = await bare.app.inject({
-          method: 'POST',
-          url: '/api/Chat/AddMessage',
-          headers: { ...auth(someone.token), 'content-type': 'application/json-patch+json', 'accept-language': lang },
-          payload: JSON.stringify({ aiModelId: 'search-model', inputMessage: 'otters?', webSearch: true }),
-        });
+        const res = await api(bare.app, someone).post('/api/Chat/AddMessage', { aiModelId: 'search-model', inputMessage: 'otters?', webSearch: true }, { lang });
         const body = res.json();
         expect(body).toMatchObject({ Code: 10461, Data: null });
         expect(body.Msg).toMatch(lang === 'en' ? /Web search is not set up.*SEARXNG_URL/ : /联网搜索/);
