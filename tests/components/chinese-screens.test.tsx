@@ -1,14 +1,21 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { useIsFetching } from '@tanstack/react-query';
+import i18next from 'i18next';
 import { describe, expect, it, vi } from 'vitest';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import { AdminRoutes } from '../../admin/admin-routes.tsx';
+import { AdminLayout } from '../../admin/shell/admin-layout.tsx';
 import { PlanCard } from '../../components/chat-history/plan-card.tsx';
 import { ChatView } from '../../components/chat/chat-view.tsx';
 import { PricingPage } from '../../components/plans/pricing-page.tsx';
 import { SettingsPage } from '../../components/settings/settings-page.tsx';
 import { setLanguage } from '../../shared/i18n/i18n.ts';
-import { answer, fakeApi, serveTheseTests } from '../helpers/fake-api.ts';
+import { answer, fakeApi, serveTheseTests, type Route } from '../helpers/fake-api.ts';
 import { testModel } from '../helpers/models.ts';
 import { renderInApp, testUser } from '../helpers/render-app.tsx';
+import { prepareDataTables } from '../admin/shell/datatable-env.ts';
 import { packageList } from './plans/fake-plans.ts';
 
 /**
@@ -16,7 +23,21 @@ import { packageList } from './plans/fake-plans.ts';
  * server's default plan and model-level names (Standard, Advanced, the Auto model's English
  * description) come as they are, and must be shown in the reader's language.
  */
-const ALLOWED = new Set(['Tandem', 'English', 'Mini', 'Pro', 'Ultra', 'US']);
+const ALLOWED = new Set([
+  // The product, and the language chooser's own name for English.
+  'Tandem',
+  'English',
+  // The fake catalogue's model names.
+  'Mini',
+  'Pro',
+  'Ultra',
+  // Abbreviations Chinese interfaces write in Latin letters: a currency's country, an identifier, a time zone.
+  'US',
+  'ID',
+  'UTC',
+  // The payment provider, by its name.
+  'Stripe',
+]);
 const MODELS = [
   { ...testModel('auto', 0, { name: 'Auto', description: 'Picks a model for each message: your plan, attached images and the length of the chat decide.' }) },
   testModel('mini', 0, { name: 'Mini' }),
@@ -25,8 +46,67 @@ const MODELS = [
 ];
 const standardUser = { ...testUser, vipOrder: { vipOrderId: 'o1', vipPackageLevel: 1, vipPackageName: 'Standard', endTime: '2027-11-25T00:00:00Z' } };
 
+const admin = { userId: 'a1', userName: 'Admin', email: 'admin@example.com', role: 'admin' as const, vipOrder: null };
+const empty = answer({ list: [], total: 0 });
+
+const plugin = (toolName: string, pluginName: string, description: string, available: boolean) => ({
+  pluginId: toolName,
+  pluginName,
+  description,
+  pluginType: 2,
+  toolName,
+  icon: '',
+  pointsCost: 1,
+  available,
+  online: true,
+  scenes: '',
+  sort: 0,
+  updateTime: '2026-11-25T10:00:00.000Z',
+});
+
+const auditEntry = (n: number, action: string, targetType: string, targetId: string | null) => ({
+  id: `e${n}`,
+  actorId: 'a1',
+  actorEmail: 'admin@example.com',
+  action,
+  targetType,
+  targetId,
+  before: null,
+  after: null,
+  createTime: '2026-11-25T10:00:00.000Z',
+});
+
+/** The console's calls: realistic rows where the issue found English, empty pages elsewhere. */
+const CONSOLE_ROUTES: Record<string, Route> = {
+  '/api/User/GetUserByLogin': answer(admin),
+  '/api/admin/Plugin/GetList': answer([
+    plugin('web_search', 'Web search', 'Searches the web when a question needs current or outside information, and cites its sources.', true),
+    plugin('read_url', 'Read web page', 'Opens a public web page by its address and reads it.', true),
+    plugin('generate_image', 'Image generation', 'Draws a picture from a description.', false),
+  ]),
+  '/api/admin/AuditLog/GetList': answer({
+    list: [auditEntry(1, 'RedeemCode/GenerateBatch', 'redeemBatch', null), auditEntry(2, 'AiModel/Save', 'aiModel', '42'), auditEntry(3, 'User/GrantPoints', 'user', '17')],
+    total: 3,
+  }),
+  '/api/admin/QuickFunction/GetList': answer([]),
+  '/api/admin/AiPrompWord/GetList': empty,
+  '/api/admin/System/GetSettingList': answer([]),
+  '/api/admin/Feedback/GetList': empty,
+  '/api/admin/Records/GetRequestTimes': empty,
+  '/api/admin/Records/GetPageViews': empty,
+  '/api/admin/Vip/GetPackageList': answer([]),
+  '/api/admin/Vip/GetOrderList': empty,
+  '/api/admin/Vip/GetSubscriptionList': empty,
+  '/api/admin/RedeemCode/GetBatchList': empty,
+  '/api/admin/Coupons/GetList': empty,
+  '/api/admin/User/GetList': empty,
+  '/api/admin/AiModel/GetList': empty,
+  '/api/admin/AiModelMap/GetList': answer([]),
+};
+
 const server = serveTheseTests(
   fakeApi({
+    ...CONSOLE_ROUTES,
     '/api/Chat/GetModelListAll': answer(MODELS),
     '/api/Vip/GetVipPackageList': (_req, res, url) => answer(packageList(url.searchParams.get('currency') ?? 'usd'))(_req, res, url),
     '/api/Vip/GetSubscription': answer(null),
@@ -35,16 +115,39 @@ const server = serveTheseTests(
 
 /** Runs of Latin letters (words joined by spaces or hyphens) in `text` that are not allowed. */
 function latinRuns(text: string): string[] {
-  // The user's own data (e-mail addresses) is not UI text.
-  const ui = text.replace(/\S+@\S+\.\w+/g, ' ');
-  return (ui.match(/[A-Za-z][A-Za-z'-]*(?:\s+[A-Za-z][A-Za-z'-]*)*/g) ?? []).filter((run) => !run.split(/\s+/).every((word) => ALLOWED.has(word)));
+  // The user's own data (e-mail addresses) and the app's paths (/pricing) are not words.
+  const ui = text.replace(/\S+@\S+\.\w+/g, ' ').replace(/(?<![\w/])\/[\w/-]+/g, ' ');
+  return (ui.match(/[A-Za-z][A-Za-z'-]*(?:\s+[A-Za-z][A-Za-z'-]*)*/g) ?? []).filter((run) => run.length >= 2 && !run.split(/\s+/).every((word) => ALLOWED.has(word)));
 }
 
-/** The text a reader sees in `root`: without style sheets and scripts. */
+/**
+ * Identifiers an operator types or copies (an audit action's id, a tool's name) are marked
+ * translate="no", as a browser's translator leaves them: left out of the check.
+ */
+const RAW = '[translate="no"]';
+
+/** The text a reader sees in `root`: without style sheets, scripts and raw identifiers. */
 function shownText(root: HTMLElement = document.body): string {
   const copy = root.cloneNode(true) as HTMLElement;
-  for (const element of copy.querySelectorAll('style, script')) element.remove();
+  for (const element of copy.querySelectorAll(`style, script, ${RAW}`)) element.remove();
   return copy.textContent ?? '';
+}
+
+/** What a reader meets besides the text: placeholders, labels for assistive technology, tooltips. */
+function shownAttributes(root: HTMLElement = document.body): string[] {
+  const attributes = ['placeholder', 'aria-label', 'title', 'alt'];
+  return [...root.querySelectorAll<HTMLElement>(attributes.map((name) => `[${name}]`).join(','))]
+    // A hidden measuring copy (Mantine's autosize textarea) is met by no one. mantine-datatable's sort
+    // icons carry fixed English labels the library gives no way to change (reported, not hidden).
+    .filter((element) => !element.closest(`${RAW}, [aria-hidden="true"], [class*="mantine-datatable-header-cell-sortable"][role="img"]`))
+    .flatMap((element) => attributes.map((name) => element.getAttribute(name) ?? ''));
+}
+
+/** Stray Latin runs in the text and the attributes, and Chinese followed by a half-width colon. */
+function findings(root: HTMLElement = document.body): string[] {
+  const texts = [shownText(root), ...shownAttributes(root)];
+  const colons = texts.flatMap((text) => text.match(/[\u3400-\u9fff]\s*:.{0,12}/g) ?? []);
+  return [...texts.flatMap(latinRuns), ...colons];
 }
 
 async function inChinese(ui: React.ReactElement, user = standardUser) {
@@ -58,7 +161,7 @@ describe('the main screens in Chinese', () => {
     await inChinese(<PricingPage onBack={vi.fn()} onNavigate={vi.fn()} />);
     await waitFor(() => expect(screen.getAllByTestId('plan-models')).toHaveLength(4));
     expect(shownText()).toContain('标准版');
-    expect(latinRuns(shownText())).toEqual([]);
+    expect(findings()).toEqual([]);
   });
 
   it('the model picker: Auto, its description, the group headers and the lock text', async () => {
@@ -68,7 +171,7 @@ describe('the main screens in Chinese', () => {
     const menu = await screen.findByRole('menu');
     expect(menu).toHaveTextContent('需要标准版');
     expect(within(menu).getByText('高级版')).toBeInTheDocument();
-    expect(latinRuns(shownText(menu))).toEqual([]);
+    expect(findings(menu)).toEqual([]);
   });
 
   it('settings and the sidebar badge: the plan by its Chinese name, with a full-width colon', async () => {
@@ -81,6 +184,63 @@ describe('the main screens in Chinese', () => {
     await screen.findByText('套餐：标准版');
     expect(screen.getByText('邮箱：alice@example.com')).toBeInTheDocument();
     expect(screen.getAllByText(/标准版/).length).toBeGreaterThanOrEqual(2);
-    expect(latinRuns(shownText())).toEqual([]);
+    expect(findings()).toEqual([]);
   });
+});
+
+prepareDataTables();
+
+/** The console's Chinese strings, added as the console's entry (admin/main.tsx) adds them. */
+const adminZh = import.meta.glob<Record<string, unknown>>('../../locales/features/admin-*.zh.json', { eager: true, import: 'default' });
+
+/** Says whether any query is still under way (the page has settled when none is). */
+function Fetching() {
+  return <span hidden data-testid="fetching" data-count={useIsFetching()} />;
+}
+
+async function consoleInChinese(path: string) {
+  const location = memoryLocation({ path });
+  await renderInApp(
+    <Router hook={location.hook}>
+      <AdminLayout>
+        <AdminRoutes />
+      </AdminLayout>
+      <Fetching />
+    </Router>,
+    { apiBase: server.url, user: admin },
+  );
+  for (const strings of Object.values(adminZh)) i18next.addResourceBundle('zh', 'translation', strings, true, false);
+  await setLanguage('zh');
+  for (const strings of Object.values(adminZh)) i18next.addResourceBundle('zh', 'translation', strings, true, false);
+  await waitFor(() => {
+    expect(screen.getAllByRole('heading', { level: 2 }).length).toBeGreaterThan(0);
+    expect(screen.getByTestId('fetching')).toHaveAttribute('data-count', '0');
+  });
+}
+
+describe('the console in Chinese', () => {
+  it('plugins: the names and descriptions the user side shows', async () => {
+    await consoleInChinese('/admin/content/plugins');
+    const table = await screen.findByRole('table', { name: '插件' });
+    expect(table).toHaveTextContent('联网搜索');
+    expect(findings()).toEqual([]);
+  });
+
+  it('the audit log: each action and target type by its name, the raw id kept for operators', async () => {
+    await consoleInChinese('/admin/audit');
+    await waitFor(() => expect(screen.getAllByRole('row')).toHaveLength(4));
+    const row = screen.getByText('生成兑换码批次').closest('tr')!;
+    // The id stays beside the name: it is what the action filter takes.
+    expect(within(row).getByText('RedeemCode/GenerateBatch')).toHaveAttribute('translate', 'no');
+    expect(row).toHaveTextContent('兑换码批次');
+    expect(findings()).toEqual([]);
+  });
+
+  it.each(['/admin', '/admin/users', '/admin/models', '/admin/money/plans', '/admin/money/orders', '/admin/money/subscriptions', '/admin/money/redeem', '/admin/money/coupons', '/admin/content/quick-functions', '/admin/content/prompts', '/admin/content/settings', '/admin/content/notifications', '/admin/content/feedback', '/admin/content/records'])(
+    '%s',
+    async (path) => {
+      await consoleInChinese(path);
+      expect(findings()).toEqual([]);
+    },
+  );
 });
