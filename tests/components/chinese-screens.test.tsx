@@ -9,6 +9,14 @@ import { AdminRoutes } from '../../admin/admin-routes.tsx';
 import { AdminLayout } from '../../admin/shell/admin-layout.tsx';
 import { PlanCard } from '../../components/chat-history/plan-card.tsx';
 import { ChatView } from '../../components/chat/chat-view.tsx';
+import { ChatSidebar } from '../../components/chat-history/chat-sidebar.tsx';
+import { FavouritesPage } from '../../components/favourites/favourites-page.tsx';
+import { InvitePage } from '../../components/invite/invite-page.tsx';
+import { NotificationBell } from '../../components/notifications/notification-bell.tsx';
+import { PointsHistory } from '../../components/points/points-history.tsx';
+import { QuickActions } from '../../components/popup/quick-actions.tsx';
+import { SubscriptionPage } from '../../components/plans/subscription-page.tsx';
+import { LedgerKindSchema } from '../../shared/contracts/points.ts';
 import { PricingPage } from '../../components/plans/pricing-page.tsx';
 import { SettingsPage } from '../../components/settings/settings-page.tsx';
 import { setLanguage } from '../../shared/i18n/i18n.ts';
@@ -44,9 +52,9 @@ const MODELS = [
   testModel('pro', 1, { name: 'Pro', minVipLevelName: 'Standard', locked: true }),
   testModel('ultra', 2, { name: 'Ultra', minVipLevelName: 'Advanced', locked: true }),
 ];
-const standardUser = { ...testUser, vipOrder: { vipOrderId: 'o1', vipPackageLevel: 1, vipPackageName: 'Standard', endTime: '2027-11-25T00:00:00Z' } };
+const standardUser = { ...testUser, userName: '小明', vipOrder: { vipOrderId: 'o1', vipPackageLevel: 1, vipPackageName: 'Standard', endTime: '2027-11-25T00:00:00Z' } };
 
-const admin = { userId: 'a1', userName: 'Admin', email: 'admin@example.com', role: 'admin' as const, vipOrder: null };
+const admin = { userId: 'a1', userName: '管理员', email: 'admin@example.com', role: 'admin' as const, vipOrder: null };
 const empty = answer({ list: [], total: 0 });
 
 const plugin = (toolName: string, pluginName: string, description: string, available: boolean) => ({
@@ -104,9 +112,99 @@ const CONSOLE_ROUTES: Record<string, Route> = {
   '/api/admin/AiModelMap/GetList': answer([]),
 };
 
+/** One notification of each kind the server sends, with the parameters it gives. */
+const NOTIFICATIONS = ['paymentSucceeded', 'paymentFailed', 'paymentDisputed', 'paymentRefunded', 'planEnding', 'planRenewing', 'planResumed', 'planEnded', 'inviteCredited', 'invitedWelcome', 'checkinStreak', 'redeem'].map((key, i) => ({
+  id: `n${i}`,
+  kind: 'invite',
+  titleKey: `notifications.${key}.title`,
+  bodyKey: `notifications.${key}.body`,
+  params: { plan: 'Advanced', level: 2, endDate: '2027-11-25T12:00:00.000Z', points: 100, name: '小*', days: 7, planDays: 30 },
+  link: '',
+  read: i > 1,
+  createTime: '2026-11-26T09:30:00.000Z',
+}));
+
+/** A Chinese reader's own data, as the user's screens list it. */
+const USER_ROUTES: Record<string, Route> = {
+  '/api/Chat/GetChatSessionListBySelf': answer({
+    list: [
+      { chatSessionId: 's1', sessionTitle: '周报的写法', sessionDescribe: '', createTime: '2026-11-20T10:00:00.000Z', answering: false },
+      { chatSessionId: 's2', sessionTitle: '翻译一段合同', sessionDescribe: '', createTime: '2026-11-19T10:00:00.000Z', answering: true },
+    ],
+    total: 2,
+  }),
+  '/api/User/GetUserIntegralLogList': answer({
+    list: LedgerKindSchema.options.map((kind, i) => ({
+      id: `e${i}`,
+      kind,
+      delta: kind === 'message' ? -1 : kind === 'expiry' ? -5 : 10,
+      allowance: kind === 'message' ? 2 : 0,
+      balanceAfter: kind === 'opening' ? null : 500 - i,
+      note: kind === 'redeem' ? '春季活动' : kind === 'admin' ? '服务中断补偿' : '',
+      refId: null,
+      createTime: new Date(Date.UTC(2026, 10, 20, 12, 30 - i)).toISOString(),
+    })),
+    total: LedgerKindSchema.options.length,
+  }),
+  '/api/User/GetUserIntegralByLogin': answer([
+    { integralType: 2, integralValue: 5, useIntegral: 0 },
+    { integralType: 1, integralValue: 1234, useIntegral: 10 },
+  ]),
+  '/api/InviteCode/GetMyInviteCode': answer({ inviteCode: 'K7QX2M9P', inviteUrl: 'https://tandem.example/?inviteCode=K7QX2M9P', invitedCount: 2, creditedCount: 1, pointsEarned: 100, pointsPerInvite: 100 }),
+  '/api/InviteCode/GetMyInviteList': answer({
+    list: [
+      { userName: '小*', createTime: '2026-11-20T10:00:00.000Z', credited: true, points: 100 },
+      { userName: '阿*', createTime: '2026-11-21T10:00:00.000Z', credited: false, points: 0 },
+    ],
+    total: 2,
+  }),
+  '/api/Save/GetList': answer({
+    list: [
+      {
+        favouriteId: 'f1',
+        question: '怎样写一份周报？',
+        answer: '先写**本周完成**的事，再写下周计划。',
+        aiModelId: 'pro',
+        modelName: 'Pro',
+        answerTime: '2026-11-20T10:00:00.000Z',
+        createTime: '2026-11-20T10:00:00.000Z',
+        updateTime: '2026-11-20T10:00:00.000Z',
+        chatSessionId: 's1',
+        chatMessageId: 'm1',
+        sourceExists: false,
+        edited: true,
+        answerTruncated: true,
+      },
+    ],
+    total: 1,
+  }),
+  '/api/UserNotification/GetUnreadCount': answer({ unread: 2 }),
+  '/api/UserNotification/GetList': answer({ list: NOTIFICATIONS, total: NOTIFICATIONS.length, unread: 2 }),
+  '/api/Vip/GetVipOrderList': answer({
+    list: (['paid', 'refunded', 'granted'] as const).map((status, i) => ({
+      vipOrderId: `o${i}`,
+      vipPackageId: 'advanced-year',
+      packageName: 'Advanced',
+      level: 2,
+      period: 'year',
+      source: status === 'granted' ? 'redeem' : 'stripe',
+      status,
+      amount: 19190,
+      currency: 'usd',
+      points: 240000,
+      startTime: '2026-11-25T12:00:00.000Z',
+      endTime: '2027-11-25T12:00:00.000Z',
+      active: i === 0,
+      createTime: '2026-11-25T12:00:00.000Z',
+    })),
+    total: 3,
+  }),
+};
+
 const server = serveTheseTests(
   fakeApi({
     ...CONSOLE_ROUTES,
+    ...USER_ROUTES,
     '/api/Chat/GetModelListAll': answer(MODELS),
     '/api/Vip/GetVipPackageList': (_req, res, url) => answer(packageList(url.searchParams.get('currency') ?? 'usd'))(_req, res, url),
     '/api/Vip/GetSubscription': answer(null),
@@ -184,6 +282,52 @@ describe('the main screens in Chinese', () => {
     await screen.findByText('套餐：标准版');
     expect(screen.getByText('邮箱：alice@example.com')).toBeInTheDocument();
     expect(screen.getAllByText(/标准版/).length).toBeGreaterThanOrEqual(2);
+    expect(findings()).toEqual([]);
+  });
+});
+
+describe('the user\'s screens in Chinese', () => {
+  it('history: the sidebar with chats', async () => {
+    await inChinese(<ChatSidebar onNavigate={vi.fn()} />);
+    await screen.findByText('翻译一段合同');
+    expect(findings()).toEqual([]);
+  });
+
+  it('points: every kind of entry in the history', async () => {
+    await inChinese(<PointsHistory />);
+    await screen.findByText(/服务中断补偿/);
+    expect(findings()).toEqual([]);
+  });
+
+  it('invite: the link, the counts and the invited accounts', async () => {
+    await inChinese(<InvitePage onBack={vi.fn()} />);
+    await screen.findByText('阿*');
+    expect(findings()).toEqual([]);
+  });
+
+  it('favourites: a saved answer, edited, its chat gone', async () => {
+    await inChinese(<FavouritesPage onBack={vi.fn()} onEdit={vi.fn()} onOpenSource={vi.fn()} />);
+    await screen.findByText('怎样写一份周报？');
+    expect(findings()).toEqual([]);
+  });
+
+  it('notifications: each kind the server sends', async () => {
+    await inChinese(<NotificationBell onNavigate={vi.fn()} />);
+    await userEvent.click(await screen.findByTestId('notification-bell'));
+    await waitFor(() => expect(screen.getAllByTestId('notification-item')).toHaveLength(NOTIFICATIONS.length));
+    expect(findings()).toEqual([]);
+  });
+
+  it('the popup: plan and points', async () => {
+    await inChinese(<QuickActions onOpenSidePanel={vi.fn()} onOpenWebApp={vi.fn()} onSignIn={vi.fn()} onOpenHelp={vi.fn()} />);
+    await screen.findByText(/1,?2\d\d/);
+    expect(findings()).toEqual([]);
+  });
+
+  it('subscription: the plan and the orders (paid, refunded, granted)', async () => {
+    await inChinese(<SubscriptionPage onBack={vi.fn()} onNavigate={vi.fn()} />);
+    await waitFor(() => expect(screen.getAllByTestId('order-row')).toHaveLength(3));
+    expect(screen.getAllByTestId('order-row')[0]).toHaveTextContent('高级版');
     expect(findings()).toEqual([]);
   });
 });
