@@ -84,6 +84,77 @@ const auditEntry = (n: number, action: string, targetType: string, targetId: str
   createTime: '2026-11-25T10:00:00.000Z',
 });
 
+/** Console rows where names come from the server: plans by their levels' default names, models by theirs. */
+const consoleModel = (aiModelId: string, name: string, minVipLevel: number, minVipLevelName: string) => ({
+  aiModelId,
+  name,
+  description: '',
+  minVipLevel,
+  minVipLevelName,
+  modelMap: { isImage: minVipLevel > 0, fileTypes: [] },
+  webSearch: true,
+  pointsCost: minVipLevel + 1,
+  tokenPrice: null,
+  contextWindow: 8192,
+  sort: minVipLevel,
+  online: minVipLevel < 2,
+  source: 'admin',
+  deploymentCount: 1,
+  createTime: '2026-11-01T00:00:00.000Z',
+  updateTime: '2026-11-01T00:00:00.000Z',
+});
+const consoleUser = (n: number, role: 'user' | 'admin', status: 'active' | 'closed', planLevel: number) => ({
+  userId: `${n}`,
+  email: `user${n}@example.com`,
+  userName: '小明',
+  role,
+  status,
+  planLevel,
+  planEndTime: planLevel ? '2027-11-25T00:00:00.000Z' : null,
+  balance: 120,
+  sessionCount: 3,
+  lastActiveTime: '2026-11-25T10:00:00.000Z',
+  createTime: '2026-11-01T00:00:00.000Z',
+});
+const consolePackage = (level: number, name: string, period: 'month' | 'year') => ({
+  vipPackageId: `${name.toLowerCase()}-${period}`,
+  name,
+  level,
+  period,
+  prices: { usd: 999 * level, cny: 6900 * level },
+  stripePriceIds: {},
+  monthlyPoints: 1000 * level,
+  bestDeal: period === 'year',
+  online: true,
+  sort: level,
+  createTime: '2026-11-01T00:00:00.000Z',
+  updateTime: '2026-11-01T00:00:00.000Z',
+});
+const consoleOrder = (n: number, status: 'active' | 'refunded', source: string) => ({
+  vipOrderId: `o${n}`,
+  userId: `${n}`,
+  userEmail: `user${n}@example.com`,
+  userName: '小明',
+  packageLevel: 1,
+  packageName: 'Standard',
+  packageId: 'standard-month',
+  period: 'month',
+  source,
+  status,
+  amount: 999,
+  currency: 'usd',
+  startTime: '2026-11-01T00:00:00.000Z',
+  endTime: '2026-12-01T00:00:00.000Z',
+  createTime: '2026-11-01T00:00:00.000Z',
+  refundTime: status === 'refunded' ? '2026-11-02T00:00:00.000Z' : null,
+  dispute: status === 'refunded' ? 'open' : null,
+  stripeInvoiceId: null,
+  stripeSubscriptionId: null,
+  pointsGranted: 1000,
+  pointsTaken: 0,
+  hiddenByUser: false,
+});
+
 /** The console's calls: realistic rows where the issue found English, empty pages elsewhere. */
 const CONSOLE_ROUTES: Record<string, Route> = {
   '/api/User/GetUserByLogin': answer(admin),
@@ -102,13 +173,13 @@ const CONSOLE_ROUTES: Record<string, Route> = {
   '/api/admin/Feedback/GetList': empty,
   '/api/admin/Records/GetRequestTimes': empty,
   '/api/admin/Records/GetPageViews': empty,
-  '/api/admin/Vip/GetPackageList': answer([]),
-  '/api/admin/Vip/GetOrderList': empty,
+  '/api/admin/Vip/GetPackageList': answer([consolePackage(1, 'Standard', 'month'), consolePackage(2, 'Advanced', 'year'), consolePackage(3, 'Super', 'month')]),
+  '/api/admin/Vip/GetOrderList': answer({ list: [consoleOrder(1, 'active', 'stripe'), consoleOrder(2, 'refunded', 'stripe'), consoleOrder(3, 'active', 'redeem')], total: 3 }),
   '/api/admin/Vip/GetSubscriptionList': empty,
   '/api/admin/RedeemCode/GetBatchList': empty,
   '/api/admin/Coupons/GetList': empty,
-  '/api/admin/User/GetList': empty,
-  '/api/admin/AiModel/GetList': empty,
+  '/api/admin/User/GetList': answer({ list: [consoleUser(1, 'user', 'active', 2), consoleUser(2, 'admin', 'active', 0), consoleUser(3, 'user', 'closed', 1)], total: 3 }),
+  '/api/admin/AiModel/GetList': answer({ list: [consoleModel('mini', 'Mini', 0, 'Free'), consoleModel('pro', 'Pro', 1, 'Standard'), consoleModel('ultra', 'Ultra', 2, 'Advanced')], total: 3 }),
   '/api/admin/AiModelMap/GetList': answer([]),
 };
 
@@ -353,9 +424,16 @@ async function consoleInChinese(path: string) {
     </Router>,
     { apiBase: server.url, user: admin },
   );
-  for (const strings of Object.values(adminZh)) i18next.addResourceBundle('zh', 'translation', strings, true, false);
-  await setLanguage('zh');
-  for (const strings of Object.values(adminZh)) i18next.addResourceBundle('zh', 'translation', strings, true, false);
+  // As admin/main.tsx does: once the shared Chinese bundle is there, before the page re-renders.
+  const addAdminZh = (language: string) => {
+    if (language === 'zh') for (const strings of Object.values(adminZh)) i18next.addResourceBundle('zh', 'translation', strings, true, false);
+  };
+  i18next.on('languageChanged', addAdminZh);
+  try {
+    await setLanguage('zh');
+  } finally {
+    i18next.off('languageChanged', addAdminZh);
+  }
   await waitFor(() => {
     expect(screen.getAllByRole('heading', { level: 2 }).length).toBeGreaterThan(0);
     expect(screen.getByTestId('fetching')).toHaveAttribute('data-count', '0');
