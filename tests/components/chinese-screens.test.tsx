@@ -17,6 +17,7 @@ import { PointsHistory } from '../../components/points/points-history.tsx';
 import { QuickActions } from '../../components/popup/quick-actions.tsx';
 import { SubscriptionPage } from '../../components/plans/subscription-page.tsx';
 import { LedgerKindSchema } from '../../shared/contracts/points.ts';
+import type { UserInfo } from '../../shared/contracts/user.ts';
 import { PricingPage } from '../../components/plans/pricing-page.tsx';
 import { SettingsPage } from '../../components/settings/settings-page.tsx';
 import { setLanguage } from '../../shared/i18n/i18n.ts';
@@ -54,6 +55,7 @@ const MODELS = [
 ];
 const standardUser = { ...testUser, userName: '小明', vipOrder: { vipOrderId: 'o1', vipPackageLevel: 1, vipPackageName: 'Standard', endTime: '2027-11-25T00:00:00Z' } };
 
+let signedIn: UserInfo = testUser;
 const admin = { userId: 'a1', userName: '管理员', email: 'admin@example.com', role: 'admin' as const, vipOrder: null };
 const empty = answer({ list: [], total: 0 });
 
@@ -157,7 +159,8 @@ const consoleOrder = (n: number, status: 'active' | 'refunded', source: string) 
 
 /** The console's calls: realistic rows where the issue found English, empty pages elsewhere. */
 const CONSOLE_ROUTES: Record<string, Route> = {
-  '/api/User/GetUserByLogin': answer(admin),
+  // The signed-in account as the server knows it: the console's administrator only in the console's tests.
+  '/api/User/GetUserByLogin': (req, res, url) => answer(signedIn)(req, res, url),
   '/api/admin/Plugin/GetList': answer([
     plugin('web_search', 'Web search', 'Searches the web when a question needs current or outside information, and cites its sources.', true),
     plugin('read_url', 'Read web page', 'Opens a public web page by its address and reads it.', true),
@@ -320,6 +323,7 @@ function findings(root: HTMLElement = document.body): string[] {
 }
 
 async function inChinese(ui: React.ReactElement, user = standardUser) {
+  signedIn = user;
   const result = await renderInApp(ui, { apiBase: server.url, user });
   await setLanguage('zh');
   return result;
@@ -414,6 +418,7 @@ function Fetching() {
 }
 
 async function consoleInChinese(path: string) {
+  signedIn = admin;
   const location = memoryLocation({ path });
   await renderInApp(
     <Router hook={location.hook}>
