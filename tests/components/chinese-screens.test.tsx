@@ -12,6 +12,8 @@ import { ChatView } from '../../components/chat/chat-view.tsx';
 import { ChatSidebar } from '../../components/chat-history/chat-sidebar.tsx';
 import { FavouritesPage } from '../../components/favourites/favourites-page.tsx';
 import { InvitePage } from '../../components/invite/invite-page.tsx';
+import { LoginPage } from '../../components/login/login-page.tsx';
+import { SharedChatPage } from '../../components/share/shared-chat-page.tsx';
 import { NotificationBell } from '../../components/notifications/notification-bell.tsx';
 import { PointsHistory } from '../../components/points/points-history.tsx';
 import { QuickActions } from '../../components/popup/quick-actions.tsx';
@@ -40,7 +42,8 @@ const ALLOWED = new Set([
   'Mini',
   'Pro',
   'Ultra',
-  // Abbreviations Chinese interfaces write in Latin letters: a currency's country, an identifier, a time zone.
+  // Abbreviations Chinese interfaces write in Latin letters: AI, a currency's country, an identifier, a time zone.
+  'AI',
   'US',
   'ID',
   'UTC',
@@ -252,6 +255,20 @@ const USER_ROUTES: Record<string, Route> = {
     ],
     total: 1,
   }),
+  '/api/Share/GetShare': answer({
+    title: '周报的写法',
+    createTime: '2026-11-20T10:00:00.000Z',
+    messages: [
+      {
+        inputMessage: '怎样写一份周报？',
+        outputMessage: '先写**本周完成**的事[1]，再写下周计划。',
+        modelName: 'Pro',
+        citations: [{ index: 1, title: '周报模板', url: 'https://example.com/weekly' }],
+        images: [],
+        createTime: '2026-11-20T10:00:00.000Z',
+      },
+    ],
+  }),
   '/api/UserNotification/GetUnreadCount': answer({ unread: 2 }),
   '/api/UserNotification/GetList': answer({ list: NOTIFICATIONS, total: NOTIFICATIONS.length, unread: 2 }),
   '/api/Vip/GetVipOrderList': answer({
@@ -322,8 +339,8 @@ function findings(root: HTMLElement = document.body): string[] {
   return [...texts.flatMap(latinRuns), ...colons];
 }
 
-async function inChinese(ui: React.ReactElement, user = standardUser) {
-  signedIn = user;
+async function inChinese(ui: React.ReactElement, user: UserInfo | null = standardUser) {
+  signedIn = user ?? testUser;
   const result = await renderInApp(ui, { apiBase: server.url, user });
   await setLanguage('zh');
   return result;
@@ -396,6 +413,22 @@ describe('the user\'s screens in Chinese', () => {
   it('the popup: plan and points', async () => {
     await inChinese(<QuickActions onOpenSidePanel={vi.fn()} onOpenWebApp={vi.fn()} onSignIn={vi.fn()} onOpenHelp={vi.fn()} />);
     await screen.findByText(/1,?2\d\d/);
+    expect(findings()).toEqual([]);
+  });
+
+  it('the login page: sign in and create an account', async () => {
+    window.history.replaceState(null, '', '/login');
+    await inChinese(<LoginPage navigate={vi.fn()} />, null);
+    await screen.findByRole('tab', { name: '注册账号' });
+    expect(findings()).toEqual([]);
+    await userEvent.click(screen.getByRole('tab', { name: '注册账号' }));
+    await screen.findByRole('button', { name: '注册账号' });
+    expect(findings()).toEqual([]);
+  });
+
+  it('a shared chat, for anyone with the link', async () => {
+    await inChinese(<SharedChatPage shareId="abc" onStart={vi.fn()} />, null);
+    await screen.findByText('怎样写一份周报？');
     expect(findings()).toEqual([]);
   });
 
