@@ -49,6 +49,10 @@ const ALLOWED = new Set([
   'UTC',
   // The payment provider, by its name.
   'Stripe',
+  // A key's name as printed on the keyboard.
+  'Esc',
+  // The unit models count text in, which Chinese AI products write in Latin letters.
+  'Token',
 ]);
 const MODELS = [
   { ...testModel('auto', 0, { name: 'Auto', description: 'Picks a model for each message: your plan, attached images and the length of the chat decide.' }) },
@@ -160,10 +164,39 @@ const consoleOrder = (n: number, status: 'active' | 'refunded', source: string) 
   hiddenByUser: false,
 });
 
+/** The dashboard over the days asked for: two busy days, two models, one deployment that failed over. */
+const dashboard: Route = (req, res, url) => {
+  const from = url.searchParams.get('from') ?? '2026-11-24';
+  const to = url.searchParams.get('to') ?? '2026-11-25';
+  const day = (d: string, messages: number) => ({ day: d, signUps: 2, messages, inputTokens: 100, outputTokens: 50, pointsSpent: 30, pointsGranted: 100 });
+  return answer({
+    from,
+    to,
+    timeZone: 'UTC',
+    activeUsers: { day: 2, week: 5, month: 9 },
+    totals: { signUps: 4, messages: 1234, inputTokens: 10_000, outputTokens: 2_500, pointsSpent: 321, pointsGranted: 1_000 },
+    days: [day(from, 1000), day(to, 234)],
+    modelDays: [
+      { day: to, aiModelId: 'pro', messages: 200, inputTokens: 10, outputTokens: 5 },
+      { day: to, aiModelId: 'mini', messages: 34, inputTokens: 1, outputTokens: 1 },
+    ],
+    models: [
+      { aiModelId: 'pro', modelName: 'Pro', messages: 1200, inputTokens: 9_000, outputTokens: 2_000, estimatedMessages: 3, avgFirstTokenMs: 812.4 },
+      { aiModelId: 'mini', modelName: 'Mini', messages: 34, inputTokens: 1_000, outputTokens: 500, estimatedMessages: 0, avgFirstTokenMs: null },
+    ],
+    deployments: [{ deploymentId: 'd1', aiModelId: 'pro', provider: 'openai', upstreamModelId: 'pro-2', messages: 90, errors: 10, failovers: 7 }],
+    revenue: [{ currency: 'usd', amount: 123_456, orders: 12 }],
+    revenueDays: [],
+    activeSubscriptions: 6,
+    activePlans: 11,
+  })(req, res, url);
+};
+
 /** The console's calls: realistic rows where the issue found English, empty pages elsewhere. */
 const CONSOLE_ROUTES: Record<string, Route> = {
   // The signed-in account as the server knows it: the console's administrator only in the console's tests.
   '/api/User/GetUserByLogin': (req, res, url) => answer(signedIn)(req, res, url),
+  '/api/admin/Statistic/GetDashboard': dashboard,
   '/api/admin/Plugin/GetList': answer([
     plugin('web_search', 'Web search', 'Searches the web when a question needs current or outside information, and cites its sources.', true),
     plugin('read_url', 'Read web page', 'Opens a public web page by its address and reads it.', true),
@@ -450,7 +483,8 @@ function Fetching() {
   return <span hidden data-testid="fetching" data-count={useIsFetching()} />;
 }
 
-async function consoleInChinese(path: string) {
+/** Renders the console at `path` in Chinese; settled once `call` was asked and no query is under way. */
+async function consoleInChinese(path: string, call: string | null) {
   signedIn = admin;
   const location = memoryLocation({ path });
   await renderInApp(
@@ -474,20 +508,21 @@ async function consoleInChinese(path: string) {
   }
   await waitFor(() => {
     expect(screen.getAllByRole('heading', { level: 2 }).length).toBeGreaterThan(0);
+    if (call) expect(server.requests.some((r) => r.url.startsWith(call))).toBe(true);
     expect(screen.getByTestId('fetching')).toHaveAttribute('data-count', '0');
   });
 }
 
 describe('the console in Chinese', () => {
   it('plugins: the names and descriptions the user side shows', async () => {
-    await consoleInChinese('/admin/content/plugins');
+    await consoleInChinese('/admin/content/plugins', '/api/admin/Plugin/GetList');
     const table = await screen.findByRole('table', { name: '插件' });
     expect(table).toHaveTextContent('联网搜索');
     expect(findings()).toEqual([]);
   });
 
   it('the audit log: each action and target type by its name, the raw id kept for operators', async () => {
-    await consoleInChinese('/admin/audit');
+    await consoleInChinese('/admin/audit', '/api/admin/AuditLog/GetList');
     await waitFor(() => expect(screen.getAllByRole('row')).toHaveLength(4));
     const row = screen.getByText('生成兑换码批次').closest('tr')!;
     // The id stays beside the name: it is what the action filter takes.
@@ -496,10 +531,28 @@ describe('the console in Chinese', () => {
     expect(findings()).toEqual([]);
   });
 
-  it.each(['/admin', '/admin/users', '/admin/models', '/admin/money/plans', '/admin/money/orders', '/admin/money/subscriptions', '/admin/money/redeem', '/admin/money/coupons', '/admin/content/quick-functions', '/admin/content/prompts', '/admin/content/settings', '/admin/content/notifications', '/admin/content/feedback', '/admin/content/records'])(
+  it.each([
+    ['/admin', '/api/admin/Statistic/GetDashboard'],
+    ['/admin/users', '/api/admin/User/GetList'],
+    ['/admin/models', '/api/admin/AiModel/GetList'],
+    ['/admin/money/plans', '/api/admin/Vip/GetPackageList'],
+    ['/admin/money/orders', '/api/admin/Vip/GetOrderList'],
+    ['/admin/money/subscriptions', '/api/admin/Vip/GetSubscriptionList'],
+    ['/admin/money/redeem', '/api/admin/RedeemCode/GetBatchList'],
+    ['/admin/money/coupons', '/api/admin/Coupons/GetList'],
+    ['/admin/content/quick-functions', '/api/admin/QuickFunction/GetList'],
+    ['/admin/content/prompts', '/api/admin/AiPrompWord/GetList'],
+    ['/admin/content/settings', '/api/admin/System/GetSettingList'],
+    ['/admin/content/notifications', null],
+    ['/admin/content/feedback', '/api/admin/Feedback/GetList'],
+    ['/admin/content/records', '/api/admin/Records/'],
+  ])(
     '%s',
-    async (path) => {
-      await consoleInChinese(path);
+    async (path, call) => {
+      await consoleInChinese(path, call);
+      if (path === '/admin') expect(shownText()).toMatch(/1,234.*Pro.*Mini/);
+      if (path === '/admin/users' || path === '/admin/money/orders') expect(screen.getAllByText('user1@example.com').length).toBeGreaterThan(0);
+      if (path === '/admin/models') expect(screen.getByText('Ultra')).toBeInTheDocument();
       expect(findings()).toEqual([]);
     },
   );
