@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import 'mantine-datatable/styles.css';
 import { useMemo, useState } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { AUDIT_PAGE_SIZE, auditListQuery, type AuditFilters } from './api.ts';
 import type { AuditEntry } from '../../shared/contracts/audit.ts';
@@ -60,7 +61,8 @@ export function AuditPage() {
   const log = useQuery(auditListQuery(page, applied));
   const dateTime = useMemo(() => new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'medium' }), [i18n.language]);
 
-  const field = (name: keyof Draft, label: string, extra: { placeholder?: string; type?: string } = {}) => (
+  // Action and target type take ids (User/GrantPoints, user), the same in every language: translate="no".
+  const field = (name: keyof Draft, label: string, extra: { placeholder?: string; type?: string; translate?: 'no' } = {}) => (
     <TextInput
       size="xs"
       label={label}
@@ -86,8 +88,8 @@ export function AuditPage() {
       <Paper withBorder radius="md" p="sm" role="search" aria-label={t('adminAudit.filters.label')}>
         <SimpleGrid cols={{ base: 2, md: 3, xl: 6 }} spacing="sm">
           {field('actorEmail', t('adminAudit.filters.actor'))}
-          {field('action', t('adminAudit.filters.action'), { placeholder: t('adminAudit.filters.actionPlaceholder') })}
-          {field('targetType', t('adminAudit.filters.targetType'), { placeholder: t('adminAudit.filters.targetTypePlaceholder') })}
+          {field('action', t('adminAudit.filters.action'), { placeholder: t('adminAudit.filters.actionPlaceholder'), translate: 'no' })}
+          {field('targetType', t('adminAudit.filters.targetType'), { placeholder: t('adminAudit.filters.targetTypePlaceholder'), translate: 'no' })}
           {field('targetId', t('adminAudit.filters.targetId'))}
           {field('from', t('adminAudit.filters.from'), { type: 'date' })}
           {field('to', t('adminAudit.filters.to'), { type: 'date' })}
@@ -114,16 +116,28 @@ export function AuditPage() {
         columns={[
           { accessor: 'createTime', title: t('adminAudit.columns.time'), render: (e) => dateTime.format(new Date(e.createTime)) },
           { accessor: 'actorEmail', title: t('adminAudit.columns.actor') },
-          { accessor: 'action', title: t('adminAudit.columns.action'), render: (e) => <Code>{e.action}</Code> },
+          {
+            accessor: 'action',
+            title: t('adminAudit.columns.action'),
+            // The action by its name; its id (what the Action filter takes) under it.
+            render: (e) => (
+              <Stack gap={2}>
+                <Text size="sm">{actionName(t, e.action)}</Text>
+                <Code translate="no" fz="xs">
+                  {e.action}
+                </Code>
+              </Stack>
+            ),
+          },
           {
             accessor: 'targetId',
             title: t('adminAudit.columns.target'),
             render: (e) => (
               <Group gap={6} wrap="nowrap">
-                <Badge size="sm" variant="light">
-                  {e.targetType}
+                <Badge size="sm" variant="light" tt="none">
+                  {targetName(t, e.targetType)}
                 </Badge>
-                <Text size="sm">{e.targetId ?? t('adminAudit.noTarget')}</Text>
+                {e.targetId === null ? <Text size="sm">{t('adminAudit.noTarget')}</Text> : <Text size="sm" translate="no">{e.targetId}</Text>}
               </Group>
             ),
           },
@@ -131,6 +145,16 @@ export function AuditPage() {
       />
     </Stack>
   );
+}
+
+/** An audited action (User/GrantPoints) by its name in the reader's language; an unknown one by its id. */
+function actionName(t: TFunction, action: string): string {
+  return t(`adminAudit.actions.${action.replace('/', '.')}`, { defaultValue: action });
+}
+
+/** A target type (redeemBatch) by its name in the reader's language; an unknown one as it is. */
+function targetName(t: TFunction, targetType: string): string {
+  return t(`adminAudit.targets.${targetType}`, { defaultValue: targetType });
 }
 
 const KIND_COLOR: Record<DiffRow['kind'], string> = { changed: 'yellow', added: 'teal', removed: 'red' };
@@ -141,6 +165,17 @@ function AuditDiff({ entry }: { entry: AuditEntry }) {
   const rows = useMemo(() => jsonDiff(entry.before, entry.after), [entry]);
   return (
     <Stack gap="xs" p="sm" role="region" aria-label={t('adminAudit.diff.title')}>
+      <Group gap="md">
+        {[
+          [t('adminAudit.filters.action'), entry.action],
+          [t('adminAudit.filters.targetType'), entry.targetType],
+        ].map(([label, id]) => (
+          <Text key={label} size="xs" c="dimmed">
+            {t('adminAudit.diff.idLabel', { label })}
+            <Code translate="no">{id}</Code>
+          </Text>
+        ))}
+      </Group>
       {(entry.before === null || entry.before === undefined) && (
         <Text size="xs" c="dimmed">
           {t('adminAudit.diff.noBefore')}

@@ -123,6 +123,7 @@ export function DeploymentForm({ aiModelId, existing: deployment, saving, onSave
         error={error('upstreamModelId')}
       />
       <PasswordInput
+        visibilityToggleButtonProps={{ 'aria-label': t('common.showPassword') }}
         label={t('adminModels.deployment.apiKey')}
         description={
           values.removeKey

@@ -97,7 +97,7 @@ export function ModelsPage() {
           {models.data && rows.length === 0 && <Text c="dimmed">{t('adminModels.empty')}</Text>}
           {rows.length > 0 && (
             // The drag context wraps the table: its announcements for screen readers are elements a tbody may not hold.
-            <SortableList ids={ids} onMove={move}>
+            <SortableList ids={ids} onMove={move} instructions={t('adminModels.dragInstructions')}>
               <Table.ScrollContainer minWidth={900}>
                 <Table verticalSpacing="xs" aria-label={t('adminModels.title')}>
                   <ModelsHead />
@@ -169,7 +169,7 @@ function ModelRow({ model, index, count, busy, onlineBusy, onMove, onOnline, onE
         <Anchor component={Link} href={`/admin/models/${encodeURIComponent(model.aiModelId)}`}>
           {model.name}
         </Anchor>
-        <Text size="xs" c="dimmed">
+        <Text size="xs" c="dimmed" translate="no">
           {model.aiModelId}
         </Text>
       </Table.Td>

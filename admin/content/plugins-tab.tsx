@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { adminContentKey, adminPluginsQuery, saveAdminPlugin } from './api.ts';
 import type { AdminPlugin } from '../../shared/contracts/plugin.ts';
+import { pluginText } from '../../shared/i18n/plugin-text.ts';
 import { errorMessage } from '../../components/ui/error-message.ts';
 import { notifySuccess, onMutationError } from '../../components/ui/notify.ts';
 
@@ -17,7 +18,7 @@ export function PluginsTab() {
   const save = useMutation({
     mutationFn: saveAdminPlugin,
     onSuccess: async (plugin) => {
-      notifySuccess(t('adminContent.plugins.saved', { name: plugin.pluginName }));
+      notifySuccess(t('adminContent.plugins.saved', { name: pluginText(t, plugin).name }));
       await queryClient.invalidateQueries({ queryKey: adminContentKey });
     },
     onError: onMutationError(),
@@ -41,12 +42,13 @@ export function PluginsTab() {
           {plugins.data.map((plugin) => (
             <Table.Tr key={plugin.pluginId}>
               <Table.Td>
-                {plugin.pluginName}
+                {pluginText(t, plugin).name}
                 <Text size="xs" c="dimmed">
-                  {plugin.description}
+                  {pluginText(t, plugin).description}
                 </Text>
               </Table.Td>
-              <Table.Td>{plugin.toolName}</Table.Td>
+              {/* The name the model calls the tool by: an identifier, the same in every language. */}
+              <Table.Td translate="no">{plugin.toolName}</Table.Td>
               <Table.Td>
                 <Badge variant="light" color={plugin.available ? 'teal' : 'gray'}>
                   {plugin.available ? t('adminContent.plugins.ready') : t('adminContent.plugins.notConfigured')}
@@ -57,7 +59,7 @@ export function PluginsTab() {
               </Table.Td>
               <Table.Td>
                 <Switch
-                  aria-label={t('adminContent.onlineNamed', { name: plugin.pluginName })}
+                  aria-label={t('adminContent.onlineNamed', { name: pluginText(t, plugin).name })}
                   checked={plugin.online}
                   disabled={save.isPending}
                   onChange={(e) => save.mutate({ pluginId: plugin.pluginId, online: e.currentTarget.checked })}
@@ -80,7 +82,7 @@ function CostInput({ plugin, onSave }: { plugin: AdminPlugin; onSave: (cost: num
     <NumberInput
       w={120}
       size="xs"
-      aria-label={t('adminContent.plugins.pointsCostNamed', { name: plugin.pluginName })}
+      aria-label={t('adminContent.plugins.pointsCostNamed', { name: pluginText(t, plugin).name })}
       min={0}
       max={1_000_000}
       allowDecimal={false}

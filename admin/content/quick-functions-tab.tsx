@@ -114,7 +114,7 @@ function Branch({ parentId, depth, ...actions }: TreeActions & { parentId: strin
   if (children.length === 0) return null;
   return (
     <Stack gap={4} pl={depth ? 'xl' : 0} role="group">
-      <SortableList ids={ids} onMove={(id, to) => actions.onMove(ids, id, to)}>
+      <SortableList ids={ids} onMove={(id, to) => actions.onMove(ids, id, to)} instructions={t('adminContent.dragInstructions')}>
         {children.map((item, index) => {
           const name = i18n.language === 'zh' ? item.nameZh : item.nameEn;
           return (

@@ -162,7 +162,7 @@ function Cards({ data }: { data: Dashboard }) {
         testId="card-subscriptions"
         label={t('adminDashboard.cards.activeSubscriptions')}
         value={n(data.activeSubscriptions)}
-        detail={`${t('adminDashboard.cards.activePlans')}: ${n(data.activePlans)}`}
+        detail={t('adminDashboard.cards.activePlansCount', { count: n(data.activePlans) })}
       />
     </SimpleGrid>
   );
@@ -240,7 +240,8 @@ function DeploymentsTable({ data }: { data: Dashboard }) {
         {
           accessor: 'deploymentId',
           title: t('adminDashboard.deployments.deployment'),
-          render: (d) => (d.provider ? `${d.provider} · ${d.upstreamModelId ?? ''}` : `${d.deploymentId} ${t('adminDashboard.deployments.deleted')}`),
+          // The provider and the upstream model's id are identifiers, the same in every language.
+          render: (d) => (d.provider ? <span translate="no">{`${d.provider} · ${d.upstreamModelId ?? ''}`}</span> : `${d.deploymentId} ${t('adminDashboard.deployments.deleted')}`),
         },
         { accessor: 'aiModelId', title: t('adminDashboard.deployments.model'), render: (d) => (d.aiModelId ? (modelName.get(d.aiModelId) ?? d.aiModelId) : '') },
         { accessor: 'messages', title: t('adminDashboard.deployments.messages'), textAlign: 'right', render: (d) => n(d.messages) },

@@ -10,6 +10,7 @@ import { IconPencil, IconTrash, IconX } from '../../components/ui/icons.tsx';
 import { formatMoney } from '../../shared/utils/money.ts';
 import { levelKey } from './money-format.ts';
 import './strings.ts';
+import { planName } from '../../shared/utils/plan-level.ts';
 
 /** Plans and prices: the VIP packages on sale, their prices per currency and Stripe price ids. */
 export function PlansTab() {
@@ -55,8 +56,8 @@ export function PlansTab() {
                   {packages.data.map((p) => (
                     <Table.Tr key={p.vipPackageId}>
                       <Table.Td>
-                        {p.name} {p.bestDeal && <Badge size="xs">{t('adminMoney.plans.bestDeal')}</Badge>}
-                        <Text size="xs" c="dimmed">
+                        {planName(p.level, p.name, t)} {p.bestDeal && <Badge size="xs">{t('adminMoney.plans.bestDeal')}</Badge>}
+                        <Text size="xs" c="dimmed" translate="no">
                           {p.vipPackageId}
                         </Text>
                       </Table.Td>
@@ -71,10 +72,10 @@ export function PlansTab() {
                       <Table.Td>{p.online ? t('adminMoney.yes') : t('adminMoney.no')}</Table.Td>
                       <Table.Td>
                         <Group gap={4} wrap="nowrap">
-                          <ActionIcon variant="subtle" aria-label={t('adminMoney.editNamed', { name: p.name })} onClick={() => edit(p)}>
+                          <ActionIcon variant="subtle" aria-label={t('adminMoney.editNamed', { name: planName(p.level, p.name, t) })} onClick={() => edit(p)}>
                             <IconPencil size={16} />
                           </ActionIcon>
-                          <ActionIcon variant="subtle" color="red" aria-label={t('adminMoney.deleteNamed', { name: p.name })} onClick={() => askDelete(p)}>
+                          <ActionIcon variant="subtle" color="red" aria-label={t('adminMoney.deleteNamed', { name: planName(p.level, p.name, t) })} onClick={() => askDelete(p)}>
                             <IconTrash size={16} />
                           </ActionIcon>
                         </Group>

@@ -29,7 +29,7 @@ export function SubscriptionsTab() {
           label={t('adminMoney.subscriptions.status')}
           placeholder={t('adminMoney.any')}
           clearable
-          data={SUBSCRIPTION_STATUSES.map((s) => ({ value: s, label: s }))}
+          data={SUBSCRIPTION_STATUSES.map((s) => ({ value: s, label: t(`adminMoney.subscriptions.statuses.${s}`) }))}
           value={status}
           onChange={(v) => {
             setStatus(v);
@@ -58,7 +58,7 @@ export function SubscriptionsTab() {
             title: t('adminMoney.subscriptions.status'),
             render: (s) => (
               <Badge variant="light" color={s.status === 'active' || s.status === 'trialing' ? 'teal' : 'gray'}>
-                {s.status}
+                {t(`adminMoney.subscriptions.statuses.${s.status}`)}
               </Badge>
             ),
           },

@@ -1,9 +1,9 @@
 import './answer-extras.css';
 import { ActionIcon, Button, Checkbox, Group, Loader, Popover, Stack, Text, Tooltip } from '@mantine/core';
-import type { TFunction } from 'i18next';
 import { memo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Plugin } from '../../shared/contracts/plugin.ts';
+import { pluginText } from '../../shared/i18n/plugin-text.ts';
 import { IconPuzzle } from '../ui/icons.tsx';
 
 export interface PluginPickerProps {
@@ -15,17 +15,6 @@ export interface PluginPickerProps {
   /** The list could not be loaded. */
   failed: boolean;
   onRetry: () => void;
-}
-
-/** The built-in tools have names in the UI's language; any other plugin keeps the server's. */
-const LOCALIZED_TOOLS = new Set(['web_search', 'read_url', 'generate_image']);
-
-function pluginText(t: TFunction, plugin: Plugin): { name: string; description: string } {
-  if (!LOCALIZED_TOOLS.has(plugin.toolName)) return { name: plugin.pluginName, description: plugin.description };
-  return {
-    name: t(`chat.plugins.tool.${plugin.toolName}.name`),
-    description: t(`chat.plugins.tool.${plugin.toolName}.description`),
-  };
 }
 
 function PluginOption({ plugin, checked, onToggle }: { plugin: Plugin; checked: boolean; onToggle: PluginPickerProps['onToggle'] }) {

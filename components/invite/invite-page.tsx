@@ -113,7 +113,8 @@ function ShareCard({ info }: { info: InviteInfo }) {
           {info.pointsPerInvite > 0 ? t('invite.rule', { points: info.pointsPerInvite }) : t('invite.ruleOff')}
         </Text>
         <ShareField label={t('invite.yourCode')} justify="space-between">
-          <Text data-testid="invite-code" ff="monospace" fz={26} fw={700} style={{ letterSpacing: 3 }}>
+          {/* A code to type or share: the same in every language. */}
+          <Text data-testid="invite-code" translate="no" ff="monospace" fz={26} fw={700} style={{ letterSpacing: 3 }}>
             {info.inviteCode}
           </Text>
           {copyButton(info.inviteCode, 'code', t('invite.copyCode'))}

@@ -242,6 +242,7 @@ function LoginFields({ mode, values, errors, change }: FieldsProps) {
         autoFocus
       />
       <PasswordInput
+        visibilityToggleButtonProps={{ 'aria-label': t('common.showPassword') }}
         label={t('loginPage.password')}
         description={mode === 'signUp' ? t('loginPage.passwordHint') : undefined}
         autoComplete={mode === 'signUp' ? 'new-password' : 'current-password'}

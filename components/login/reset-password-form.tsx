@@ -68,6 +68,7 @@ export function ResetPasswordForm({ token, onDone }: { token: string; onDone: ()
           {t('passwordReset.hint')}
         </Text>
         <PasswordInput
+          visibilityToggleButtonProps={{ 'aria-label': t('common.showPassword') }}
           label={t('passwordReset.newPassword')}
           autoComplete="new-password"
           maxLength={200}
@@ -80,6 +81,7 @@ export function ResetPasswordForm({ token, onDone }: { token: string; onDone: ()
           autoFocus
         />
         <PasswordInput
+          visibilityToggleButtonProps={{ 'aria-label': t('common.showPassword') }}
           label={t('passwordReset.confirmPassword')}
           autoComplete="new-password"
           maxLength={200}

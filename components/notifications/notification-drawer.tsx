@@ -158,7 +158,7 @@ function NotificationItem({ notification, onOpen }: { notification: UserNotifica
         />
         <Stack gap={2} style={{ minWidth: 0, flex: 1 }}>
           <Text size="sm" fw={unread ? 700 : 500} style={{ overflowWrap: 'anywhere' }}>
-            {unread && <VisuallyHidden>{t('notifications.panel.unread')}: </VisuallyHidden>}
+            {unread && <VisuallyHidden>{t('notifications.panel.unread')}</VisuallyHidden>}
             {title}
           </Text>
           {body && (

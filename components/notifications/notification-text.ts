@@ -1,5 +1,6 @@
 import type { i18n as I18n } from 'i18next';
 import type { UserNotification } from '../../shared/contracts/notifications.ts';
+import { planNameAlone } from '../../shared/utils/plan-level.ts';
 
 /**
  * What a notification says, in the reader's language (docs/economy.md#notifications). The server
@@ -35,8 +36,10 @@ export function notificationText(notification: UserNotification, i18n: Translato
   if (notification.kind === 'broadcast' || notification.titleKey === BROADCAST_TITLE_KEY) {
     return { title: asText(params.title) || i18n.t('notifications.unknown.title'), body: asText(params.body) };
   }
-  // Parameters go in `replace`, so none of them (a `lng`, a `defaultValue`) is read as an option.
-  const options = { replace: params, context: contextOf(notification) };
+  // Parameters go in `replace`, so none of them (a `lng`, a `defaultValue`) is read as an option. A
+  // plan the server names by its level's default (English) name is named in the reader's language.
+  const plan = typeof params.plan === 'string' ? { plan: planNameAlone(params.plan, (key) => i18n.t(key)) } : {};
+  const options = { replace: { ...params, ...plan }, context: contextOf(notification) };
   return {
     title: isOurs(i18n, notification.titleKey) ? i18n.t(notification.titleKey, options) : i18n.t('notifications.unknown.title'),
     body: isOurs(i18n, notification.bodyKey) ? i18n.t(notification.bodyKey, options) : i18n.t('notifications.unknown.body'),

@@ -6,7 +6,7 @@ import { deleteVipOrder, vipOrderListQuery } from '../../shared/api/plans.ts';
 import { tokenAtom } from '../../shared/atoms/auth.ts';
 import type { VipOrder } from '../../shared/contracts/plans.ts';
 import { formatMoney } from '../../shared/utils/money.ts';
-import { planColor, planDate } from '../../shared/utils/plan-level.ts';
+import { planColor, planDate, planName } from '../../shared/utils/plan-level.ts';
 import { IconX } from '../ui/icons.tsx';
 import { notifySuccess, onMutationError } from '../ui/notify.ts';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
@@ -78,7 +78,7 @@ function OrderRow({ order, hiding, onHide }: { order: VipOrder; hiding: boolean;
         <Stack gap={4} style={{ minWidth: 0 }}>
           <Group gap={6} wrap="wrap">
             <Text fw={600} size="sm" style={{ color: planColor(order.level) }}>
-              {order.packageName}
+              {planName(order.level, order.packageName, t)}
             </Text>
             {order.period && (
               <Badge size="xs" variant="light" color="gray">
@@ -105,7 +105,7 @@ function OrderRow({ order, hiding, onHide }: { order: VipOrder; hiding: boolean;
             {amount ?? '—'}
           </Text>
           <Tooltip label={t('plans.orders.hide')}>
-            <ActionIcon variant="subtle" color="gray" size="sm" aria-label={t('plans.orders.hideOrder', { name: order.packageName })} loading={hiding} onClick={onHide}>
+            <ActionIcon variant="subtle" color="gray" size="sm" aria-label={t('plans.orders.hideOrder', { name: planName(order.level, order.packageName, t) })} loading={hiding} onClick={onHide}>
               <IconX size={14} />
             </ActionIcon>
           </Tooltip>

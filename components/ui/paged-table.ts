@@ -1,3 +1,5 @@
+import i18next from 'i18next';
+
 /** What a paged list query gives a table: one page of rows, the total, and whether a page is loading. */
 export interface PagedRows<T> {
   data?: { list: T[]; total: number };
@@ -27,5 +29,8 @@ export function pagedTableProps<T>(rows: PagedRows<T>, { page, onPageChange, pag
     page,
     onPageChange,
     noRecordsText: emptyText,
+    // The pager's arrows, named in the reader's language (the library's own names are English).
+    getPaginationControlProps: (control: string) =>
+      control === 'previous' ? { 'aria-label': i18next.t('common.previousPage') } : control === 'next' ? { 'aria-label': i18next.t('common.nextPage') } : {},
   };
 }

@@ -10,7 +10,7 @@ import { IconGrip } from './icons.tsx';
  * are elements that call `useSortableItem` with the same ids; `onMove` gets the item and the
  * position it was dropped at.
  */
-export function SortableList({ ids, onMove, children }: { ids: string[]; onMove: (id: string, to: number) => void; children: ReactNode }) {
+export function SortableList({ ids, onMove, instructions, children }: { ids: string[]; onMove: (id: string, to: number) => void; instructions: string; children: ReactNode }) {
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 4 } }),
     useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
@@ -19,7 +19,8 @@ export function SortableList({ ids, onMove, children }: { ids: string[]; onMove:
     if (over && active.id !== over.id) onMove(String(active.id), ids.indexOf(String(over.id)));
   };
   return (
-    <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
+    // `instructions`: what a screen reader says of the drag handles, in the reader's language.
+    <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd} accessibility={{ screenReaderInstructions: { draggable: instructions } }}>
       <SortableContext items={ids} strategy={verticalListSortingStrategy}>
         {children}
       </SortableContext>

@@ -16,6 +16,15 @@ export function planName(level: number | null | undefined, name: string | null |
   return given === '' || given === DEFAULT_LEVEL_NAMES[tier] ? translate(`plans.level.${tier}`) : given;
 }
 
+/**
+ * A plan the server names without its level (a notification's parameter): a level's default English
+ * name in the reader's language, a name an operator chose as it is.
+ */
+export function planNameAlone(name: string, translate: (key: string) => string): string {
+  const tier = DEFAULT_LEVEL_NAMES.indexOf(name.trim());
+  return tier < 0 ? name : translate(`plans.level.${tier}`);
+}
+
 /** The colour of each paid level; free plans are grey. */
 export const PLAN_LEVEL_COLORS: Readonly<Record<number, string>> = { 1: '#3b82f6', 2: '#7b7ddb', 3: '#f59f00' };
 export const FREE_PLAN_COLOR = '#868e96';

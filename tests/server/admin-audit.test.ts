@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import Fastify from 'fastify';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,6 +49,21 @@ describe('the admin audit log', () => {
     expect(adminWrites.filter((r) => !r.audit).map((r) => r.url)).toEqual([]);
     // Reads are not audited.
     expect(t.app.routeTable.filter((r) => r.method === 'GET' && r.audit)).toEqual([]);
+  });
+
+  it('names every audited action and target type in both of the console\'s languages', () => {
+    const audited = t.app.routeTable.filter((r: RouteTableEntry) => r.audit);
+    expect(audited.length).toBeGreaterThan(20);
+    for (const language of ['en', 'zh']) {
+      const { adminAudit } = JSON.parse(readFileSync(join(import.meta.dirname, `../../locales/features/admin-audit.${language}.json`), 'utf8')) as {
+        adminAudit: { actions: Record<string, Record<string, string>>; targets: Record<string, string> };
+      };
+      const unnamed = audited.filter((r) => {
+        const [family, name] = r.url.replace(/^\/api\/admin\//, '').split('/');
+        return !adminAudit.actions[family!]?.[name!] || !adminAudit.targets[r.audit!];
+      });
+      expect(unnamed.map((r) => `${language}: ${r.url} (${r.audit})`)).toEqual([]);
+    }
   });
 
   it('refuses to register an admin POST route without one', async () => {
