@@ -1,6 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { i18n } from 'i18next';
 import { createStore } from 'jotai';
+import { visitorIdPersisted } from '../../shared/api/driver-id.ts';
+import { lastModelListPersisted } from '../../shared/api/model-list-cache.ts';
 import { onUnauthorized, setApiBase } from '../../shared/api/request.ts';
 import { startRequestTracking } from '../../shared/api/tracking.ts';
 import { authActionAtom, authPersisted } from '../../shared/atoms/auth.ts';
@@ -46,7 +48,12 @@ export async function startApp(options: StartOptions = {}): Promise<StartedApp> 
   const platform: Platform = { ...detectPlatform(options.probe), tabs: options.tabs ?? null };
   installStorage(options.storage ?? storageFor(platform));
   const [, , chosenServer] = await Promise.all([
-    Promise.all([...authPersisted, chatModelPersisted, webSearchPersisted, chatPluginsPersisted].map((declaration) => loadPersisted(declaration as Persisted<unknown>))),
+    // The first screen's (the last model list) and the first call's (the visitor id of its DriverId header) too.
+    Promise.all(
+      [...authPersisted, chatModelPersisted, webSearchPersisted, chatPluginsPersisted, lastModelListPersisted, visitorIdPersisted].map((declaration) =>
+        loadPersisted(declaration as Persisted<unknown>),
+      ),
+    ),
     loadPersisted(languagePersisted),
     loadPersisted(serverUrlPersisted),
   ]);

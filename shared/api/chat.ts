@@ -5,22 +5,25 @@ import {
   type ChatMessageItem,
 } from '../contracts/chat.ts';
 import type { Paged } from '../contracts/common.ts';
-import { ModelListSchema } from '../contracts/model.ts';
+import { ModelListSchema, type ModelListItem } from '../contracts/model.ts';
+import { keepingModelList, lastModelList } from './model-list-cache.ts';
 import { ApiError, apiGet, apiPost, transportError } from './request.ts';
 import { StreamDroppedError, streamMessage, streamMessageGet, type StreamOptions, type StreamUpdate } from './sse.ts';
 
 /** How many messages a chat opens with, and each step further back. */
 export const MESSAGE_PAGE_SIZE = 30;
 
-/** The catalogue as the caller sees it (locked models included, so the picker can explain them). */
 /**
- * The models the caller may pick. Keyed by the plan level too: a plan bought or ended (seen when the
- * user is read again) lists the models it unlocks or locks at once, not after the cache's 5 minutes.
+ * The models the caller may pick (locked ones included, so the picker can explain them). Keyed by the
+ * plan level too: a plan bought or ended (seen when the user is read again) lists the models it
+ * unlocks or locks at once, not after the cache's 5 minutes. Until the server answers, the list last
+ * given to this server, account and plan level stands in (model-list-cache.ts).
  */
 export function modelListQuery(loggedIn: boolean, planLevel = 0) {
-  return queryOptions({
-    queryKey: ['models', loggedIn, planLevel] as const,
-    queryFn: ({ signal }) => apiGet('/api/Chat/GetModelListAll', undefined, { data: ModelListSchema, signal }),
+  return queryOptions<ModelListItem[], Error, ModelListItem[], readonly ['models', boolean, number]>({
+    queryKey: ['models', loggedIn, planLevel],
+    queryFn: ({ signal }) => keepingModelList(planLevel, () => apiGet('/api/Chat/GetModelListAll', undefined, { data: ModelListSchema, signal })),
+    placeholderData: () => lastModelList(planLevel),
     staleTime: 5 * 60_000,
   });
 }

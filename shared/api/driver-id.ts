@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { definePersisted } from '../storage/persisted.ts';
-import { loadPersisted, writePersisted } from '../storage/active.ts';
+import { loadPersisted, peekLoaded, writePersisted } from '../storage/active.ts';
 
 /** The browser identity cookie (browserId), set on the shared parent domain. */
 export const BROWSER_ID_COOKIE = 'browserId';
@@ -25,6 +25,12 @@ export function readCookie(name: string, cookies: string): string | null {
     }
   }
   return null;
+}
+
+/** The DriverId when it is known without waiting (the cookie, or the stored id once read); else null. */
+export function driverIdNow(): string | null {
+  const cookie = typeof document === 'undefined' ? null : readCookie(BROWSER_ID_COOKIE, document.cookie);
+  return cookie ?? peekLoaded(visitorIdPersisted)?.value ?? null;
 }
 
 let making: Promise<string> | undefined;

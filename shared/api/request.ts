@@ -2,8 +2,8 @@ import i18next from 'i18next';
 import type { z } from 'zod';
 import { Codes } from '../contracts/envelope.ts';
 import { tokenPersisted } from '../atoms/auth.ts';
-import { clearPersisted, loadPersisted, writePersisted } from '../storage/active.ts';
-import { getDriverId } from './driver-id.ts';
+import { clearPersisted, loadPersisted, peekLoaded, writePersisted } from '../storage/active.ts';
+import { driverIdNow, getDriverId } from './driver-id.ts';
 
 /** The request timeout, in milliseconds. */
 export const REQUEST_TIMEOUT_MS = 150_000;
@@ -92,7 +92,21 @@ export function observeRequests(observer: (record: RequestRecord) => void): () =
  */
 export async function requestHeaders(asToken?: string): Promise<Headers> {
   const [driverId, stored] = await Promise.all([getDriverId(), asToken ? null : loadPersisted(tokenPersisted)]);
-  const token = asToken ?? stored;
+  return headersOf(driverId, asToken ?? stored);
+}
+
+/**
+ * The same headers without waiting, when the login and the DriverId have been read already (start-up
+ * reads them); else null. A message sent with them leaves in the same task as the click or the action
+ * that sent it, before the screen renders it.
+ */
+export function requestHeadersNow(): Headers | null {
+  const token = peekLoaded(tokenPersisted);
+  const driverId = driverIdNow();
+  return token && driverId !== null ? headersOf(driverId, token.value) : null;
+}
+
+function headersOf(driverId: string, token: string | null): Headers {
   const headers = new Headers({ ReqTarget: 'web', DriverId: driverId });
   headers.set('Accept-Language', i18next.language === 'zh' ? 'zh' : 'en');
   if (token) headers.set('Authorization', `Bearer ${token}`);

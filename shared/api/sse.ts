@@ -14,6 +14,7 @@ import {
   apiUrl,
   httpErrorMessage,
   requestHeaders,
+  requestHeadersNow,
   transportError,
   unwrapEnvelope,
 } from './request.ts';
@@ -140,7 +141,7 @@ export function streamMessageGet(path: string, query: Record<string, string | nu
 
 async function readAnswerStream(request: { url: string; method: 'GET' | 'POST'; body?: unknown }, options: StreamOptions): Promise<StreamUpdate> {
   const busy = () => i18next.t('chat.modelBusy');
-  const headers = await requestHeaders();
+  const headers = requestHeadersNow() ?? (await requestHeaders());
   if (request.method === 'POST') headers.set('Content-Type', JSON_PATCH_CONTENT_TYPE);
   headers.set('Accept', 'text/event-stream');
 

@@ -31,9 +31,10 @@ export async function queuePendingAction(windowId: number, action: PendingAction
 
 /**
  * Side panel: calls `onAction` with every action left for this panel's window, the one waiting at
- * start included, each once. Returns the unsubscribe.
+ * start included, each once. `stop` unsubscribes; `ready` settles once the one waiting at start (if
+ * any) has been claimed and handed to `onAction`, so the panel can start with it in its first screen.
  */
-export function watchPendingActions(onAction: (action: PendingAction, envelope: PendingActionEnvelope) => void): () => void {
+export function watchPendingActions(onAction: (action: PendingAction, envelope: PendingActionEnvelope) => void): { stop: () => void; ready: Promise<void> } {
   const seen = new Set<string>();
   let stopped = false;
   const windowIdPromise: Promise<number | undefined> = browser.windows
@@ -61,9 +62,15 @@ export function watchPendingActions(onAction: (action: PendingAction, envelope: 
     if (next !== undefined) void consider(next);
   };
   browser.storage.onChanged.addListener(listener);
-  void browser.storage.session.get(PENDING_ACTION_KEY).then((found) => consider(found[PENDING_ACTION_KEY]));
-  return () => {
-    stopped = true;
-    browser.storage.onChanged.removeListener(listener);
+  const ready = browser.storage.session
+    .get(PENDING_ACTION_KEY)
+    .then((found) => consider(found[PENDING_ACTION_KEY]))
+    .catch((error: unknown) => console.warn('pending action: reading the waiting one failed', error));
+  return {
+    ready,
+    stop() {
+      stopped = true;
+      browser.storage.onChanged.removeListener(listener);
+    },
   };
 }

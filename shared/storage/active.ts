@@ -87,6 +87,11 @@ export function peekPersisted<T>(declaration: Persisted<T>): T {
   return declaration.fallback;
 }
 
+/** The value when its first read has finished (known without waiting), else undefined. */
+export function peekLoaded<T>(declaration: Persisted<T>): { value: T } | undefined {
+  return cache.has(declaration.key) ? { value: cache.get(declaration.key) as T } : undefined;
+}
+
 export async function writePersisted<T>(declaration: Persisted<T>, value: T): Promise<void> {
   remember(declaration);
   publish(declaration.key, value);

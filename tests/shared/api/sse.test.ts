@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ServerResponse } from 'node:http';
 import { tokenPersisted } from '../../../shared/atoms/auth.ts';
+import { visitorIdPersisted } from '../../../shared/api/driver-id.ts';
 import { ApiError, onUnauthorized } from '../../../shared/api/request.ts';
 import { sseEvents, streamMessage, type StreamUpdate } from '../../../shared/api/sse.ts';
 import { peekPersisted, writePersisted } from '../../../shared/storage/active.ts';
@@ -143,6 +144,25 @@ describe('streamMessage', () => {
     expect(seen.headers.reqtarget).toBe('web');
     expect(seen.headers.authorization).toBe('Bearer tok');
     expect(JSON.parse(seen.body)).toEqual({ aiModelId: 'basic', inputMessage: 'hi' });
+  });
+
+  it('leaves in the task of its caller when the login and the DriverId were read already (start-up reads them), else after reading them', async () => {
+    server.handle((_req, res) => streamPieces(res, [Buffer.from(ok('Hi', { FinishReason: 'stop' }) + 'data: DONE\n\n')]));
+    const sent = vi.spyOn(globalThis, 'fetch');
+    // A fresh page: nothing read yet.
+    const first = streamMessage(PATH, { inputMessage: 'one' });
+    expect(sent).not.toHaveBeenCalled();
+    await first;
+    expect(sent).toHaveBeenCalledTimes(1);
+
+    await writePersisted(tokenPersisted, 'tok');
+    await writePersisted(visitorIdPersisted, 'visitor-0123456789');
+    const second = streamMessage(PATH, { inputMessage: 'two' });
+    expect(sent).toHaveBeenCalledTimes(2);
+    await second;
+    expect(server.requests[1].headers.authorization).toBe('Bearer tok');
+    expect(server.requests[1].headers.driverid).toBe('visitor-0123456789');
+    sent.mockRestore();
   });
 
   it('replaces the text when ReplaceMessage is set', async () => {

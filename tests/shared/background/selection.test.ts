@@ -129,7 +129,7 @@ describe('the hand-off to the side panel', () => {
   it('runs an action left before the panel started, once, and removes it', async () => {
     const envelope = await queuePendingAction(7, ask);
     const seen: PendingAction[] = [];
-    stops.push(watchPendingActions((action) => seen.push(action)));
+    stops.push(watchPendingActions((action) => seen.push(action)).stop);
     await vi.waitFor(() => expect(seen).toHaveLength(1));
     expect(await stored()).toBeUndefined();
     // The same action seen again (a replayed change) does not run again.
@@ -142,7 +142,7 @@ describe('the hand-off to the side panel', () => {
 
   it('runs actions arriving while the panel is open, and leaves another window its own', async () => {
     const seen: PendingAction[] = [];
-    stops.push(watchPendingActions((action) => seen.push(action)));
+    stops.push(watchPendingActions((action) => seen.push(action)).stop);
     await queuePendingAction(7, ask);
     await vi.waitFor(() => expect(seen).toEqual([ask]));
     await queuePendingAction(8, { kind: 'ask', selection: { ...selection, text: 'other window' } });
@@ -150,10 +150,20 @@ describe('the hand-off to the side panel', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it('is ready once the action waiting at start has been handed over (the first screen of the panel runs it)', async () => {
+    await queuePendingAction(7, ask);
+    const seen: PendingAction[] = [];
+    const watch = watchPendingActions((action) => seen.push(action));
+    stops.push(watch.stop);
+    await watch.ready;
+    expect(seen).toEqual([ask]);
+    expect(await stored()).toBeUndefined();
+  });
+
   it('drops an action older than a minute', async () => {
     await fakeBrowser.storage.session.set({ [PENDING_ACTION_KEY]: { id: 'old', windowId: 7, createdAt: Date.now() - PENDING_ACTION_TTL_MS - 1, action: ask } });
     const seen: PendingAction[] = [];
-    stops.push(watchPendingActions((action) => seen.push(action)));
+    stops.push(watchPendingActions((action) => seen.push(action)).stop);
     await vi.waitFor(async () => expect(await stored()).toBeUndefined());
     expect(seen).toEqual([]);
   });
