@@ -42,6 +42,21 @@ export function describesOf(fileName: string, text: string): { line: number; lin
   return found;
 }
 
+/**
+ * The lines of a source where a headers object sets both an Authorization (`auth(…)` or a Bearer
+ * token) and a JSON content type (a literal, or JSON_TYPE): a request built by hand that the helper
+ * builds. Multipart bodies, content types held in a variable (tests of content types) and what a fake
+ * upstream checks it received (an Authorization alone) are not such requests.
+ */
+export function ownJsonRequests(text: string): number[] {
+  const headers = /headers:\s*\{((?:\$\{[^{}]*\}|[^{}])*)\}/g;
+  const authorization = /auth\(|Bearer/;
+  const jsonType = /['"`]application\/json(-patch\+json)?['"`]|JSON_TYPE/;
+  return [...text.matchAll(headers)]
+    .filter((m) => authorization.test(m[1]) && jsonType.test(m[1]))
+    .map((m) => text.slice(0, m.index).split('\n').length);
+}
+
 const block = (lines: number) => `describe('x', () => {\n${"  it('y', () => {});\n".repeat(lines - 2)}});\n`;
 
 describe('the shape of the tests', () => {
@@ -63,9 +78,27 @@ describe('the shape of the tests', () => {
     expect(tooLong).toEqual([]);
   });
 
-  it('calls the app through tests/helpers/api.ts: no server test builds its own JSON or Authorization headers', () => {
-    const own = /application\/json-patch\+json|authorization: `Bearer|headers: (\{ \.\.\.)?auth\(/;
-    const rolling = testFiles(path.join(root, 'tests/server')).filter((file) => own.test(readFileSync(file, 'utf8')));
-    expect(rolling.map((f) => path.relative(root, f))).toEqual([]);
+  it('finds a headers object with both an Authorization and a JSON content type, and nothing else', () => {
+    const planted = [
+      "await fetch(url, { method: 'POST', headers: { ...auth(token), 'content-type': 'application/json' }, body });",
+      'await fetch(url, {\n  headers: { \'content-type\': \'application/json-patch+json\', authorization: `Bearer ${token}` },\n});',
+      "t.app.inject({ method: 'POST', url, headers: { ...JSON_TYPE, ...auth(token) }, payload });",
+    ].join('\n');
+    expect(ownJsonRequests(planted)).toEqual([1, 3, 5]);
+    const fine = [
+      "t.app.inject({ method: 'POST', url, headers: { ...auth(token), 'content-type': 'multipart/form-data; boundary=x' }, payload });",
+      "t.app.inject({ method: 'POST', url, headers: { ...auth(token), 'content-type': contentType }, payload });",
+      "expect(sent).toMatchObject({ headers: { authorization: `Bearer ${KEY}` } });",
+      "await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body });",
+      "await api(t.app, user).post(url, undefined, { raw: '{', headers: { 'content-type': 'application/json' } });",
+    ].join('\n');
+    expect(ownJsonRequests(fine)).toEqual([]);
+  });
+
+  it('calls the app through tests/helpers/api.ts: no server test builds its own JSON and Authorization headers', () => {
+    const rolling = testFiles(path.join(root, 'tests/server')).flatMap((file) =>
+      ownJsonRequests(readFileSync(file, 'utf8')).map((line) => `${path.relative(root, file)}:${line}`),
+    );
+    expect(rolling).toEqual([]);
   });
 });

@@ -7,10 +7,11 @@ import { authTokens, vipOrders } from '../../server/db/schema/users.ts';
 import { creditPoints, getIntegral } from '../../server/services/points/ledger.ts';
 import { hashSecret } from '../../server/services/accounts/auth.ts';
 import { startFakeOpenAI, type FakeOpenAI, type RecordedRequest } from '../fixtures/fake-openai.ts';
+import { http } from '../helpers/api.ts';
 import { countQueries, createTestApp, fakeOpenAIEnv, type TestApp } from '../helpers/app.ts';
 import { listening, readStream, textOf, type StreamEvent } from '../helpers/chat.ts';
 import { sleep } from '../helpers/http-server.ts';
-import { auth, createUser, grantVip, type TestUser } from '../helpers/users.ts';
+import { createUser, grantVip, type TestUser } from '../helpers/users.ts';
 
 /**
  * The first token (docs/architecture.md#a-message-from-the-side-panel-to-the-model-and-back): the
@@ -60,11 +61,7 @@ let baseUrl: string;
 let user: TestUser;
 
 const post = (token: string, body: Record<string, unknown>) =>
-  fetch(`${baseUrl}/api/Chat/AddMessage`, {
-    method: 'POST',
-    headers: { ...auth(token), 'content-type': 'application/json-patch+json' },
-    body: JSON.stringify(body),
-  });
+  http(baseUrl, token).post('/api/Chat/AddMessage', body);
 const pointsOf = async (userId: string) => (await getIntegral(t.database.db, userId, t.config.FREE_DAILY_POINTS))[0].integralValue;
 const rowsOf = (userId: string) => t.database.db.select().from(chatMessages).where(eq(chatMessages.userId, userId));
 const ledgerOf = (userId: string) => t.database.db.select().from(pointLedger).where(eq(pointLedger.userId, userId));

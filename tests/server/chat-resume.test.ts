@@ -4,11 +4,11 @@ import { chatMessages } from '../../server/db/schema/chat.ts';
 import { pointLedger } from '../../server/db/schema/points.ts';
 import { getIntegral } from '../../server/services/points/ledger.ts';
 import type { FakeOpenAI } from '../fixtures/fake-openai.ts';
-import { api } from '../helpers/api.ts';
+import { api, http } from '../helpers/api.ts';
 import { onPostgres, type TestApp } from '../helpers/app.ts';
 import { buses, closeChatApp, closeTwoInstances, startChatApp, startTwoInstances } from '../helpers/chat-apps.ts';
 import { parseChatStream, readStream, textOf, type StreamEvent } from '../helpers/chat.ts';
-import { auth, createUser, type TestUser } from '../helpers/users.ts';
+import { createUser, type TestUser } from '../helpers/users.ts';
 
 /**
  * ResumeMessage: following an answer from an offset, on the instance that runs it and on another one,
@@ -21,18 +21,13 @@ const MIXED_TEXT = MIXED.join('');
 const longAnswer = (n: number) => Array.from({ length: n }, (_, i) => (i % 3 === 0 ? `你好${i} ` : i % 3 === 1 ? `😀${i} ` : `w${i} `));
 
 const startAnswer = (baseUrl: string, token: string, aiModelId: string, signal?: AbortSignal) =>
-  fetch(`${baseUrl}/api/Chat/AddMessage`, {
-    method: 'POST',
-    headers: { ...auth(token), 'content-type': 'application/json-patch+json' },
-    body: JSON.stringify({ aiModelId, inputMessage: 'a long answer please' }),
-    signal,
-  });
+  http(baseUrl, token).post('/api/Chat/AddMessage', { aiModelId, inputMessage: 'a long answer please' }, { signal });
 
 const resumeUrl = (id: string, offset: number | string) => `/api/Chat/ResumeMessage?chatMessageId=${encodeURIComponent(id)}&offset=${offset}`;
 
 /** Reads a resumed stream to its end (over real HTTP). */
 async function readResumed(baseUrl: string, token: string, id: string, offset: number): Promise<{ events: StreamEvent[]; done: boolean }> {
-  const res = await fetch(`${baseUrl}${resumeUrl(id, offset)}`, { headers: auth(token) });
+  const res = await http(baseUrl, token).get(resumeUrl(id, offset));
   expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
   return readStream(res, () => false);
 }

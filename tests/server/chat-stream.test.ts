@@ -7,11 +7,11 @@ import { pointLedger } from '../../server/db/schema/points.ts';
 import { adminSaveDeployment } from '../../server/services/catalogue/catalogue-admin.ts';
 import { getIntegral } from '../../server/services/points/ledger.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
-import { api, type RequestOptions } from '../helpers/api.ts';
+import { api, headersFor, http, type RequestOptions } from '../helpers/api.ts';
 import { createTestApp, fakeOpenAIEnv, type TestApp } from '../helpers/app.ts';
 import { closeChatApp, startChatApp } from '../helpers/chat-apps.ts';
 import { listening, parseChatStream, readStream, textOf } from '../helpers/chat.ts';
-import { auth, createUser, grantVip } from '../helpers/users.ts';
+import { createUser, grantVip } from '../helpers/users.ts';
 
 const MODELS = 'basic-model,adv-model:2,broken-model,mid-fail-model,slow-model,failover-model,rapid-model';
 
@@ -160,11 +160,7 @@ describe('AddMessage streaming: the stream, its history and upstream failures', 
 describe('AddMessage streaming: stopping, storing and disconnects', () => {
   it('stores what was shown and user-stopped when StopMessage arrives mid-stream', async () => {
     fake.script('slow-model', { chunks: Array.from({ length: 100 }, (_, i) => `c${i} `), delayMs: 30 });
-    const res = await fetch(`${baseUrl}/api/Chat/AddMessage`, {
-      method: 'POST',
-      headers: { ...auth(user.token), 'content-type': 'application/json-patch+json' },
-      body: JSON.stringify({ aiModelId: 'slow-model', inputMessage: 'go slowly' }),
-    });
+    const res = await http(baseUrl, user).post('/api/Chat/AddMessage', { aiModelId: 'slow-model', inputMessage: 'go slowly' });
     let stopped = false;
     const { events, done } = await readStream(res, async (e) => {
       if (!stopped && e.Data.OutputMessage) {
@@ -185,11 +181,7 @@ describe('AddMessage streaming: stopping, storing and disconnects', () => {
   it('stores the answer while it streams, never splitting an emoji across writes', async () => {
     const big = 'x'.repeat(4095);
     fake.script('slow-model', { chunks: [`${big}\ud83d`, '\ude00', ...Array.from({ length: 40 }, (_, i) => ` s${i}`)], delayMs: 100 });
-    const res = await fetch(`${baseUrl}/api/Chat/AddMessage`, {
-      method: 'POST',
-      headers: { ...auth(user.token), 'content-type': 'application/json' },
-      body: JSON.stringify({ aiModelId: 'slow-model', inputMessage: 'big' }),
-    });
+    const res = await http(baseUrl, user).post('/api/Chat/AddMessage', { aiModelId: 'slow-model', inputMessage: 'big' });
     const { events, done } = await readStream(res, async (e) => {
       if (e.Data.OutputMessage !== '\ude00') return;
       // Mid-stream, the stored text already holds the emoji whole, without waiting for the end.
@@ -213,11 +205,7 @@ describe('AddMessage streaming: stopping, storing and disconnects', () => {
     fake.script('slow-model', { chunks: chunksOf(0), delayMs: 120 });
     const answers = await Promise.all(
       Array.from({ length: 12 }, async (_, n) => {
-        const res = await fetch(`${baseUrl}/api/Chat/AddMessage`, {
-          method: 'POST',
-          headers: { ...auth(user.token), 'content-type': 'application/json' },
-          body: JSON.stringify({ aiModelId: 'slow-model', inputMessage: `many ${n}` }),
-        });
+        const res = await http(baseUrl, user).post('/api/Chat/AddMessage', { aiModelId: 'slow-model', inputMessage: `many ${n}` });
         let seenStored = false;
         const { events } = await readStream(res, async (e) => {
           if (seenStored || !e.Data.OutputMessage) return;
@@ -240,11 +228,7 @@ describe('AddMessage streaming: stopping, storing and disconnects', () => {
 
   it('drops NUL characters the model sends, so the answer shown is the answer stored', async () => {
     fake.script('slow-model', { chunks: ['before\u0000', '\u0000', ' after\u0000end'], delayMs: 1 });
-    const res = await fetch(`${baseUrl}/api/Chat/AddMessage`, {
-      method: 'POST',
-      headers: { ...auth(user.token), 'content-type': 'application/json' },
-      body: JSON.stringify({ aiModelId: 'slow-model', inputMessage: 'nul' }),
-    });
+    const res = await http(baseUrl, user).post('/api/Chat/AddMessage', { aiModelId: 'slow-model', inputMessage: 'nul' });
     const { events, done } = await readStream(res, () => {});
     expect(done).toBe(true);
     expect(textOf(events)).toBe('before afterend');
@@ -254,12 +238,7 @@ describe('AddMessage streaming: stopping, storing and disconnects', () => {
   it('finishes and stores the answer when the client goes away (a disconnect is no stop)', async () => {
     fake.script('slow-model', { chunks: Array.from({ length: 100 }, (_, i) => `d${i} `), delayMs: 5 });
     const controller = new AbortController();
-    const res = await fetch(`${baseUrl}/api/Chat/AddMessage`, {
-      method: 'POST',
-      headers: { ...auth(user.token), 'content-type': 'application/json' },
-      body: JSON.stringify({ aiModelId: 'slow-model', inputMessage: 'bye' }),
-      signal: controller.signal,
-    });
+    const res = await http(baseUrl, user).post('/api/Chat/AddMessage', { aiModelId: 'slow-model', inputMessage: 'bye' }, { signal: controller.signal });
     const { events } = await readStream(res, (e) => !!e.Data.OutputMessage);
     controller.abort();
     const id = events[0].Data.ChatMessageId;
@@ -314,7 +293,7 @@ describe('AddMessage streaming: refusals, validation and charges', () => {
     fake.script('rapid-model', { chunks: pieces, delayMs: 3 });
     // Each read of the raw response is what one or more writes of the server brought.
     const reads = await new Promise<string[]>((resolve, reject) => {
-      const req = request(`${baseUrl}/api/Chat/AddMessage`, { method: 'POST', headers: { ...auth(user.token), 'content-type': 'application/json' } }, (res) => {
+      const req = request(`${baseUrl}/api/Chat/AddMessage`, { method: 'POST', headers: headersFor(user, {}, true) }, (res) => {
         const got: string[] = [];
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => got.push(chunk));
@@ -393,11 +372,7 @@ describe('AddMessage during shutdown', () => {
       fake.script('slow-model', { chunks: Array.from({ length: 100 }, (_, i) => `z${i} `), delayMs: 30 });
       const user = await createUser(t.app);
       const baseUrl = await listening(t.app);
-      const res = await fetch(`${baseUrl}/api/Chat/AddMessage`, {
-        method: 'POST',
-        headers: { ...auth(user.token), 'content-type': 'application/json' },
-        body: JSON.stringify({ aiModelId: 'slow-model', inputMessage: 'shutdown' }),
-      });
+      const res = await http(baseUrl, user).post('/api/Chat/AddMessage', { aiModelId: 'slow-model', inputMessage: 'shutdown' });
       let closing: Promise<void> | undefined;
       const { events, done } = await readStream(res, (e) => {
         if (e.Data.OutputMessage && !closing) closing = t.app.close();

@@ -4,10 +4,9 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
-import { JSON_TYPE } from '../helpers/api.ts';
+import { http } from '../helpers/api.ts';
 import { createPostgresDatabase, onPostgres } from '../helpers/app.ts';
 import { readStream, textOf } from '../helpers/chat.ts';
-import { auth } from '../helpers/users.ts';
 import { callApi, signUpThrough, startServerProcess, stopServerProcess, type ServerProcess } from '../helpers/server-process.ts';
 
 /**
@@ -24,11 +23,7 @@ import { callApi, signUpThrough, startServerProcess, stopServerProcess, type Ser
 const ANSWERS = 20;
 
 const sendMessage = (origin: string, token: string, inputMessage: string) =>
-  fetch(`${origin}/api/Chat/AddMessage`, {
-    method: 'POST',
-    headers: { ...JSON_TYPE, ...auth(token) },
-    body: JSON.stringify({ aiModelId: 'slow-model', inputMessage }),
-  });
+  http(origin, token).post('/api/Chat/AddMessage', { aiModelId: 'slow-model', inputMessage });
 
 type Crash = {
   /** Starts the instance that is killed (again, on the same data). */

@@ -2,11 +2,11 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { chatMessages } from '../../server/db/schema/chat.ts';
 import type { FakeOpenAI } from '../fixtures/fake-openai.ts';
-import { api } from '../helpers/api.ts';
+import { api, http } from '../helpers/api.ts';
 import { onPostgres, type TestApp } from '../helpers/app.ts';
 import { buses, closeTwoInstances, startTwoInstances } from '../helpers/chat-apps.ts';
 import { readStream, textOf } from '../helpers/chat.ts';
-import { auth, createUser } from '../helpers/users.ts';
+import { createUser } from '../helpers/users.ts';
 
 // Two instances need a shared database: PGlite lives inside one process.
 (onPostgres ? describe : describe.skip).each(buses)('two instances on one database, bus over $name', ({ env }) => {
@@ -24,20 +24,12 @@ import { auth, createUser } from '../helpers/users.ts';
   it('stops, from instance B, a stream running in instance A', async () => {
     fake.script('slow-model', { chunks: Array.from({ length: 200 }, (_, i) => `p${i} `), delayMs: 25 });
     const user = await createUser(a.app);
-    const res = await fetch(`${urlA}/api/Chat/AddMessage`, {
-      method: 'POST',
-      headers: { ...auth(user.token), 'content-type': 'application/json-patch+json' },
-      body: JSON.stringify({ aiModelId: 'slow-model', inputMessage: 'long answer please' }),
-    });
+    const res = await http(urlA, user).post('/api/Chat/AddMessage', { aiModelId: 'slow-model', inputMessage: 'long answer please' });
     let stopSent = false;
     const { events, done } = await readStream(res, async (e) => {
       if (stopSent || !e.Data.OutputMessage) return;
       stopSent = true;
-      const stop = await fetch(`${urlB}/api/Chat/StopMessage`, {
-        method: 'POST',
-        headers: { ...auth(user.token), 'content-type': 'application/json' },
-        body: JSON.stringify({ chatMessageId: e.Data.ChatMessageId }),
-      });
+      const stop = await http(urlB, user).post('/api/Chat/StopMessage', { chatMessageId: e.Data.ChatMessageId });
       expect(await stop.json()).toMatchObject({ Code: 10000 });
     });
     expect(done).toBe(true);

@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatMessages } from '../../server/db/schema/chat.ts';
 import { drainRunningStreams } from '../../server/services/chat/running.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
-import { api } from '../helpers/api.ts';
+import { api, http } from '../helpers/api.ts';
 import { createTestApp, fakeOpenAIEnv, onPostgres, type TestApp } from '../helpers/app.ts';
 import { listening, readStream, textOf } from '../helpers/chat.ts';
-import { auth, createUser, type TestUser } from '../helpers/users.ts';
+import { createUser, type TestUser } from '../helpers/users.ts';
 
 /**
  * The health check a load balancer reads, and the graceful shutdown it serves: while an instance
@@ -29,11 +29,7 @@ describe('the health check and a graceful shutdown', () => {
   /** A streaming answer of `chunks` pieces 40 ms apart, started over real HTTP; resolves with its events once it ends. */
   async function startAnswer(t: TestApp, user: TestUser, chunks: number, onText?: () => void) {
     fake.script('slow-model', { chunks: Array.from({ length: chunks }, (_, i) => `p${i} `), delayMs: 40 });
-    const res = await fetch(`${await listening(t.app)}/api/Chat/AddMessage`, {
-      method: 'POST',
-      headers: { ...auth(user.token), 'content-type': 'application/json' },
-      body: JSON.stringify({ aiModelId: 'slow-model', inputMessage: 'take your time' }),
-    });
+    const res = await http(await listening(t.app), user).post('/api/Chat/AddMessage', { aiModelId: 'slow-model', inputMessage: 'take your time' });
     let signalled = false;
     return readStream(res, (e) => {
       if (e.Data.OutputMessage && !signalled) {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
+import { http } from '../helpers/api.ts';
 import { createPostgresDatabase } from '../helpers/app.ts';
 import { readStream, textOf } from '../helpers/chat.ts';
 import { freePort } from '../helpers/ports.ts';
@@ -140,23 +141,19 @@ it('shows in docs/deployment.md the very nginx configuration this test runs', ()
     const token = await logInThrough(a.origin, 'chat@example.test', from(address));
 
     fake.script('slow-model', { chunks: ['one ', 'two ', 'three'] });
-    const direct = await fetch(`${b.origin}/api/Chat/AddMessage`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json-patch+json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ aiModelId: 'slow-model', inputMessage: 'hello B' }),
-    });
+    const direct = await http(b.origin, token).post('/api/Chat/AddMessage', { aiModelId: 'slow-model', inputMessage: 'hello B' });
     expect(textOf((await readStream(direct, () => undefined)).events)).toBe('one two three');
 
     // Through nginx: 40 pieces 50 ms apart (2 s). The first piece must reach the client while the
     // upstream is still sending: a buffering proxy would hold it until the end.
     fake.script('slow-model', { chunks: Array.from({ length: 40 }, (_, i) => `p${i} `), delayMs: 50 });
     const started = Date.now();
-    const res = await fetch(`${nginx.origin}/api/Chat/AddMessage`, {
-      method: 'POST',
+    const res = await http(nginx.origin, token).post(
+      '/api/Chat/AddMessage',
+      { aiModelId: 'slow-model', inputMessage: 'through the proxy' },
       // As a browser asks: a proxy compressing the stream would hold it back.
-      headers: { 'content-type': 'application/json-patch+json', authorization: `Bearer ${token}`, 'accept-encoding': 'gzip, deflate, br' },
-      body: JSON.stringify({ aiModelId: 'slow-model', inputMessage: 'through the proxy' }),
-    });
+      { headers: { 'accept-encoding': 'gzip, deflate, br' } },
+    );
     expect(res.headers.get('content-type')).toContain('text/event-stream');
     let firstAt = 0;
     const { events, done } = await readStream(res, (e) => {
@@ -173,11 +170,7 @@ it('shows in docs/deployment.md the very nginx configuration this test runs', ()
     const address = someAddress();
     const token = await signUpThrough(nginx.origin, 'stopper@example.test', from(address));
     fake.script('slow-model', { chunks: Array.from({ length: 200 }, (_, i) => `s${i} `), delayMs: 25 });
-    const res = await fetch(`${nginx.origin}/api/Chat/AddMessage`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json-patch+json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ aiModelId: 'slow-model', inputMessage: 'a long answer' }),
-    });
+    const res = await http(nginx.origin, token).post('/api/Chat/AddMessage', { aiModelId: 'slow-model', inputMessage: 'a long answer' });
     const runsOn = res.headers.get('x-upstream');
     const other = runsOn === `127.0.0.1:${a.port}` ? b : a;
     expect([`127.0.0.1:${a.port}`, `127.0.0.1:${b.port}`]).toContain(runsOn);

@@ -13,7 +13,7 @@ import { startFakeStripe, type FakeStripe } from '../fixtures/fake-stripe.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { parseChatStream } from '../helpers/chat.ts';
 import { allowOnlyLoopbackConnections } from '../helpers/loopback-only.ts';
-import { api } from '../helpers/api.ts';
+import { api, headersFor } from '../helpers/api.ts';
 import { answerChecker, fetchApiDocument, operationOf, sampleRequest, type Answer, type OpenApi } from '../helpers/openapi.ts';
 import { auth, createAdmin, createUser, type TestUser } from '../helpers/users.ts';
 
@@ -352,8 +352,8 @@ async function requestsFor(route: RouteTableEntry, known: Record<string, unknown
   const bad: [string, Sent][] =
     route.method === 'POST'
       ? [
-          ['invalid JSON', { ...base, url: route.url, headers: { ...auth(owner.token), 'content-type': 'application/json' }, payload: '{"a":' }],
-          ['wrong content type', { ...base, url: route.url, headers: { ...auth(owner.token), 'content-type': 'application/xml' }, payload: '<a/>' }],
+          ['invalid JSON', { ...base, url: route.url, headers: headersFor(owner, { headers: { 'content-type': 'application/json' } }), payload: '{"a":' }],
+          ['wrong content type', { ...base, url: route.url, headers: headersFor(owner, { headers: { 'content-type': 'application/xml' } }), payload: '<a/>' }],
         ]
       : [['bad query', { ...base, url: `${route.url}?${badQuery.size ? badQuery : 'page=-1'}`, headers: auth(owner.token) }]];
   // Stripe's webhook is signed, not signed in: its success is a genuine delivery (of an event type it ignores).

@@ -10,7 +10,7 @@ import { subscriptionObject, type TestEvent } from '../fixtures/fake-stripe.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { useTestAppWithStripe } from '../helpers/stripe-app.ts';
 import { api } from '../helpers/api.ts';
-import { auth, createUser, type TestUser } from '../helpers/users.ts';
+import { createUser, type TestUser } from '../helpers/users.ts';
 
 /**
  * Plans, payments and orders (docs/economy.md#plans, #payments-stripe, #orders): the packages on sale,
@@ -446,7 +446,7 @@ describe('plans with Stripe, the webhook: deliveries', () => {
 
   it('leaves the other routes parsing JSON as before', async () => {
     const user = await createUser(t.app);
-    const res = await t.app.inject({ method: 'POST', url: '/api/Vip/DeleteVipOrder', headers: { ...auth(user.token), 'content-type': 'application/json' }, payload: '{"vipOrderId":' });
+    const res = await api(t.app, user).post('/api/Vip/DeleteVipOrder', undefined, { raw: '{"vipOrderId":', headers: { 'content-type': 'application/json' } });
     expect(res.json()).toMatchObject({ Code: 10400, Msg: 'The request body is not valid JSON.' });
   });
 

@@ -9,10 +9,11 @@ import { sourcesPreamble } from '../../server/services/search/web-search.ts';
 import { startFakeAnthropic, type AnthropicScript } from '../fixtures/fake-anthropic.ts';
 import { startFakeGoogle, type GoogleScript } from '../fixtures/fake-google.ts';
 import { startFakeSearxng, type FakeSearxng } from '../fixtures/fake-searxng.ts';
+import { http } from '../helpers/api.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { listening, parseChatStream, textOf } from '../helpers/chat.ts';
 import type { ModelRequest, ScriptedFake } from '../helpers/http-server.ts';
-import { auth, createUser, grantVip, type TestUser } from '../helpers/users.ts';
+import { createUser, grantVip, type TestUser } from '../helpers/users.ts';
 
 /**
  * Chats through the Anthropic and Google providers (the AI SDK's @ai-sdk/anthropic and
@@ -121,17 +122,13 @@ for (const up of [anthropic, google]) {
   let user: TestUser;
 
   const add = async (body: Record<string, unknown>) => {
-    const res = await fetch(`${baseUrl}/api/Chat/AddMessage`, {
-      method: 'POST',
-      headers: { ...auth(user.token), 'content-type': 'application/json-patch+json' },
-      body: JSON.stringify(body),
-    });
+    const res = await http(baseUrl, user).post('/api/Chat/AddMessage', body);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     return parseChatStream(await res.text());
   };
   const storedMessages = async (sessionId: string) => {
-    const res = await fetch(`${baseUrl}/api/Chat/GetChatMessageListBySelfSessionId?chatSessionId=${sessionId}`, { headers: auth(user.token) });
+    const res = await http(baseUrl, user).get(`/api/Chat/GetChatMessageListBySelfSessionId?chatSessionId=${sessionId}`);
     const { Code, Data } = await res.json();
     expect(Code).toBe(10000);
     return Data.list as { inputMessage: string; outputMessage: string; finishReason: string | null; aiModelId: string; modelName: string }[];

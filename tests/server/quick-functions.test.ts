@@ -5,8 +5,8 @@ import { quickFunctions } from '../../server/db/schema/quick-functions.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { createTestApp, fakeOpenAIEnv, onPostgres, type TestApp } from '../helpers/app.ts';
 import { parseChatStream } from '../helpers/chat.ts';
-import { api, JSON_TYPE } from '../helpers/api.ts';
-import { auth, createAdmin, createUser, type TestUser } from '../helpers/users.ts';
+import { api } from '../helpers/api.ts';
+import { createAdmin, createUser, type TestUser } from '../helpers/users.ts';
 
 const names = (nodes: QuickFunctionNode[]): unknown =>
   nodes.map((n) => (n.children.length ? { [n.name]: names(n.children) } : n.name));
@@ -159,7 +159,7 @@ describe("quick functions and prompts, the user's own", () => {
     expect(names(imported)).toEqual([{ Mail: ['Polite reply'] }]);
     expect(imported[0]!.quickFunctionId).not.toBe(g);
 
-    const invalidJson = (await t.app.inject({ method: 'POST', url: '/api/QuickFunction/ImportUserQuickFunction', headers: { ...JSON_TYPE, ...auth(v.token) }, payload: '{"version":1,"items":[' })).json();
+    const invalidJson = await api(t.app, v).postBody('/api/QuickFunction/ImportUserQuickFunction', undefined, { raw: '{"version":1,"items":[' });
     expect(invalidJson).toMatchObject({ Code: 10400, Msg: 'The request body is not valid JSON.' });
     expect((await api(t.app, v).postBody('/api/QuickFunction/ImportUserQuickFunction', { version: 2, items: [] })).Code).toBe(10400);
     const missingName = await api(t.app, v).postBody('/api/QuickFunction/ImportUserQuickFunction', { version: 1, items: [{ key: 'a', template: 'x', appliesTo: ['input'] }] });

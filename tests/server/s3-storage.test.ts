@@ -6,6 +6,7 @@ import { FileStoreError, s3FileStore, type S3Options } from '../../server/provid
 import { sweepUnsentMedia, UNSENT_MEDIA_TTL_MS } from '../../server/services/media/cleanup.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { startS3rver, type RealS3 } from '../fixtures/s3rver.ts';
+import { http } from '../helpers/api.ts';
 import { createTestApp, fakeOpenAIEnv, type TestApp } from '../helpers/app.ts';
 import { listening, readStream } from '../helpers/chat.ts';
 import { auth, createUser, type TestUser } from '../helpers/users.ts';
@@ -44,14 +45,7 @@ describe('media in a real S3-compatible server (s3rver)', () => {
     expect(body.Code).toBe(10000);
     return body.Data as { chatMediaId: string; image: { imgSrcAll: string } };
   };
-  const post = async (url: string, body: unknown) => {
-    const res = await fetch(`${origin}${url}`, {
-      method: 'POST',
-      headers: { ...auth(alice.token), 'content-type': 'application/json-patch+json' },
-      body: JSON.stringify(body),
-    });
-    return res;
-  };
+  const post = (url: string, body: unknown) => http(origin, alice).post(url, body);
   const send = async (body: Record<string, unknown>) => {
     const { events, done } = await readStream(await post('/api/Chat/AddMessage', { aiModelId: 'gpt-4o-mini', ...body }), () => undefined);
     expect(done).toBe(true);

@@ -8,10 +8,11 @@ import { estimateTokens } from '../../server/services/chat/token-metering.ts';
 import { startFakeAnthropic, type FakeAnthropic } from '../fixtures/fake-anthropic.ts';
 import { startFakeGoogle, type FakeGoogle } from '../fixtures/fake-google.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
+import { http } from '../helpers/api.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { testSaveModel } from '../helpers/models.ts';
 import { listening, parseChatStream, textOf } from '../helpers/chat.ts';
-import { auth, createUser, type TestUser } from '../helpers/users.ts';
+import { createUser, type TestUser } from '../helpers/users.ts';
 
 /**
  * Token metering (docs/admin-stats.md#token-metering): every answer's row records the deployment
@@ -31,11 +32,7 @@ describe('token metering', () => {
   let user: TestUser;
 
   const send = async (aiModelId: string, inputMessage = 'Hello there') => {
-    const res = await fetch(`${baseUrl}/api/Chat/AddMessage`, {
-      method: 'POST',
-      headers: { ...auth(user.token), 'content-type': 'application/json-patch+json' },
-      body: JSON.stringify({ aiModelId, inputMessage }),
-    });
+    const res = await http(baseUrl, user).post('/api/Chat/AddMessage', { aiModelId, inputMessage });
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const events = parseChatStream(await res.text());
     const row = (await t.database.db.select().from(chatMessages).where(eq(chatMessages.id, events[0].Data.ChatMessageId)))[0];

@@ -12,8 +12,8 @@ import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { createTestApp, onPostgres, type TestApp } from '../helpers/app.ts';
 import { testSaveModel } from '../helpers/models.ts';
 import { listening, parseChatStream, textOf } from '../helpers/chat.ts';
-import { api } from '../helpers/api.ts';
-import { auth, createAdmin, createUser, type TestUser } from '../helpers/users.ts';
+import { api, http } from '../helpers/api.ts';
+import { createAdmin, createUser, type TestUser } from '../helpers/users.ts';
 
 /**
  * Points priced per token (docs/economy.md#token-pricing): a token-priced model holds its pointsCost
@@ -49,11 +49,7 @@ async function modelOn(saved: SaveModel, upstreamModelId = saved.aiModelId!) {
 }
 
 const send = async (who: TestUser, aiModelId: string) => {
-  const res = await fetch(`${baseUrl}/api/Chat/AddMessage`, {
-    method: 'POST',
-    headers: { ...auth(who.token), 'content-type': 'application/json-patch+json' },
-    body: JSON.stringify({ aiModelId, inputMessage: 'Hello there' }),
-  });
+  const res = await http(baseUrl, who).post('/api/Chat/AddMessage', { aiModelId, inputMessage: 'Hello there' });
   const events = parseChatStream(await res.text());
   const messageId = events[0]!.Data.ChatMessageId;
   const [row] = await t.database.db.select().from(chatMessages).where(eq(chatMessages.id, messageId));
@@ -214,7 +210,7 @@ describe('token pricing: settling an answer', () => {
 
 describe('token pricing: shown to users, set by operators', () => {
   it('shows users the price per 1,000 tokens beside the hold', async () => {
-    const res = await fetch(`${baseUrl}/api/AiModel/GetModelListAll`, { headers: auth(user.token) });
+    const res = await http(baseUrl, user).get('/api/AiModel/GetModelListAll');
     const list = (await res.json()).Data as { aiModelId: string; pointsCost: number; tokenPrice: unknown }[];
     expect(list.find((m) => m.aiModelId === 'priced-cheap')).toMatchObject({ pointsCost: 1, tokenPrice: { inputPer1k: 0.5, outputPer1k: 1.25 } });
     expect(list.find((m) => m.aiModelId === 'flat')).toMatchObject({ pointsCost: 3, tokenPrice: null });
