@@ -1,29 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { chatToMarkdown, fileNameFor } from '../../../components/share/chat-markdown.ts';
-import type { ChatMessageItem } from '../../../shared/contracts/chat.ts';
+import { fullTurn } from './export-turns.ts';
 
 const labels = { you: 'You', attachments: 'Attachments', sources: 'Sources', exported: 'Exported on' };
-
-const message = (over: Partial<ChatMessageItem>): ChatMessageItem => ({
-  chatMessageId: 'm', chatSessionId: 's', inputMessage: '', outputMessage: '', aiModelId: 'basic', modelName: 'Basic',
-  chatMediaIds: [], chatMedias: [], citations: [], toolCalls: [], quickFunction: null, selection: null,
-  finishReason: 'stop', createTime: '2026-11-25T10:00:00.000Z', finishTime: null, ...over,
-});
 
 describe('chatToMarkdown', () => {
   it('keeps math and code as their source, lists attachments and sources, and drops product tags', () => {
     const text = chatToMarkdown(
       'Physics\nnotes',
       [
-        message({
+        fullTurn({ chatMediaId: 'b', mediaType: 'html', title: 'Wiki', url: 'https://en.wikipedia.org/wiki/Mass', icon: '' }, {
           inputMessage: 'Explain $E=mc^2$',
           outputMessage: 'It is $$E=mc^2$$\n\n```python\nprint("hi")\n```<tandem>internal</tandem> See [1].',
-          chatMedias: [
-            { chatMediaId: 'a', mediaType: 'file', title: 'paper.pdf', url: '/api/Chat/GetChatMedia?x', icon: '' },
-            { chatMediaId: 'b', mediaType: 'html', title: 'Wiki', url: 'https://en.wikipedia.org/wiki/Mass', icon: '' },
-          ],
-          selection: { text: 'selected words', title: 'An article', url: 'https://example.com/a' },
-          citations: [{ index: 1, title: 'Source one', url: 'https://example.com/1' }],
         }),
       ],
       labels,

@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildChatPdfDocument, type PdfLabels } from '../../../components/share/chat-pdf-document.ts';
-import type { ChatMessageItem } from '../../../shared/contracts/chat.ts';
+import { fullTurn, message } from './export-turns.ts';
 
 const labels: PdfLabels = { you: 'You', attachments: 'Attachments', sources: 'Sources', exported: 'Exported on', image: 'Image from {host}' };
-
-const message = (over: Partial<ChatMessageItem>): ChatMessageItem => ({
-  chatMessageId: 'm', chatSessionId: 's', inputMessage: '', outputMessage: '', aiModelId: 'basic', modelName: 'Basic',
-  chatMediaIds: [], chatMedias: [], citations: [], toolCalls: [], quickFunction: null, selection: null,
-  finishReason: 'stop', createTime: '2026-11-25T10:00:00.000Z', finishTime: null, ...over,
-});
 
 const texts = (root: Element, selector: string) => Array.from(root.querySelectorAll(selector), (el) => el.textContent);
 
@@ -19,15 +13,9 @@ describe('buildChatPdfDocument', () => {
       document,
       'Physics\nnotes',
       [
-        message({
+        fullTurn({ chatMediaId: 'b', mediaType: 'image', title: '', url: '/api/Chat/GetChatMedia?y', icon: '' }, {
           inputMessage: 'Explain $E=mc^2$\nin two lines',
           outputMessage: 'It is $$E=mc^2$$ and 京都的春天<tandem>internal</tandem> [1]',
-          chatMedias: [
-            { chatMediaId: 'a', mediaType: 'file', title: 'paper.pdf', url: '/api/Chat/GetChatMedia?x', icon: '' },
-            { chatMediaId: 'b', mediaType: 'image', title: '', url: '/api/Chat/GetChatMedia?y', icon: '' },
-          ],
-          selection: { text: 'selected words', title: 'An article', url: 'https://example.com/a' },
-          citations: [{ index: 1, title: 'Source one', url: 'https://example.com/1' }],
         }),
         message({ inputMessage: '', modelName: null, outputMessage: '' }),
       ],
