@@ -1,9 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'puppeteer-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, createUser, type TestUser } from '../helpers/users.ts';
-import { launchWithExtension, screenshot, settled, startStack, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
+import { launchWithExtension, screenshot, screenshotOnFailure, settled, signInWebApp, startStack, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
 
 /** The pictures this feature is judged by (the list and the editor, en and zh, desktop and 390 px). */
 const SHOTS = process.env.FAVOURITES_SHOTS_DIR ?? '/tmp/shots-fav';
@@ -61,12 +61,10 @@ describe('Favourite answers in the web app', () => {
       if (request.url().includes('/api/Save/GetList')) listRequests.push(new URL(request.url()));
     });
     await web.goto(`${stack.origin}/`);
-    await web.evaluate((token) => localStorage.setItem('tandem.auth.token', JSON.stringify({ v: 1, value: token })), user.token);
+    await signInWebApp(web, user.token);
   });
 
-  afterEach(async ({ task }) => {
-    if (task.result?.state === 'fail' && web && !web.isClosed()) await screenshot(web, `failed-favourites-${task.name.slice(0, 40).replace(/\W+/g, '-')}`);
-  });
+  screenshotOnFailure('favourites', () => [web]);
 
   afterAll(async () => {
     await context?.close();

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import puppeteer, { type Browser, type Frame, type Page } from 'puppeteer-core';
+import { afterEach } from 'vitest';
 import { BUILT_IN_EXTENSION_ID } from '../../shared/contracts/extension.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
@@ -178,6 +179,21 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await settled(page);
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
+}
+
+/** After each failed test of the file: a picture of each of its pages still open, named after `suite` and the test. */
+export function screenshotOnFailure(suite: string, pages: () => (Page | undefined)[]): void {
+  afterEach(async ({ task }) => {
+    if (task.result?.state !== 'fail') return;
+    for (const page of pages()) {
+      if (page && !page.isClosed()) await screenshot(page, `failed-${suite}-${task.name.slice(0, 40).replace(/\W+/g, '-')}`);
+    }
+  });
+}
+
+/** Signs the web app open in `page` in as `token`: the stored login it reads when it starts. */
+export async function signInWebApp(page: Page, token: string): Promise<void> {
+  await page.evaluate((t) => localStorage.setItem('tandem.auth.token', JSON.stringify({ v: 1, value: t })), token);
 }
 
 /** Waits until no CSS transition or animation is running (Mantine's drawers and dialogs slide in). */

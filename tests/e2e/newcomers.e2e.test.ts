@@ -3,9 +3,9 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'puppeteer-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, createAdmin, createUser, type TestUser } from '../helpers/users.ts';
-import { screenshot, settled, startStackWithExtension, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
+import { screenshot, screenshotOnFailure, settled, startStackWithExtension, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
 
 /**
  * The newcomers' pages in Chromium against the real server and build: home with the visitor's
@@ -46,9 +46,7 @@ beforeAll(async () => {
   user = await createUser(stack.server.app, { userName: 'Nina' });
   page = await ext.browser.newPage();
 });
-afterEach(async ({ task }) => {
-  if (task.result?.state === 'fail' && page && !page.isClosed()) await screenshot(page, `failed-newcomers-${task.name.slice(0, 40).replace(/\W+/g, '-')}`);
-});
+screenshotOnFailure('newcomers', () => [page]);
 afterAll(async () => {
   await ext?.close();
   await stack?.close();

@@ -2,10 +2,10 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../helpers/api.ts';
 import { createUser, type TestUser } from '../helpers/users.ts';
-import { CHROMIUM, screenshot, settled, startStack, waitForText, type Stack } from './harness.ts';
+import { CHROMIUM, screenshot, screenshotOnFailure, settled, signInWebApp, startStack, waitForText, type Stack } from './harness.ts';
 
 /** The pictures this feature is judged by (onboarding and the settings sections, en and zh, desktop and 390 px). */
 const SHOTS = process.env.MEMORY_SHOTS_DIR ?? '/tmp/shots-mem';
@@ -69,12 +69,10 @@ describe('Memory onboarding and personalization in the web app', () => {
     user = await createUser(stack.server.app, { userName: 'Marina' });
     web = await browser.newPage();
     await web.goto(`${stack.origin}/`);
-    await web.evaluate((token) => localStorage.setItem('tandem.auth.token', JSON.stringify({ v: 1, value: token })), user.token);
+    await signInWebApp(web, user.token);
   });
 
-  afterEach(async ({ task }) => {
-    if (task.result?.state === 'fail' && web && !web.isClosed()) await screenshot(web, `failed-memory-${task.name.slice(0, 40).replace(/\W+/g, '-')}`);
-  });
+  screenshotOnFailure('memory', () => [web]);
 
   afterAll(async () => {
     await browser?.close();

@@ -3,10 +3,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { and, desc, eq } from 'drizzle-orm';
 import type { BrowserContext, Page } from 'puppeteer-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatMessages } from '../../server/db/schema/chat.ts';
 import { createUser, type TestUser } from '../helpers/users.ts';
-import { launchWithExtension, screenshot, startStack, useServer, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
+import { launchWithExtension, screenshot, screenshotOnFailure, signInWebApp, startStack, useServer, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
 
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots', import.meta.url));
 
@@ -38,12 +38,10 @@ describe('Continue an answer on another surface', () => {
     web = await context.newPage();
     await web.setViewport({ width: 1280, height: 800 });
     await web.goto(`${stack.origin}/`);
-    await web.evaluate((token) => localStorage.setItem('tandem.auth.token', JSON.stringify({ v: 1, value: token })), user.token);
+    await signInWebApp(web, user.token);
   });
 
-  afterEach(async ({ task }) => {
-    if (task.result?.state === 'fail' && web && !web.isClosed()) await screenshot(web, `failed-resume-${task.name.slice(0, 40).replace(/\W+/g, '-')}`);
-  });
+  screenshotOnFailure('resume', () => [web]);
 
   afterAll(async () => {
     await context?.close();

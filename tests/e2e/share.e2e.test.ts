@@ -3,11 +3,11 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, ConsoleMessage, Page } from 'puppeteer-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatMessages, chatSessions } from '../../server/db/schema/chat.ts';
 import { parseChatStream } from '../helpers/chat.ts';
 import { auth, createUser, type TestUser } from '../helpers/users.ts';
-import { launchWithExtension, screenshot, settled, sidePanelUrl, startStack, useServer, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
+import { launchWithExtension, screenshot, screenshotOnFailure, settled, sidePanelUrl, signInWebApp, startStack, useServer, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
 
 const ANSWER = 'Kyoto in spring: see **Philosopher’s Path** under cherry blossoms.\n\n京都的春天适合赏樱花。\n\n$a^2+b^2=c^2$';
 
@@ -99,14 +99,12 @@ describe('Search, export and share a chat in the web app', () => {
     await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads, browserContextId: context.id });
     await web.setViewport({ width: 1280, height: 800 });
     await web.goto(`${stack.origin}/`);
-    await web.evaluate((token) => localStorage.setItem('tandem.auth.token', JSON.stringify({ v: 1, value: token })), user.token);
+    await signInWebApp(web, user.token);
     await web.goto(`${stack.origin}/`);
     await waitForText(web, /Kyoto trip/);
   });
 
-  afterEach(async ({ task }) => {
-    if (task.result?.state === 'fail' && web && !web.isClosed()) await screenshot(web, `failed-share-${task.name.slice(0, 40).replace(/\W+/g, '-')}`);
-  });
+  screenshotOnFailure('share', () => [web]);
 
   afterAll(async () => {
     await context?.close();

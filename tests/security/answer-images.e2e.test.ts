@@ -5,7 +5,7 @@ import { startFakeImages, TINY_PNG, type FakeImages } from '../fixtures/fake-ima
 import { parseChatStream } from '../helpers/chat.ts';
 import { startTestServer, type TestServer } from '../helpers/http-server.ts';
 import { createUser, type TestUser } from '../helpers/users.ts';
-import { launchWithExtension, screenshot, startStack, useServer, type ExtensionBrowser, type Stack } from '../e2e/harness.ts';
+import { launchWithExtension, screenshot, signInWebApp, startStack, useServer, type ExtensionBrowser, type Stack } from '../e2e/harness.ts';
 
 /**
  * Answers that phone home (docs/security.md), in Chromium through the real web app and the
@@ -189,7 +189,7 @@ describe('images in answers, in the browser', () => {
     const web = await watchedPage();
     await web.setViewport({ width: 1280, height: 900 });
     await web.goto(stack.origin);
-    await web.evaluate((token) => localStorage.setItem('tandem.auth.token', JSON.stringify({ v: 1, value: token })), user.token);
+    await signInWebApp(web, user.token);
     const response = await web.goto(`${stack.origin}/${sessionId}`);
     await chatShown(web);
     // The web app's CSP: images from its own origin, data: and blob: only.
