@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { createTestApp, fakeOpenAIEnv, type TestApp } from './app.ts';
 import { listening } from './chat.ts';
@@ -33,20 +34,28 @@ interface TwoInstances {
   urlB: string;
 }
 
-/** Two instances on one database (A's), listening over real HTTP, with the fake OpenAI serving `models`. */
-export async function startTwoInstances(env: Record<string, string>, models: string): Promise<TwoInstances> {
-  const fake = await startFakeOpenAI();
-  const modelEnv = { ...env, ...fakeOpenAIEnv(fake, models) };
-  const a = await createTestApp(modelEnv);
-  const b = await createTestApp(modelEnv, { databaseUrl: a.databaseUrl });
-  return { fake, a, b, urlA: await listening(a.app), urlB: await listening(b.app) };
-}
-
-/** Closes what startTwoInstances opened; any part may be missing when the start failed half-way. */
-export async function closeTwoInstances(two: Partial<TwoInstances>) {
-  two.b?.app.server.closeAllConnections();
-  two.a?.app.server.closeAllConnections();
-  await two.b?.close();
-  await two.a?.close();
-  await two.fake?.close();
+/**
+ * Two instances on one database (A's), listening over real HTTP, with the fake OpenAI serving
+ * `models`: started before the describe's tests and closed after them. The object is filled in when
+ * they start; tests read `two.a`, `two.urlB`, ...
+ */
+export function useTwoInstances(env: Record<string, string>, models: string): TwoInstances {
+  const two = {} as TwoInstances;
+  beforeAll(async () => {
+    two.fake = await startFakeOpenAI();
+    const modelEnv = { ...env, ...fakeOpenAIEnv(two.fake, models) };
+    two.a = await createTestApp(modelEnv);
+    two.b = await createTestApp(modelEnv, { databaseUrl: two.a.databaseUrl });
+    two.urlA = await listening(two.a.app);
+    two.urlB = await listening(two.b.app);
+  });
+  afterAll(async () => {
+    // Any part may be missing when the start failed half-way.
+    two.b?.app.server.closeAllConnections();
+    two.a?.app.server.closeAllConnections();
+    await two.b?.close();
+    await two.a?.close();
+    await two.fake?.close();
+  });
+  return two;
 }

@@ -6,7 +6,7 @@ import { getIntegral } from '../../server/services/points/ledger.ts';
 import type { FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { api, http } from '../helpers/api.ts';
 import { onPostgres, type TestApp } from '../helpers/app.ts';
-import { buses, closeChatApp, closeTwoInstances, startChatApp, startTwoInstances } from '../helpers/chat-apps.ts';
+import { buses, closeChatApp, startChatApp, useTwoInstances } from '../helpers/chat-apps.ts';
 import { parseChatStream, readStream, textOf, type StreamEvent } from '../helpers/chat.ts';
 import { createUser, type TestUser } from '../helpers/users.ts';
 
@@ -188,31 +188,22 @@ describe('ResumeMessage on one instance', () => {
 
 // Two instances need a shared database: PGlite lives inside one process.
 (onPostgres ? describe : describe.skip).each(buses)('ResumeMessage across two instances, bus over $name', ({ env }) => {
-  let fake: FakeOpenAI;
-  let a: TestApp;
-  let b: TestApp;
-  let urlA: string;
-  let urlB: string;
-
-  beforeAll(async () => {
-    ({ fake, a, b, urlA, urlB } = await startTwoInstances(env, 'slow-model'));
-  });
-  afterAll(() => closeTwoInstances({ fake, a, b }));
+  const two = useTwoInstances(env, 'slow-model');
 
   it('follows on B, from several offsets, an answer running on A: complete and in order', async () => {
     const chunks = longAnswer(150);
-    fake.script('slow-model', { chunks, delayMs: 15 });
-    const user = await createUser(a.app);
+    two.fake.script('slow-model', { chunks, delayMs: 15 });
+    const user = await createUser(two.a.app);
     let shown = '';
     const followers: Promise<{ offset: number; events: StreamEvent[]; done: boolean }>[] = [];
-    const res = await startAnswer(urlA, user.token, 'slow-model');
+    const res = await startAnswer(two.urlA, user.token, 'slow-model');
     const asked = await readStream(res, (e) => {
       shown += e.Data.OutputMessage;
       // Offsets ahead of what A has stored yet (it stores every 500 ms), behind it, and 0; one inside a pair.
       if (followers.length === 0 && shown.length > 40) {
         const pair = shown.indexOf('😀') + 1;
         for (const offset of [0, pair, 17, shown.length]) {
-          followers.push(readResumed(urlB, user.token, e.Data.ChatMessageId, offset).then((r) => ({ offset, ...r })));
+          followers.push(readResumed(two.urlB, user.token, e.Data.ChatMessageId, offset).then((r) => ({ offset, ...r })));
         }
       }
     });
@@ -231,10 +222,10 @@ describe('ResumeMessage on one instance', () => {
 
   it('follows on B an answer whose asker on A went away; it is stored once and complete', async () => {
     const chunks = longAnswer(80);
-    fake.script('slow-model', { chunks, delayMs: 10 });
-    const user = await createUser(a.app);
+    two.fake.script('slow-model', { chunks, delayMs: 10 });
+    const user = await createUser(two.a.app);
     const controller = new AbortController();
-    const res = await startAnswer(urlA, user.token, 'slow-model', controller.signal);
+    const res = await startAnswer(two.urlA, user.token, 'slow-model', controller.signal);
     let shown = '';
     const { events } = await readStream(res, (e) => {
       shown += e.Data.OutputMessage;
@@ -242,25 +233,25 @@ describe('ResumeMessage on one instance', () => {
     });
     controller.abort();
     const id = events[0].Data.ChatMessageId;
-    const followed = await readResumed(urlB, user.token, id, shown.length);
+    const followed = await readResumed(two.urlB, user.token, id, shown.length);
     expect(followed.done).toBe(true);
     expect(shown + textOf(followed.events)).toBe(chunks.join(''));
-    const rows = await b.database.db.select().from(chatMessages).where(eq(chatMessages.userId, user.userId));
+    const rows = await two.b.database.db.select().from(chatMessages).where(eq(chatMessages.userId, user.userId));
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ id, finishReason: 'stop', outputMessage: chunks.join('') });
-    const charges = await b.database.db.select().from(pointLedger).where(and(eq(pointLedger.refId, id), eq(pointLedger.reason, 'message')));
+    const charges = await two.b.database.db.select().from(pointLedger).where(and(eq(pointLedger.refId, id), eq(pointLedger.reason, 'message')));
     expect(charges).toHaveLength(1);
   });
 
   it('refuses on B another user’s message running on A', async () => {
-    fake.script('slow-model', { chunks: longAnswer(40), delayMs: 10 });
-    const owner = await createUser(a.app);
-    const other = await createUser(b.app);
-    const res = await startAnswer(urlA, owner.token, 'slow-model');
+    two.fake.script('slow-model', { chunks: longAnswer(40), delayMs: 10 });
+    const owner = await createUser(two.a.app);
+    const other = await createUser(two.b.app);
+    const res = await startAnswer(two.urlA, owner.token, 'slow-model');
     let refused: unknown;
     const { done } = await readStream(res, async (e) => {
       if (refused || !e.Data.OutputMessage) return;
-      refused = await api(b.app, other).getBody(resumeUrl(e.Data.ChatMessageId, 0));
+      refused = await api(two.b.app, other).getBody(resumeUrl(e.Data.ChatMessageId, 0));
     });
     expect(done).toBe(true);
     expect(refused).toMatchObject({ Code: 10404, Data: null });
@@ -268,12 +259,12 @@ describe('ResumeMessage on one instance', () => {
 
   it('sends on B, from an offset, an answer A has finished', async () => {
     const chunks = longAnswer(20);
-    fake.script('slow-model', { chunks, delayMs: 5 });
-    const user = await createUser(a.app);
-    const asked = await readStream(await startAnswer(urlA, user.token, 'slow-model'), () => false);
+    two.fake.script('slow-model', { chunks, delayMs: 5 });
+    const user = await createUser(two.a.app);
+    const asked = await readStream(await startAnswer(two.urlA, user.token, 'slow-model'), () => false);
     const id = asked.events[0].Data.ChatMessageId;
-    await vi.waitUntil(async () => (await b.database.db.select().from(chatMessages).where(eq(chatMessages.id, id)))[0]?.finishReason, { timeout: 5000 });
-    const followed = await readResumed(urlB, user.token, id, 3);
+    await vi.waitUntil(async () => (await two.b.database.db.select().from(chatMessages).where(eq(chatMessages.id, id)))[0]?.finishReason, { timeout: 5000 });
+    const followed = await readResumed(two.urlB, user.token, id, 3);
     expect(chunks.join('').slice(0, 3) + textOf(followed.events)).toBe(chunks.join(''));
   });
 });

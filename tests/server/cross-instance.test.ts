@@ -1,35 +1,25 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { chatMessages } from '../../server/db/schema/chat.ts';
-import type { FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { api, http } from '../helpers/api.ts';
-import { onPostgres, type TestApp } from '../helpers/app.ts';
-import { buses, closeTwoInstances, startTwoInstances } from '../helpers/chat-apps.ts';
+import { onPostgres } from '../helpers/app.ts';
+import { buses, useTwoInstances } from '../helpers/chat-apps.ts';
 import { readStream, textOf } from '../helpers/chat.ts';
 import { createUser } from '../helpers/users.ts';
 
 // Two instances need a shared database: PGlite lives inside one process.
 (onPostgres ? describe : describe.skip).each(buses)('two instances on one database, bus over $name', ({ env }) => {
-  let fake: FakeOpenAI;
-  let a: TestApp;
-  let b: TestApp;
-  let urlA: string;
-  let urlB: string;
-
-  beforeAll(async () => {
-    ({ fake, a, b, urlA, urlB } = await startTwoInstances(env, 'slow-model'));
-  });
-  afterAll(() => closeTwoInstances({ fake, a, b }));
+  const two = useTwoInstances(env, 'slow-model');
 
   it('stops, from instance B, a stream running in instance A', async () => {
-    fake.script('slow-model', { chunks: Array.from({ length: 200 }, (_, i) => `p${i} `), delayMs: 25 });
-    const user = await createUser(a.app);
-    const res = await http(urlA, user).post('/api/Chat/AddMessage', { aiModelId: 'slow-model', inputMessage: 'long answer please' });
+    two.fake.script('slow-model', { chunks: Array.from({ length: 200 }, (_, i) => `p${i} `), delayMs: 25 });
+    const user = await createUser(two.a.app);
+    const res = await http(two.urlA, user).post('/api/Chat/AddMessage', { aiModelId: 'slow-model', inputMessage: 'long answer please' });
     let stopSent = false;
     const { events, done } = await readStream(res, async (e) => {
       if (stopSent || !e.Data.OutputMessage) return;
       stopSent = true;
-      const stop = await http(urlB, user).post('/api/Chat/StopMessage', { chatMessageId: e.Data.ChatMessageId });
+      const stop = await http(two.urlB, user).post('/api/Chat/StopMessage', { chatMessageId: e.Data.ChatMessageId });
       expect(await stop.json()).toMatchObject({ Code: 10000 });
     });
     expect(done).toBe(true);
@@ -37,16 +27,16 @@ import { createUser } from '../helpers/users.ts';
     expect(last.Data.FinishReason).toBe('user-stopped');
     const shown = textOf(events);
     expect(shown.split(' ').length).toBeLessThan(200);
-    const [row] = await b.database.db.select().from(chatMessages).where(eq(chatMessages.id, last.Data.ChatMessageId));
+    const [row] = await two.b.database.db.select().from(chatMessages).where(eq(chatMessages.id, last.Data.ChatMessageId));
     expect(row).toMatchObject({ finishReason: 'user-stopped', outputMessage: shown });
   });
 
   it('refuses, in instance A, a token logged out in instance B, although A had just verified it', async () => {
-    fake.script('slow-model', { chunks: ['ok'] });
-    const user = await createUser(a.app);
-    const send = () => api(a.app, user).post('/api/Chat/AddMessage', { aiModelId: 'slow-model', inputMessage: 'hi' });
+    two.fake.script('slow-model', { chunks: ['ok'] });
+    const user = await createUser(two.a.app);
+    const send = () => api(two.a.app, user).post('/api/Chat/AddMessage', { aiModelId: 'slow-model', inputMessage: 'hi' });
     expect((await send()).headers['content-type']).toContain('text/event-stream');
-    const logout = await api(b.app, user).post('/api/User/Logout');
+    const logout = await api(two.b.app, user).post('/api/User/Logout');
     expect(logout.json().Code).toBe(10000);
     // The revocation travels over the bus; A must refuse the token well before its cache would expire.
     // Until the revocation lands, A still answers with a stream; then with the 10402 envelope.
