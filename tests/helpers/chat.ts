@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
+import type { chatMessages } from '../../server/db/schema/chat.ts';
 import type { ChatStreamData } from '../../shared/contracts/chat.ts';
 import type { Envelope } from '../../shared/contracts/envelope.ts';
 
@@ -55,4 +57,22 @@ export async function readStream(
       if (await onEvent(event)) return { events, done: false };
     }
   }
+}
+
+/**
+ * A finished answer as the chat stores it, for tests that seed history straight into the database:
+ * the basic model answered it now, unless `over` says otherwise.
+ */
+export function storedMessage(over: Partial<typeof chatMessages.$inferInsert> & Pick<typeof chatMessages.$inferInsert, 'sessionId' | 'userId' | 'inputMessage'>) {
+  const at = over.createdAt ?? new Date();
+  return {
+    id: randomUUID(),
+    outputMessage: `Echo: ${over.inputMessage}`,
+    requestedModelId: 'basic-model',
+    aiModelId: 'basic-model',
+    modelName: 'basic-model',
+    finishReason: 'stop',
+    finishedAt: at,
+    ...over,
+  } satisfies typeof chatMessages.$inferInsert;
 }

@@ -5,6 +5,7 @@ import { chatMessages, chatSessions } from '../../server/db/schema/chat.ts';
 import { recoverOrphanedAnswers } from '../../server/services/system/instances.ts';
 import { api } from '../helpers/api.ts';
 import { createTestApp, onPostgres, type TestApp } from '../helpers/app.ts';
+import { storedMessage } from '../helpers/chat.ts';
 import { createUser } from '../helpers/users.ts';
 
 type User = { userId: string; token: string };
@@ -33,21 +34,9 @@ async function seedSessions(u: User, titles: string[]): Promise<string[]> {
 }
 
 async function seedMessage(u: User, sessionId: string, input: string, at: Date) {
-  const id = randomUUID();
-  await t.database.db.insert(chatMessages).values({
-    id,
-    sessionId,
-    userId: u.userId,
-    inputMessage: input,
-    outputMessage: `Echo: ${input}`,
-    requestedModelId: 'basic-model',
-    aiModelId: 'basic-model',
-    modelName: 'basic-model',
-    finishReason: 'stop',
-    createdAt: at,
-    finishedAt: at,
-  });
-  return id;
+  const message = storedMessage({ sessionId, userId: u.userId, inputMessage: input, createdAt: at });
+  await t.database.db.insert(chatMessages).values(message);
+  return message.id;
 }
 
 beforeAll(async () => {

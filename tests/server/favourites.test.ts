@@ -5,6 +5,7 @@ import { chatMessages, chatSessions } from '../../server/db/schema/chat.ts';
 import { FAVOURITE_PREVIEW_CHARS, MAX_FAVOURITE_ANSWER_CHARS } from '../../shared/contracts/favourites.ts';
 import { api } from '../helpers/api.ts';
 import { useTestAppWithAdmin } from '../helpers/app.ts';
+import { storedMessage } from '../helpers/chat.ts';
 import { createUser, type TestUser } from '../helpers/users.ts';
 
 /**
@@ -52,20 +53,9 @@ async function seedChat(user: TestUser, pairs: [string, string][], opts: { finis
   await t.database.db.insert(chatSessions).values({ id: sessionId, userId: user.userId, title: pairs[0]![0] });
   const ids: string[] = [];
   for (const [question, answer] of pairs) {
-    const id = randomUUID();
-    await t.database.db.insert(chatMessages).values({
-      id,
-      sessionId,
-      userId: user.userId,
-      inputMessage: question,
-      outputMessage: answer,
-      requestedModelId: 'basic-model',
-      aiModelId: 'basic-model',
-      modelName: 'Basic Model',
-      finishReason: opts.finished === false ? null : 'stop',
-      finishedAt: opts.finished === false ? null : new Date(),
-    });
-    ids.push(id);
+    const message = storedMessage({ sessionId, userId: user.userId, inputMessage: question, outputMessage: answer, modelName: 'Basic Model' });
+    await t.database.db.insert(chatMessages).values(opts.finished === false ? { ...message, finishReason: null, finishedAt: null } : message);
+    ids.push(message.id);
   }
   return { sessionId, ids };
 }
