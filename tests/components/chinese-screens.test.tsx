@@ -23,6 +23,7 @@ import type { UserInfo } from '../../shared/contracts/user.ts';
 import { PricingPage } from '../../components/plans/pricing-page.tsx';
 import { SettingsPage } from '../../components/settings/settings-page.tsx';
 import { setLanguage } from '../../shared/i18n/i18n.ts';
+import { dashboardStats } from '../helpers/dashboard.ts';
 import { answer, fakeApi, serveTheseTests, type Route } from '../helpers/fake-api.ts';
 import { testModel } from '../helpers/models.ts';
 import { renderInApp, testUser } from '../helpers/render-app.tsx';
@@ -168,28 +169,7 @@ const consoleOrder = (n: number, status: 'active' | 'refunded', source: string) 
 const dashboard: Route = (req, res, url) => {
   const from = url.searchParams.get('from') ?? '2026-11-24';
   const to = url.searchParams.get('to') ?? '2026-11-25';
-  const day = (d: string, messages: number) => ({ day: d, signUps: 2, messages, inputTokens: 100, outputTokens: 50, pointsSpent: 30, pointsGranted: 100 });
-  return answer({
-    from,
-    to,
-    timeZone: 'UTC',
-    activeUsers: { day: 2, week: 5, month: 9 },
-    totals: { signUps: 4, messages: 1234, inputTokens: 10_000, outputTokens: 2_500, pointsSpent: 321, pointsGranted: 1_000 },
-    days: [day(from, 1000), day(to, 234)],
-    modelDays: [
-      { day: to, aiModelId: 'pro', messages: 200, inputTokens: 10, outputTokens: 5 },
-      { day: to, aiModelId: 'mini', messages: 34, inputTokens: 1, outputTokens: 1 },
-    ],
-    models: [
-      { aiModelId: 'pro', modelName: 'Pro', messages: 1200, inputTokens: 9_000, outputTokens: 2_000, estimatedMessages: 3, avgFirstTokenMs: 812.4 },
-      { aiModelId: 'mini', modelName: 'Mini', messages: 34, inputTokens: 1_000, outputTokens: 500, estimatedMessages: 0, avgFirstTokenMs: null },
-    ],
-    deployments: [{ deploymentId: 'd1', aiModelId: 'pro', provider: 'openai', upstreamModelId: 'pro-2', messages: 90, errors: 10, failovers: 7 }],
-    revenue: [{ currency: 'usd', amount: 123_456, orders: 12 }],
-    revenueDays: [],
-    activeSubscriptions: 6,
-    activePlans: 11,
-  })(req, res, url);
+  return answer(dashboardStats(from, to, [{ aiModelId: 'pro', modelName: 'Pro' }, { aiModelId: 'mini', modelName: 'Mini' }], from))(req, res, url);
 };
 
 /** The console's calls: realistic rows where the issue found English, empty pages elsewhere. */

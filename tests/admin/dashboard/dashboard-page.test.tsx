@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { addDays, daysBetween, lastDays, perModelRows, rangeProblem } from '../../../admin/dashboard/dashboard-data.ts';
 import { formatMoney } from '../../../shared/utils/money.ts';
 import { DashboardPage } from '../../../admin/dashboard/dashboard-page.tsx';
-import type { Dashboard } from '../../../shared/contracts/admin-stats.ts';
+import { dashboardStats } from '../../helpers/dashboard.ts';
 import { fakeApi, serveTheseTests } from '../../helpers/fake-api.ts';
 import { sendEnvelope } from '../../helpers/http-server.ts';
 import { renderInApp } from '../../helpers/render-app.tsx';
@@ -15,40 +15,8 @@ prepareDataTables();
 const admin = { userId: 'a1', userName: 'Admin', email: 'admin@example.com', role: 'admin' as const, vipOrder: null };
 const TODAY = new Date(2026, 10, 25, 12, 0, 0);
 
-const day = (d: string, fields: Partial<Dashboard['days'][number]> = {}) => ({
-  day: d,
-  signUps: 0,
-  messages: 0,
-  inputTokens: 0,
-  outputTokens: 0,
-  pointsSpent: 0,
-  pointsGranted: 0,
-  ...fields,
-});
-
-function dashboard(from: string, to: string): Dashboard {
-  return {
-    from,
-    to,
-    timeZone: 'UTC',
-    activeUsers: { day: 2, week: 5, month: 9 },
-    totals: { signUps: 4, messages: 1234, inputTokens: 10_000, outputTokens: 2_500, pointsSpent: 321, pointsGranted: 1_000 },
-    days: [day(addDays(to, -1), { signUps: 3, messages: 1000 }), day(to, { signUps: 1, messages: 234 })],
-    modelDays: [
-      { day: to, aiModelId: 'gpt-4.1', messages: 200, inputTokens: 10, outputTokens: 5 },
-      { day: to, aiModelId: 'basic', messages: 34, inputTokens: 1, outputTokens: 1 },
-    ],
-    models: [
-      { aiModelId: 'gpt-4.1', modelName: 'GPT 4.1', messages: 1200, inputTokens: 9_000, outputTokens: 2_000, estimatedMessages: 3, avgFirstTokenMs: 812.4 },
-      { aiModelId: 'basic', modelName: 'Basic', messages: 34, inputTokens: 1_000, outputTokens: 500, estimatedMessages: 0, avgFirstTokenMs: null },
-    ],
-    deployments: [{ deploymentId: 'd1', aiModelId: 'gpt-4.1', provider: 'openai', upstreamModelId: 'gpt-4.1-mini', messages: 90, errors: 10, failovers: 7 }],
-    revenue: [{ currency: 'usd', amount: 123_456, orders: 12 }],
-    revenueDays: [],
-    activeSubscriptions: 6,
-    activePlans: 11,
-  };
-}
+const dashboard = (from: string, to: string) =>
+  dashboardStats(from, to, [{ aiModelId: 'gpt-4.1', modelName: 'GPT 4.1' }, { aiModelId: 'basic', modelName: 'Basic' }], addDays(to, -1));
 
 const server = serveTheseTests(
   fakeApi({
