@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseChatStream } from '../helpers/chat.ts';
 import { auth, createUser, loginUser, type TestUser } from '../helpers/users.ts';
-import { launchWithExtension, screenshot, startStack, useServer, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
+import { DESKTOP, launchWithExtension, screenshot, startStack, useServer, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
 
 /**
  * The operator's console in Chromium, against the real server: an administrator signs in through the
@@ -96,7 +96,7 @@ beforeAll(async () => {
   await ext.control.evaluate((token) => chrome.storage.local.set({ 'tandem.auth.token': { v: 1, value: token } }), user.token);
   context = await ext.browser.createBrowserContext();
   web = await context.newPage();
-  await web.setViewport({ width: 1280, height: 800 });
+  await web.setViewport(DESKTOP);
   pages.push(web);
 });
 
@@ -246,7 +246,7 @@ describe('Admin console: closing accounts, the audit log, other pages and refusa
     try {
       const page = await visitor.newPage();
       pages.push(page);
-      await page.setViewport({ width: 1280, height: 800 });
+      await page.setViewport(DESKTOP);
       const token = await loginUser(stack.server.app, other.email, other.password);
       await page.goto(`${stack.origin}/login`);
       await page.evaluate((t) => localStorage.setItem('tandem.auth.token', JSON.stringify({ v: 1, value: t })), token);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { HTTPRequest, Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createUser, type TestUser } from '../helpers/users.ts';
-import { screenshot, settled, startStackWithExtension, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
+import { DESKTOP, PHONE, screenshot, settled, startStackWithExtension, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
 
 /**
  * A screen whose chunk does not arrive (a deploy replaced the chunks while the page was open, a
@@ -13,8 +13,6 @@ import { screenshot, settled, startStackWithExtension, waitForText, type Extensi
  * and zh, at 1280 and 390 px and in the side panel (400 px), go to /tmp/shots-boundary/.
  */
 const SHOTS = '/tmp/shots-boundary';
-const desktop = { width: 1280, height: 800 };
-const mobile = { width: 390, height: 844, isMobile: true, hasTouch: true };
 /** The settings page's own chunk (components/settings/settings-page.tsx), fetched when /setting opens. */
 const SETTINGS_CHUNK = /\/chunks\/settings-page-[\w-]+\.js$/;
 
@@ -37,7 +35,7 @@ describe('a screen that fails to load or render', () => {
     void request.respond({ status: 200, contentType: 'text/javascript', body: 'throw new Error("The settings could not start");' });
   }
 
-  async function open(url: string, viewport: typeof desktop | typeof mobile | { width: number; height: number }): Promise<Page> {
+  async function open(url: string, viewport: typeof DESKTOP | typeof PHONE | { width: number; height: number }): Promise<Page> {
     const page = await ext.browser.newPage();
     pages.push(page);
     await page.setViewport(viewport);
@@ -103,7 +101,7 @@ describe('a screen that fails to load or render', () => {
     await setLanguage('en');
     failure = 'abort';
     settingsLoads = 0;
-    const page = await open(`${stack.origin}/setting`, desktop);
+    const page = await open(`${stack.origin}/setting`, DESKTOP);
     // The page reloads itself after the first failure: read it once the second load is under way.
     await vi.waitUntil(() => settingsLoads === 2, { timeout: 15_000, interval: 50 });
     await waitThroughReload(page, /This part of Tandem could not load/);
@@ -131,11 +129,11 @@ describe('a screen that fails to load or render', () => {
     ] as const) {
       await setLanguage(lang);
       failure = 'abort';
-      const page = await open(`${stack.origin}/setting`, mobile);
+      const page = await open(`${stack.origin}/setting`, PHONE);
       await waitThroughReload(page, text);
       await shoot(page, `chunk-web-390-${lang}`);
       if (lang === 'zh') {
-        await page.setViewport(desktop);
+        await page.setViewport(DESKTOP);
         await shoot(page, 'chunk-web-1280-zh');
       }
     }
@@ -148,12 +146,12 @@ describe('a screen that fails to load or render', () => {
     ] as const) {
       await setLanguage(lang);
       failure = 'throw';
-      const page = await open(`${stack.origin}/setting`, desktop);
+      const page = await open(`${stack.origin}/setting`, DESKTOP);
       await waitForText(page, title);
       await waitForText(page, details);
       expect(await page.evaluate(() => document.body.innerText)).not.toMatch(/at \w+ \(|\.js:\d+/);
       await shoot(page, `render-web-1280-${lang}`);
-      await page.setViewport(mobile);
+      await page.setViewport(PHONE);
       await shoot(page, `render-web-390-${lang}`);
     }
   });

@@ -1,6 +1,8 @@
 import type { Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
+  DESKTOP,
+  PHONE,
   BUILT_IN_EXTENSION_ID,
   loginFrame,
   openSidePanel,
@@ -162,7 +164,7 @@ describe('Tandem in Chromium: signing up, chatting, history and reading pages', 
 describe('Tandem in Chromium: the web app session, the mobile layout and languages', () => {
   it('logs the web app in after a side-panel login, and the extension out after a web logout', async () => {
     const web = await ext.browser.newPage();
-    await web.setViewport({ width: 1280, height: 800 });
+    await web.setViewport(DESKTOP);
     await web.goto(stack.origin);
     // The bridge content script hands the extension's login to the page.
     await waitForText(web, /Ask a question, paste some text/);
@@ -189,7 +191,7 @@ describe('Tandem in Chromium: the web app session, the mobile layout and languag
 
   it('shows the mobile top bar and drawers at 390 px', async () => {
     const mobile = await ext.browser.newPage();
-    await mobile.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true });
+    await mobile.setViewport(PHONE);
     await mobile.goto(stack.origin);
     await waitForText(mobile, /Ask a question, paste some text/);
     // No sidebar beside the chat: it is behind the menu button.
@@ -211,7 +213,7 @@ describe('Tandem in Chromium: the web app session, the mobile layout and languag
     // The login opens as a bottom drawer (a visitor: a separate browser context has no extension).
     const visitorContext = await ext.browser.createBrowserContext();
     const visitor = await visitorContext.newPage();
-    await visitor.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true });
+    await visitor.setViewport(PHONE);
     await visitor.goto(stack.origin);
     await visitor.locator('::-p-aria([name="Sign in"][role="button"])').click();
     await loginFrame(visitor, stack.origin);
@@ -235,7 +237,7 @@ describe('Tandem in Chromium: the web app session, the mobile layout and languag
     await popup.close();
 
     const login = await ext.browser.newPage();
-    await login.setViewport({ width: 1280, height: 800 });
+    await login.setViewport(DESKTOP);
     await login.goto(`${stack.origin}/login`);
     await login.waitForSelector('form input[type="email"]');
     await screenshot(login, 'login-page-en');
@@ -265,17 +267,17 @@ describe('Tandem in Chromium: the web app session, the mobile layout and languag
 
     // The web app takes the extension's choice through the bridge: it opens in Chinese.
     const web = await ext.browser.newPage();
-    await web.setViewport({ width: 1280, height: 800 });
+    await web.setViewport(DESKTOP);
     await web.goto(stack.origin);
     await waitForText(web, /提出问题/);
     await screenshot(web, 'web-desktop-zh');
-    await web.setViewport({ width: 390, height: 844, isMobile: true, hasTouch: true });
+    await web.setViewport(PHONE);
     await web.reload();
     await waitForText(web, /提出问题/);
     await screenshot(web, 'web-mobile-zh');
 
     await web.goto(`${stack.origin}/login`);
-    await web.setViewport({ width: 1280, height: 800 });
+    await web.setViewport(DESKTOP);
     await waitForText(web, /登录/);
     await screenshot(web, 'login-page-zh');
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, createUser, type TestUser } from '../helpers/users.ts';
-import { launchWithExtension, screenshot, screenshotOnFailure, settled, signInWebApp, startStack, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
+import { DESKTOP, PHONE, launchWithExtension, screenshot, screenshotOnFailure, settled, signInWebApp, startStack, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
 
 /** The pictures this feature is judged by (the list and the editor, en and zh, desktop and 390 px). */
 const SHOTS = process.env.FAVOURITES_SHOTS_DIR ?? '/tmp/shots-fav';
@@ -35,12 +35,10 @@ describe('Favourite answers in the web app', () => {
   let web: Page;
   let user: TestUser;
   let sessionId = '';
-  const desktop = { width: 1280, height: 800 };
-  const mobile = { width: 390, height: 844, isMobile: true, hasTouch: true };
   const listRequests: URL[] = [];
 
   /** Opens `route` of the web app in `language` at `viewport` (the narrow layout is chosen at start-up). */
-  async function open(route: string, language: 'en' | 'zh' = 'en', viewport = desktop) {
+  async function open(route: string, language: 'en' | 'zh' = 'en', viewport = DESKTOP) {
     await web.setViewport(viewport);
     await web.evaluate((lang) => localStorage.setItem('tandem.language', JSON.stringify({ v: 1, value: lang })), language);
     await web.goto(`${stack.origin}${route}`);
@@ -198,11 +196,11 @@ describe('Favourite answers in the web app', () => {
     await shot(web, 'editor-desktop-zh');
 
     for (const language of ['en', 'zh'] as const) {
-      await open('/ans-fav/list', language, mobile);
+      await open('/ans-fav/list', language, PHONE);
       await web.waitForSelector('[data-testid="favourites-back-bar"]');
       await web.waitForFunction(() => document.querySelectorAll('[data-testid="favourite-item"]').length === 2);
       await shot(web, `list-mobile-${language}`);
-      await open(`/ans-fav/edit/${id}`, language, mobile);
+      await open(`/ans-fav/edit/${id}`, language, PHONE);
       await web.waitForSelector('[data-testid="favourite-edit-back-bar"]');
       await web.waitForSelector('[data-testid="favourite-editor"]');
       await shot(web, `editor-mobile-${language}`);

@@ -16,6 +16,9 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const EXTENSION_DIR = path.join(root, '.output', 'chrome-mv3');
 /** Where every run leaves its screenshots (named in the README). */
 const SCREENSHOT_DIR = path.join(root, 'tests', 'e2e', 'screenshots');
+/** The web app's two sizes in the tests: a desktop window and a 390-px phone. */
+export const DESKTOP = { width: 1280, height: 800 };
+export const PHONE = { width: 390, height: 844, isMobile: true, hasTouch: true };
 export const CHROMIUM = process.env.PUPPETEER_EXECUTABLE_PATH || '/usr/bin/chromium';
 
 export type Stack = {

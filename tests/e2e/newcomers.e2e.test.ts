@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, createAdmin, createUser, type TestUser } from '../helpers/users.ts';
-import { screenshot, screenshotOnFailure, settled, startStackWithExtension, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
+import { DESKTOP, PHONE, screenshot, screenshotOnFailure, settled, startStackWithExtension, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
 
 /**
  * The newcomers' pages in Chromium against the real server and build: home with the visitor's
@@ -16,8 +16,6 @@ import { screenshot, screenshotOnFailure, settled, startStackWithExtension, wait
  */
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const SHOTS = '/tmp/shots-new';
-const desktop = { width: 1280, height: 800 };
-const mobile = { width: 390, height: 844, isMobile: true, hasTouch: true };
 const EDGE_UA = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.2903.51';
 
 let stack: Stack;
@@ -78,10 +76,11 @@ describe('Newcomers: the Firefox add-on, the home page and the store links', () 
   it('shows the home page with the visitor\'s browser first, the guide and the help centre, in English and Chinese', { timeout: 120_000 }, async () => {
     for (const lang of ['en', 'zh'] as const) {
       await setLanguage(lang);
-      for (const [size, viewport] of [['desktop', desktop], ['mobile', mobile]] as const) {
+      for (const [size, viewport] of [['desktop', DESKTOP], ['mobile', PHONE]] as const) {
         await page.setViewport(viewport);
         await page.goto(`${stack.origin}/home`);
-        await page.waitForSelector('[data-testid="install-chrome"][data-primary]');
+        // The button has its href once the settings have arrived.
+        await page.waitForSelector('[data-testid="install-chrome"][data-primary][href]');
         expect(await page.$eval('[data-testid="install-chrome"]', (a) => a.getAttribute('href'))).toBe(`${stack.origin}/downloads/tandem-chrome.zip`);
         await waitForText(page, lang === 'en' ? /Offline installation/ : /离线安装/);
         if (size === 'mobile') expect(await page.$('[data-testid="newcomers-back-bar"]')).not.toBeNull();
@@ -98,7 +97,7 @@ describe('Newcomers: the Firefox add-on, the home page and the store links', () 
       }
     }
     await setLanguage('en');
-    await page.setViewport(desktop);
+    await page.setViewport(DESKTOP);
     // The images of the guide are real files of the build.
     for (const step of ['download', 'extensions', 'developer', 'load', 'pin']) {
       const res = await fetch(`${stack.origin}/guide/${step}.webp`);
@@ -132,7 +131,7 @@ describe('Newcomers: feedback, not-found pages and signing in from a link', () =
   it('asks why on /feedback, needs a reason and words for "other", and stores the answer', { timeout: 120_000 }, async () => {
     for (const lang of ['zh', 'en'] as const) {
       await setLanguage(lang);
-      for (const [size, viewport] of [['desktop', desktop], ['mobile', mobile]] as const) {
+      for (const [size, viewport] of [['desktop', DESKTOP], ['mobile', PHONE]] as const) {
         await page.setViewport(viewport);
         await page.goto(`${stack.origin}/feedback?v=0.1.0&browser=chrome`);
         await page.waitForSelector('[data-testid="feedback-form"]');
@@ -149,7 +148,7 @@ describe('Newcomers: feedback, not-found pages and signing in from a link', () =
     await page.click('[data-testid="feedback-submit"]');
     await page.waitForSelector('[data-testid="feedback-thanks"]');
     await shoot('feedback-en-mobile-thanks');
-    await page.setViewport(desktop);
+    await page.setViewport(DESKTOP);
 
     const admin = await createAdmin(stack.server.app);
     const list = (await stack.server.app.inject({ method: 'GET', url: '/api/admin/Feedback/GetList', headers: auth(admin.token) })).json();
@@ -186,7 +185,7 @@ describe('Newcomers: feedback, not-found pages and signing in from a link', () =
   it('signs in from /subscription?token= like from /?token=, even over an expired login of the same account', async () => {
     const context = await ext.browser.createBrowserContext();
     const fresh = await context.newPage();
-    await fresh.setViewport(desktop);
+    await fresh.setViewport(DESKTOP);
     // An old login of this account that the server no longer accepts.
     await fresh.goto(`${stack.origin}/api/health`);
     await fresh.evaluate((u) => {
@@ -205,7 +204,7 @@ describe('Newcomers: feedback, not-found pages and signing in from a link', () =
 describe('Newcomers: installed-app mode', () => {
   it('installs as an app (manifest and service worker accepted by Chromium) and opens offline to its shell', { timeout: 120_000 }, async () => {
     const app = await ext.browser.newPage();
-    await app.setViewport(desktop);
+    await app.setViewport(DESKTOP);
     await app.goto(`${stack.origin}/home`);
     await app.waitForSelector('[data-testid="home-page"]');
     const cdp = await app.createCDPSession();

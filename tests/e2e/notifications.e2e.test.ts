@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { saveSetting } from '../../server/services/system/settings.ts';
-import { loginFrame, openSidePanel, screenshot, settled, sidePanelUrl, startStackWithExtension, submitLoginForm, waitForExtensionStorage, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
+import { DESKTOP, PHONE, loginFrame, openSidePanel, screenshot, settled, sidePanelUrl, startStackWithExtension, submitLoginForm, waitForExtensionStorage, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
 
 /** The toolbar badge's text, read in the extension's service worker (whichever instance runs now). */
 async function badgeText(browser: Browser): Promise<string> {
@@ -34,8 +34,6 @@ describe('invite friends and the notification bell', () => {
   let inviteUrl: string;
   const a = { email: `inviter-${Date.now()}@example.com`, password: 'correct horse 42', userName: 'Ada' };
   const b = { email: `invitee-${Date.now()}@example.com`, password: 'battery staple 7', userName: 'Boris' };
-  const desktop = { width: 1280, height: 800 };
-  const mobile = { width: 390, height: 844, isMobile: true, hasTouch: true };
 
   beforeAll(async () => {
     ({ stack, ext } = await startStackWithExtension());
@@ -76,7 +74,7 @@ describe('invite friends and the notification bell', () => {
   it('B opens the link in the web app and signs up through the login page: the code reaches AddUser', async () => {
     visitor = await ext.browser.createBrowserContext();
     web = await visitor.newPage();
-    await web.setViewport(desktop);
+    await web.setViewport(DESKTOP);
     const addUser: unknown[] = [];
     web.on('request', (request) => {
       if (request.url().endsWith('/api/Account/AddUser')) addUser.push(JSON.parse(request.postData() ?? '{}'));
@@ -155,11 +153,11 @@ describe('invite friends and the notification bell', () => {
 
     // The same in the web app, where A is signed in through the extension.
     const own = await ext.browser.newPage();
-    await own.setViewport(desktop);
+    await own.setViewport(DESKTOP);
     await own.goto(`${stack.origin}/invited`);
     await own.waitForSelector('[data-testid="invited-account"]');
     await screenshot(own, 'invite-web-desktop-en');
-    await own.setViewport(mobile);
+    await own.setViewport(PHONE);
     await own.reload();
     await own.waitForSelector('[data-testid="invited-account"]');
     await screenshot(own, 'invite-web-mobile-en');
@@ -171,7 +169,7 @@ describe('invite friends and the notification bell', () => {
 
   it('B at 390 px: the bell opens the list over the whole width', async () => {
     await web.bringToFront();
-    await web.setViewport(mobile);
+    await web.setViewport(PHONE);
     await web.reload();
     await web.locator('[data-testid="notification-bell"]').click();
     const drawer = await web.waitForSelector('.mantine-Drawer-content');
@@ -195,12 +193,12 @@ describe('invite friends and the notification bell', () => {
 
     // A's web app takes the extension's language when it opens.
     const own = await ext.browser.newPage();
-    await own.setViewport(desktop);
+    await own.setViewport(DESKTOP);
     await own.goto(`${stack.origin}/invited`);
     await waitForText(own, /你的邀请码/);
     await own.waitForSelector('[data-testid="invited-account"]');
     await screenshot(own, 'invite-web-desktop-zh');
-    await own.setViewport(mobile);
+    await own.setViewport(PHONE);
     await own.reload();
     await waitForText(own, /你的邀请码/);
     await own.waitForSelector('[data-testid="invited-account"]');
@@ -214,7 +212,7 @@ describe('invite friends and the notification bell', () => {
     await web.locator('[data-testid="notification-bell"]').click();
     await waitForText(web, /欢迎！/);
     await screenshot(web, 'notifications-web-mobile-zh');
-    await web.setViewport(desktop);
+    await web.setViewport(DESKTOP);
     await web.reload();
     await web.locator('[data-testid="notification-bell"]').click();
     await waitForText(web, /你通过 Ada 的邀请加入/);

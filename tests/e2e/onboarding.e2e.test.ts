@@ -5,7 +5,7 @@ import puppeteer, { type Browser, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../helpers/api.ts';
 import { createUser, type TestUser } from '../helpers/users.ts';
-import { CHROMIUM, screenshot, screenshotOnFailure, settled, signInWebApp, startStack, waitForText, type Stack } from './harness.ts';
+import { DESKTOP, PHONE, CHROMIUM, screenshot, screenshotOnFailure, settled, signInWebApp, startStack, waitForText, type Stack } from './harness.ts';
 
 /** The pictures this feature is judged by (onboarding and the settings sections, en and zh, desktop and 390 px). */
 const SHOTS = process.env.MEMORY_SHOTS_DIR ?? '/tmp/shots-mem';
@@ -31,10 +31,8 @@ describe('Memory onboarding and personalization in the web app', () => {
   let profile: string;
   let web: Page;
   let user: TestUser;
-  const desktop = { width: 1280, height: 800 };
-  const mobile = { width: 390, height: 844, isMobile: true, hasTouch: true };
 
-  async function open(route: string, language: 'en' | 'zh' = 'en', viewport = desktop) {
+  async function open(route: string, language: 'en' | 'zh' = 'en', viewport = DESKTOP) {
     await web.setViewport(viewport);
     await web.evaluate((lang) => localStorage.setItem('tandem.language', JSON.stringify({ v: 1, value: lang })), language);
     await web.goto(`${stack.origin}${route}`);
@@ -82,9 +80,9 @@ describe('Memory onboarding and personalization in the web app', () => {
 
   it('shows the onboarding to the new account, in English and Chinese, on desktop and at 390 px', async () => {
     for (const [language, viewport, name] of [
-      ['zh', desktop, 'desktop-zh'],
-      ['en', mobile, 'mobile-en'],
-      ['zh', mobile, 'mobile-zh'],
+      ['zh', DESKTOP, 'desktop-zh'],
+      ['en', PHONE, 'mobile-en'],
+      ['zh', PHONE, 'mobile-zh'],
     ] as const) {
       await open('/', language, viewport);
       await web.waitForSelector('[data-testid="onboarding"]');
@@ -166,10 +164,10 @@ describe('Memory onboarding and personalization in the web app', () => {
 
   it('shows the Personalization and Memory sections in settings, with exactly what is added', async () => {
     for (const [language, viewport, name] of [
-      ['en', desktop, 'desktop-en'],
-      ['zh', desktop, 'desktop-zh'],
-      ['en', mobile, 'mobile-en'],
-      ['zh', mobile, 'mobile-zh'],
+      ['en', DESKTOP, 'desktop-en'],
+      ['zh', DESKTOP, 'desktop-zh'],
+      ['en', PHONE, 'mobile-en'],
+      ['zh', PHONE, 'mobile-zh'],
     ] as const) {
       await open('/setting', language, viewport);
       await web.waitForSelector('[data-testid="personalization-section"] input');

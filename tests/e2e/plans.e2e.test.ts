@@ -2,7 +2,7 @@ import type { Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeStripe, type FakeStripe } from '../fixtures/fake-stripe.ts';
 import { auth, createUser, type TestUser } from '../helpers/users.ts';
-import { launchWithExtension, screenshot, settled, startStack, useServer, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
+import { DESKTOP, PHONE, launchWithExtension, screenshot, settled, startStack, useServer, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
 
 /**
  * Buying a plan, in Chromium with the extension loaded: the server talks to a fake Stripe on
@@ -18,8 +18,6 @@ describe('Plans and payments in Chromium', () => {
   let web: Page;
   /** The plan's end, as the server says it and as the browser writes it (YYYY-MM-DD, its time zone). */
   let endDate = '';
-  const desktop = { width: 1280, height: 800 };
-  const mobile = { width: 390, height: 844, isMobile: true, hasTouch: true };
   const panelUrl = () => `chrome-extension://${ext.extensionId}/sidepanel.html`;
 
   async function openPanel(): Promise<Page> {
@@ -50,7 +48,7 @@ describe('Plans and payments in Chromium', () => {
     user = await createUser(stack.server.app, { userName: 'Grace' });
     await ext.control.evaluate((token) => chrome.storage.local.set({ 'tandem.auth.token': { v: 1, value: token } }), user.token);
     web = await ext.browser.newPage();
-    await web.setViewport(desktop);
+    await web.setViewport(DESKTOP);
   });
 
   afterEach(async ({ task }) => {
@@ -164,7 +162,7 @@ describe('Plans and payments in Chromium', () => {
       ['subscription', '/subscription', '[data-testid="plan-dates"]'],
       ['success', '/pricing/pay?status=success&session_id=cs_test_1', '[data-testid="plan-active"]'],
     ] as const;
-    const shoot = async (language: 'en' | 'zh', viewport: typeof desktop | typeof mobile, size: string) => {
+    const shoot = async (language: 'en' | 'zh', viewport: typeof DESKTOP | typeof PHONE, size: string) => {
       await web.setViewport(viewport);
       for (const [name, path, ready] of pages) {
         await web.goto(`${stack.origin}${path}`);
@@ -177,7 +175,7 @@ describe('Plans and payments in Chromium', () => {
         await screenshot(web, `plans-${name}-web-${size}-${language}`);
       }
     };
-    await shoot('en', mobile, 'mobile');
+    await shoot('en', PHONE, 'mobile');
 
     // Chinese everywhere: the extension's choice reaches the web app through the bridge.
     await ext.control.evaluate(() => chrome.storage.local.set({ 'tandem.language': { v: 1, value: 'zh' } }));
@@ -187,8 +185,8 @@ describe('Plans and payments in Chromium', () => {
     // Priced in yuan.
     await web.waitForSelector('[data-testid="plan-card"][data-package="advanced-month"]');
     expect(await web.$eval('[data-testid="plan-card"][data-package="advanced-month"]', (c) => (c as HTMLElement).innerText)).toContain('¥138.00');
-    await shoot('zh', desktop, 'desktop');
-    await shoot('zh', mobile, 'mobile');
+    await shoot('zh', DESKTOP, 'desktop');
+    await shoot('zh', PHONE, 'mobile');
     await waitForText(web, /你的Advanced套餐有效期至/);
   }, 150_000);
 });

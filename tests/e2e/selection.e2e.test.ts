@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { CDPSession, Page, WebWorker } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, type TestUser } from '../helpers/users.ts';
-import { launchWithExtension, startStack, useServer, waitForExtensionStorage, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
+import { DESKTOP, launchWithExtension, startStack, useServer, waitForExtensionStorage, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
 import { ARTICLE_PARAGRAPH, isSidePanel, selectParagraph, serviceWorker, shadowPoint, shadowRootType, startArticleSite, waitForShadow } from './selection-helpers.ts';
 
 /** Pictures for the issue (the toolbar, the icon, /sider_setting, the context menu), looked at by hand. */
@@ -53,7 +53,7 @@ beforeAll(async () => {
   // The background fetched the user's pinned tools for the toolbar (the built-ins pin Explain).
   await storedTools();
   article = await ext.browser.newPage();
-  await article.setViewport({ width: 1280, height: 800 });
+  await article.setViewport(DESKTOP);
   await article.goto(`${site.origin}/article`);
   await article.waitForFunction(() => !!document.querySelector('tandem-sider'));
   cdp = await article.createCDPSession();
@@ -219,7 +219,7 @@ describe('Selection toolbar, context menus and floating icon: settings and hidin
 
     // The web app says these are the extension's settings.
     const web = await ext.browser.newPage();
-    await web.setViewport({ width: 1280, height: 800 });
+    await web.setViewport(DESKTOP);
     await web.goto(`${stack.origin}/sider_setting`);
     await web.waitForSelector('[data-testid="sider-setting-web"]');
     await web.screenshot({ path: `${SHOTS}/sider-setting-web-en.png` });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatMessages, chatSessions } from '../../server/db/schema/chat.ts';
 import { parseChatStream } from '../helpers/chat.ts';
 import { auth, createUser, type TestUser } from '../helpers/users.ts';
-import { launchWithExtension, screenshot, screenshotOnFailure, settled, sidePanelUrl, signInWebApp, startStack, useServer, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
+import { DESKTOP, launchWithExtension, screenshot, screenshotOnFailure, settled, sidePanelUrl, signInWebApp, startStack, useServer, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
 
 const ANSWER = 'Kyoto in spring: see **Philosopher’s Path** under cherry blossoms.\n\n京都的春天适合赏樱花。\n\n$a^2+b^2=c^2$';
 
@@ -97,7 +97,7 @@ describe('Search, export and share a chat in the web app', () => {
     web = await context.newPage();
     const cdp = await web.createCDPSession();
     await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads, browserContextId: context.id });
-    await web.setViewport({ width: 1280, height: 800 });
+    await web.setViewport(DESKTOP);
     await web.goto(`${stack.origin}/`);
     await signInWebApp(web, user.token);
     await web.goto(`${stack.origin}/`);
