@@ -27,13 +27,13 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          // Chromium with the unpacked extension against a real server: one file at a time, as
-          // the browser and the build are shared.
+          // Chromium with the unpacked extension against a real server. Files run side by side like
+          // the others: each starts its own server, fake upstreams and Chromium profile on free
+          // ports; they share only the build, made once by the global setup and read-only after.
           name: 'e2e',
           environment: 'node',
           include: ['tests/e2e/**/*.e2e.test.ts', 'tests/security/**/*.e2e.test.ts'],
           globalSetup: ['tests/e2e/global-setup.ts', 'tests/setup/databases.ts'],
-          fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
@@ -58,6 +58,11 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['tests/shared/**/*.test.{ts,tsx}', 'tests/components/**/*.test.{ts,tsx}', 'tests/admin/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/setup/jsdom.ts'],
+          // The files of a worker share its jsdom and the libraries under node_modules instead of
+          // loading them again each: half the suite's time went to that. After each file the setup
+          // file puts back what a file may change outside itself (timers, spies, stubs, storage,
+          // cookies, the URL, the language, the document) and resets the project's own modules.
+          isolate: false,
         },
       },
     ],

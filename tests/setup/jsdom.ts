@@ -1,6 +1,9 @@
 import '@testing-library/jest-dom/vitest';
+import { notifications } from '@mantine/notifications';
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import i18next from 'i18next';
+import { afterAll, afterEach, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing';
 
 // findBy* and waitFor give up after 1 s by default. CI runs the client and server suites side by
 // side on two cores, where a render and a request to the test server can take longer than that (a
@@ -86,3 +89,32 @@ if (typeof Blob.prototype.stream !== 'function') {
     }) as ReturnType<Blob['stream']>;
   };
 }
+
+// The client files share their workers' modules and globals (vitest.config.ts: isolate is off for
+// speed): after each file, what a file may have changed outside itself is put back.
+afterAll(async () => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+  // WxtVitest's setup stubs these once per worker; put them back for the next file.
+  vi.stubGlobal('chrome', fakeBrowser);
+  vi.stubGlobal('browser', fakeBrowser);
+  vi.unstubAllEnvs();
+  notifications.clean();
+  notifications.cleanQueue();
+  localStorage.clear();
+  sessionStorage.clear();
+  fakeBrowser.reset();
+  if (i18next.isInitialized && i18next.language !== 'en') await i18next.changeLanguage('en');
+  document.body.innerHTML = '';
+  document.title = '';
+  document.documentElement.removeAttribute('lang');
+  for (const cookie of document.cookie.split(';')) {
+    const name = cookie.split('=')[0].trim();
+    if (name) document.cookie = `${name}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
+  }
+  window.history.replaceState(null, '', '/');
+  // The project's own modules start afresh in the next file (module-level caches, loaded-once flags,
+  // running polls); the libraries under node_modules stay loaded, which is where the time went.
+  vi.resetModules();
+});

@@ -83,8 +83,12 @@ describe('the sidebar and /user-vip lead to the plans', () => {
   it('go premium opens an outside vip_url in a new tab', async () => {
     const open = vi.spyOn(window, 'open').mockReturnValue(null);
     await renderInApp(<ChatSidebar onNavigate={vi.fn()} />, { apiBase: server.url, user: testUser });
-    await userEvent.click(screen.getByRole('button', { name: 'Go premium' }));
-    await waitFor(() => expect(open).toHaveBeenCalledWith(VIP_URL, '_blank', 'noopener,noreferrer'));
+    // Until the settings have arrived the button leads to /pricing; once they have, to vip_url.
+    const premium = screen.getByRole('button', { name: 'Go premium' });
+    await waitFor(async () => {
+      await userEvent.click(premium);
+      expect(open).toHaveBeenCalledWith(VIP_URL, '_blank', 'noopener,noreferrer');
+    });
   });
 
   it('/user-vip shows the plan card and the ways to /pricing and /subscription, and asks a visitor to sign in', async () => {

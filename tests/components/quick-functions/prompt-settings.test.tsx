@@ -218,9 +218,8 @@ describe('/prompt_setting: import and export', () => {
 
   it('exports the prompts as a JSON file download', async () => {
     const created: Blob[] = [];
-    const createObjectURL = vi.fn((blob: Blob) => (created.push(blob), 'blob:prompts'));
-    const revokeObjectURL = vi.fn();
-    Object.assign(URL, { createObjectURL, revokeObjectURL });
+    vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => (created.push(blob as Blob), 'blob:prompts'));
+    const revokeObjectURL = vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
     const clicked = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
       expect(this.download).toMatch(/^tandem-prompts-\d{4}-\d{2}-\d{2}\.json$/);
       expect(this.href).toBe('blob:prompts');

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import i18next from 'i18next';
-import en from '../../../locales/en.json';
-import zh from '../../../locales/zh.json';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { browserLanguages, detectLanguage, languagePersisted } from '../../../shared/i18n/language.ts';
 import { currentLanguage, initI18n, setLanguage } from '../../../shared/i18n/i18n.ts';
 import { installStorage, writePersisted } from '../../../shared/storage/active.ts';
@@ -62,6 +62,10 @@ describe('i18n', () => {
 });
 
 describe('locales', () => {
+  // Read from the files: i18next merges the features' strings into the bundle it was given, the imported module.
+  const file = (name: string): object => JSON.parse(readFileSync(join(import.meta.dirname, '../../../locales', name), 'utf8'));
+  const en = file('en.json');
+  const zh = file('zh.json');
   const keys = (tree: object, prefix = ''): string[] =>
     Object.entries(tree).flatMap(([k, v]) => (typeof v === 'object' && v !== null ? keys(v, `${prefix}${k}.`) : [`${prefix}${k}`]));
 
