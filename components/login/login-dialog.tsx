@@ -1,6 +1,6 @@
 import { Alert, Center, Loader } from '@mantine/core';
 import { useAtomValue, useSetAtom, useStore } from 'jotai';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ServerUnreachableError } from '../../shared/api/request.ts';
 import { authActionAtom, tokenPersisted } from '../../shared/atoms/auth.ts';
@@ -16,8 +16,10 @@ import { loginFailureMessage, loginWithTempKey } from './login-actions.ts';
 
 /** The token is looked for every second while the dialog is open. */
 export const LOGIN_POLL_MS = 1000;
-/** The mobile login drawer's height. */
-export const LOGIN_DRAWER_HEIGHT = 560;
+/** The frame's height until the login page has told the height of its content. */
+const FRAME_HEIGHT = { drawer: 440, dialog: 480 };
+/** A login page that never tells its height (an operator's own) is shown at FRAME_HEIGHT this long after it loaded. */
+const REVEAL_WITHOUT_HEIGHT_MS = 1500;
 
 export interface LoginDialogProps {
   /** After a login: the app goes to /. */
@@ -39,12 +41,15 @@ export function LoginDialog({ onLoggedIn }: LoginDialogProps) {
   const frame = useRef<HTMLIFrameElement>(null);
   const [busy, setBusy] = useState(false);
   const tokenAtOpen = useRef<string | null>(null);
+  const fit = useFrameHeight();
 
   // Every opening loads the frame afresh: the Modal and Drawer unmount their content
   // when closed, so each opening mounts a new frame.
   useEffect(() => {
     if (state.open) tokenAtOpen.current = peekPersisted(tokenPersisted);
   }, [state.open]);
+  const { reset } = fit;
+  useEffect(reset, [state.open, loginUrl.value, reset]);
 
   const finish = () => {
     close();
@@ -63,6 +68,7 @@ export function LoginDialog({ onLoggedIn }: LoginDialogProps) {
       if (event.origin !== origin || event.source !== frame.current?.contentWindow) return;
       const message = LoginFrameMessageSchema.safeParse(event.data);
       if (!message.success) return;
+      if (message.data.type === 'resize') return fit.setHeight(message.data.height);
       if (message.data.type === 'not-logged-in') {
         if (peekPersisted(tokenPersisted) !== null) void store.set(authActionAtom, { type: 'logout' });
         return;
@@ -108,9 +114,12 @@ export function LoginDialog({ onLoggedIn }: LoginDialogProps) {
             title={t('login.frameTitle')}
             // Scripts and forms for the page itself; same-origin so it keeps its own storage.
             sandbox="allow-scripts allow-forms allow-same-origin allow-popups"
-            style={{ width: '100%', height: isH5 ? LOGIN_DRAWER_HEIGHT - 120 : 480, border: 0, display: 'block' }}
+            onLoad={fit.loaded}
+            data-fitted={fit.height !== null || undefined}
+            // Hidden until the page has said its height, so the sheet opens at its size and does not move under the pointer.
+            style={{ width: '100%', height: fit.height ?? (isH5 ? FRAME_HEIGHT.drawer : FRAME_HEIGHT.dialog), border: 0, display: 'block', visibility: fit.shown ? undefined : 'hidden' }}
           />
-          {busy && (
+          {(busy || !fit.shown) && (
             <Center style={{ position: 'absolute', inset: 0, background: 'rgba(255,255,255,0.7)' }}>
               <Loader size="sm" />
             </Center>
@@ -127,7 +136,8 @@ export function LoginDialog({ onLoggedIn }: LoginDialogProps) {
   );
 
   return isH5 ? (
-    <Drawer opened={state.open} onClose={close} position="bottom" size={LOGIN_DRAWER_HEIGHT} title={t('login.title')}>
+    // The sheet is as tall as what it holds (no empty band under the page), the window at most (then it scrolls).
+    <Drawer opened={state.open} onClose={close} position="bottom" styles={{ content: { height: 'auto' } }} title={t('login.title')}>
       {body}
     </Drawer>
   ) : (
@@ -135,4 +145,24 @@ export function LoginDialog({ onLoggedIn }: LoginDialogProps) {
       {body}
     </Modal>
   );
+}
+
+/**
+ * The frame's height as the login page tells it (null until it has), and whether the frame is shown:
+ * once it has a height, or a moment after a page that never tells one has loaded.
+ */
+function useFrameHeight() {
+  const [height, setHeight] = useState<number | null>(null);
+  const [timedOut, setTimedOut] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const reset = useCallback(() => {
+    setHeight(null);
+    setTimedOut(false);
+    return () => clearTimeout(timer.current);
+  }, []);
+  const loaded = () => {
+    clearTimeout(timer.current);
+    timer.current = setTimeout(() => setTimedOut(true), REVEAL_WITHOUT_HEIGHT_MS);
+  };
+  return { height, setHeight, shown: height !== null || timedOut, loaded, reset };
 }

@@ -89,6 +89,7 @@ function LoginScreen({ allowedIds, navigate }: { allowedIds: string[]; navigate:
   useEffect(() => {
     if (frame.framed && frame.targetOrigin) postToParent(window, frame.targetOrigin, { type: 'not-logged-in' });
   }, [frame]);
+  useReportHeight(frame);
 
   let body: ReactNode;
   if (notAllowed) {
@@ -124,11 +125,37 @@ function LoginScreen({ allowedIds, navigate }: { allowedIds: string[]; navigate:
   return <LoginShell>{body}</LoginShell>;
 }
 
+/**
+ * Framed by a trusted parent, the page tells it the height of its content on every change (a tab
+ * switched, an error shown), so the frame is as tall as the page and nothing (Create account) is
+ * hidden below it.
+ */
+function useReportHeight(frame: FrameContext) {
+  useEffect(() => {
+    if (!frame.framed || !frame.targetOrigin || typeof ResizeObserver === 'undefined') return;
+    const target = frame.targetOrigin;
+    const root = document.getElementById('root');
+    if (!root) return;
+    let sent = 0;
+    const report = () => {
+      const height = Math.min(Math.ceil(root.getBoundingClientRect().height), 5000);
+      if (height < 1 || height === sent) return;
+      sent = height;
+      postToParent(window, target, { type: 'resize', height });
+    };
+    const observer = new ResizeObserver(report);
+    observer.observe(root);
+    report();
+    return () => observer.disconnect();
+  }, [frame]);
+}
+
+/** Alone the shell fills the window; in a frame it is as tall as its content (the frame follows it). */
 function LoginShell({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   return (
-    <Center mih="100vh" p="md" bg="secondary.0">
-      <Paper withBorder shadow="sm" radius="md" p="xl" w="100%" maw={400}>
+    <Center mih={window.parent === window ? '100vh' : undefined} p={{ base: 'xs', xs: 'md' }} bg="secondary.0">
+      <Paper withBorder shadow="sm" radius="md" p={{ base: 'md', xs: 'xl' }} w="100%" maw={400}>
         <Stack gap="md">
           <Group justify="space-between" align="flex-start" wrap="nowrap">
             <div>

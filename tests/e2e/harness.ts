@@ -205,9 +205,9 @@ export async function settled(page: Page): Promise<void> {
 }
 
 /**
- * Waits for the login frame (the server's /login inside the dialog or drawer) to be ready. The
- * dialog may replace its frame while it opens (it reloads the frame, and the login page address
- * can change once the system settings arrive), which detaches a frame found earlier: look again.
+ * Waits for the login frame (the server's /login inside the dialog or drawer) to be ready and as tall
+ * as its page. The dialog may replace its frame while it opens (it reloads the frame, and the login
+ * page address can change once the system settings arrive), which detaches a frame found earlier: look again.
  */
 export async function loginFrame(page: Page, origin: string, timeout = 30_000): Promise<Frame> {
   const deadline = Date.now() + timeout;
@@ -216,11 +216,29 @@ export async function loginFrame(page: Page, origin: string, timeout = 30_000): 
     const frame = await handle!.contentFrame();
     try {
       await frame.waitForSelector('form input[type="email"]', { timeout: 3_000 });
+      await frameFitted(frame);
       return frame;
     } catch (error) {
       if (Date.now() > deadline) throw error;
     }
   }
+}
+
+/**
+ * Waits until the login frame is as tall as its page (the dialog takes the height the page posts after
+ * each change) and the dialog has stopped moving, so a click lands where the element is.
+ */
+export async function frameFitted(frame: Frame, timeout = 5_000): Promise<void> {
+  const element = (await frame.frameElement())!;
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const page = await frame.evaluate(() => Math.ceil(document.getElementById('root')!.getBoundingClientRect().height));
+    const box = await element.evaluate((e) => Math.round(e.getBoundingClientRect().height));
+    if (page === box) break;
+    if (Date.now() > deadline) throw new Error(`the login frame is ${box} px tall, its page ${page} px`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await settled(frame.page());
 }
 
 /** Fills and submits the central login page's form (sign in, or sign up first). */
@@ -232,6 +250,7 @@ export async function submitLoginForm(
   if (mode === 'signUp') {
     await frame.locator('[role="tab"]:nth-child(2)').click();
     await frame.waitForSelector('input[autocomplete="nickname"]');
+    await frameFitted(frame);
   }
   await frame.type('input[type="email"]', account.email);
   await frame.type('input[type="password"]', account.password);
