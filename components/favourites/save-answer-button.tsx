@@ -7,6 +7,7 @@ import { addFavourite, deleteFavourite, favouritesKey, savedStateQuery } from '.
 import { tokenAtom } from '../../shared/atoms/auth.ts';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import { notifySuccess, onMutationError } from '../ui/notify.ts';
+import { notifySuccessWithAction } from '../ui/notify-with-action.tsx';
 import { IconStar } from './favourite-icons.tsx';
 
 addEnglishStrings(en);
@@ -14,14 +15,16 @@ addEnglishStrings(en);
 export interface SaveAnswerButtonProps {
   /** The chat message whose answer is saved. */
   chatMessageId: string;
+  /** Opens the saved answers: the "Saved" toast offers it. */
+  onView?: () => void;
 }
 
 /**
  * The star under a finished answer: saves a copy of it to favourites, or removes the saved copy,
- * with a toast either way. Whether it is saved is asked for all the answers on screen in one call
+ * with a toast either way (the "Saved" one leads to the saved answers). Whether it is saved is asked for all the answers on screen in one call
  * (api.ts isSaved).
  */
-export function SaveAnswerButton({ chatMessageId }: SaveAnswerButtonProps) {
+export function SaveAnswerButton({ chatMessageId, onView }: SaveAnswerButtonProps) {
   const { t } = useTranslation();
   const token = useAtomValue(tokenAtom);
   const queryClient = useQueryClient();
@@ -41,7 +44,8 @@ export function SaveAnswerButton({ chatMessageId }: SaveAnswerButtonProps) {
       queryClient.setQueryData(stateQuery.queryKey, saved);
       // The list and the edited copies are read again when next shown.
       void queryClient.invalidateQueries({ queryKey: [...favouritesKey, 'list'] });
-      notifySuccess(saved ? t('favourites.saved') : t('favourites.removed'));
+      if (saved && onView) notifySuccessWithAction(t('favourites.saved'), { label: t('favourites.view'), onClick: onView });
+      else notifySuccess(saved ? t('favourites.saved') : t('favourites.removed'));
     },
     // A favourite deleted elsewhere (or saved elsewhere): ask again.
     onError: onMutationError((message) => t('favourites.saveFailed', { message }), () => void queryClient.invalidateQueries({ queryKey: stateQuery.queryKey })),

@@ -92,6 +92,10 @@ describe('Favourite answers in the web app', () => {
     await web.waitForFunction(() => document.querySelectorAll('[data-testid="save-answer"]:not([disabled])').length === 2);
     await web.locator('[data-testid="chat-turn"]:last-child [data-testid="save-answer"]').click();
     await web.waitForFunction(() => document.querySelectorAll('[data-testid="save-answer"][aria-pressed="true"]').length === 2);
+    // The "Saved" toast leads to the saved answers.
+    await web.locator('.mantine-Notification-root ::-p-aria([name="View"][role="button"])').click();
+    await web.waitForFunction(() => location.pathname === '/ans-fav/list');
+    await web.waitForFunction(() => document.querySelectorAll('[data-testid="favourite-item"]').length === 2);
   });
 
   it('lists them newest first and finds one by text inside the answer, in English and Chinese, on the server', async () => {

@@ -1,6 +1,8 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { notifications } from '@mantine/notifications';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { chatFavouritesAddons } from '../../../components/layout/chat-favourites.tsx';
 import { SaveAnswerButton } from '../../../components/favourites/save-answer-button.tsx';
 import { fakeApi, serveTheseTests } from '../../helpers/fake-api.ts';
 import { sendEnvelope } from '../../helpers/http-server.ts';
@@ -80,5 +82,23 @@ describe('SaveAnswerButton', () => {
     expect(await screen.findByText('Removed from favourites')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Save to favourites' })).toHaveAttribute('aria-pressed', 'false');
     expect(calls('/api/Save/Delete')).toEqual([{ favouriteId: 'fav-m1' }]);
+  });
+
+  it('the "Saved" toast leads to the saved answers, and is closed when taken', async () => {
+    window.history.replaceState(null, '', '/s1');
+    await renderInApp(<>{chatFavouritesAddons.answerActions!({ chatMessageId: 'm1' })}</>, { apiBase: server.url, user: testUser });
+    const star = await screen.findByRole('button', { name: 'Save to favourites' });
+    await waitFor(() => expect(star).toBeEnabled());
+    const show = vi.spyOn(notifications, 'show');
+    const hide = vi.spyOn(notifications, 'hide');
+    await userEvent.click(star);
+    await userEvent.click(await screen.findByRole('button', { name: 'View' }));
+    expect(window.location.pathname).toBe('/ans-fav/list');
+    expect(hide.mock.calls).toEqual([[show.mock.results[0].value]]);
+
+    // Removing says so, with nowhere to go.
+    await userEvent.click(screen.getByRole('button', { name: 'Remove from favourites' }));
+    const removed = (await screen.findByText('Removed from favourites')).closest('.mantine-Notification-root') as HTMLElement;
+    expect(within(removed).queryByRole('button', { name: 'View' })).toBeNull();
   });
 });
