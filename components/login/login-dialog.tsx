@@ -1,6 +1,6 @@
 import { Alert, Center, Loader } from '@mantine/core';
 import { useAtomValue, useSetAtom, useStore } from 'jotai';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ServerUnreachableError } from '../../shared/api/request.ts';
 import { authActionAtom, tokenPersisted } from '../../shared/atoms/auth.ts';
@@ -41,15 +41,14 @@ export function LoginDialog({ onLoggedIn }: LoginDialogProps) {
   const frame = useRef<HTMLIFrameElement>(null);
   const [busy, setBusy] = useState(false);
   const tokenAtOpen = useRef<string | null>(null);
-  const fit = useFrameHeight();
+  // A new frame each opening or address: it has not said its height yet.
+  const fit = useFrameHeight(`${state.open} ${loginUrl.value ?? ''}`);
 
   // Every opening loads the frame afresh: the Modal and Drawer unmount their content
   // when closed, so each opening mounts a new frame.
   useEffect(() => {
     if (state.open) tokenAtOpen.current = peekPersisted(tokenPersisted);
   }, [state.open]);
-  const { reset } = fit;
-  useEffect(reset, [state.open, loginUrl.value, reset]);
 
   const finish = () => {
     close();
@@ -149,20 +148,21 @@ export function LoginDialog({ onLoggedIn }: LoginDialogProps) {
 
 /**
  * The frame's height as the login page tells it (null until it has), and whether the frame is shown:
- * once it has a height, or a moment after a page that never tells one has loaded.
+ * once it has a height, or a moment after a page that never tells one has loaded. Both start over
+ * when `frameKey` changes (another frame).
  */
-function useFrameHeight() {
+function useFrameHeight(frameKey: string) {
   const [height, setHeight] = useState<number | null>(null);
   const [timedOut, setTimedOut] = useState(false);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  const reset = useCallback(() => {
+  useEffect(() => {
     setHeight(null);
     setTimedOut(false);
     return () => clearTimeout(timer.current);
-  }, []);
+  }, [frameKey]);
   const loaded = () => {
     clearTimeout(timer.current);
     timer.current = setTimeout(() => setTimedOut(true), REVEAL_WITHOUT_HEIGHT_MS);
   };
-  return { height, setHeight, shown: height !== null || timedOut, loaded, reset };
+  return { height, setHeight, shown: height !== null || timedOut, loaded };
 }

@@ -3,6 +3,7 @@ import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { addUser, login } from '../../shared/api/account.ts';
 import { forgetInviteCode, keepInviteCodeFromUrl, pendingInviteCode } from '../../shared/atoms/invite-code.ts';
+import { LOGIN_FRAME_MAX_HEIGHT } from '../../shared/contracts/login-frame.ts';
 import { rememberLoginState } from './atoms.ts';
 import { useSystemSetting } from '../app-shell/system-settings.ts';
 import { LanguageSwitch } from '../ui/language-switch.tsx';
@@ -138,7 +139,7 @@ function useReportHeight(frame: FrameContext) {
     if (!root) return;
     let sent = 0;
     const report = () => {
-      const height = Math.min(Math.ceil(root.getBoundingClientRect().height), 5000);
+      const height = Math.min(Math.ceil(root.getBoundingClientRect().height), LOGIN_FRAME_MAX_HEIGHT);
       if (height < 1 || height === sent) return;
       sent = height;
       postToParent(window, target, { type: 'resize', height });
