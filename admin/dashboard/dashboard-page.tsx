@@ -213,17 +213,30 @@ function Charts({ data }: { data: Dashboard }) {
   );
 }
 
-/** A table of the dashboard under its heading; an empty one keeps room for its "nothing yet" text. */
-function TitledTable<T>({ title, records, ...table }: { title: string; records: T[]; idAccessor: keyof T & string; noRecordsText: string; columns: DataTableColumn<T>[] }) {
+/**
+ * A table of the dashboard under its heading (`adminDashboard.{strings}.title`); an empty one keeps
+ * room for its "nothing yet" text (`….empty`).
+ */
+function TitledTable<T>({ strings, records, ...table }: { strings: 'deployments' | 'models'; records: T[]; idAccessor: keyof T & string; columns: DataTableColumn<T>[] }) {
+  const { t } = useTranslation();
+  const title = t(`adminDashboard.${strings}.title`);
   return (
     <Stack gap="xs">
       <Title order={3} size="h5">
         {title}
       </Title>
-      <DataTable<T> aria-label={title} withTableBorder borderRadius="md" minHeight={records.length ? undefined : 120} records={records} {...table} />
+      <DataTable<T> aria-label={title} noRecordsText={t(`adminDashboard.${strings}.empty`)} withTableBorder borderRadius="md" minHeight={records.length ? undefined : 120} records={records} {...table} />
     </Stack>
   );
 }
+
+/** A right-aligned column of figures. */
+function figureColumn<T>(accessor: string, title: string, render: (row: T) => ReactNode): DataTableColumn<T> {
+  return { accessor, title, textAlign: 'right', render };
+}
+
+type DeploymentRow = Dashboard['deployments'][number];
+type ModelRow = Dashboard['models'][number];
 
 function DeploymentsTable({ data }: { data: Dashboard }) {
   const { t, i18n } = useTranslation();
@@ -232,8 +245,7 @@ function DeploymentsTable({ data }: { data: Dashboard }) {
   const modelName = new Map(data.models.map((m) => [m.aiModelId, m.modelName]));
   return (
     <TitledTable
-      title={t('adminDashboard.deployments.title')}
-      noRecordsText={t('adminDashboard.deployments.empty')}
+      strings="deployments"
       idAccessor="deploymentId"
       records={data.deployments}
       columns={[
@@ -244,18 +256,13 @@ function DeploymentsTable({ data }: { data: Dashboard }) {
           render: (d) => (d.provider ? <span translate="no">{`${d.provider} · ${d.upstreamModelId ?? ''}`}</span> : `${d.deploymentId} ${t('adminDashboard.deployments.deleted')}`),
         },
         { accessor: 'aiModelId', title: t('adminDashboard.deployments.model'), render: (d) => (d.aiModelId ? (modelName.get(d.aiModelId) ?? d.aiModelId) : '') },
-        { accessor: 'messages', title: t('adminDashboard.deployments.messages'), textAlign: 'right', render: (d) => n(d.messages) },
-        { accessor: 'errors', title: t('adminDashboard.deployments.errors'), textAlign: 'right', render: (d) => n(d.errors) },
-        { accessor: 'failovers', title: t('adminDashboard.deployments.failovers'), textAlign: 'right', render: (d) => n(d.failovers) },
-        {
-          accessor: 'rate',
-          title: t('adminDashboard.deployments.errorRate'),
-          textAlign: 'right',
-          render: (d) => {
-            const rate = errorRate(d.messages, d.errors);
-            return rate === null ? '—' : percent.format(rate);
-          },
-        },
+        figureColumn<DeploymentRow>('messages', t('adminDashboard.deployments.messages'), (d) => n(d.messages)),
+        figureColumn<DeploymentRow>('errors', t('adminDashboard.deployments.errors'), (d) => n(d.errors)),
+        figureColumn<DeploymentRow>('failovers', t('adminDashboard.deployments.failovers'), (d) => n(d.failovers)),
+        figureColumn<DeploymentRow>('rate', t('adminDashboard.deployments.errorRate'), (d) => {
+          const rate = errorRate(d.messages, d.errors);
+          return rate === null ? '—' : percent.format(rate);
+        }),
       ]}
     />
   );
@@ -266,21 +273,17 @@ function ModelsTable({ data }: { data: Dashboard }) {
   const n = useNumber();
   return (
     <TitledTable
-      title={t('adminDashboard.models.title')}
-      noRecordsText={t('adminDashboard.models.empty')}
+      strings="models"
       idAccessor="aiModelId"
       records={data.models}
       columns={[
         { accessor: 'modelName', title: t('adminDashboard.models.model') },
-        { accessor: 'messages', title: t('adminDashboard.models.messages'), textAlign: 'right', render: (m) => n(m.messages) },
-        { accessor: 'tokens', title: t('adminDashboard.models.tokens'), textAlign: 'right', render: (m) => n(m.inputTokens + m.outputTokens) },
-        { accessor: 'estimatedMessages', title: t('adminDashboard.models.estimated'), textAlign: 'right', render: (m) => n(m.estimatedMessages) },
-        {
-          accessor: 'avgFirstTokenMs',
-          title: t('adminDashboard.models.avgFirstToken'),
-          textAlign: 'right',
-          render: (m) => (m.avgFirstTokenMs === null ? t('adminDashboard.models.none') : t('adminDashboard.models.ms', { value: n(Math.round(m.avgFirstTokenMs)) })),
-        },
+        figureColumn<ModelRow>('messages', t('adminDashboard.models.messages'), (m) => n(m.messages)),
+        figureColumn<ModelRow>('tokens', t('adminDashboard.models.tokens'), (m) => n(m.inputTokens + m.outputTokens)),
+        figureColumn<ModelRow>('estimatedMessages', t('adminDashboard.models.estimated'), (m) => n(m.estimatedMessages)),
+        figureColumn<ModelRow>('avgFirstTokenMs', t('adminDashboard.models.avgFirstToken'), (m) =>
+          m.avgFirstTokenMs === null ? t('adminDashboard.models.none') : t('adminDashboard.models.ms', { value: n(Math.round(m.avgFirstTokenMs)) }),
+        ),
       ]}
     />
   );

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, createUser, type TestUser } from '../helpers/users.ts';
-import { DESKTOP, PHONE, launchWithExtension, screenshot, screenshotOnFailure, settled, signInWebApp, startStack, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
+import { DESKTOP, PHONE, launchWithExtension, screenshot, screenshotOnFailure, settled, openWebApp, startStack, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
 
 /** The pictures this feature is judged by (the list and the editor, en and zh, desktop and 390 px). */
 const SHOTS = process.env.FAVOURITES_SHOTS_DIR ?? '/tmp/shots-fav';
@@ -52,14 +52,10 @@ describe('Favourite answers in the web app', () => {
       stack.upstream.script(model, { chunks: [OTTERS.slice(0, 20), OTTERS.slice(20)] });
     }
     user = await createUser(stack.server.app, { userName: 'Ada' });
-    // The web app on its own (another profile than the extension's): signed in by its stored token.
-    context = await ext.browser.createBrowserContext();
-    web = await context.newPage();
+    ({ context, web } = await openWebApp(ext, stack.origin, user.token));
     web.on('request', (request) => {
       if (request.url().includes('/api/Save/GetList')) listRequests.push(new URL(request.url()));
     });
-    await web.goto(`${stack.origin}/`);
-    await signInWebApp(web, user.token);
   });
 
   screenshotOnFailure('favourites', () => [web]);

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import puppeteer, { type Browser, type Frame, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type BrowserContext, type Frame, type Page } from 'puppeteer-core';
 import { afterEach } from 'vitest';
 import { BUILT_IN_EXTENSION_ID } from '../../shared/contracts/extension.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
@@ -197,6 +197,20 @@ export function screenshotOnFailure(suite: string, pages: () => (Page | undefine
 /** Signs the web app open in `page` in as `token`: the stored login it reads when it starts. */
 export async function signInWebApp(page: Page, token: string): Promise<void> {
   await page.evaluate((t) => localStorage.setItem('tandem.auth.token', JSON.stringify({ v: 1, value: t })), token);
+}
+
+/**
+ * The web app signed in as `token`, in a browser context of its own (not the extension's profile),
+ * open at its home at `viewport` (the narrow layout is chosen at start-up).
+ */
+export async function openWebApp(ext: ExtensionBrowser, origin: string, token: string, viewport = DESKTOP): Promise<{ context: BrowserContext; web: Page }> {
+  const context = await ext.browser.createBrowserContext();
+  const web = await context.newPage();
+  await web.setViewport(viewport);
+  await web.goto(`${origin}/`);
+  await signInWebApp(web, token);
+  await web.goto(`${origin}/`);
+  return { context, web };
 }
 
 /** Waits until no CSS transition or animation is running (Mantine's drawers and dialogs slide in). */

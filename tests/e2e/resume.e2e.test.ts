@@ -6,7 +6,7 @@ import type { BrowserContext, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatMessages } from '../../server/db/schema/chat.ts';
 import { createUser, type TestUser } from '../helpers/users.ts';
-import { DESKTOP, launchWithExtension, screenshot, screenshotOnFailure, signInWebApp, startStack, useServer, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
+import { launchWithExtension, screenshot, screenshotOnFailure, openWebApp, startStack, useServer, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
 
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots', import.meta.url));
 
@@ -34,11 +34,7 @@ describe('Continue an answer on another surface', () => {
     for (const model of ['basic-model', 'standard-model']) stack.upstream.script(model, { chunks: PIECES, delayMs: 60 });
     user = await createUser(stack.server.app);
     await ext.control.evaluate((token) => chrome.storage.local.set({ 'tandem.auth.token': { v: 1, value: token } }), user.token);
-    context = await ext.browser.createBrowserContext();
-    web = await context.newPage();
-    await web.setViewport(DESKTOP);
-    await web.goto(`${stack.origin}/`);
-    await signInWebApp(web, user.token);
+    ({ context, web } = await openWebApp(ext, stack.origin, user.token));
   });
 
   screenshotOnFailure('resume', () => [web]);

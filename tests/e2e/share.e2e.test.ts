@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatMessages, chatSessions } from '../../server/db/schema/chat.ts';
 import { parseChatStream } from '../helpers/chat.ts';
 import { auth, createUser, type TestUser } from '../helpers/users.ts';
-import { DESKTOP, launchWithExtension, screenshot, screenshotOnFailure, settled, sidePanelUrl, signInWebApp, startStack, useServer, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
+import { launchWithExtension, screenshot, screenshotOnFailure, settled, sidePanelUrl, openWebApp, startStack, useServer, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
 
 const ANSWER = 'Kyoto in spring: see **Philosopher’s Path** under cherry blossoms.\n\n京都的春天适合赏樱花。\n\n$a^2+b^2=c^2$';
 
@@ -93,14 +93,9 @@ describe('Search, export and share a chat in the web app', () => {
         requestedModelId: 'basic-model', modelName: 'Basic', finishReason: 'stop', createdAt: new Date(Date.UTC(2026, 0, 1) + i * 60_000),
       })),
     );
-    context = await ext.browser.createBrowserContext();
-    web = await context.newPage();
+    ({ context, web } = await openWebApp(ext, stack.origin, user.token));
     const cdp = await web.createCDPSession();
     await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads, browserContextId: context.id });
-    await web.setViewport(DESKTOP);
-    await web.goto(`${stack.origin}/`);
-    await signInWebApp(web, user.token);
-    await web.goto(`${stack.origin}/`);
     await waitForText(web, /Kyoto trip/);
   });
 

@@ -57,15 +57,9 @@ beforeEach(async () => {
 
 describe('personalization and memory: the system prompt', () => {
   it('adds nothing for a new user; the onboarding is pending', async () => {
-    expect(await ok('GET', '/api/Personalization/Get')).toEqual({
-      enabled: true,
-      occupation: '',
-      traits: '',
-      otherInfo: '',
-      answerLanguage: null,
-      memoryEnabled: true,
-      onboarding: 'pending',
-    });
+    // An empty profile, answers in the chat's language, personalization and memory on.
+    const blank = { occupation: '', traits: '', otherInfo: '', answerLanguage: null };
+    expect(await ok('GET', '/api/Personalization/Get')).toEqual({ ...blank, enabled: true, memoryEnabled: true, onboarding: 'pending' });
     expect((await ok('GET', '/api/Personalization/GetSystemPrompt')).text).toBe('');
     const { request } = await send('hello');
     expect(systemOf(request)).toBeUndefined();

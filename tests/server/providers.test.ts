@@ -33,9 +33,8 @@ type Upstream = {
   /** Prefix of the upstream model ids. */
   family: string;
   start(): Promise<Fake>;
-  env(fake: Fake, models: string): Record<string, string>;
-  key: string;
-  keyHeader: string;
+  /** The key the tests configure: the variable that sets it and the header it travels in (the base URL and the models are {PROVIDER}_BASE_URL and {PROVIDER}_MODELS). */
+  key: { env: string; value: string; header: string };
   path(model: string): string;
   /** The request body's conversation and system prompt, in the provider's wire format. */
   wire(turns: Turn[], system?: string): object;
@@ -50,13 +49,17 @@ type Upstream = {
   errorFinish?: Script;
 };
 
+/** The variables that point the server at the fake upstream with the test key and models. */
+function upstreamEnv(up: Upstream, fake: Fake, models: string[]): Record<string, string> {
+  const prefix = up.provider.toUpperCase();
+  return { [up.key.env]: up.key.value, [`${prefix}_BASE_URL`]: fake.baseUrl, [`${prefix}_MODELS`]: models.join(', ') };
+}
+
 const anthropic: Upstream = {
   provider: 'anthropic',
   family: 'claude',
   start: startFakeAnthropic,
-  env: (fake, models) => ({ ANTHROPIC_API_KEY: 'sk-ant-env-key-1234', ANTHROPIC_BASE_URL: fake.baseUrl, ANTHROPIC_MODELS: models }),
-  key: 'sk-ant-env-key-1234',
-  keyHeader: 'x-api-key',
+  key: { env: 'ANTHROPIC_API_KEY', value: 'sk-ant-env-key-1234', header: 'x-api-key' },
   path: () => '/v1/messages',
   wire: (turns, system) => ({
     messages: turns.map((t) => ({ role: t.role, content: [{ type: 'text', text: t.text }] })),
@@ -80,9 +83,7 @@ const google: Upstream = {
   provider: 'google',
   family: 'gemini',
   start: startFakeGoogle,
-  env: (fake, models) => ({ GOOGLE_GENERATIVE_AI_API_KEY: 'AIza-env-key-5678', GOOGLE_BASE_URL: fake.baseUrl, GOOGLE_MODELS: models }),
-  key: 'AIza-env-key-5678',
-  keyHeader: 'x-goog-api-key',
+  key: { env: 'GOOGLE_GENERATIVE_AI_API_KEY', value: 'AIza-env-key-5678', header: 'x-goog-api-key' },
   path: (model) => `/v1beta/models/${model}:streamGenerateContent?alt=sse`,
   wire: (turns, system) => ({
     contents: turns.map((t) => ({ role: t.role === 'assistant' ? 'model' : 'user', parts: [{ text: t.text }] })),
@@ -138,7 +139,7 @@ for (const up of [anthropic, google]) {
   beforeAll(async () => {
     fake = await up.start();
     searx = await startFakeSearxng();
-    t = await createTestApp({ SECRET_KEY, SEARXNG_URL: searx.url, ...up.env(fake, MODELS.join(', ')) });
+    t = await createTestApp({ SECRET_KEY, SEARXNG_URL: searx.url, ...upstreamEnv(up, fake, MODELS) });
     // A deployment seeded without the fake's base URL would send the key to the real API.
     const stray = (await t.database.db.select().from(aiDeployments)).filter((d) => d.baseUrl !== fake.baseUrl);
     if (stray.length) throw new Error(`seeded deployments not pointing at the fake: ${stray.map((d) => `${d.upstreamModelId} → ${d.baseUrl}`).join(', ')}`);
@@ -168,7 +169,7 @@ for (const up of [anthropic, google]) {
         expect(row).toMatchObject({ provider: up.provider, baseUrl: fake.baseUrl, source: 'env', enabled: true });
         expect(row.upstreamModelId).toBe(row.aiModelId);
         expect(row.apiKeyEnc).toMatch(/^v1\./);
-        expect(row.apiKeyEnc).not.toContain(up.key);
+        expect(row.apiKeyEnc).not.toContain(up.key.value);
       }
       expect(fake.requests).toHaveLength(0);
     });
@@ -213,7 +214,7 @@ for (const up of [anthropic, google]) {
       expect(fake.requests).toHaveLength(2);
       for (const r of fake.requests) {
         expect(r).toMatchObject({ method: 'POST', path: up.path(`${f}-plain`), model: `${f}-plain` });
-        expect(r.headers[up.keyHeader]).toBe(up.key);
+        expect(r.headers[up.key.header]).toBe(up.key.value);
         if (up.provider === 'anthropic') expect(r.headers['anthropic-version']).toBe('2023-06-01');
       }
       const [one, two] = fake.requests;
@@ -254,7 +255,7 @@ for (const up of [anthropic, google]) {
         expect(textOf(events)).toBe('saved by the backup');
         expect(events.at(-1)!.Data.FinishReason).toBe('stop');
         expect(fake.requests.map((r) => r.model)).toEqual([aiModelId, `${f}-backup`]);
-        expect(fake.requests.map((r) => r.headers[up.keyHeader])).toEqual([up.key, 'backup-key-0000']);
+        expect(fake.requests.map((r) => r.headers[up.key.header])).toEqual([up.key.value, 'backup-key-0000']);
         expect((await storedMessages(events[0].Data.ChatSessionId))[0]).toMatchObject({ outputMessage: 'saved by the backup', finishReason: 'stop' });
         expect(await pointsOf()).toBe(before - 1);
       });

@@ -94,15 +94,11 @@ export async function listAudit(ctx: AppContext, q: AuditListQuery): Promise<Pag
     q.targetType ? eq(t.targetType, q.targetType) : undefined,
     q.targetId ? eq(t.targetId, q.targetId) : undefined,
   ];
-  return newestPage(ctx.db, t, conditions, q, (r) => ({
-    id: r.id,
-    actorId: r.actorId,
-    actorEmail: r.actorEmail,
-    action: r.action,
-    targetType: r.targetType,
-    targetId: r.targetId,
-    before: r.before ?? null,
-    after: r.after ?? null,
-    createTime: r.createdAt.toISOString(),
+  // The row's columns are the entry's fields, but for the time's name and form.
+  return newestPage(ctx.db, t, conditions, q, ({ createdAt, before, after, ...row }) => ({
+    ...row,
+    before: before ?? null,
+    after: after ?? null,
+    createTime: createdAt.toISOString(),
   }));
 }
