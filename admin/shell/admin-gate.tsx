@@ -113,7 +113,7 @@ function Waiting({ label }: { label: string }) {
 
 function GateFrame({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <Center mih="100vh" p="md" bg="secondary.0">
+    <Center mih="100vh" p="md" bg="var(--tandem-backdrop)">
       <Paper withBorder shadow="sm" radius="md" p="xl" w="100%" maw={460}>
         <Stack gap="md">
           <Title order={1} size="h3">

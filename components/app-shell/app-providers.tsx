@@ -11,7 +11,8 @@ import type { Platform } from '../../shared/platform/platform.ts';
 import { deferred } from '../ui/deferred.tsx';
 import { ErrorBoundary } from '../ui/error-boundary.tsx';
 import '../ui/theme.css';
-import { theme } from '../ui/theme.ts';
+import { cssVariablesResolver, theme } from '../ui/theme.ts';
+import { colorSchemeManager } from './color-scheme.ts';
 import { PlatformContext } from './platform-context.tsx';
 import type { JotaiStore } from './start.ts';
 
@@ -36,7 +37,7 @@ export function AppProviders({ store, queryClient, i18n, platform, children }: A
       <I18nextProvider i18n={i18n}>
         <QueryClientProvider client={queryClient}>
           <PlatformContext.Provider value={platform}>
-            <MantineProvider theme={theme}>
+            <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} colorSchemeManager={colorSchemeManager} defaultColorScheme="auto">
               {/* On a narrow screen below the top bar, so its buttons stay usable while a notice shows. */}
               <Notifications
                 position={platform.isH5 ? 'top-center' : 'top-right'}

@@ -17,6 +17,7 @@ import type { StorageAdapter } from '../../shared/storage/adapter.ts';
 import { installStorage, loadPersisted, watchPersisted } from '../../shared/storage/active.ts';
 import type { Persisted } from '../../shared/storage/persisted.ts';
 import { storageFor } from '../../shared/storage/for-platform.ts';
+import { colorSchemePersisted } from './color-scheme.ts';
 import { createQueryClient } from './query-client.ts';
 
 export type JotaiStore = ReturnType<typeof createStore>;
@@ -47,15 +48,15 @@ export interface StartOptions {
 export async function startApp(options: StartOptions = {}): Promise<StartedApp> {
   const platform: Platform = { ...detectPlatform(options.probe), tabs: options.tabs ?? null };
   installStorage(options.storage ?? storageFor(platform));
-  const [, , chosenServer] = await Promise.all([
-    // The first screen's (the last model list) and the first call's (the visitor id of its DriverId header) too.
+  const [chosenServer] = await Promise.all([
+    loadPersisted(serverUrlPersisted),
+    loadPersisted(languagePersisted),
+    // The first screen's (the last model list, the colour scheme) and the first call's (the visitor id of its DriverId header) too.
     Promise.all(
-      [...authPersisted, chatModelPersisted, webSearchPersisted, chatPluginsPersisted, lastModelListPersisted, visitorIdPersisted].map((declaration) =>
+      [...authPersisted, chatModelPersisted, webSearchPersisted, chatPluginsPersisted, lastModelListPersisted, visitorIdPersisted, colorSchemePersisted].map((declaration) =>
         loadPersisted(declaration as Persisted<unknown>),
       ),
     ),
-    loadPersisted(languagePersisted),
-    loadPersisted(serverUrlPersisted),
   ]);
   const i18n = await initI18n(options.languages ?? browserLanguages());
   setApiBase(apiBaseFor(platform.isExtension, chosenServer));

@@ -133,8 +133,8 @@ export function ChatSidebar({ activeSessionId, onNavigate, defaultCollapsed = fa
         flexDirection: 'column',
         gap: 8,
         padding: 8,
-        background: 'var(--mantine-color-secondary-0, #F7F7FF)',
-        borderRight: '1px solid var(--mantine-color-gray-3)',
+        background: 'var(--tandem-backdrop)',
+        borderRight: '1px solid var(--mantine-color-default-border)',
         transition: 'width 150ms ease',
       }}
     >

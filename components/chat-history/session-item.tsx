@@ -149,7 +149,7 @@ export function SessionItem({ session, active, onNavigate }: SessionItemProps) {
       px={8}
       py={4}
       data-active={active || undefined}
-      style={{ borderRadius: 6, background: active ? 'var(--mantine-color-gray-1)' : undefined }}
+      style={{ borderRadius: 6, background: active ? 'var(--mantine-color-default-hover)' : undefined }}
     >
       <UnstyledButton
         onClick={() => onNavigate(`/${session.chatSessionId}`)}

@@ -138,7 +138,7 @@ function SelectionChip({ selection, onRemove }: { selection: ChatSelection; onRe
       data-testid="selection-chip"
       role="status"
       aria-label={t('chat.selection.chipLabel', { title })}
-      style={{ display: 'flex', alignItems: 'center', gap: 6, padding: '4px 6px', marginBottom: 4, borderRadius: 6, background: 'var(--mantine-color-gray-0)', border: '1px solid var(--mantine-color-gray-3)' }}
+      style={{ display: 'flex', alignItems: 'center', gap: 6, padding: '4px 6px', marginBottom: 4, borderRadius: 6, background: 'var(--tandem-surface)', border: '1px solid var(--mantine-color-default-border)' }}
     >
       <IconFileText size={14} />
       <Text size="xs" lineClamp={2} style={{ flex: 1, minWidth: 0 }}>

@@ -211,7 +211,7 @@ function InvitedRow({ account }: { account: InvitedAccount }) {
   const date = new Date(account.createTime);
   const shown = Number.isNaN(date.getTime()) ? '' : new Intl.DateTimeFormat(i18n.language === 'zh' ? 'zh-CN' : 'en', { dateStyle: 'medium' }).format(date);
   return (
-    <Group component="li" data-testid="invited-account" justify="space-between" wrap="nowrap" py={8} style={{ borderTop: '1px solid var(--mantine-color-gray-2)' }}>
+    <Group component="li" data-testid="invited-account" justify="space-between" wrap="nowrap" py={8} style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
       <div style={{ minWidth: 0 }}>
         <Text size="sm" fw={500} truncate>
           {account.userName}

@@ -106,7 +106,7 @@ export function ChatLayout() {
 
   return (
     <div style={{ display: 'flex', flexDirection: 'column', height: '100dvh' }}>
-      <Group justify="space-between" px={8} py={6} wrap="nowrap" style={{ borderBottom: '1px solid var(--mantine-color-gray-3)' }}>
+      <Group justify="space-between" px={8} py={6} wrap="nowrap" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
         <ActionIcon variant="subtle" color="gray" aria-label={t('chat.sider.label')} onClick={() => setDrawer(true)}>
           <IconMenu />
         </ActionIcon>

@@ -119,7 +119,7 @@ export function LoginDialog({ onLoggedIn }: LoginDialogProps) {
             style={{ width: '100%', height: fit.height ?? (isH5 ? FRAME_HEIGHT.drawer : FRAME_HEIGHT.dialog), border: 0, display: 'block', visibility: fit.shown ? undefined : 'hidden' }}
           />
           {(busy || !fit.shown) && (
-            <Center style={{ position: 'absolute', inset: 0, background: 'rgba(255,255,255,0.7)' }}>
+            <Center style={{ position: 'absolute', inset: 0, background: 'light-dark(rgba(255, 255, 255, 0.7), rgba(36, 36, 36, 0.7))' }}>
               <Loader size="sm" />
             </Center>
           )}

@@ -155,7 +155,7 @@ function useReportHeight(frame: FrameContext) {
 function LoginShell({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   return (
-    <Center mih={window.parent === window ? '100vh' : undefined} p={{ base: 'xs', xs: 'md' }} bg="secondary.0">
+    <Center mih={window.parent === window ? '100vh' : undefined} p={{ base: 'xs', xs: 'md' }} bg="var(--tandem-backdrop)">
       <Paper withBorder shadow="sm" radius="md" p={{ base: 'md', xs: 'xl' }} w="100%" maw={400}>
         <Stack gap="md">
           <Group justify="space-between" align="flex-start" wrap="nowrap">

@@ -30,13 +30,13 @@ export function GuidePage({ onNavigate }: { onNavigate: (path: string) => void }
                   alt={t('newcomers.guide.screenshotAlt', { step: title })}
                   radius={6}
                   loading="lazy"
-                  style={{ border: '1px solid var(--mantine-color-gray-3)' }}
+                  style={{ border: '1px solid var(--mantine-color-default-border)' }}
                 />
               </Stack>
             </Paper>
           );
         })}
-        <Paper withBorder p="md" radius={8} bg="var(--mantine-color-gray-0)">
+        <Paper withBorder p="md" radius={8} bg="var(--tandem-surface)">
           <Stack gap={4}>
             <Title order={4}>{t('newcomers.guide.firefox.title')}</Title>
             <Text size="sm">{t('newcomers.guide.firefox.text')}</Text>

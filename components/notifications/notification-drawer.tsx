@@ -36,7 +36,7 @@ export function NotificationDrawer({ opened, onClose, token, onNavigate }: Notif
       padding={0}
       title={<Text fw={600}>{t('notifications.panel.title')}</Text>}
       closeButtonProps={{ 'aria-label': t('notifications.panel.close') }}
-      styles={{ header: { borderBottom: '1px solid var(--mantine-color-gray-3)', paddingInline: 16 } }}
+      styles={{ header: { borderBottom: '1px solid var(--mantine-color-default-border)', paddingInline: 16 } }}
     >
       <NotificationList token={token} onOpenLink={(path) => (onClose(), onNavigate(path))} />
     </Drawer>
@@ -141,8 +141,8 @@ function NotificationItem({ notification, onOpen }: { notification: UserNotifica
           display: 'flex',
           gap: 10,
           alignItems: 'flex-start',
-          borderTop: '1px solid var(--mantine-color-gray-2)',
-          background: unread ? 'var(--mantine-color-primary-0, #F3F0FF)' : undefined,
+          borderTop: '1px solid var(--mantine-color-default-border)',
+          background: unread ? 'var(--tandem-accent-soft)' : undefined,
         }}
       >
         <span

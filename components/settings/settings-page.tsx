@@ -1,4 +1,4 @@
-import { Button, Group, SegmentedControl, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, SegmentedControl, Stack, Text, TextInput, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useAtomValue, useSetAtom, useStore } from 'jotai';
 import { useState } from 'react';
@@ -27,7 +27,7 @@ export interface SettingsPageProps {
   sections?: React.ReactNode;
 }
 
-/** The settings layout, general section: language, the server (extension only) and the account. */
+/** The settings layout, general section: language, appearance, the server (extension only) and the account. */
 export function SettingsPage({ onBack, sections }: SettingsPageProps) {
   const { t } = useTranslation();
   const { isExtension } = usePlatform();
@@ -35,6 +35,7 @@ export function SettingsPage({ onBack, sections }: SettingsPageProps) {
     <Stack maw={640} mx="auto" p="md" gap="md">
       <PageHeader title={t('settings.title')} backLabel={t('settings.back')} onBack={onBack} />
       <LanguageSection />
+      <AppearanceSection />
       {isExtension && <ServerSection />}
       <AccountSection />
       {sections}
@@ -62,6 +63,26 @@ function LanguageSection() {
           { value: 'zh', label: '中文' },
         ]}
         aria-label={t('settings.language')}
+      />
+    </SettingsSection>
+  );
+}
+
+/** Light, dark, or as the system is set (the default); every page of this browser follows at once. */
+function AppearanceSection() {
+  const { t } = useTranslation();
+  const { colorScheme, setColorScheme } = useMantineColorScheme();
+  return (
+    <SettingsSection title={t('settings.appearance')}>
+      <SegmentedControl
+        value={colorScheme}
+        onChange={(value) => setColorScheme(value as MantineColorScheme)}
+        data={[
+          { value: 'light', label: t('settings.appearanceLight') },
+          { value: 'dark', label: t('settings.appearanceDark') },
+          { value: 'auto', label: t('settings.appearanceAuto') },
+        ]}
+        aria-label={t('settings.appearance')}
       />
     </SettingsSection>
   );

@@ -45,7 +45,7 @@ export function PageFrame({ title, backLabel, onBack, narrow, width = 720, backB
           py={6}
           wrap="nowrap"
           data-testid={backBarTestId}
-          style={{ borderBottom: '1px solid var(--mantine-color-gray-3)', position: 'sticky', top: 0, background: 'var(--mantine-color-body)', zIndex: 2 }}
+          style={{ borderBottom: '1px solid var(--mantine-color-default-border)', position: 'sticky', top: 0, background: 'var(--mantine-color-body)', zIndex: 2 }}
         >
           <ActionIcon variant="subtle" color="gray" aria-label={backLabel} onClick={onBack}>
             <IconArrowLeft />

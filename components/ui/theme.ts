@@ -1,4 +1,4 @@
-import { createTheme, type MantineColorsTuple } from '@mantine/core';
+import { createTheme, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
 
 /** Primary #7b7ddb (shade 4 here), secondary #F7F7FF. */
 const primary: MantineColorsTuple = [
@@ -11,7 +11,8 @@ const secondary: MantineColorsTuple = [
 /** Font size 14, radius 6, control height 32 (set in theme.css). */
 export const theme = createTheme({
   primaryColor: 'primary',
-  primaryShade: 4,
+  // White on the brand's #7b7ddb is 3.7:1; the dark scheme's buttons and bubbles take a deeper shade (5.1:1).
+  primaryShade: { light: 4, dark: 6 },
   colors: { primary, secondary },
   fontSizes: { sm: '14px' },
   defaultRadius: 6,
@@ -19,5 +20,15 @@ export const theme = createTheme({
   components: {
     Button: { defaultProps: { size: 'sm' } },
     TextInput: { defaultProps: { size: 'sm' } },
+  },
+});
+
+/** The dark scheme's secondary text and links, lighter than Mantine's, so they read at 4.5:1 on its surfaces. */
+export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
+  variables: {},
+  light: {},
+  dark: {
+    '--mantine-color-dimmed': t.colors.dark[1],
+    '--mantine-color-anchor': t.colors.primary[2],
   },
 });

@@ -77,8 +77,9 @@ const ALIASES: Record<string, string> = {
   zsh: 'bash',
 };
 
-const THEME = 'github-light';
-const loadTheme = (): ThemeInput => import('shiki/themes/github-light.mjs');
+/** Both schemes in one pass: the light colours inline, the dark ones as --shiki-dark (markdown-view.css picks). */
+const THEMES = { light: 'github-light', dark: 'github-dark-default' };
+const loadThemes = (): ThemeInput[] => [import('shiki/themes/github-light.mjs'), import('shiki/themes/github-dark-default.mjs')];
 
 /** The grammar id for a fence's language word, or undefined when it is not one we highlight. */
 export function resolveLanguage(lang: string): string | undefined {
@@ -92,7 +93,7 @@ const loadedLanguages = new Map<string, Promise<void>>();
 function getHighlighter(): Promise<HighlighterCore> {
   highlighter ??= Promise.all([import('shiki/core'), import('shiki/engine/javascript')]).then(
     ([{ createHighlighterCore }, { createJavaScriptRegexEngine }]) =>
-      createHighlighterCore({ themes: [loadTheme()], langs: [], engine: createJavaScriptRegexEngine() }),
+      createHighlighterCore({ themes: loadThemes(), langs: [], engine: createJavaScriptRegexEngine() }),
   );
   return highlighter;
 }
@@ -133,7 +134,7 @@ export async function highlightCode(code: string, lang: string): Promise<string>
   if (hit !== undefined) return hit;
   const core = await getHighlighter();
   await ensureLanguage(core, id);
-  const html = core.codeToHtml(code, { lang: id, theme: THEME });
+  const html = core.codeToHtml(code, { lang: id, themes: THEMES });
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
   cache.set(key, html);
   return html;

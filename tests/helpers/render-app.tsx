@@ -15,6 +15,8 @@ export interface RenderAppOptions {
   apiBase: string;
   user?: UserInfo | null;
   platform?: Partial<Platform>;
+  /** Runs on the fresh storage before the first render: what a test keeps "from before". */
+  before?: () => Promise<void>;
 }
 
 /**
@@ -23,6 +25,7 @@ export interface RenderAppOptions {
  */
 export async function renderInApp(ui: ReactElement, options: RenderAppOptions): Promise<RenderResult & { store: ReturnType<typeof createStore> }> {
   const i18n = await startFreshClient(options.apiBase);
+  await options.before?.();
   const store = createStore();
   if (options.user) await store.set(authActionAtom, { type: 'login', token: 'test-token', userInfo: options.user });
   // An extension page gets the browser's tabs as its entrypoint gives them (the fake browser's here).

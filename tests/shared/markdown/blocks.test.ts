@@ -135,7 +135,7 @@ describe('renderStreaming', () => {
     expect(block.needsHighlight).toBe(true);
     const html = await finishBlock(block);
     expect(html).toContain('class="md-code"');
-    expect(html).toMatch(/<span style="color:#[0-9A-Fa-f]{6}">print<\/span>/);
+    expect(html).toMatch(/<span style="color:#[0-9A-Fa-f]{6};--shiki-dark:#[0-9A-Fa-f]{6}">print<\/span>/);
     const [again] = renderStreaming(source, createStreamCache(), { done: true });
     expect(again.html).toBe(html);
     expect(again.needsHighlight).toBe(false);

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { highlightCode, peekHighlighted, resolveLanguage } from '../../../shared/markdown/highlight.ts';
 
-const colouredSpan = /<span style="color:#[0-9A-Fa-f]{6}">/;
+/** A token in the light scheme's colour, with the dark scheme's beside it (markdown-view.css picks). */
+const colouredSpan = /<span style="color:#[0-9A-Fa-f]{6};--shiki-dark:#[0-9A-Fa-f]{6}">/;
 
 describe('highlightCode', () => {
   it('colours TypeScript and Python through their aliases', async () => {
     const ts = await highlightCode('const answer: number = 42;\n', 'ts');
-    expect(ts).toMatch(/^<pre class="shiki github-light"/);
+    expect(ts).toMatch(/^<pre class="shiki shiki-themes github-light github-dark-default"/);
     expect(ts).toMatch(colouredSpan);
     expect(ts).toContain('answer');
     const py = await highlightCode('def f(x):\n    return x * 2\n', 'py');

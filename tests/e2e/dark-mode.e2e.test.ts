@@ -1,0 +1,146 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { BrowserContext, Page } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseChatStream } from '../helpers/chat.ts';
+import { auth, createUser, type TestUser } from '../helpers/users.ts';
+import { PHONE, launchWithExtension, openSidePanel, openWebApp, screenshot, screenshotOnFailure, startStack, useServer, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
+
+/** An answer with what the app colours itself: a table, a quote, inline and highlighted code, a link. */
+const ANSWER = [
+  'Tides follow the **moon**. See [NOAA](https://tidesandcurrents.noaa.gov/) and `tide tables`.',
+  '',
+  '> High water comes about twice a day.',
+  '',
+  '| place | range |',
+  '|---|---|',
+  '| Bay of Fundy | 16 m |',
+  '',
+  '```ts',
+  'const next = (hours: number) => hours + 12.42; // the lunar half-day',
+  '```',
+].join('\n');
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+type Violation = { id: string; nodes: { target: string[]; failureSummary?: string }[] };
+
+/**
+ * The text of `page` against its background, by axe-core's color-contrast rule (WCAG AA: 4.5:1,
+ * 3:1 for large text). Evaluated through the DevTools protocol, so an extension page's CSP allows it.
+ */
+async function contrastProblems(page: Page): Promise<string[]> {
+  await page.evaluate(AXE);
+  const violations = (await page.evaluate(async () => {
+    const result = await (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: unknown[] }> } }).axe.run(document, {
+      runOnly: ['color-contrast'],
+    });
+    return result.violations;
+  })) as Violation[];
+  return violations.flatMap((v) => v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? v.id}`));
+}
+
+const scheme = (page: Page) => page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'));
+
+/**
+ * Dark mode on every surface, in Chromium: chosen in the web app's Settings and kept; the side panel,
+ * the login page and a share page following a dark system. Each screen's text passes the contrast
+ * check in the dark scheme, and pictures of each are saved (English and Chinese, desktop and phone).
+ */
+describe('Dark mode', () => {
+  let stack: Stack;
+  let ext: ExtensionBrowser;
+  let context: BrowserContext;
+  let web: Page;
+  let user: TestUser;
+  let sharePath = '';
+  let chatSessionId = '';
+
+  beforeAll(async () => {
+    [stack, ext] = await Promise.all([startStack(), launchWithExtension()]);
+    await useServer(ext.control, stack.origin);
+    for (const model of ['basic-model', 'standard-model', 'pro-model']) stack.upstream.script(model, { chunks: [ANSWER.slice(0, 40), ANSWER.slice(40)] });
+    user = await createUser(stack.server.app, { userName: 'Night Owl' });
+    const res = await stack.server.app.inject({ method: 'POST', url: '/api/Chat/AddMessage', headers: auth(user.token), payload: { aiModelId: 'basic-model', inputMessage: 'Why are there tides?' } });
+    chatSessionId = parseChatStream(res.body)[0]!.Data.ChatSessionId;
+    const share = await stack.server.app.inject({ method: 'POST', url: '/api/Chat/ShareSession', headers: auth(user.token), payload: { chatSessionId } });
+    sharePath = share.json().Data.path;
+    await ext.control.evaluate((token) => chrome.storage.local.set({ 'tandem.auth.token': { v: 1, value: token } }), user.token);
+    ({ context, web } = await openWebApp(ext, stack.origin, user.token));
+  });
+
+  screenshotOnFailure('dark-mode', () => [web]);
+
+  afterAll(async () => {
+    await context?.close();
+    await ext?.close();
+    await stack?.close();
+  });
+
+  it('is chosen in the web app’s Settings, applies at once and is kept for the next start', async () => {
+    await web.goto(`${stack.origin}/setting`);
+    await web.waitForSelector('::-p-aria(Appearance)');
+    expect(await scheme(web)).toBe('light');
+    await web.locator('::-p-text(Dark)').click();
+    await web.waitForFunction(() => document.documentElement.getAttribute('data-mantine-color-scheme') === 'dark');
+    const background = await web.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(background).not.toBe('rgb(255, 255, 255)');
+    expect(await contrastProblems(web)).toEqual([]);
+    await screenshot(web, 'dark-settings-desktop');
+
+    // The next start is dark from its first screen: the first scheme the app sets is the kept one.
+    await web.goto(`${stack.origin}/`);
+    await web.waitForSelector('html[data-mantine-color-scheme]');
+    expect(await scheme(web)).toBe('dark');
+    await web.locator('::-p-text(Why are there tides?)').click();
+    await waitForText(web, /Bay of Fundy/);
+    await web.waitForSelector('.md-code .shiki');
+    expect(await contrastProblems(web)).toEqual([]);
+    await screenshot(web, 'dark-chat-desktop');
+  });
+
+  it('reads well on a phone and in Chinese', async () => {
+    await web.setViewport(PHONE);
+    await web.evaluate(() => localStorage.setItem('tandem.language', JSON.stringify({ v: 1, value: 'zh' })));
+    await web.goto(`${stack.origin}/${chatSessionId}`);
+    await waitForText(web, /Bay of Fundy/);
+    await web.waitForSelector('.md-code .shiki');
+    expect(await scheme(web)).toBe('dark');
+    expect(await contrastProblems(web)).toEqual([]);
+    await screenshot(web, 'dark-chat-phone-zh');
+  });
+
+  it('follows a dark system in the side panel, on the login page and on a share page', async () => {
+    const panel = await openSidePanel(ext);
+    await panel.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
+    await panel.reload();
+    await panel.waitForSelector('textarea');
+    // Signed in against the test server: its model list has come.
+    await waitForText(panel, /\bAuto\b/);
+    expect(await scheme(panel)).toBe('dark');
+    expect(await contrastProblems(panel)).toEqual([]);
+    await screenshot(panel, 'dark-side-panel');
+    await panel.close();
+
+    const visitor = await ext.browser.createBrowserContext();
+    try {
+      const page = await visitor.newPage();
+      await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
+      await page.setViewport({ width: 1280, height: 800 });
+      await page.goto(`${stack.origin}/login`);
+      await page.waitForSelector('input[type="email"], input[name="email"]');
+      expect(await scheme(page)).toBe('dark');
+      expect(await contrastProblems(page)).toEqual([]);
+      await screenshot(page, 'dark-login-page');
+
+      await page.goto(`${stack.origin}${sharePath}`);
+      await page.waitForSelector('.md-view table');
+      await page.waitForSelector('.md-code .shiki');
+      expect(await scheme(page)).toBe('dark');
+      expect(await contrastProblems(page)).toEqual([]);
+      await screenshot(page, 'dark-share-page');
+    } finally {
+      await visitor.close();
+    }
+  });
+});
