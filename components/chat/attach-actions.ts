@@ -1,5 +1,5 @@
 import { useAtomValue, useSetAtom } from 'jotai';
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isLoggedInAtom } from '../../shared/atoms/auth.ts';
 import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
@@ -7,11 +7,57 @@ import { acceptedExtensions } from '../../shared/contracts/media.ts';
 import type { ModelListItem } from '../../shared/contracts/model.ts';
 import type { ActiveTab } from '../../shared/platform/platform.ts';
 import { notifyError } from '../ui/notify.ts';
+import { notifyWithAction } from '../ui/notify-with-action.tsx';
 import type { AddFile, AddPage } from './attachments.tsx';
 import { useChatDrop } from './link-drop.tsx';
-import { fileNameOf, type useAttachments } from './use-attachments.ts';
+import { fileNameOf, modelReadsFile, type useAttachments } from './use-attachments.ts';
 
 type Attachments = ReturnType<typeof useAttachments>;
+
+/** The models the user may switch to, and the switch (which asks first when attachments would be lost). */
+type OtherModels = { models: readonly ModelListItem[]; switchTo: (model: ModelListItem) => void };
+
+/**
+ * Adds a file; one the current model cannot read, but another open model can (an image on a model
+ * that reads only text), is refused with that model offered: taking it switches and attaches the
+ * file there. Answers a refusal for the caller to tell, or null when added or already told.
+ */
+function useFileOrOtherModel(addFile: AddFile, model: ModelListItem | undefined, otherModels: OtherModels): AddFile {
+  const { t } = useTranslation();
+  // The latest list and switch, read when a file comes: the callback stays the same between streamed frames.
+  const others = useRef(otherModels);
+  others.current = otherModels;
+  /** The file waiting for the switch to the model offered for it. */
+  const waiting = useRef<{ file: File; from: string; to: string } | null>(null);
+  useEffect(() => {
+    const pending = waiting.current;
+    if (!pending || !model || model.aiModelId === pending.from) return;
+    waiting.current = null;
+    // A switch to another model than the one offered (after a cancelled switch) drops the file.
+    if (model.aiModelId !== pending.to) return;
+    const refused = addFile(pending.file);
+    if (refused) notifyError(refused);
+  }, [model, addFile]);
+
+  return useCallback<AddFile>(
+    (file) => {
+      const refused = addFile(file);
+      if (refused === null || !model || modelReadsFile(model.modelMap, file)) return refused;
+      const { models, switchTo } = others.current;
+      const other = models.find((m) => !m.locked && m.aiModelId !== model.aiModelId && modelReadsFile(m.modelMap, file));
+      if (!other) return refused;
+      notifyWithAction('error', refused, {
+        label: t('chat.content.useModel', { model: other.name }),
+        onClick: () => {
+          waiting.current = { file, from: model.aiModelId, to: other.aiModelId };
+          switchTo(other);
+        },
+      });
+      return null;
+    },
+    [addFile, model, t],
+  );
+}
 
 /**
  * Every way of attaching something to the message being written, as the composer's controls use
@@ -20,11 +66,12 @@ type Attachments = ReturnType<typeof useAttachments>;
  * to sign in instead. A refusal nothing else shows (a drop, a paste) is told in a notification.
  * The callbacks are stable between streamed frames, so the memoized controls skip them.
  */
-export function useAttachActions(attachments: Attachments, model: ModelListItem | undefined) {
+export function useAttachActions(attachments: Attachments, model: ModelListItem | undefined, otherModels: OtherModels) {
   const { t } = useTranslation();
   const loggedIn = useAtomValue(isLoggedInAtom);
   const openLogin = useSetAtom(openLoginDialogAtom);
-  const { addPage: addAttachedPage, addFile: addAttachedFile, addTabPage } = attachments;
+  const { addPage: addAttachedPage, addTabPage } = attachments;
+  const addAttachedFile = useFileOrOtherModel(attachments.addFile, model, otherModels);
 
   /** Whether an upload may start now; a visitor gets the login dialog. */
   const canUpload = useCallback(() => {

@@ -7,6 +7,7 @@ import { MAX_PAGE_URL_CHARS, MEDIA_LIMITS } from '../../shared/contracts/media.t
 import type { ActiveTab, TabAccess } from '../../shared/platform/platform.ts';
 import { screenshotFile } from '../../shared/utils/screenshot.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
+import { fileKindsInWords } from './file-kinds.ts';
 import { IconAlert, IconCamera, IconFileText, IconLink, IconPaperclip, IconPhoto, IconRefresh, IconX } from '../ui/icons.tsx';
 import { notifyError } from '../ui/notify.ts';
 import { Modal } from '../ui/overlays.tsx';
@@ -306,10 +307,10 @@ interface AttachFileButtonProps {
  * refusal is told.
  */
 export const AttachFileButton = memo(function AttachFileButton({ accepted, unavailable, canOpen, onFile }: AttachFileButtonProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const input = useRef<HTMLInputElement>(null);
   const label = t('chat.content.attachFile');
-  const hint = unavailable ?? t('chat.content.attachFileHint', { types: accepted.join(', '), max: MAX_MB });
+  const hint = unavailable ?? t('chat.content.attachFileHint', { types: fileKindsInWords(accepted, t, i18n.language), max: MAX_MB });
 
   const onChange = (event: ChangeEvent<HTMLInputElement>) => {
     const files = Array.from(event.currentTarget.files ?? []);

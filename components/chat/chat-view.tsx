@@ -198,8 +198,8 @@ export function ChatView({ sessionId, onSessionCreated, addons = NO_ADDONS, focu
   const list = models.data ?? [];
   const model = resolveModel(list, chosenModel);
   const attachments = useAttachments(model);
-  const attach = useAttachActions(attachments, model);
   const modelSwitch = useModelSwitch(attachments, (m) => void setChosenModel(m.aiModelId));
+  const attach = useAttachActions(attachments, model, { models: list, switchTo: modelSwitch.request });
   const lockedModel = useLockedModelPrompt(addons);
   const webSearchUnavailable = whyNoWebSearch(model, searchProvider);
   const options = { aiModelId: model?.aiModelId ?? '', webSearch: webSearch && webSearchUnavailable === null, pluginIds: plugins.enabledIds };

@@ -15,6 +15,7 @@ import type { ModelListItem, ModelMap } from '../../shared/contracts/model.ts';
 import type { ActiveTab, TabAccess } from '../../shared/platform/platform.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
 import type { DocumentReading } from '../../shared/utils/read-document.ts';
+import { fileKindsInWords } from './file-kinds.ts';
 
 type MediaStatus = 'loading' | 'completed' | 'error';
 
@@ -81,6 +82,11 @@ export function parsePageUrl(input: string): string | null {
 /** Both addresses a page is known by, normalised as parsePageUrl does, for the duplicate check. */
 function addressesOf(item: MediaItem): string[] {
   return [item.name, item.link].map((address) => parsePageUrl(address) ?? address);
+}
+
+/** Whether a model reads `file` (by its extension, as useFileSource checks it). */
+export function modelReadsFile(modelMap: ModelMap, file: File): boolean {
+  return acceptedExtensions(modelMap).includes(extensionOf(fileNameOf(file)));
 }
 
 /**
@@ -308,7 +314,7 @@ function useTabSource(list: AttachmentList, rules: ListRules, modelRef: MutableR
  * size under 10 MB, at most five attachments. Answers the refusal, or null when it was added.
  */
 function useFileSource(list: AttachmentList, rules: ListRules, modelRef: MutableRefObject<ModelListItem | undefined>) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { start } = list;
   const { countExceeded } = rules;
   return useCallback(
@@ -317,7 +323,7 @@ function useFileSource(list: AttachmentList, rules: ListRules, modelRef: Mutable
       const name = fileNameOf(file);
       const accepted = target ? acceptedExtensions(target.modelMap) : [];
       if (!target || accepted.length === 0) return t('chat.content.modelTakesNoFiles', { model: target?.name ?? '' });
-      if (!accepted.includes(extensionOf(name))) return t('chat.content.uploadFileTypeError', { name, types: accepted.join(', ') });
+      if (!accepted.includes(extensionOf(name))) return t('chat.content.uploadFileTypeError', { name, model: target.name, types: fileKindsInWords(accepted, t, i18n.language) });
       if (file.size >= MEDIA_LIMITS.chat.maxBytes) return t('chat.content.fileSizeExceed', { name, max: MAX_MB });
       if (file.size === 0) return t('chat.content.emptyFile', { name });
       const refused = countExceeded();
@@ -330,7 +336,7 @@ function useFileSource(list: AttachmentList, rules: ListRules, modelRef: Mutable
       });
       return null;
     },
-    [countExceeded, modelRef, start, t],
+    [countExceeded, modelRef, start, t, i18n],
   );
 }
 

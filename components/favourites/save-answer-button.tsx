@@ -7,7 +7,7 @@ import { addFavourite, deleteFavourite, favouritesKey, savedStateQuery } from '.
 import { tokenAtom } from '../../shared/atoms/auth.ts';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import { notifySuccess, onMutationError } from '../ui/notify.ts';
-import { notifySuccessWithAction } from '../ui/notify-with-action.tsx';
+import { notifyWithAction } from '../ui/notify-with-action.tsx';
 import { IconStar } from './favourite-icons.tsx';
 
 addEnglishStrings(en);
@@ -44,7 +44,7 @@ export function SaveAnswerButton({ chatMessageId, onView }: SaveAnswerButtonProp
       queryClient.setQueryData(stateQuery.queryKey, saved);
       // The list and the edited copies are read again when next shown.
       void queryClient.invalidateQueries({ queryKey: [...favouritesKey, 'list'] });
-      if (saved && onView) notifySuccessWithAction(t('favourites.saved'), { label: t('favourites.view'), onClick: onView });
+      if (saved && onView) notifyWithAction('success', t('favourites.saved'), { label: t('favourites.view'), onClick: onView });
       else notifySuccess(saved ? t('favourites.saved') : t('favourites.removed'));
     },
     // A favourite deleted elsewhere (or saved elsewhere): ask again.

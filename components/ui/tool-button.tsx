@@ -6,7 +6,7 @@ export interface ToolButtonProps {
   label: string;
   /** Why the button cannot be used now; null when it can. Shown as its tooltip and description. */
   unavailable: string | null;
-  /** The tooltip while it can be used (the label when absent). */
+  /** The tooltip and description while it can be used (the label alone when absent). */
   hint?: string;
   pressed?: boolean;
   loading?: boolean;
@@ -26,7 +26,8 @@ export function ToolButton({ label, unavailable, hint, pressed, loading, onClick
           variant={pressed && unavailable === null ? 'filled' : 'default'}
           size={30}
           aria-label={label}
-          aria-description={unavailable ?? undefined}
+          // What the tooltip says reaches a screen reader and the keyboard too.
+          aria-description={unavailable ?? hint}
           aria-pressed={pressed === undefined ? undefined : pressed && unavailable === null}
           disabled={unavailable !== null}
           loading={loading}

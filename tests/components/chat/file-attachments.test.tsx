@@ -196,11 +196,15 @@ describe('files and images in the composer', () => {
     expect(mediaUploads()).toHaveLength(3);
   });
 
-  it('refuses before uploading: a type the model does not take (naming the types), 10 MB or more, a sixth item', async () => {
+  it('refuses before uploading: a type the model does not take (naming what it reads), 10 MB or more, a sixth item', async () => {
     const user = userEvent.setup({ applyAccept: false });
     await renderChat();
+    // The paperclip says what the model reads in words, not as its list of extensions.
+    expect(screen.getByRole('button', { name: 'Attach a file' })).toHaveAccessibleDescription('Attach images and PDF files, smaller than 10 MB');
     await user.upload(fileInput(), new File(['gif'], 'cat.gif', { type: 'image/gif' }));
-    expect(await screen.findByText('cat.gif cannot be attached: the supported file types are png, jpeg, jpg, webp, pdf')).toBeInTheDocument();
+    expect(await screen.findByText('cat.gif cannot be attached: vision reads images and PDF files')).toBeInTheDocument();
+    // No model reads GIFs: none is offered.
+    expect(screen.queryByRole('button', { name: /^Use / })).toBeNull();
     await user.upload(fileInput(), pdf('big.pdf', 10 * 1024 * 1024));
     expect(await screen.findByText('big.pdf is too large: files must be smaller than 10 MB')).toBeInTheDocument();
     expect(chips()).toHaveLength(0);
@@ -220,7 +224,7 @@ describe('files and images in the composer', () => {
     await renderChat();
     const box = screen.getByRole('textbox', { name: 'Message' });
     fireEvent.paste(box, { clipboardData: { files: [new File(['gif'], 'image.gif', { type: 'image/gif' })], types: ['Files'] } });
-    expect(await screen.findByText('image.gif cannot be attached: the supported file types are png, jpeg, jpg, webp, pdf')).toBeInTheDocument();
+    expect(await screen.findByText('image.gif cannot be attached: vision reads images and PDF files')).toBeInTheDocument();
     expect(chips()).toHaveLength(0);
 
     // A clipboard image without a name's extension takes its MIME subtype.
@@ -297,6 +301,47 @@ describe('model switch', () => {
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(screen.getByTestId('model-picker')).toHaveTextContent('vision');
     expect(chips()).toHaveLength(2);
+  });
+
+  it('offers the model that reads an image when the current one does not: one click switches and attaches it', async () => {
+    await renderChat();
+    await pickModel('docs');
+    await waitFor(() => expect(screen.getByTestId('model-picker')).toHaveTextContent('docs'));
+    expect(screen.getByRole('button', { name: 'Attach a file' })).toHaveAccessibleDescription('Attach PDF and text files, smaller than 10 MB');
+    fireEvent.paste(screen.getByRole('textbox', { name: 'Message' }), { clipboardData: { files: [png('otter.png')], types: ['Files'] } });
+    expect(await screen.findByText('otter.png cannot be attached: docs reads PDF and text files')).toBeInTheDocument();
+    expect(chips()).toHaveLength(0);
+    expect(mediaUploads()).toHaveLength(0);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Use vision' }));
+    await waitFor(() => expect(screen.getByTestId('model-picker')).toHaveTextContent('vision'));
+    await waitFor(() => expect(chipOf('otter.png')).toHaveAttribute('data-status', 'completed'));
+    expect(chipOf('otter.png')).toHaveAttribute('data-type', 'image');
+    expect(mediaUploads()).toHaveLength(1);
+    // Taking the offer closed the refusal.
+    await waitFor(() => expect(screen.queryByText('otter.png cannot be attached: docs reads PDF and text files')).toBeNull());
+  });
+
+  it('asks first when the model offered cannot read what is already attached; keeping the model drops the offered file', async () => {
+    await renderChat();
+    await pickModel('docs');
+    await userEvent.upload(fileInput(), new File(['notes'], 'notes.txt', { type: 'text/plain' }));
+    await waitFor(() => expect(statuses()).toEqual(['completed']));
+    fireEvent.paste(screen.getByRole('textbox', { name: 'Message' }), { clipboardData: { files: [png('otter.png')], types: ['Files'] } });
+    await userEvent.click(await screen.findByRole('button', { name: 'Use vision' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Switch model?' });
+    expect(dialog).toHaveTextContent('vision cannot read notes.txt.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Keep current model' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(screen.getByTestId('model-picker')).toHaveTextContent('docs');
+    expect(chips().map((c) => c.textContent)).toEqual([expect.stringContaining('notes.txt')]);
+
+    // A later switch to another model does not bring the refused image back.
+    await pickModel('text');
+    await userEvent.click(within(await screen.findByRole('dialog', { name: 'Switch model?' })).getByRole('button', { name: 'Switch and remove' }));
+    await waitFor(() => expect(screen.getByTestId('model-picker')).toHaveTextContent('text'));
+    expect(chips()).toHaveLength(0);
+    expect(mediaUploads()).toHaveLength(1);
   });
 });
 
