@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -8,6 +10,8 @@ import { serveTheseTests } from '../../helpers/fake-api.ts';
 import { renderInApp } from '../../helpers/render-app.tsx';
 
 const server = serveTheseTests();
+/** Every string of a locale file. */
+const stringsOf = (tree: object): string[] => Object.values(tree).flatMap((v) => (typeof v === 'string' ? [v] : typeof v === 'object' && v ? stringsOf(v) : []));
 const TOPICS = ['getting-started', 'models-and-plans', 'points', 'selection-toolbar', 'privacy', 'self-hosting'];
 
 describe('the help centre', () => {
@@ -20,6 +24,17 @@ describe('the help centre', () => {
         expect(article.title.length).toBeGreaterThanOrEqual(2);
         expect(article.body.length).toBeGreaterThan(150);
       }
+    }
+  });
+
+  it('names the screens as the app does: each step of a **Settings → …** path is a label in that language', () => {
+    const dir = join(import.meta.dirname, '../../../locales');
+    for (const language of ['en', 'zh'] as const) {
+      const files = [`${language}.json`, ...readdirSync(join(dir, 'features')).filter((f) => f.endsWith(`.${language}.json`)).map((f) => `features/${f}`)];
+      const labels = new Set(files.flatMap((f) => stringsOf(JSON.parse(readFileSync(join(dir, f), 'utf8')))));
+      const paths = helpArticles(language).flatMap((a) => [...a.body.matchAll(/\*\*([^*]+ → [^*]+)\*\*/g)].map((m) => m[1]!));
+      expect(paths.length).toBeGreaterThanOrEqual(4);
+      for (const path of paths) for (const step of path.split(' → ')) expect(labels, `${language}: "${step}" in "${path}"`).toContain(step);
     }
   });
 
