@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { BrowserContext, Page } from 'puppeteer-core';
+import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseChatStream } from '../helpers/chat.ts';
-import { auth, createUser, type TestUser } from '../helpers/users.ts';
+import { auth, createUser } from '../helpers/users.ts';
 import { PHONE, launchWithExtension, openSidePanel, openWebApp, screenshot, screenshotOnFailure, startStack, useServer, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
 
 /** An answer with what the app colours itself: a table, a quote, inline and highlighted code, a link. */
@@ -50,29 +50,27 @@ const scheme = (page: Page) => page.evaluate(() => document.documentElement.getA
 describe('Dark mode', () => {
   let stack: Stack;
   let ext: ExtensionBrowser;
-  let context: BrowserContext;
   let web: Page;
-  let user: TestUser;
-  let sharePath = '';
-  let chatSessionId = '';
+  /** The user's chat, and the address of its share page. */
+  let chat = { chatSessionId: '', sharePath: '' };
 
   beforeAll(async () => {
     [stack, ext] = await Promise.all([startStack(), launchWithExtension()]);
     await useServer(ext.control, stack.origin);
     for (const model of ['basic-model', 'standard-model', 'pro-model']) stack.upstream.script(model, { chunks: [ANSWER.slice(0, 40), ANSWER.slice(40)] });
-    user = await createUser(stack.server.app, { userName: 'Night Owl' });
+    const user = await createUser(stack.server.app, { userName: 'Night Owl' });
     const res = await stack.server.app.inject({ method: 'POST', url: '/api/Chat/AddMessage', headers: auth(user.token), payload: { aiModelId: 'basic-model', inputMessage: 'Why are there tides?' } });
-    chatSessionId = parseChatStream(res.body)[0]!.Data.ChatSessionId;
+    const chatSessionId = parseChatStream(res.body)[0]!.Data.ChatSessionId;
     const share = await stack.server.app.inject({ method: 'POST', url: '/api/Chat/ShareSession', headers: auth(user.token), payload: { chatSessionId } });
-    sharePath = share.json().Data.path;
+    chat = { chatSessionId, sharePath: share.json().Data.path };
     await ext.control.evaluate((token) => chrome.storage.local.set({ 'tandem.auth.token': { v: 1, value: token } }), user.token);
-    ({ context, web } = await openWebApp(ext, stack.origin, user.token));
+    // Its browser context closes with the browser.
+    ({ web } = await openWebApp(ext, stack.origin, user.token));
   });
 
   screenshotOnFailure('dark-mode', () => [web]);
 
   afterAll(async () => {
-    await context?.close();
     await ext?.close();
     await stack?.close();
   });
@@ -102,7 +100,7 @@ describe('Dark mode', () => {
   it('reads well on a phone and in Chinese', async () => {
     await web.setViewport(PHONE);
     await web.evaluate(() => localStorage.setItem('tandem.language', JSON.stringify({ v: 1, value: 'zh' })));
-    await web.goto(`${stack.origin}/${chatSessionId}`);
+    await web.goto(`${stack.origin}/${chat.chatSessionId}`);
     await waitForText(web, /Bay of Fundy/);
     await web.waitForSelector('.md-code .shiki');
     expect(await scheme(web)).toBe('dark');
@@ -133,7 +131,7 @@ describe('Dark mode', () => {
       expect(await contrastProblems(page)).toEqual([]);
       await screenshot(page, 'dark-login-page');
 
-      await page.goto(`${stack.origin}${sharePath}`);
+      await page.goto(`${stack.origin}${chat.sharePath}`);
       await page.waitForSelector('.md-view table');
       await page.waitForSelector('.md-code .shiki');
       expect(await scheme(page)).toBe('dark');
