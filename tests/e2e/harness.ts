@@ -9,7 +9,7 @@ import { afterEach } from 'vitest';
 import { BUILT_IN_EXTENSION_ID } from '../../shared/contracts/extension.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
-import { freePort } from '../helpers/ports.ts';
+import { reservePort } from '../helpers/ports.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 /** The unpacked extension, built by the global setup; the server serves the same folder as the web app. */
@@ -43,8 +43,8 @@ export async function startStack(env: Record<string, string> = {}): Promise<Stac
   const upstream = await startFakeOpenAI();
   const site = await startSite();
   // The port is only known after listening, and PUBLIC_URL (CORS, login page URL) needs it:
-  // reserve one first, then start on it.
-  const port = await freePort();
+  // hold one while the app is made, then start on it.
+  const { port, release } = await reservePort();
   const origin = `http://localhost:${port}`;
   const server = await createTestApp(
     {
@@ -57,7 +57,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Stac
       READER_ALLOWLIST: [new URL(site.origin).host, env.READER_ALLOWLIST].filter(Boolean).join(','),
     },
     { webDir: EXTENSION_DIR },
-  );
+  ).finally(release);
   await server.app.listen({ port, host: '127.0.0.1' });
   return {
     origin,
