@@ -10,7 +10,7 @@ import { notifyError } from '../ui/notify.ts';
 import { notifyWithAction } from '../ui/notify-with-action.tsx';
 import type { AddFile, AddPage } from './attachments.tsx';
 import { useChatDrop } from './link-drop.tsx';
-import { fileNameOf, modelReadsFile, type useAttachments } from './use-attachments.ts';
+import { fileNameOf, modelAccepts, type useAttachments } from './use-attachments.ts';
 
 type Attachments = ReturnType<typeof useAttachments>;
 
@@ -42,9 +42,11 @@ function useFileOrOtherModel(addFile: AddFile, model: ModelListItem | undefined,
   return useCallback<AddFile>(
     (file) => {
       const refused = addFile(file);
-      if (refused === null || !model || modelReadsFile(model.modelMap, file)) return refused;
+      // Checked by its extension, as the upload checks it ('file' covers images among a model's types).
+      const asFile = { type: 'file', name: fileNameOf(file) } as const;
+      if (refused === null || !model || modelAccepts(model.modelMap, asFile)) return refused;
       const { models, switchTo } = others.current;
-      const other = models.find((m) => !m.locked && m.aiModelId !== model.aiModelId && modelReadsFile(m.modelMap, file));
+      const other = models.find((m) => !m.locked && m.aiModelId !== model.aiModelId && modelAccepts(m.modelMap, asFile));
       if (!other) return refused;
       notifyWithAction('error', refused, {
         label: t('chat.content.useModel', { model: other.name }),

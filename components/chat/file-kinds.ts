@@ -13,7 +13,7 @@ const TEXT_EXTENSIONS = new Set(['txt', 'md', 'markdown', 'csv', 'tsv', 'json', 
 function kindOf(extension: string): FileKind {
   if ((IMAGE_EXTENSIONS as readonly string[]).includes(extension)) return 'images';
   if (extension === 'pdf') return 'pdf';
-  if (extension === 'docx' || extension === 'doc') return 'word';
+  if (extension === 'docx') return 'word';
   return TEXT_EXTENSIONS.has(extension) ? 'text' : 'code';
 }
 

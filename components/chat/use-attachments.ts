@@ -84,11 +84,6 @@ function addressesOf(item: MediaItem): string[] {
   return [item.name, item.link].map((address) => parsePageUrl(address) ?? address);
 }
 
-/** Whether a model reads `file` (by its extension, as useFileSource checks it). */
-export function modelReadsFile(modelMap: ModelMap, file: File): boolean {
-  return acceptedExtensions(modelMap).includes(extensionOf(fileNameOf(file)));
-}
-
 /**
  * Model switch: whether a model reads an item. Pages go to every model; an image needs a
  * model that reads images (isImage) and one of the image extensions; a file, its extension among

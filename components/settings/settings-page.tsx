@@ -68,7 +68,7 @@ function LanguageSection() {
   );
 }
 
-/** Light, dark, or as the system is set (the default); every page of this browser follows at once. */
+/** Light, dark, or as the system is set (the default); the pages sharing its storage (side panel, popup) follow at once. */
 function AppearanceSection() {
   const { t } = useTranslation();
   const { colorScheme, setColorScheme } = useMantineColorScheme();
