@@ -27,6 +27,21 @@ export interface LoginDialogProps {
 }
 
 /**
+ * The frame's sandbox when the login page is on another origin than this page (the extension's
+ * pages): scripts and forms for the page itself, same-origin so it keeps its own storage. On its own
+ * origin (the web app served by the login page's server) a sandbox with scripts and same-origin can
+ * be lifted by the framed page and guards nothing (the browser says so in the console): none.
+ */
+function frameSandbox(loginUrl: string): string | undefined {
+  try {
+    if (new URL(loginUrl, window.location.href).origin === window.location.origin) return undefined;
+  } catch {
+    // An address that does not parse keeps the sandbox; the frame shows the browser's error.
+  }
+  return 'allow-scripts allow-forms allow-same-origin allow-popups';
+}
+
+/**
  * The login dialog (a bottom drawer on mobile) around the central login page in a sandboxed frame.
  * Only messages from the login page's origin and from that frame are read. A login made elsewhere
  * (another tab, the extension) is noticed by polling the token.
@@ -111,8 +126,7 @@ export function LoginDialog({ onLoggedIn }: LoginDialogProps) {
             ref={frame}
             src={loginUrl.value}
             title={t('login.frameTitle')}
-            // Scripts and forms for the page itself; same-origin so it keeps its own storage.
-            sandbox="allow-scripts allow-forms allow-same-origin allow-popups"
+            sandbox={frameSandbox(loginUrl.value)}
             onLoad={fit.loaded}
             data-fitted={fit.height !== null || undefined}
             // Hidden until the page has said its height, so the sheet opens at its size and does not move under the pointer.

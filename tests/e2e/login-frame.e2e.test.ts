@@ -104,8 +104,12 @@ describe('the login frame fits its page', () => {
       const context = await ext.browser.createBrowserContext();
       const page = await context.newPage();
       await page.setViewport({ width, height, ...(width < 500 ? { isMobile: true, hasTouch: true } : {}) });
+      // The browser warns in the console of a sandbox that the framed page could lift (same origin, scripts).
+      const warnings: string[] = [];
+      page.on('console', (message) => warnings.push(message.text()));
       await page.goto(stack.origin);
       await signUpErrors(page, `web-${width}`);
+      expect(warnings.filter((text) => /sandbox/i.test(text))).toEqual([]);
       await context.close();
     });
   }

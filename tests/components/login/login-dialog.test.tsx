@@ -69,3 +69,11 @@ describe('the login frame takes the height its page tells', () => {
     }
   });
 });
+
+describe('the login frame sandbox', () => {
+  // Its own origin, where it has none: login-frame-own-origin.test.tsx (the settings are cached per file).
+  it('sandboxes a login page of another origin (the extension frames the server)', async () => {
+    const frame = await openDialog(false);
+    expect(frame.getAttribute('sandbox')?.split(' ').sort()).toEqual(['allow-forms', 'allow-popups', 'allow-same-origin', 'allow-scripts']);
+  });
+});
