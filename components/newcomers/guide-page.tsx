@@ -1,14 +1,12 @@
 import { Badge, Group, Image, Paper, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { GUIDE_STEPS, guideScreenshot } from './guide-steps.ts';
 import { NewcomerFrame } from './newcomer-frame.tsx';
 import './strings.ts';
 
-/** The steps, each with its screenshot in public/guide/ (taken with scripts/guide-screenshots.ts). */
-export const GUIDE_STEPS = ['download', 'extensions', 'developer', 'load', 'pin'] as const;
-
 /** The offline installation guide (/guide): unzip, developer mode, load unpacked, pin; and Firefox. */
 export function GuidePage({ onNavigate }: { onNavigate: (path: string) => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (
     <NewcomerFrame title={t('newcomers.guide.title')} onBack={() => onNavigate('/home')} backLabel={t('newcomers.back')}>
       <Stack gap="lg" data-testid="guide-page">
@@ -26,7 +24,7 @@ export function GuidePage({ onNavigate }: { onNavigate: (path: string) => void }
                 </Group>
                 <Text size="sm">{t(`newcomers.guide.steps.${step}.text`)}</Text>
                 <Image
-                  src={`/guide/${step}.webp`}
+                  src={guideScreenshot(step, i18n.language)}
                   alt={t('newcomers.guide.screenshotAlt', { step: title })}
                   radius={6}
                   loading="lazy"

@@ -105,13 +105,18 @@ export type ExtensionBrowser = {
   close(): Promise<void>;
 };
 
-/** Headless Chromium with the unpacked extension loaded (extension ids and flags: docs/architecture.md#testing). */
-export async function launchWithExtension(): Promise<ExtensionBrowser> {
+/**
+ * Headless Chromium with the unpacked extension loaded (extension ids and flags: docs/architecture.md#testing).
+ * `lang` is the browser's language (its own pages need the chromium-l10n package for another than en-US).
+ */
+export async function launchWithExtension(lang = 'en-US'): Promise<ExtensionBrowser> {
   const profile = mkdtempSync(path.join(os.tmpdir(), 'tandem-e2e-'));
   const browser = await puppeteer.launch({
     executablePath: CHROMIUM,
     headless: true,
     userDataDir: profile,
+    // On Linux the browser's own language comes from the environment (--lang sets what pages are told).
+    ...(lang === 'en-US' ? {} : { env: { ...process.env, LANGUAGE: lang.replace('-', '_'), LANG: `${lang.replace('-', '_')}.UTF-8` } }),
     ignoreDefaultArgs: ['--disable-extensions'],
     args: [
       '--no-sandbox',
@@ -120,7 +125,7 @@ export async function launchWithExtension(): Promise<ExtensionBrowser> {
       '--disable-component-update',
       '--disable-sync',
       '--no-first-run',
-      '--lang=en-US',
+      `--lang=${lang}`,
       `--disable-extensions-except=${EXTENSION_DIR}`,
       `--load-extension=${EXTENSION_DIR}`,
     ],

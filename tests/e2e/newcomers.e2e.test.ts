@@ -6,6 +6,7 @@ import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, createAdmin, createUser, type TestUser } from '../helpers/users.ts';
 import { DESKTOP, PHONE, screenshot, screenshotOnFailure, settled, startStackWithExtension, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
+import { GUIDE_LANGUAGES, GUIDE_STEPS, guideScreenshot } from '../../components/newcomers/guide-steps.ts';
 
 /**
  * The newcomers' pages in Chromium against the real server and build: home with the visitor's
@@ -88,6 +89,8 @@ describe('Newcomers: the Firefox add-on, the home page and the store links', () 
 
         await page.goto(`${stack.origin}/guide`);
         await page.waitForSelector('[data-testid="guide-step-pin"] img');
+        // Screenshots of the browser in the reader's language.
+        expect(await page.$eval('[data-testid="guide-step-pin"] img', (img) => img.getAttribute('src'))).toBe(`/guide/${lang}/pin.webp`);
         await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('[data-testid="guide-page"] img')].every((img) => img.complete && img.naturalWidth > 0), { timeout: 10_000 }).catch(() => undefined);
         await shoot(`guide-${lang}-${size}`);
 
@@ -98,10 +101,13 @@ describe('Newcomers: the Firefox add-on, the home page and the store links', () 
     }
     await setLanguage('en');
     await page.setViewport(DESKTOP);
-    // The images of the guide are real files of the build.
-    for (const step of ['download', 'extensions', 'developer', 'load', 'pin']) {
-      const res = await fetch(`${stack.origin}/guide/${step}.webp`);
-      expect(res.status, step).toBe(200);
+    // The images of the guide are real files of the build, in each language.
+    for (const language of GUIDE_LANGUAGES) {
+      for (const step of GUIDE_STEPS) {
+        const res = await fetch(`${stack.origin}${guideScreenshot(step, language)}`);
+        expect(res.status, `${language} ${step}`).toBe(200);
+        expect(res.headers.get('content-type'), `${language} ${step}`).toBe('image/webp');
+      }
     }
   });
 
