@@ -28,7 +28,7 @@ import { MessageList } from './message-list.tsx';
 import { ModelPicker, useLockedModelPrompt } from './model-picker.tsx';
 import { useModelSwitch } from './model-switch.tsx';
 import type { ChatTool } from './quick-function-icon.tsx';
-import { ChosenToolChip, QuickFunctionStarters, SlashMenuSlot, useChatQuickFunctions } from './quick-functions.tsx';
+import { chatToolLabel, ChosenToolChip, QuickFunctionStarters, SlashMenuSlot, useChatQuickFunctions } from './quick-functions.tsx';
 import { parsePageUrl, useAttachments } from './use-attachments.ts';
 import { usePendingChatAction } from './pending-action.tsx';
 import { useChat, type ChatTurn, type SendOptions } from './use-chat.ts';
@@ -111,7 +111,7 @@ function useChatTools(tabs: TabAccess | null | undefined, attachments: ReturnTyp
     input,
     take: (): MessageQuickFunction | null => {
       choose(null);
-      return chosen && { quickFunctionId: chosen.quickFunctionId, name: chosen.name, icon: chosen.icon };
+      return chosen && { quickFunctionId: chosen.quickFunctionId, name: chatToolLabel(chosen), icon: chosen.icon };
     },
     starters: <QuickFunctionStarters tools={tools} onPick={pick} />,
     chip: chosen && <ChosenToolChip tool={chosen} onRemove={() => choose(null)} />,

@@ -12,6 +12,7 @@ import { IconFileText, IconX } from '../ui/icons.tsx';
 import type { ComposerMenuProps } from './composer.tsx';
 import { QuickFunctionIcon, type ChatTool } from './quick-function-icon.tsx';
 import strings from '../../locales/features/chat-quick-functions.en.json';
+import { toolLabel } from '../../shared/utils/tool-label.ts';
 
 addEnglishStrings(strings);
 
@@ -34,6 +35,11 @@ export function chatTools(tree: readonly QuickFunctionNode[], canReadPage: boole
   };
   visit(tree, null);
   return [...out.filter((tool) => tool.pinned), ...out.filter((tool) => !tool.pinned)];
+}
+
+/** A tool's name as the chat shows and sends it: a group's tool keeps the group's verb (toolLabel), as the server names it. */
+export function chatToolLabel(tool: Pick<ChatTool, 'group' | 'name'>): string {
+  return tool.group ? toolLabel(tool.group, tool.name) : tool.name;
 }
 
 /** Whether the text asks for the "/" menu: a "/" at the start, then a short filter on one line. */
@@ -74,8 +80,8 @@ export const QuickFunctionStarters = memo(function QuickFunctionStarters({ tools
             aria-description={tool.appliesTo.includes('page') && !tool.appliesTo.includes('input') ? t('chat.quickFunctions.pageHint') : undefined}
             onClick={() => onPick(tool)}
           >
-            {/* A group's tool says which group: "Translate to… French". */}
-            {tool.group ? `${tool.group} ${tool.name}` : tool.name}
+            {/* A group's tool keeps the group's verb: "Translate to French". */}
+            {chatToolLabel(tool)}
           </Button>
         ))}
       </div>
@@ -87,12 +93,12 @@ export const QuickFunctionStarters = memo(function QuickFunctionStarters({ tools
 export function ChosenToolChip({ tool, onRemove }: { tool: ChatTool; onRemove: () => void }) {
   const { t } = useTranslation();
   return (
-    <div className="qf-chosen" role="status" aria-label={t('chat.quickFunctions.chosenLabel', { name: tool.name })} data-testid="qf-chosen">
+    <div className="qf-chosen" role="status" aria-label={t('chat.quickFunctions.chosenLabel', { name: chatToolLabel(tool) })} data-testid="qf-chosen">
       <QuickFunctionIcon icon={tool.icon} />
       <Text size="xs" fw={600} truncate>
-        {tool.name}
+        {chatToolLabel(tool)}
       </Text>
-      <ActionIcon variant="subtle" color="gray" size="xs" aria-label={t('chat.quickFunctions.remove', { name: tool.name })} onClick={onRemove}>
+      <ActionIcon variant="subtle" color="gray" size="xs" aria-label={t('chat.quickFunctions.remove', { name: chatToolLabel(tool) })} onClick={onRemove}>
         <IconX size={12} />
       </ActionIcon>
     </div>

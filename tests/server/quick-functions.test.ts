@@ -289,6 +289,28 @@ describe('quick functions and prompts, AddMessage with a tool and a selection', 
     expect(second).toMatchObject({ inputMessage: 'Shorter please', quickFunction: null, selection: null });
   });
 
+  it("names a tool's chat after what it ran on, and a tool in a group keeps the group's verb, in each language", async () => {
+    const titleOf = async (chatSessionId: string) => {
+      const list = (await api(t.app, user).getBody('/api/Chat/GetChatSessionListBySelf?page=1&count=50')).Data.list as { chatSessionId: string; sessionTitle: string }[];
+      return list.find((s) => s.chatSessionId === chatSessionId)!.sessionTitle;
+    };
+    const explain = parseChatStream((await send(user.token, { aiModelId: 'qf-model', inputMessage: '', quickFunctionId: 'qf-explain', selection: { text: '\n  Otters hold hands while sleeping.\nSecond line' } })).body);
+    expect(explain[0]!.Data.InputMessage).toBe('Explain');
+    expect(await titleOf(explain[0]!.Data.ChatSessionId)).toBe('Explain: Otters hold hands while sleeping.');
+
+    const translate = parseChatStream((await send(user.token, { aiModelId: 'qf-model', inputMessage: '', quickFunctionId: 'qf-translate-zh', selection: { text: 'Good morning' } })).body);
+    expect(translate[0]!.Data.InputMessage).toBe('Translate to Chinese (Simplified)');
+    expect(await titleOf(translate[0]!.Data.ChatSessionId)).toBe('Translate to Chinese (Simplified): Good morning');
+    const zh = parseChatStream(
+      (await api(t.app, user).post('/api/Chat/AddMessage', { aiModelId: 'qf-model', inputMessage: '', quickFunctionId: 'qf-translate-zh', selection: { text: 'Good night' } }, { lang: 'zh-CN' })).body,
+    );
+    expect(zh[0]!.Data.InputMessage).toBe('翻译为简体中文');
+
+    // What the user typed names the chat, as without a tool.
+    const typed = parseChatStream((await send(user.token, { aiModelId: 'qf-model', inputMessage: 'Why do otters do this?', quickFunctionId: 'qf-explain', selection: { text: 'Otters' } })).body);
+    expect(await titleOf(typed[0]!.Data.ChatSessionId)).toBe('Why do otters do this?');
+  });
+
   it("uses the caller's own tool with its preferred model, in the caller's language, and a selection without a tool", async () => {
     const own = (await save(user.token, { name: 'Emoji', template: 'Rewrite {selection} with emoji, in {language}. {input}', appliesTo: ['selection'], aiModelId: 'qf-other' })).Data;
     const res = await send(user.token, { aiModelId: own.aiModelId, inputMessage: 'Keep it short', quickFunctionId: own.userQuickFunctionId, selection: { text: 'Hello world' } });

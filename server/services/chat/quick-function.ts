@@ -12,8 +12,10 @@ import { quickFunctionForMessage } from '../quick-functions/quick-functions.ts';
  * selection a separate delimited part; the stored input is what the user typed, or the tool's name.
  */
 export type MessageFraming = {
-  /** Stored as the message's inputMessage (and used for the session's title). */
+  /** Stored as the message's inputMessage. */
   storedInput: string;
+  /** What a new chat's title is made from: the typed input, or the tool's name with the start of the selection it ran on. */
+  titleText: string;
   /** The instruction text the model gets in place of the input. */
   modelText: string;
   /** Further user content parts (the delimited selection). */
@@ -28,7 +30,7 @@ const marker = () => randomBytes(12).toString('hex');
 
 /** A message without a tool or a selection: the input as it is (no lookup, nothing to await). */
 export function plainFraming(body: Pick<AddMessageBody, 'inputMessage'>): MessageFraming {
-  return { storedInput: body.inputMessage, modelText: body.inputMessage, parts: [], quickFunction: null, selection: null, promptText: null };
+  return { storedInput: body.inputMessage, titleText: body.inputMessage, modelText: body.inputMessage, parts: [], quickFunction: null, selection: null, promptText: null };
 }
 
 /** The tool comes from the quick-function cache (no database read once warm); another user's id is 10404. */
@@ -39,6 +41,7 @@ export async function frameMessage(ctx: AppContext, userId: string, body: AddMes
   const rendered = renderQuickFunction({ template: tool?.template ?? '', input: body.inputMessage, language: lang, selection, marker });
   return {
     storedInput: body.inputMessage || tool?.name || '',
+    titleText: body.inputMessage || [tool?.name, selection?.text.trim()].filter(Boolean).join(': '),
     modelText: rendered.text,
     parts: rendered.attachment ? [rendered.attachment] : [],
     quickFunction: tool ? { quickFunctionId: tool.quickFunctionId, name: tool.name, icon: tool.icon } : null,

@@ -19,6 +19,7 @@ import { quickFunctions, userQuickFunctions } from '../../db/schema/quick-functi
 import { AppError } from '../../core/errors.ts';
 import { buildQuickFunctionTree, flattenTree } from './quick-function-tree.ts';
 import { lockUser } from '../accounts/user-lock.ts';
+import { toolLabel } from '../../../shared/utils/tool-label.ts';
 
 /**
  * Quick functions (prompt tools): operators' built-ins and users' own (custom prompts). The menu
@@ -196,13 +197,18 @@ export async function quickFunctionMenu(ctx: AppContext, userId: string | null, 
 /** A quick function used in a message, from the cache: a built-in (online) or one of the user's own. */
 export type MessageTool = { quickFunctionId: string; name: string; icon: string; template: string };
 
+/** The tool's name keeps its group's verb (toolLabel), as the bubble and the chat's title show it. */
 export async function quickFunctionForMessage(ctx: AppContext, userId: string, id: string, lang: Language): Promise<MessageTool> {
-  const builtIn = (await builtInRows(ctx)).find((r) => r.id === id && r.online);
-  const own = builtIn ? undefined : (await userRows(ctx, userId)).find((r) => r.id === id);
+  const builtIns = await builtInRows(ctx);
+  const builtIn = builtIns.find((r) => r.id === id && r.online);
+  const owns = builtIn ? [] : await userRows(ctx, userId);
+  const own = owns.find((r) => r.id === id);
   const item = builtIn ? builtInItem(builtIn, lang) : own ? userItem(own) : null;
   if (!item) throw new AppError(Codes.NotFound, 'notFound');
   if (item.isGroup || !item.template) throw new AppError(Codes.BadRequest, 'quickFunctionIsGroup');
-  return { quickFunctionId: item.quickFunctionId, name: item.name, icon: item.icon, template: item.template };
+  const parent = builtIn ? builtIns.find((r) => r.id === builtIn.parentId) : owns.find((r) => r.id === own?.parentId);
+  const parentName = parent && ('nameEn' in parent ? builtInItem(parent, lang).name : parent.name);
+  return { quickFunctionId: item.quickFunctionId, name: parentName ? toolLabel(parentName, item.name) : item.name, icon: item.icon, template: item.template };
 }
 
 // ---- the user's own ----

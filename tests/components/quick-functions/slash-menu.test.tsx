@@ -73,13 +73,22 @@ describe('the composer\'s "/" menu', () => {
     expect(await screen.findByText('No quick function matches “frex”')).toBeInTheDocument();
     await userEvent.type(box(), '{Backspace}');
     await userEvent.click(screen.getByRole('option', { name: /French/ }));
-    expect(screen.getByRole('status', { name: 'Quick function: French' })).toBeInTheDocument();
+    expect(screen.getByRole('status', { name: 'Quick function: Translate to French' })).toBeInTheDocument();
     // The text box kept the focus.
     expect(box()).toHaveFocus();
-    await userEvent.click(screen.getByRole('button', { name: 'Remove French' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Remove Translate to French' }));
     expect(screen.queryByTestId('qf-chosen')).toBeNull();
     // Without a tool, an empty message cannot be sent.
     expect(screen.getByRole('button', { name: 'Send' })).toBeDisabled();
+  });
+
+  it("sends a tool of a group under the group's verb, as the server names it", async () => {
+    await renderChat();
+    await userEvent.type(box(), '/fre');
+    await userEvent.keyboard('{Enter}');
+    await userEvent.keyboard('{Enter}');
+    await screen.findByText('Done.');
+    expect(screen.getByTestId('qf-sent')).toHaveTextContent('Translate to French');
   });
 
   it('closes on Escape and then sends the text as it is', async () => {

@@ -82,7 +82,7 @@ describe('chatTools', () => {
 describe('quick functions as starters on the empty chat', () => {
   it('on the web: offers the tools for typed input; one picked is chosen for the message', async () => {
     await renderInApp(<ChatView sessionId={undefined} onSessionCreated={vi.fn()} />, { apiBase: server.url, user: testUser });
-    expect(await starterNames()).toEqual(['💡Explain', '✍️Fix grammar', '🇫🇷Translate to… French']);
+    expect(await starterNames()).toEqual(['💡Explain', '✍️Fix grammar', '🇫🇷Translate to French']);
     await userEvent.click(screen.getByRole('button', { name: /Explain/ }));
     expect(screen.getByRole('status', { name: 'Quick function: Explain' })).toBeInTheDocument();
     const box = screen.getByRole('textbox', { name: 'Message' });
@@ -95,7 +95,7 @@ describe('quick functions as starters on the empty chat', () => {
 
   it('shows them to a visitor too (the built-ins)', async () => {
     await renderInApp(<ChatView sessionId={undefined} onSessionCreated={vi.fn()} />, { apiBase: server.url, user: null });
-    expect(await starterNames()).toEqual(['💡Explain', '✍️Fix grammar', '🇫🇷Translate to… French']);
+    expect(await starterNames()).toEqual(['💡Explain', '✍️Fix grammar', '🇫🇷Translate to French']);
   });
 
   describe('in the side panel', () => {
@@ -116,7 +116,7 @@ describe('quick functions as starters on the empty chat', () => {
         user: testUser,
         platform: { isExtension: true, scene: 'extension' },
       });
-      expect(await starterNames()).toEqual(['📄Summarize page', '💡Explain', '✍️Fix grammar', '🇫🇷Translate to… French']);
+      expect(await starterNames()).toEqual(['📄Summarize page', '💡Explain', '✍️Fix grammar', '🇫🇷Translate to French']);
       expect(screen.getByRole('button', { name: /Summarize page/ })).toHaveAccessibleDescription('Uses the current page');
       await userEvent.click(screen.getByRole('button', { name: /Summarize page/ }));
       expect(screen.getByRole('status', { name: 'Quick function: Summarize page' })).toBeInTheDocument();
