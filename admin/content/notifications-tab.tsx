@@ -1,4 +1,4 @@
-import { Alert, Button, Group, SegmentedControl, Select, Stack, Textarea, TextInput } from '@mantine/core';
+import { Alert, Button, Fieldset, Group, SegmentedControl, Select, Stack, Textarea, TextInput } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,11 +10,12 @@ import { notifySuccess, onMutationError } from '../../components/ui/notify.ts';
 import './strings.ts';
 
 type Audience = Broadcast['audience'];
-const PROBLEMS = new Set(['broadcastLevelRequired', 'broadcastUserRequired', 'notificationLinkInvalid']);
+const PROBLEMS = new Set(['broadcastLevelRequired', 'broadcastUserRequired', 'notificationLinkInvalid', 'broadcastTranslationIncomplete']);
 
 /**
  * A notification to all users, to one plan level, or to one user. One request id per message
- * written: pressing Send again after a lost answer adds nothing twice.
+ * written: pressing Send again after a lost answer adds nothing twice. The title and message are the
+ * default text; a Chinese title and message, when written, are what users of the app in Chinese see.
  */
 export function NotificationsTab() {
   const { t } = useTranslation();
@@ -23,6 +24,8 @@ export function NotificationsTab() {
   const [userId, setUserId] = useState('');
   const [title, setTitle] = useState('');
   const [body, setBody] = useState('');
+  const [zhTitle, setZhTitle] = useState('');
+  const [zhBody, setZhBody] = useState('');
   const [link, setLink] = useState('');
   const [requestId, setRequestId] = useState(() => crypto.randomUUID());
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -37,6 +40,8 @@ export function NotificationsTab() {
       // The next message is a new broadcast.
       setTitle('');
       setBody('');
+      setZhTitle('');
+      setZhBody('');
       setLink('');
       setRequestId(crypto.randomUUID());
     },
@@ -50,6 +55,7 @@ export function NotificationsTab() {
       body,
       audience,
       requestId,
+      ...(zhTitle.trim() || zhBody.trim() ? { translations: { zh: { title: zhTitle, body: zhBody } } } : {}),
       ...(link.trim() ? { link: link.trim() } : {}),
       ...(audience === 'level' ? { level: Number(level) } : {}),
       ...(audience === 'user' && userId.trim() ? { userId: userId.trim() } : {}),
@@ -78,8 +84,36 @@ export function NotificationsTab() {
           />
         )}
         {audience === 'user' && <TextInput label={t('adminContent.notifications.userId')} value={userId} onChange={(e) => setUserId(e.currentTarget.value)} error={err('userId')} />}
-        <TextInput label={t('adminContent.notifications.title')} required value={title} onChange={(e) => setTitle(e.currentTarget.value)} error={err('title')} />
+        <TextInput
+          label={t('adminContent.notifications.title')}
+          description={t('adminContent.notifications.defaultTextHint')}
+          required
+          value={title}
+          onChange={(e) => setTitle(e.currentTarget.value)}
+          error={err('title')}
+        />
         <Textarea label={t('adminContent.notifications.body')} required autosize minRows={4} value={body} onChange={(e) => setBody(e.currentTarget.value)} error={err('body')} />
+        <Fieldset legend={t('adminContent.notifications.zhLegend')}>
+          <Stack gap="sm">
+            <TextInput
+              label={t('adminContent.notifications.zhTitle')}
+              description={t('adminContent.notifications.zhHint')}
+              lang="zh"
+              value={zhTitle}
+              onChange={(e) => setZhTitle(e.currentTarget.value)}
+              error={err('translations.zh.title')}
+            />
+            <Textarea
+              label={t('adminContent.notifications.zhBody')}
+              lang="zh"
+              autosize
+              minRows={3}
+              value={zhBody}
+              onChange={(e) => setZhBody(e.currentTarget.value)}
+              error={err('translations.zh.body')}
+            />
+          </Stack>
+        </Fieldset>
         <TextInput label={t('adminContent.notifications.link')} description={t('adminContent.notifications.linkHint')} value={link} onChange={(e) => setLink(e.currentTarget.value)} error={err('link')} />
         {sent !== null && <Alert color="teal">{t('adminContent.notifications.sent', { count: sent })}</Alert>}
         <Group justify="flex-end">

@@ -47,10 +47,12 @@ async function seedUser(client: pg.Client, userId: string, sessions: number, per
  */
 async function timeStatements(client: pg.Client, userId: string): Promise<string[]> {
   const order = 'order by last_active_at desc, id desc limit 20';
-  // What a title search reads: one row past the page of 20, by LIKE on lower() (listSessions).
-  const search = 'select id from chat_sessions where user_id = $1 and lower(title) like lower($2) order by last_active_at desc, id desc limit 21';
+  // What a title search reads of the chats that are not pinned: one row past the page of 20, by LIKE on lower() (listSessions).
+  const search = 'select id from chat_sessions where user_id = $1 and lower(title) like lower($2) and pinned_at is null order by last_active_at desc, id desc limit 21';
   const statements: [string, string, unknown[]][] = [
-    ['page 1 of the list', `select id, title, describe, created_at from chat_sessions where user_id = $1 ${order}`, [userId]],
+    // A page is two reads (sessionsInOrder): the pinned chats, then the others.
+    ['the pinned chats (3) up to the end of page 1', 'select id, title, describe, created_at from chat_sessions where user_id = $1 and pinned_at is not null order by pinned_at desc, id desc limit 20', [userId]],
+    ['page 1 of the others', `select id, title, describe, created_at from chat_sessions where user_id = $1 and pinned_at is null ${order}`, [userId]],
     ['exact count of the list (100k)', 'select count(*) from chat_sessions where user_id = $1', [userId]],
     ['count capped at 1001', 'select count(*) from (select 1 from chat_sessions where user_id = $1 limit 1001) c', [userId]],
     ['title search page 1 (kubernetes), one row past it', search, [userId, '%kubernetes%']],
@@ -82,6 +84,8 @@ await withBenchServer('tandem_bench_history', async ({ base, client, reused }) =
     for (const [i, user] of users.entries()) await seedUser(client, user.userId, i === 0 ? SESSIONS : OTHER_SESSIONS, PER_SESSION);
     await client.query('vacuum analyze');
   }
+  // A few pinned chats, as a user keeps them (PinSession): they head every list and title search.
+  await client.query(`update chat_sessions set pinned_at = now() - (s || ' minutes')::interval from (values (500), (20000), (77777)) v(s) where id = '${users[0]!.userId}-s' || s and pinned_at is null`);
   const [{ sessions, messages }] = (await client.query('select (select count(*) from chat_sessions)::int as sessions, (select count(*) from chat_messages)::int as messages')).rows;
   console.log(`seeded ${sessions} sessions and ${messages} messages (${users.length} users) in ${((performance.now() - seeding) / 1000).toFixed(0)} s`);
   const sqlRows = await timeStatements(client, users[0]!.userId);

@@ -1,4 +1,5 @@
-import { ActionIcon, Center, Divider, Loader, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Center, Divider, Group, Loader, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useState, type ReactNode } from 'react';
@@ -11,6 +12,7 @@ import en from '../../locales/features/chat-search.en.json';
 import { usePlatform } from '../app-shell/platform-context.tsx';
 import { IconSearch } from '../ui/icons.tsx';
 import { Drawer, Modal } from '../ui/overlays.tsx';
+import { plainSnippet } from './plain-snippet.ts';
 
 addEnglishStrings(en);
 
@@ -22,28 +24,33 @@ export interface SearchChatDialogProps {
   onSelectMessage: (hit: MessageSearchHit) => void;
 }
 
+/** How long typing pauses before the search runs by itself. */
+export const SEARCH_TYPING_PAUSE_MS = 300;
+
 /**
  * Finds chats by title (first 10 matches, as before) and messages by their text (first 10, newest
- * first, with the match highlighted in a snippet) on Enter or the search icon; a modal on desktop,
- * a full-height drawer on mobile.
+ * first, with the match highlighted in a plain-text snippet) as the user types, once typing pauses,
+ * and at once on Enter or the search icon; a modal on desktop, a full-height drawer on mobile.
  */
 export function SearchChatDialog({ opened, onClose, onSelect, onSelectMessage }: SearchChatDialogProps) {
   const { t } = useTranslation();
   const { isH5 } = usePlatform();
   const [input, setInput] = useState('');
-  // null until the first search: typing alone sends nothing.
-  const [term, setTerm] = useState<string | null>(null);
-  const enabled = opened && term !== null && term !== '';
-  const titles = useQuery({ ...chatSessionSearchQuery(term ?? ''), enabled });
-  const messages = useQuery({ ...messageSearchQuery(term ?? ''), enabled });
+  const [paused] = useDebouncedValue(input.trim(), SEARCH_TYPING_PAUSE_MS);
+  // Enter and the icon search what is typed without waiting for the pause.
+  const [now, setNow] = useState<string | null>(null);
+  const term = now ?? paused;
+  const searched = term !== '';
+  const enabled = opened && searched;
+  const titles = useQuery({ ...chatSessionSearchQuery(term), enabled });
+  const messages = useQuery({ ...messageSearchQuery(term), enabled });
 
-  const search = () => setTerm(input.trim());
+  const search = () => setNow(input.trim());
   const close = () => {
     setInput('');
-    setTerm(null);
+    setNow(null);
     onClose();
   };
-  const searched = term !== null && term !== '';
 
   const body = (
     <Stack gap="sm">
@@ -53,7 +60,10 @@ export function SearchChatDialog({ opened, onClose, onSelect, onSelectMessage }:
         placeholder={t('chatSearch.placeholder')}
         value={input}
         maxLength={MAX_SEARCH_CHARS}
-        onChange={(event) => setInput(event.currentTarget.value)}
+        onChange={(event) => {
+          setInput(event.currentTarget.value);
+          setNow(null);
+        }}
         onKeyDown={(event) => {
           if (event.key === 'Enter' && !event.nativeEvent.isComposing) search();
         }}
@@ -135,21 +145,30 @@ function MessageResults(props: { hits: MessageSearchHit[]; total: number; onSele
   const { t } = useTranslation();
   return (
     <Stack gap={2} role="list">
-      {props.hits.map((hit) => (
-        <UnstyledButton role="listitem" key={hit.chatMessageId} onClick={() => props.onSelect(hit)} p={8} style={{ borderRadius: 6 }}>
-          <Text size="sm" lineClamp={3} style={{ wordBreak: 'break-word' }}>
-            <Text span size="xs" c="dimmed" mr={6}>
-              {hit.field === 'input' ? t('chatSearch.question') : t('chatSearch.answer')}
+      {props.hits.map((hit) => {
+        const [before, match, after] = plainSnippet(hit);
+        return (
+          <UnstyledButton role="listitem" key={hit.chatMessageId} onClick={() => props.onSelect(hit)} p={8} style={{ borderRadius: 6 }}>
+            <Text size="sm" lineClamp={3} style={{ wordBreak: 'break-word' }}>
+              <Text span size="xs" c="dimmed" mr={6}>
+                {hit.field === 'input' ? t('chatSearch.question') : t('chatSearch.answer')}
+              </Text>
+              {before}
+              <mark>{match}</mark>
+              {after}
             </Text>
-            {hit.snippet.slice(0, hit.matchStart)}
-            <mark>{hit.snippet.slice(hit.matchStart, hit.matchStart + hit.matchLength)}</mark>
-            {hit.snippet.slice(hit.matchStart + hit.matchLength)}
-          </Text>
-          <Text size="xs" c="dimmed" truncate>
-            {t('chatSearch.from', { title: hit.sessionTitle })} · {dayjs(hit.createTime).format('YYYY-MM-DD')}
-          </Text>
-        </UnstyledButton>
-      ))}
+            {/* The title gives way; the date is always whole. */}
+            <Group gap={6} wrap="nowrap">
+              <Text size="xs" c="dimmed" truncate style={{ minWidth: 0 }}>
+                {t('chatSearch.from', { title: hit.sessionTitle })}
+              </Text>
+              <Text size="xs" c="dimmed" style={{ flexShrink: 0 }}>
+                · {dayjs(hit.createTime).format('YYYY-MM-DD')}
+              </Text>
+            </Group>
+          </UnstyledButton>
+        );
+      })}
       {props.total > props.hits.length && (
         <Text size="xs" c="dimmed">
           {props.total >= SEARCH_TOTAL_CAP

@@ -1,8 +1,9 @@
 import { Button, Center, Loader, ScrollArea, Stack, Text } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { chatSessionsQuery } from '../../shared/api/chat-history.ts';
+import { groupSessions, groupTitle, type HistoryGroup } from './history-groups.ts';
 import { SessionItem } from './session-item.tsx';
 
 export interface SessionListProps {
@@ -10,7 +11,33 @@ export interface SessionListProps {
   onNavigate: (path: string) => void;
 }
 
-/** The history, 20 chats per page; the next page loads when the end of the list scrolls into view. */
+/**
+ * One section of the history under its header (Pinned, Today, ..., a month): its own list, named by
+ * the header, so the headers are not items among the chats. Dates are written in full; a long one wraps.
+ */
+function HistorySection({ group, activeSessionId, onNavigate }: SessionListProps & { group: HistoryGroup }) {
+  const { t } = useTranslation();
+  const headerId = useId();
+  return (
+    <div>
+      <Text component="h2" id={headerId} size="xs" c="dimmed" fw={600} m={0} px={8} pt={4} pb={2}>
+        {groupTitle(group.key, t)}
+      </Text>
+      <Stack gap={2} role="list" aria-labelledby={headerId}>
+        {group.sessions.map((session) => (
+          <div role="listitem" key={session.chatSessionId}>
+            <SessionItem session={session} active={session.chatSessionId === activeSessionId} onNavigate={onNavigate} />
+          </div>
+        ))}
+      </Stack>
+    </div>
+  );
+}
+
+/**
+ * The history, 20 chats per page, in sections by date (the pinned chats first); the next page loads
+ * when the end of the list scrolls into view, whatever section it ends in.
+ */
 export function SessionList({ activeSessionId, onNavigate }: SessionListProps) {
   const { t } = useTranslation();
   const query = useInfiniteQuery(chatSessionsQuery());
@@ -61,11 +88,9 @@ export function SessionList({ activeSessionId, onNavigate }: SessionListProps) {
           {t('chat.sider.empty')}
         </Text>
       ) : (
-        <Stack gap={2} role="list" aria-label={t('chat.sider.history')}>
-          {sessions.map((session) => (
-            <div role="listitem" key={session.chatSessionId}>
-              <SessionItem session={session} active={session.chatSessionId === activeSessionId} onNavigate={onNavigate} />
-            </div>
+        <Stack gap="xs">
+          {groupSessions(sessions).map((group) => (
+            <HistorySection key={group.key} group={group} activeSessionId={activeSessionId} onNavigate={onNavigate} />
           ))}
         </Stack>
       )}

@@ -44,6 +44,9 @@ export interface ComposerProps {
   textareaRef?: Ref<HTMLTextAreaElement>;
 }
 
+/** The model picker's place in the toolbar (see the toolbar below). */
+const PICKER_SLOT = { flex: '1 1 88px', minWidth: 0, maxWidth: 'max-content', display: 'flex' } as const;
+
 /**
  * The message box. Enter sends and Shift+Enter starts a new line; an Enter that confirms an IME
  * composition (Chinese, Japanese input) picks the word and sends nothing.
@@ -118,8 +121,15 @@ export function Composer({
         onPaste={onPaste}
       />
       <Group justify="space-between" gap={6} wrap="nowrap">
-        <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }}>
-          {modelPicker}
+        {/* The picker's basis is a few letters of its name: it grows up to the whole name when there is
+            room, cuts it with an ellipsis when not, and only when even that does not fit (the side panel
+            at 320 px with every tool) does a tool move to a second line. */}
+        <Group gap={6} wrap="wrap" style={{ minWidth: 0 }}>
+          {modelPicker && (
+            <div style={PICKER_SLOT} data-testid="model-picker-slot">
+              {modelPicker}
+            </div>
+          )}
           <ToolButton
             label={searchLabel}
             unavailable={webSearchUnavailable}

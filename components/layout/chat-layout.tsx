@@ -17,9 +17,10 @@ import { Drawer } from '../ui/overlays.tsx';
 import { chatPlansAddons } from './chat-plans.tsx';
 import { chatPointsAddons } from './chat-points.tsx';
 import { useChatMissing } from './chat-exists.ts';
-import { ChatNotFound } from './newcomers-routes.tsx';
+import { ChatNotFound, NotFoundRoute } from './newcomers-routes.tsx';
 import { chatFavouritesAddons } from './chat-favourites.tsx';
 import { ShareSessionActions } from './chat-share.tsx';
+import type { ChatHeaderProps } from './chat-header.tsx';
 import { chatMemoryAddons, MemoryOnboarding } from './chat-memory.tsx';
 
 /** What other features show inside the chat: points, the plans' upgrade prompt, the favourites' save star, the memory (onboarding, proposals). */
@@ -43,10 +44,13 @@ const chatAddons = {
  */
 const Sidebar = deferred<ChatSidebarProps>(() => import('../chat-history/chat-sidebar.tsx').then((module) => module.ChatSidebar));
 const ChatSidebar = Sidebar.Component;
+/** The open chat's header, a chunk of its own too: the side panel opens on a new chat, which has none. */
+const Header = deferred<ChatHeaderProps>(() => import('./chat-header.tsx').then((module) => module.ChatHeader));
+const ChatHeader = Header.Component;
 
-/** Fetches what the first screen of this layout needs beyond the page's entry: the sidebar on a wide screen. */
+/** Fetches what the first screen of this layout needs beyond the page's entry: the sidebar and the chat's header on a wide screen. */
 export function preloadChatLayout(platform: Pick<Platform, 'isH5'>): Promise<void> {
-  return platform.isH5 ? Promise.resolve() : Sidebar.preload();
+  return platform.isH5 ? Promise.resolve() : Promise.all([Sidebar.preload(), Header.preload()]).then(() => undefined);
 }
 
 /**
@@ -63,8 +67,8 @@ export function ChatLayout() {
   const loggedIn = useAtomValue(isLoggedInAtom);
   const openLogin = useSetAtom(openLoginDialogAtom);
   const [drawer, setDrawer] = useState(false);
-  // In the drawer (narrow layout) the sidebar's code is fetched once the first screen is up.
-  useEffect(() => void Sidebar.preload(), []);
+  // In the narrow layout the sidebar's and the header's code are fetched once the first screen is up.
+  useEffect(() => void Promise.all([Sidebar.preload(), Header.preload()]), []);
 
   // Signed out (here or on another surface): the account's chat must not stay on screen. Only on
   // the change itself, so a visitor's link to a chat still waits for a URL login (keeps the path).
@@ -78,12 +82,23 @@ export function ChatLayout() {
     setDrawer(false);
     navigate(path);
   };
-  // An address that names no chat of this account: "chat not found", still signed in.
+  // An address that names no chat of this account: "chat not found", still signed in; a visitor's
+  // address that cannot be a chat: the not-found page.
   const missing = useChatMissing(id);
+  if (missing === 'page') return <NotFoundRoute />;
+  // A saved chat's header (title, model, Share, Export, Delete); a new chat and a missing one have none.
+  const openChat = loggedIn && id && !missing ? id : undefined;
   const chat = missing ? (
     <ChatNotFound onHome={() => go('/')} />
   ) : (
-    <ChatView sessionId={id} onSessionCreated={(sessionId) => navigate(`/${sessionId}`, { replace: true })} addons={chatAddons} focusMessageId={focusMessageId} />
+    // A visitor on a chat's address sees the welcome's way to sign in; the chat opens once signed in.
+    <ChatView sessionId={loggedIn ? id : undefined} onSessionCreated={(sessionId) => navigate(`/${sessionId}`, { replace: true })} addons={chatAddons} focusMessageId={focusMessageId} />
+  );
+
+  const brand = (
+    <Text fw={600} size="sm">
+      Tandem
+    </Text>
   );
 
   if (!isH5) {
@@ -91,7 +106,8 @@ export function ChatLayout() {
       <div style={{ display: 'flex', height: '100dvh' }}>
         <ChatSidebar activeSessionId={id} onNavigate={go} headerAction={<NotificationBell onNavigate={go} />} sessionActions={ShareSessionActions} />
         <main style={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
-          <Group justify="flex-end" px="md" py={6}>
+          <Group justify="flex-end" px="md" py={6} gap={8} wrap="nowrap" mih={42}>
+            {openChat && <ChatHeader sessionId={openChat} onNavigate={go} />}
             <Tooltip label={t('settings.title')}>
               <ActionIcon variant="subtle" color="gray" aria-label={t('settings.title')} onClick={() => go('/setting')}>
                 <IconSettings />
@@ -106,14 +122,21 @@ export function ChatLayout() {
 
   return (
     <div style={{ display: 'flex', flexDirection: 'column', height: '100dvh' }}>
-      <Group justify="space-between" px={8} py={6} wrap="nowrap" style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}>
-        <ActionIcon variant="subtle" color="gray" aria-label={t('chat.sider.label')} onClick={() => setDrawer(true)}>
+      <Group
+        component="header"
+        justify="space-between"
+        gap={8}
+        px={8}
+        py={6}
+        mih={41}
+        wrap="nowrap"
+        style={{ borderBottom: '1px solid var(--mantine-color-default-border)' }}
+      >
+        <ActionIcon variant="subtle" color="gray" aria-label={t('chat.sider.label')} onClick={() => setDrawer(true)} style={{ flexShrink: 0 }}>
           <IconMenu />
         </ActionIcon>
-        <Text fw={600} size="sm">
-          Tandem
-        </Text>
-        <Group gap={4} wrap="nowrap">
+        {openChat ? <ChatHeader sessionId={openChat} onNavigate={go} compact fallback={brand} /> : brand}
+        <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
           <NotificationBell onNavigate={go} />
           <ActionIcon
             variant="subtle"

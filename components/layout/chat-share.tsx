@@ -6,11 +6,11 @@ import { lazyPiece } from '../ui/error-boundary.tsx';
 
 /**
  * Sharing and export inside other screens: a chat's Share and Export items in the history's menu
- * (the plain menu shows until their chunk arrives), the settings' list of links, and the public
- * page /share/{id}. All fetched when first shown.
+ * and in the open chat's header (chat-header.tsx; the plain menu shows until their chunk arrives),
+ * the settings' list of links, and the public page /share/{id}. All fetched when first shown.
  */
-const ShareMenuItems = lazyPiece(() => import('../share/session-share-actions.tsx').then((module) => ({ default: module.ShareMenuItems })));
-const ShareDialog = lazyPiece(() => import('../share/share-dialog.tsx').then((module) => ({ default: module.ShareDialog })));
+export const ShareMenuItems = lazyPiece(() => import('../share/session-share-actions.tsx').then((module) => ({ default: module.ShareMenuItems })));
+export const ShareDialog = lazyPiece(() => import('../share/share-dialog.tsx').then((module) => ({ default: module.ShareDialog })));
 
 /**
  * The history's menu stays the same component while the chunk loads: only the items and the

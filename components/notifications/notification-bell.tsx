@@ -3,14 +3,15 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { notificationsKey, unreadCountQuery } from '../../shared/api/notifications.ts';
+import { followUnreadCount } from '../../shared/api/notification-events.ts';
+import { notificationListQuery, notificationsKey, unreadCountQuery } from '../../shared/api/notifications.ts';
 import { isLoggedInAtom, tokenAtom } from '../../shared/atoms/auth.ts';
 import { reportUnreadCount } from '../../shared/atoms/notifications.ts';
 import { deferred } from '../ui/deferred.tsx';
 import { IconBell } from '../ui/icons.tsx';
 import type { NotificationDrawerProps } from './notification-drawer.tsx';
 
-/** While the page is visible the count is asked for again every minute. */
+/** While the page is visible and the live stream is down, the count is asked for again every minute. */
 export const UNREAD_REFRESH_MS = 60_000;
 
 /** The list is a chunk of its own, fetched once the first screen is up (the drawer is closed then). */
@@ -36,13 +37,45 @@ export function NotificationBell({ onNavigate }: NotificationBellProps) {
 }
 
 /**
- * The unread count: fetched at once, every minute while the page is visible, and again when the page
- * comes back into view or gets the focus (the side panel stays visible while the user works in the
- * tab beside it, and only gets the focus back). Each new count is stored, which the extension's
- * toolbar badge follows.
+ * The live count (shared/api/notification-events.ts): each count the server pushes goes into the
+ * query cache, and a new one marks the list stale (the drawer shows the new notification when it
+ * opens, or at once when open). Opened with the login and closed when it changes or ends (logout);
+ * it opens again by itself when it drops. True while it is sending.
+ */
+function useLiveUnreadCount(token: string | null): boolean {
+  const queryClient = useQueryClient();
+  const [live, setLive] = useState(false);
+  useEffect(() => {
+    if (token === null) return;
+    const stop = new AbortController();
+    const countKey = unreadCountQuery(token).queryKey;
+    void followUnreadCount({
+      token,
+      signal: stop.signal,
+      onLive: setLive,
+      onCount: (unread) => {
+        if (queryClient.getQueryData(countKey) === unread) return;
+        queryClient.setQueryData(countKey, unread);
+        void queryClient.invalidateQueries({ queryKey: notificationListQuery(token).queryKey });
+      },
+    });
+    return () => {
+      stop.abort();
+      setLive(false);
+    };
+  }, [token, queryClient]);
+  return live;
+}
+
+/**
+ * The unread count: fetched at once, followed live while the stream is up, else asked for every
+ * minute while the page is visible; and again when the page comes back into view or gets the focus
+ * (the side panel stays visible while the user works in the tab beside it, and only gets the focus
+ * back). Each new count is stored, which the extension's toolbar badge follows.
  */
 function useUnreadCount(token: string | null): number {
-  const query = useQuery({ ...unreadCountQuery(token), refetchInterval: UNREAD_REFRESH_MS, refetchIntervalInBackground: false });
+  const live = useLiveUnreadCount(token);
+  const query = useQuery({ ...unreadCountQuery(token), refetchInterval: live ? false : UNREAD_REFRESH_MS, refetchIntervalInBackground: false });
   const { refetch } = query;
   useEffect(() => {
     const refresh = () => {

@@ -4,6 +4,7 @@ import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
 import { isLoggedInAtom } from '../../shared/atoms/auth.ts';
 import { IconCalendarCheck } from '../ui/icons.tsx';
+import { formatPoints } from './points-format.ts';
 import { checkinFailure, useBalance, useCheckIn, useCheckinStatus } from './use-points.ts';
 
 /**
@@ -54,7 +55,7 @@ export interface CheckinCardProps {
  * the button. Small enough for the chat's welcome screen.
  */
 export function CheckinCard({ home = false }: CheckinCardProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const loggedIn = useAtomValue(isLoggedInAtom);
   const status = useCheckinStatus();
   const checkIn = useCheckIn();
@@ -72,7 +73,7 @@ export function CheckinCard({ home = false }: CheckinCardProps) {
               {t('points.checkin.title')}
               {home && balance && (
                 <Text span size="xs" c="dimmed" fw={400} ml={8} data-testid="checkin-balance">
-                  {t('points.checkin.balance', { points: balance.available })}
+                  {t('points.checkin.balance', { points: formatPoints(balance.available, i18n.language) })}
                 </Text>
               )}
             </Text>

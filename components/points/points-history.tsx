@@ -4,22 +4,31 @@ import dayjs from 'dayjs';
 import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { HISTORY_PAGE_SIZE, pointsHistoryQuery } from '../../shared/api/points.ts';
 import { tokenAtom } from '../../shared/atoms/auth.ts';
 import type { LedgerEntry } from '../../shared/contracts/points.ts';
+import { formatPoints, signed } from './points-format.ts';
 
-/** A change of points with its sign: +10, −3, 0. */
-export function signed(points: number): string {
-  if (points > 0) return `+${points}`;
-  if (points < 0) return `\u2212${-points}`;
-  return '0';
+/**
+ * Which part of the user's points an entry moved, in words (docs/economy.md#the-ledger): `delta` is
+ * the change of the kept points, `allowance` what it took from today's free allowance (negative: gave
+ * back to it). One part: "from today's free points", "to kept points"; both: "−2 free, −1 kept".
+ */
+function partsWording(entry: LedgerEntry, language: string, t: TFunction): string | null {
+  const free = -entry.allowance;
+  const kept = entry.delta;
+  if (free !== 0 && kept !== 0) return t('points.history.parts', { free: signed(free, language), kept: signed(kept, language) });
+  if (free !== 0) return t(free < 0 ? 'points.history.fromFree' : 'points.history.toFree');
+  if (kept !== 0) return t(kept < 0 ? 'points.history.fromKept' : 'points.history.toKept');
+  return null;
 }
 
-/** One entry: what it was, when, its note; the change (and the free allowance it took), the balance after. */
+/** One entry: what it was, when, its note; the change, which part of the points it moved, the points kept after. */
 function HistoryRow({ entry }: { entry: LedgerEntry }) {
-  const { t } = useTranslation();
-  // A use the free allowance covered whole changed the balance by nothing: the allowance part says it all.
-  const showDelta = entry.delta !== 0 || entry.allowance === 0;
+  const { t, i18n } = useTranslation();
+  const total = entry.delta - entry.allowance;
+  const parts = partsWording(entry, i18n.language, t);
   const note = entry.note.trim();
   return (
     <Group component="li" justify="space-between" align="flex-start" wrap="nowrap" gap="sm" py={8} className="points-history-row" data-kind={entry.kind}>
@@ -32,20 +41,18 @@ function HistoryRow({ entry }: { entry: LedgerEntry }) {
           {note && ` · ${note}`}
         </Text>
       </div>
-      <div style={{ textAlign: 'right', flexShrink: 0 }}>
-        {showDelta && (
-          <Text size="sm" fw={600} c={entry.delta > 0 ? 'teal.7' : entry.delta < 0 ? undefined : 'dimmed'} data-testid="points-delta">
-            {signed(entry.delta)}
-          </Text>
-        )}
-        {entry.allowance !== 0 && (
-          <Text size="xs" c="dimmed" data-testid="points-allowance">
-            {t('points.history.allowance', { points: signed(-entry.allowance) })}
+      <div style={{ textAlign: 'right', flexShrink: 0, maxWidth: '55%' }}>
+        <Text size="sm" fw={600} c={total > 0 ? 'teal.7' : total < 0 ? undefined : 'dimmed'} data-testid="points-delta">
+          {signed(total, i18n.language)}
+        </Text>
+        {parts && (
+          <Text size="xs" c="dimmed" data-testid="points-parts">
+            {parts}
           </Text>
         )}
         {entry.balanceAfter !== null && (
           <Text size="xs" c="dimmed">
-            {t('points.history.balanceAfter', { points: entry.balanceAfter })}
+            {t('points.history.balanceAfter', { points: formatPoints(entry.balanceAfter, i18n.language) })}
           </Text>
         )}
       </div>

@@ -56,16 +56,19 @@ async function exportChatPdf(session: Pick<ChatSessionItem, 'chatSessionId' | 's
 }
 
 /**
- * A chat's Share and Export items in the history's session menu. Share asks the caller to open the
- * share dialog, which lives outside the menu (the menu closes on a click).
+ * A chat's Share and Export items in the history's session menu (and the open chat's header). Share
+ * asks the caller to open the share dialog, which lives outside the menu (the menu closes on a
+ * click); without `onShare` (a header with its own Share button) only the export items show.
  */
-export function ShareMenuItems({ session, onShare }: { session: ChatSessionItem; onShare: () => void }) {
+export function ShareMenuItems({ session, onShare }: { session: Pick<ChatSessionItem, 'chatSessionId' | 'sessionTitle'>; onShare?: () => void }) {
   const { t } = useTranslation();
   return (
     <>
-      <Menu.Item leftSection={<IconLink size={14} />} onClick={onShare}>
-        {t('share.menuShare')}
-      </Menu.Item>
+      {onShare && (
+        <Menu.Item leftSection={<IconLink size={14} />} onClick={onShare}>
+          {t('share.menuShare')}
+        </Menu.Item>
+      )}
       <Menu.Item leftSection={<IconDownload size={14} />} onClick={() => void exportChatMarkdown(session, t).catch(() => notifyError(t('share.exportFailed')))}>
         {t('share.menuExportMarkdown')}
       </Menu.Item>

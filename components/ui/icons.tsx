@@ -87,6 +87,8 @@ export const IconArrowLeft = (p: IconProps) => <Icon {...p} paths={['M19 12H5', 
 export const IconCheck = (p: IconProps) => <Icon {...p} paths={['M5 12l5 5L20 7']} />;
 export const IconArrowUp = (p: IconProps) => <Icon {...p} paths={['M12 19V5', 'M6 11l6-6 6 6']} />;
 export const IconPin = (p: IconProps) => <Icon {...p} paths={['M9 4h6l-1 5 4 4H6l4-4z', 'M12 13v7']} />;
+/** The pin struck through: unpin. */
+export const IconPinOff = (p: IconProps) => <Icon {...p} paths={['M9 4h6l-1 5 4 4H6l4-4z', 'M12 13v7', 'M4 4l16 16']} />;
 export const IconGrip = (p: IconProps) => (
   <Icon {...p} paths={['M9 6h.01', 'M15 6h.01', 'M9 12h.01', 'M15 12h.01', 'M9 18h.01', 'M15 18h.01']} strokeWidth={3} />
 );

@@ -28,6 +28,11 @@ export type RawAnswer = {
   content: Record<string, z.ZodType>;
   /** Refusals of a media item come as HTTP 404 with the 10404 envelope (for <img src> and downloads). */
   notFoundStatus?: boolean;
+  /**
+   * A stream that has no `data: DONE`: it runs until the client or the server ends it. The document
+   * says so with `x-endless: true` on the stream's event schema.
+   */
+  endless?: true;
 };
 
 const json = (schema: z.ZodType) => ({ 'application/json': { schema } });
@@ -39,7 +44,9 @@ export function routeResponses(spec: { data?: z.ZodType; raw?: RawAnswer; refuse
         description: `${spec.raw.description} A failure is the JSON envelope (Code ≠ 10000, Data null), with HTTP 200.`,
         content: {
           ...json(FailureEnvelopeSchema),
-          ...Object.fromEntries(Object.entries(spec.raw.content).map(([type, schema]) => [type, { schema }])),
+          ...Object.fromEntries(
+            Object.entries(spec.raw.content).map(([type, schema]) => [type, { schema: spec.raw?.endless && type === 'text/event-stream' ? schema.meta({ 'x-endless': true }) : schema }]),
+          ),
         },
       }
     : {

@@ -3,13 +3,16 @@ import { z } from 'zod';
 import {
   AddMessageBodySchema,
   ChatMessagePageSchema,
+  ChatSessionItemSchema,
   ChatSessionPageSchema,
   DeleteMessageBodySchema,
   DeleteSessionsBodySchema,
   DeleteSessionsResultSchema,
   MessageListQuerySchema,
+  PinSessionBodySchema,
   ResumeMessageQuerySchema,
   SessionListQuerySchema,
+  SessionQuerySchema,
   StopMessageBodySchema,
   UpdateSessionTitleBodySchema,
 } from '../../shared/contracts/chat.ts';
@@ -28,7 +31,7 @@ import { deferredEventStream } from '../http/event-stream.ts';
 import { addRoute, parseInput, RAW } from '../http/route.ts';
 import { readUploadForm } from '../http/upload-form.ts';
 import { bearerOf } from '../services/accounts/auth.ts';
-import { deleteMessage, deleteSessions, listMessages, listSessions, renameSession } from '../services/chat/sessions.ts';
+import { deleteMessage, deleteSessions, getSession, listMessages, listSessions, pinSession, renameSession } from '../services/chat/sessions.ts';
 import { prepareToSend } from '../services/chat/send.ts';
 import { resumeChatAnswer, startResumeBackground } from '../services/chat/resume.ts';
 import { refuseWhileDraining, startChatBackground, stopChatMessage } from '../services/chat/running.ts';
@@ -226,10 +229,20 @@ function registerHistoryRoutes(app: FastifyInstance): void {
     method: 'GET',
     url: '/api/Chat/GetChatSessionListBySelf',
     auth: 'user',
-    summary: "The caller's sessions, most recently active first; sessionTitle filters by substring.",
+    summary: "The caller's sessions: the pinned ones first (most recently pinned first), then the others, most recently active first; sessionTitle filters by substring.",
     query: SessionListQuerySchema,
     data: ChatSessionPageSchema,
     handler: ({ ctx, user, query }) => listSessions(ctx.db, user.id, query),
+  });
+
+  addRoute(app, {
+    method: 'GET',
+    url: '/api/Chat/GetChatSession',
+    auth: 'user',
+    summary: "One of the caller's sessions: its title, snippet, creation time and whether an answer is being written.",
+    query: SessionQuerySchema,
+    data: ChatSessionItemSchema,
+    handler: ({ ctx, user, query }) => getSession(ctx.db, user.id, query.chatSessionId),
   });
 
   addRoute(app, {
@@ -251,6 +264,18 @@ function registerHistoryRoutes(app: FastifyInstance): void {
     body: UpdateSessionTitleBodySchema,
     handler: async ({ ctx, user, body }) => {
       await renameSession(ctx.db, user.id, body.chatSessionId, body.sessionTitle);
+      return null;
+    },
+  });
+
+  addRoute(app, {
+    method: 'POST',
+    url: '/api/Chat/PinSession',
+    auth: 'user',
+    summary: 'Pins a session to the top of the history (pinned: true), most recently pinned first, or unpins it.',
+    body: PinSessionBodySchema,
+    handler: async ({ ctx, user, body }) => {
+      await pinSession(ctx.db, user.id, body.chatSessionId, body.pinned);
       return null;
     },
   });

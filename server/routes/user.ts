@@ -40,7 +40,8 @@ export function registerUserRoutes(app: FastifyInstance): void {
     method: 'GET',
     url: '/api/User/GetUserIntegralByLogin',
     auth: 'user',
-    summary: "The user's points: integralValue available (today's free allowance included), useIntegral used so far",
+    summary:
+      "The user's points: integralValue available now (kept + freeLeft), useIntegral used so far; freeLeft of freeDaily is today's free allowance, refilled at freeResetsAt; kept does not reset",
     data: z.array(IntegralEntrySchema),
     handler: ({ ctx, user }) => getIntegral(ctx.db, user.id, ctx.config.FREE_DAILY_POINTS),
   });

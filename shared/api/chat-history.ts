@@ -1,9 +1,11 @@
 import { infiniteQueryOptions, queryOptions, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import {
+  ChatSessionItemSchema,
   ChatSessionPageSchema,
   DeleteSessionsResultSchema,
   type ChatSessionItem,
   type DeleteSessionsBody,
+  type PinSessionBody,
   type UpdateSessionTitleBody,
 } from '../contracts/chat.ts';
 import type { Paged } from '../contracts/common.ts';
@@ -27,6 +29,10 @@ export function updateSessionTitle(body: UpdateSessionTitleBody): Promise<unknow
   return apiPost('/api/Chat/UpdateSessionTitle', body);
 }
 
+export function pinSession(body: PinSessionBody): Promise<unknown> {
+  return apiPost('/api/Chat/PinSession', body);
+}
+
 export function deleteSessions(body: DeleteSessionsBody): Promise<{ deleted: number }> {
   return apiPost('/api/Chat/DeleteSessions', body, { data: DeleteSessionsResultSchema });
 }
@@ -46,6 +52,27 @@ export function chatSessionsQuery() {
       const loaded = pages.reduce((n, p) => n + p.list.length, 0);
       return last.list.length === SESSION_PAGE_SIZE && loaded < last.total ? lastPage + 1 : undefined;
     },
+  });
+}
+
+/** One chat's entry, under the history's key (so what refreshes the history refreshes it too). */
+const chatSessionKey = (chatSessionId: string) => [...chatSessionsKey, 'one', chatSessionId] as const;
+
+/**
+ * One of the caller's chats (the open chat's header: its title). Shown at once from the loaded
+ * history when it lists the chat; asked of the server otherwise (a chat further down, or opened by
+ * a link) and when the history is refreshed.
+ */
+export function chatSessionQuery(client: QueryClient, chatSessionId: string) {
+  return queryOptions({
+    queryKey: chatSessionKey(chatSessionId),
+    queryFn: ({ signal }) => apiGet('/api/Chat/GetChatSession', { chatSessionId }, { data: ChatSessionItemSchema, signal }),
+    initialData: () =>
+      client
+        .getQueryData<SessionPages>(chatSessionsQuery().queryKey)
+        ?.pages.flatMap((page) => page.list)
+        .find((s) => s.chatSessionId === chatSessionId),
+    initialDataUpdatedAt: () => client.getQueryState(chatSessionsQuery().queryKey)?.dataUpdatedAt,
   });
 }
 
@@ -81,19 +108,70 @@ function withoutSession(data: SessionPages, chatSessionId: string): { data: Sess
   return { data: { ...data, pages }, removed };
 }
 
-/** Puts `session` first in the loaded history (moving it when it is already listed). */
-export function moveSessionToTop(client: QueryClient, session: ChatSessionItem): void {
+/** A chat as the chat screen knows it when it starts one: last active when made, and not pinned, unless said. */
+export type StartedSession = Omit<ChatSessionItem, 'lastActiveTime' | 'pinned'> & Partial<Pick<ChatSessionItem, 'lastActiveTime' | 'pinned'>>;
+
+/**
+ * Puts `session` first in the loaded history, after the pinned chats unless it is one of them
+ * (moving it when it is already listed).
+ */
+export function moveSessionToTop(client: QueryClient, started: StartedSession): void {
+  const session: ChatSessionItem = { ...started, lastActiveTime: started.lastActiveTime ?? started.createTime, pinned: started.pinned ?? false };
   editSessionPages(client, (current) => {
     const { data, removed } = withoutSession(current, session.chatSessionId);
     const [first, ...rest] = data.pages;
     if (!first) return current;
     // A session that was not listed is new to the total; pages keep their server paging otherwise.
     const total = removed > 0 ? first.total : first.total + 1;
-    return { ...data, pages: [{ list: [session, ...first.list], total }, ...rest.map((p) => ({ ...p, total }))] };
+    const pinnedAhead = session.pinned ? 0 : first.list.filter((s) => s.pinned).length;
+    const list = [...first.list.slice(0, pinnedAhead), session, ...first.list.slice(pinnedAhead)];
+    return { ...data, pages: [{ list, total }, ...rest.map((p) => ({ ...p, total }))] };
   });
 }
 
+/** `items` cut into pages as long as `pages` were (the last one takes what is left). */
+function splitLike(pages: ChatSessionPage[], items: ChatSessionItem[]): ChatSessionPage[] {
+  let start = 0;
+  return pages.map((page, i) => {
+    const end = i === pages.length - 1 ? items.length : start + page.list.length;
+    const list = items.slice(start, end);
+    start = end;
+    return { ...page, list };
+  });
+}
+
+/**
+ * A chat the user pinned or unpinned moves to where the server now lists it: a pinned one first, an
+ * unpinned one among the others by its last activity. Each page keeps its length, so the next page
+ * the server sends follows on (the chats past the loaded pages keep their places). A chat the loaded
+ * pages do not hold (pinned from the open chat), or an unpinned one older than every loaded chat (it
+ * belongs to a page not loaded yet: it shows last meanwhile), has the history fetched again.
+ */
+export function pinSessionInCache(client: QueryClient, chatSessionId: string, pinned: boolean): void {
+  client.setQueryData<ChatSessionItem>(chatSessionKey(chatSessionId), (session) => session && { ...session, pinned });
+  let refetch = false;
+  editSessionPages(client, (data) => {
+    const all = data.pages.flatMap((page) => page.list);
+    const session = all.find((s) => s.chatSessionId === chatSessionId);
+    if (!session) {
+      refetch = true;
+      return data;
+    }
+    const moved = { ...session, pinned };
+    const others = all.filter((s) => s !== session);
+    const activeAt = (s: ChatSessionItem) => Date.parse(s.lastActiveTime);
+    let at = pinned ? 0 : others.findIndex((s) => !s.pinned && activeAt(s) < activeAt(moved));
+    if (at < 0) {
+      at = others.length;
+      refetch = all.length < (data.pages[0]?.total ?? 0);
+    }
+    return { ...data, pages: splitLike(data.pages, [...others.slice(0, at), moved, ...others.slice(at)]) };
+  });
+  if (refetch) void client.invalidateQueries({ queryKey: chatSessionsQuery().queryKey });
+}
+
 export function renameSessionInCache(client: QueryClient, chatSessionId: string, sessionTitle: string): void {
+  client.setQueryData<ChatSessionItem>(chatSessionKey(chatSessionId), (session) => session && { ...session, sessionTitle });
   editSessionPages(client, (data) => ({
     ...data,
     pages: data.pages.map((page) => ({

@@ -10,16 +10,32 @@ import { getUserIntegralByLogin } from './user.ts';
  * loads this with its first screen, the rest loads with the points screens.
  */
 
-/** The main balance: `available` includes today's free allowance left; `used` is spent so far. */
+/** Today's free allowance: what is left of `daily`, refilled at `resetsAt` (an ISO instant). */
+export interface FreeAllowance {
+  left: number;
+  daily: number;
+  resetsAt: string;
+}
+
+/**
+ * The main balance: `available` is what can be spent now (today's free allowance left included);
+ * `used` is spent so far. Its parts, when the server tells them (older servers do not): `free`,
+ * today's allowance, and `kept`, the points that do not reset.
+ */
 export interface PointsBalance {
   available: number;
   used: number;
+  free?: FreeAllowance;
+  kept?: number;
 }
 
 /** The main (integralType 1) entry as a balance; null when the answer has none. */
 export function balanceOf(entries: readonly IntegralEntry[] | undefined): PointsBalance | null {
   const main = entries?.find((entry) => entry.integralType === 1);
-  return main ? { available: main.integralValue, used: main.useIntegral } : null;
+  if (!main) return null;
+  const { freeLeft, freeDaily, freeResetsAt, kept } = main;
+  const free = freeLeft !== undefined && freeDaily !== undefined && freeResetsAt !== undefined ? { left: freeLeft, daily: freeDaily, resetsAt: freeResetsAt } : undefined;
+  return { available: main.integralValue, used: main.useIntegral, ...(free && { free }), ...(kept !== undefined && { kept }) };
 }
 
 /** The balance's cache entry: the same as the popup's (GetUserIntegralByLogin's entries as answered). */

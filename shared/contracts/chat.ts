@@ -113,16 +113,33 @@ export const SessionListQuerySchema = PageQuerySchema.extend({
 });
 export type SessionListQuery = z.infer<typeof SessionListQuerySchema>;
 
-export const ChatSessionItemSchema = z.object({
-  chatSessionId: z.string(),
-  sessionTitle: z.string(),
-  sessionDescribe: z.string(),
-  createTime: z.string(),
-  /** An answer of this chat is still being written (on any surface): opening it continues it live. Absent from older servers: false. */
-  answering: z.boolean().default(false),
-});
+/** An item of an older server has no lastActiveTime: as far as the client can tell, the chat was last active when it was made. */
+const lastActiveFromCreateTime = (v: unknown) =>
+  v && typeof v === 'object' && (v as { lastActiveTime?: unknown }).lastActiveTime == null
+    ? { ...v, lastActiveTime: (v as { createTime?: unknown }).createTime }
+    : v;
+
+export const ChatSessionItemSchema = z.preprocess(
+  lastActiveFromCreateTime,
+  z.object({
+    chatSessionId: z.string(),
+    sessionTitle: z.string(),
+    sessionDescribe: z.string(),
+    createTime: z.string(),
+    /** When the chat last had a message: the history is sorted by it (after the pinned chats) and grouped by its date. */
+    lastActiveTime: z.string(),
+    /** Pinned to the top of the history (PinSession). Absent from older servers: false. */
+    pinned: z.boolean().default(false),
+    /** An answer of this chat is still being written (on any surface): opening it continues it live. Absent from older servers: false. */
+    answering: z.boolean().default(false),
+  }),
+);
 export type ChatSessionItem = z.infer<typeof ChatSessionItemSchema>;
 export const ChatSessionPageSchema = pagedSchema(ChatSessionItemSchema);
+
+/** GetChatSession: one of the caller's chats, by id (the open chat's header shows its title). */
+export const SessionQuerySchema = z.object({ chatSessionId: IdSchema });
+export type SessionQuery = z.infer<typeof SessionQuerySchema>;
 
 export const MessageListQuerySchema = PageQuerySchema.extend({
   chatSessionId: IdSchema,
@@ -172,6 +189,13 @@ export const UpdateSessionTitleBodySchema = z.object({
   sessionTitle: z.string().trim().min(1, 'sessionTitleRequired').max(MAX_SESSION_TITLE_CHARS),
 });
 export type UpdateSessionTitleBody = z.infer<typeof UpdateSessionTitleBodySchema>;
+
+/** PinSession: pins one of the caller's chats to the top of the history (pinned: true) or unpins it. */
+export const PinSessionBodySchema = z.object({
+  chatSessionId: IdSchema,
+  pinned: z.boolean(),
+});
+export type PinSessionBody = z.infer<typeof PinSessionBodySchema>;
 
 export const DeleteSessionsBodySchema = z.object({
   ids: z.array(IdSchema).max(100).default([]),

@@ -36,6 +36,13 @@ export type NotificationPage = z.infer<typeof NotificationPageSchema>;
 
 export const UnreadCountSchema = z.object({ unread: z.number().int() });
 
+/**
+ * One event of the caller's notification stream (GET /api/UserNotification/Events): the unread
+ * count, sent when the stream opens, when it changes, and again as the heartbeat.
+ */
+export const UnreadEventSchema = z.object({ unread: z.number().int().min(0) });
+export type UnreadEvent = z.infer<typeof UnreadEventSchema>;
+
 export const ReadNotificationsSchema = z.object({ ids: z.array(IdSchema).min(1).max(100) });
 export type ReadNotifications = z.infer<typeof ReadNotificationsSchema>;
 
@@ -47,14 +54,35 @@ const AppPath = z.string().trim().max(500).regex(/^\/(?![/\\])[^\s\\]*$/, 'notif
 
 export const BroadcastAudienceSchema = z.enum(['all', 'level', 'user']);
 
+/** A broadcast's text in one language. */
+export const BroadcastTextSchema = z.object({
+  title: z.string().trim().min(1).max(100),
+  body: z.string().trim().min(1).max(2000),
+});
+export type BroadcastText = z.infer<typeof BroadcastTextSchema>;
+
+/** A translation has both its title and its body (a missing one would show the other language's). */
+const TranslatedTextSchema = z.object({
+  title: z.string({ error: 'broadcastTranslationIncomplete' }).trim().min(1, 'broadcastTranslationIncomplete').max(100),
+  body: z.string({ error: 'broadcastTranslationIncomplete' }).trim().min(1, 'broadcastTranslationIncomplete').max(2000),
+});
+
+/**
+ * A broadcast's text in the languages other than its default one (`title`/`body`), by language:
+ * a reader whose language has one gets it, anyone else the default text. Languages are the app's
+ * (LanguageSchema in common.ts, less 'en': the default text is the English one).
+ */
+export const BroadcastTranslationsSchema = z.object({ zh: TranslatedTextSchema.optional() }).strict();
+export type BroadcastTranslations = z.infer<typeof BroadcastTranslationsSchema>;
+
 /**
  * An operator's message to all users, to the users of one plan level (0 = free), or to one user.
  * `requestId` is chosen once per intended broadcast: sending it again adds nothing.
  */
 export const BroadcastSchema = z
   .object({
-    title: z.string().trim().min(1).max(100),
-    body: z.string().trim().min(1).max(2000),
+    ...BroadcastTextSchema.shape,
+    translations: BroadcastTranslationsSchema.optional(),
     link: AppPath.optional(),
     audience: BroadcastAudienceSchema,
     level: z.number().int().min(0).max(3).optional(),

@@ -21,10 +21,23 @@ export type UserInfo = z.infer<typeof UserInfoSchema>;
 
 export const TempKeyQuerySchema = z.object({ tempKey: z.string().trim().min(1).max(200) });
 
+/**
+ * The user's points of one kind (docs/economy.md#the-ledger). `integralValue` is what can be spent
+ * now: `kept` plus `freeLeft`. The parts are absent from servers older than them.
+ */
 export const IntegralEntrySchema = z.object({
   integralType: z.number().int(),
   integralValue: z.number().int(),
+  /** Points spent so far, free allowance included, less refunds. */
   useIntegral: z.number().int(),
+  /** Today's free allowance left: spent first, refilled each day, never carried over. */
+  freeLeft: z.number().int().optional(),
+  /** The free allowance of each day (FREE_DAILY_POINTS); 0 when there is none. */
+  freeDaily: z.number().int().optional(),
+  /** When the free allowance is refilled next, an ISO instant (midnight of the server's day). */
+  freeResetsAt: z.string().optional(),
+  /** Points that do not reset each day: earned, bought, granted (the balance of the ledger). */
+  kept: z.number().int().optional(),
 });
 export type IntegralEntry = z.infer<typeof IntegralEntrySchema>;
 

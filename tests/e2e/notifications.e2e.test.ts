@@ -1,6 +1,8 @@
 import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { saveSetting } from '../../server/services/system/settings.ts';
+import { api } from '../helpers/api.ts';
+import { createAdmin } from '../helpers/users.ts';
 import { DESKTOP, PHONE, loginFrame, openSidePanel, screenshot, settled, sidePanelUrl, startStackWithExtension, submitLoginForm, waitForExtensionStorage, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
 
 /** The toolbar badge's text, read in the extension's service worker (whichever instance runs now). */
@@ -25,37 +27,37 @@ const bellCount = (page: Page) => page.$eval('body', () => document.querySelecto
  * opens it in the web app (another profile, no extension), signs up through the login page and sends
  * a message; A's bell and the extension's toolbar badge then show the credit, until A reads it.
  */
+let stack: Stack;
+let ext: ExtensionBrowser;
+let panel: Page;
+let visitor: BrowserContext;
+let web: Page;
+let inviteUrl: string;
+const a = { email: `inviter-${Date.now()}@example.com`, password: 'correct horse 42', userName: 'Ada' };
+const b = { email: `invitee-${Date.now()}@example.com`, password: 'battery staple 7', userName: 'Boris' };
+
+beforeAll(async () => {
+  ({ stack, ext } = await startStackWithExtension());
+  // B's one free message credits A at once here; the rule that an invitee first spends points of their
+  // own (invite_min_spend, docs/economy.md#invites) is tested in tests/server/invites.test.ts.
+  await saveSetting(stack.server.app.ctx, { settingKey: 'invite_min_spend', settingValue: '0' });
+  panel = await openSidePanel(ext);
+});
+
+afterEach(async ({ task }) => {
+  if (task.result?.state !== 'fail') return;
+  for (const [page, name] of [[panel, 'panel'], [web, 'web']] as const) {
+    if (page && !page.isClosed()) await screenshot(page, `failed-${name}-${task.name.slice(0, 30).replace(/\W+/g, '-')}`).catch(() => {});
+  }
+});
+
+afterAll(async () => {
+  await visitor?.close();
+  await ext?.close();
+  await stack?.close();
+});
+
 describe('invite friends and the notification bell', () => {
-  let stack: Stack;
-  let ext: ExtensionBrowser;
-  let panel: Page;
-  let visitor: BrowserContext;
-  let web: Page;
-  let inviteUrl: string;
-  const a = { email: `inviter-${Date.now()}@example.com`, password: 'correct horse 42', userName: 'Ada' };
-  const b = { email: `invitee-${Date.now()}@example.com`, password: 'battery staple 7', userName: 'Boris' };
-
-  beforeAll(async () => {
-    ({ stack, ext } = await startStackWithExtension());
-    // B's one free message credits A at once here; the rule that an invitee first spends points of their
-    // own (invite_min_spend, docs/economy.md#invites) is tested in tests/server/invites.test.ts.
-    await saveSetting(stack.server.app.ctx, { settingKey: 'invite_min_spend', settingValue: '0' });
-    panel = await openSidePanel(ext);
-  });
-
-  afterEach(async ({ task }) => {
-    if (task.result?.state !== 'fail') return;
-    for (const [page, name] of [[panel, 'panel'], [web, 'web']] as const) {
-      if (page && !page.isClosed()) await screenshot(page, `failed-${name}-${task.name.slice(0, 30).replace(/\W+/g, '-')}`).catch(() => {});
-    }
-  });
-
-  afterAll(async () => {
-    await visitor?.close();
-    await ext?.close();
-    await stack?.close();
-  });
-
   it('A signs up in the side panel; the badge is empty; the invite page has the link', async () => {
     await panel.locator('::-p-aria([name="Sign in"][role="button"])').click();
     await submitLoginForm(await loginFrame(panel, stack.origin), a, 'signUp');
@@ -140,6 +142,30 @@ describe('invite friends and the notification bell', () => {
     await panel.waitForSelector('.mantine-Drawer-content', { hidden: true });
   });
 
+  it("an operator's broadcast reaches the open side panel live: the bell and the badge, no reopening", async () => {
+    expect(await bellCount(panel)).toBe('');
+    const admin = await createAdmin(stack.server.app);
+    const sent = await api(stack.server.app, admin).postBody('/api/admin/UserNotification/Broadcast', {
+      title: 'Maintenance tonight',
+      body: 'We restart at 22:00 UTC.',
+      translations: { zh: { title: '今晚维护', body: '我们将在 UTC 22:00 重启。' } },
+      audience: 'all',
+      requestId: `e2e-${Date.now()}`,
+    });
+    expect(sent.Code).toBe(10000);
+    // Nothing nudges the panel (no focus, no reload): the count comes over the stream.
+    await panel.waitForFunction(() => document.querySelector('[data-testid="notification-count"]')?.textContent === '1', { timeout: 15_000 });
+    await waitForBadge(ext.browser, '1');
+    await panel.locator('[data-testid="notification-bell"]').click();
+    await waitForText(panel, /Maintenance tonight/);
+    await panel.locator('::-p-aria([name="Mark all as read"][role="button"])').click();
+    await panel.waitForSelector('[data-testid="notification-count"]', { hidden: true });
+    await panel.keyboard.press('Escape');
+    await panel.waitForSelector('.mantine-Drawer-content', { hidden: true });
+  });
+});
+
+describe('the invite page, the bell on a phone, and Chinese', () => {
   it("A's invite page counts B, reached from the user area of the history drawer", async () => {
     await panel.locator('::-p-aria([name="Chat history"][role="button"])').click();
     await panel.locator('.mantine-Drawer-content ::-p-aria([name="Invite friends"][role="button"])').click();
@@ -189,6 +215,8 @@ describe('invite friends and the notification bell', () => {
     await panel.goto(sidePanelUrl(ext));
     await panel.locator('[data-testid="notification-bell"]').click();
     await waitForText(panel, /你获得了 100 积分/);
+    // The operator's broadcast in the reader's language.
+    await waitForText(panel, /今晚维护/);
     await screenshot(panel, 'notifications-side-panel-zh');
 
     // A's web app takes the extension's language when it opens.

@@ -61,6 +61,8 @@ describe('chat history: listing sessions and their messages', () => {
       sessionTitle: 'Alice chat 24',
       sessionDescribe: 'about Alice chat 24',
       createTime: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      lastActiveTime: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      pinned: false,
       // No answer is being written in it.
       answering: false,
     });
@@ -193,6 +195,82 @@ describe('chat history: renaming and deleting', () => {
   });
 });
 
+describe('chat history: pinned chats', () => {
+  const pin = (u: User, chatSessionId: string, pinned = true) => post(u, '/api/Chat/PinSession', { chatSessionId, pinned });
+  const idsOf = async (u: User, query = 'page=1&count=100') => (await sessionsOf(u, query)).Data.list.map((s: { chatSessionId: string }) => s.chatSessionId);
+
+  it('lists the pinned chats first, most recently pinned first, then the rest by last activity; unpinning puts a chat back', async () => {
+    const u = await createUser(t.app);
+    const [s0, s1, s2, s3, s4] = await seedSessions(u, ['zero', 'one', 'two', 'three', 'four']);
+    expect(await pin(u, s1)).toMatchObject({ Code: 10000, Data: null });
+    expect(await pin(u, s3)).toMatchObject({ Code: 10000 });
+    expect(await idsOf(u)).toEqual([s3, s1, s4, s2, s0]);
+    const [first] = (await sessionsOf(u)).Data.list;
+    expect(first).toMatchObject({ chatSessionId: s3, pinned: true });
+    // Pinning moves nothing else: the time it is listed by is still its last activity.
+    const [row] = await t.database.db.select().from(chatSessions).where(eq(chatSessions.id, s3));
+    expect(first.lastActiveTime).toBe(row.lastActiveAt.toISOString());
+
+    // Pinning a pinned chat again keeps its place among the pinned.
+    expect(await pin(u, s1)).toMatchObject({ Code: 10000 });
+    expect(await idsOf(u)).toEqual([s3, s1, s4, s2, s0]);
+
+    expect(await pin(u, s3, false)).toMatchObject({ Code: 10000 });
+    expect(await pin(u, s4, false)).toMatchObject({ Code: 10000 });
+    expect(await idsOf(u)).toEqual([s1, s4, s3, s2, s0]);
+    expect((await sessionsOf(u)).Data.list.map((s: { pinned: boolean }) => s.pinned)).toEqual([true, false, false, false, false]);
+  });
+
+  it('pages through the pinned chats and then the others with nothing missed or repeated', async () => {
+    const u = await createUser(t.app);
+    const ids = await seedSessions(u, Array.from({ length: 25 }, (_, i) => `Paged ${i}`));
+    // The oldest three pinned, the newest of them last: pins lead page 1, and one page ends among them.
+    for (const id of [ids[0], ids[2], ids[1]]) await pin(u, id);
+    const expected = [ids[1], ids[2], ids[0], ...ids.slice(3).reverse()];
+
+    const page1 = await sessionsOf(u, 'page=1&count=20');
+    expect(page1.Data.total).toBe(25);
+    expect(page1.Data.list.slice(0, 3).map((s: { pinned: boolean }) => s.pinned)).toEqual([true, true, true]);
+    for (const count of [2, 3, 20]) {
+      const seen: string[] = [];
+      for (let page = 1; page <= Math.ceil(25 / count) + 1; page++) seen.push(...(await idsOf(u, `page=${page}&count=${count}`)));
+      expect(seen, `count ${count}`).toEqual(expected);
+    }
+  });
+
+  it('finds pinned chats by title too, first among the matches', async () => {
+    const u = await createUser(t.app);
+    const [older, , newer] = await seedSessions(u, ['Trip to Kyoto', 'Groceries', 'Trip to Rome']);
+    await pin(u, older);
+    expect(await idsOf(u, 'sessionTitle=trip&page=1&count=10')).toEqual([older, newer]);
+    expect((await sessionsOf(u, 'sessionTitle=trip&page=1&count=1')).Data).toMatchObject({ total: 2, list: [{ chatSessionId: older, pinned: true }] });
+    expect((await sessionsOf(u, 'sessionTitle=trip&page=2&count=1')).Data).toMatchObject({ total: 2, list: [{ chatSessionId: newer, pinned: false }] });
+    expect(await idsOf(u, 'sessionTitle=groceries&page=1&count=10')).toHaveLength(1);
+  });
+
+  it("refuses another user's chat and an unknown id as a rename does (10404), and a bad body with a message that says what is wrong", async () => {
+    const [alices] = await seedSessions(alice, ['not for bob']);
+    const refused = await pin(bob, alices);
+    expect(refused).toMatchObject({ Code: 10404, Data: null });
+    expect(refused.Msg).toBe((await post(bob, '/api/Chat/UpdateSessionTitle', { chatSessionId: alices, sessionTitle: 'x' })).Msg);
+    expect(await pin(bob, randomUUID())).toMatchObject({ Code: 10404 });
+    expect((await t.database.db.select().from(chatSessions).where(eq(chatSessions.id, alices)))[0].pinnedAt).toBeNull();
+
+    // Refused as every bad body is: HTTP 200 with Code 10400 (docs/api.md), Msg naming the field.
+    const bad: [unknown, string][] = [
+      [{ chatSessionId: alices }, 'pinned: Invalid input: expected boolean'],
+      [{ chatSessionId: alices, pinned: 'yes' }, 'pinned: Invalid input: expected boolean'],
+      [{ chatSessionId: '', pinned: true }, 'chatSessionId:'],
+      [{ pinned: true }, 'chatSessionId:'],
+    ];
+    for (const [body, says] of bad) {
+      const res = await api(t.app, alice.token).post('/api/Chat/PinSession', body);
+      expect(res.statusCode).toBe(200);
+      expect(res.json(), JSON.stringify(body)).toMatchObject({ Code: 10400, Msg: expect.stringContaining(says), Data: null });
+    }
+  });
+});
+
 describe('chat history: unfinished answers and logins', () => {
   it('marks messages left unfinished by a dead instance as interrupted', async () => {
     const [s] = await seedSessions(alice, ['crashed']);
@@ -222,7 +300,7 @@ describe('chat history: unfinished answers and logins', () => {
     for (const url of ['/api/Chat/GetChatSessionListBySelf', '/api/Chat/GetChatMessageListBySelfSessionId?chatSessionId=x']) {
       expect((await api(t.app).getBody(url)).Code).toBe(10402);
     }
-    for (const url of ['/api/Chat/UpdateSessionTitle', '/api/Chat/DeleteSessions', '/api/Chat/DeleteMessage', '/api/Chat/StopMessage']) {
+    for (const url of ['/api/Chat/UpdateSessionTitle', '/api/Chat/PinSession', '/api/Chat/DeleteSessions', '/api/Chat/DeleteMessage', '/api/Chat/StopMessage']) {
       expect((await api(t.app).postBody(url, {})).Code).toBe(10402);
     }
   });

@@ -55,7 +55,8 @@ describe('the points ledger', () => {
     expect((await (await adjust({ userId: user.userId, amount: 10, note: 'welcome', requestId: randomUUID() })).json()).Data).toEqual({ applied: true, balance: 10 });
     // 3 points: 2 from today's allowance, 1 from the balance.
     expect(parseChatStream((await send(user, 'pricey')).body).at(-1)).toMatchObject({ Code: 10000 });
-    expect(await integral(user)).toEqual({ integralType: 1, integralValue: 9, useIntegral: 3 });
+    // Told in its parts: today's free allowance is spent, 9 points are kept.
+    expect(await integral(user)).toEqual({ integralType: 1, integralValue: 9, useIntegral: 3, freeLeft: 0, freeDaily: 2, freeResetsAt: expect.any(String), kept: 9 });
     const { Data } = await history(user);
     expect(Data.total).toBe(2);
     expect(Data.list.map((e: { kind: string; delta: number; allowance: number; balanceAfter: number }) => [e.kind, e.delta, e.allowance, e.balanceAfter])).toEqual([
@@ -125,7 +126,7 @@ describe('the points ledger', () => {
       ['message', 0, 1],
     ]);
     // The allowance point it took is back in today's allowance, not in the balance: 0 + 2 left today.
-    expect(await integral(user)).toEqual({ integralType: 1, integralValue: 2, useIntegral: 0 });
+    expect(await integral(user)).toEqual({ integralType: 1, integralValue: 2, useIntegral: 0, freeLeft: 2, freeDaily: 2, freeResetsAt: expect.any(String), kept: 0 });
     expect(await disagreements(t)).toEqual([]);
   });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { users } from '../../server/db/schema/users.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { api } from '../helpers/api.ts';
@@ -22,10 +22,22 @@ describe('the logged-in user', () => {
     expect(vip.Data.vipOrder.endTime).toMatch(/^\d{4}-\d{2}-\d{2}T/);
   });
 
-  it('answers the points entries with the daily allowance', async () => {
+  it('answers the points entries with the daily allowance, and their parts: free today, of how many, when it is refilled, and kept', async () => {
     const u = await createUser(t.app);
     const res = await api(t.app, u).getBody('/api/User/GetUserIntegralByLogin');
-    expect(res.Data).toEqual([{ integralType: 1, integralValue: 25, useIntegral: 0 }]);
+    expect(res.Data).toEqual([
+      { integralType: 1, integralValue: 25, useIntegral: 0, freeLeft: 25, freeDaily: 25, freeResetsAt: expect.any(String), kept: 0 },
+    ]);
+    // The allowance is refilled when the database's day (current_date, which the charges go by) turns:
+    // the instant answered is the first of the next day there, and is to come.
+    const resetsAt = res.Data[0].freeResetsAt as string;
+    expect(Date.parse(resetsAt)).toBeGreaterThan(Date.now());
+    const [day] = (
+      await t.database.db.execute<{ next_day: boolean; ends_today: boolean }>(sql`
+        select (${resetsAt}::timestamptz)::date = current_date + 1 as next_day,
+          (${resetsAt}::timestamptz - interval '1 millisecond')::date = current_date as ends_today`)
+    ).rows;
+    expect(day).toEqual({ next_day: true, ends_today: true });
   });
 
   it('changes the nickname, refusing an empty one', async () => {

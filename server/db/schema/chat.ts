@@ -11,12 +11,19 @@ export const chatSessions = pgTable(
     describe: text('describe').notNull().default(''),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastActiveAt: timestamp('last_active_at', { withTimezone: true }).notNull().defaultNow(),
+    /** When the user pinned the chat to the top of the history (PinSession); null: not pinned. */
+    pinnedAt: timestamp('pinned_at', { withTimezone: true }),
   },
   (t) => [
     // The history's order, ties included (lastActiveAt, then id): a page is read from the index in
     // order, without sorting a heavy user's 100k sessions (bench/history). NULLS FIRST as ORDER BY
     // ... DESC means it: drizzle's default DESC NULLS LAST index cannot serve that order.
     index('chat_sessions_user_active_idx').on(t.userId, t.lastActiveAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    // The pinned chats that head the history, most recently pinned first (chat/sessions.ts): a user's
+    // few pins, read apart from the rest so that neither read sorts.
+    index('chat_sessions_user_pinned_idx')
+      .on(t.userId, t.pinnedAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`${t.pinnedAt} is not null`),
     // Substring search on titles stays fast at 100k sessions (pg_trgm, created by the first migration).
     index('chat_sessions_title_trgm_idx').using('gin', sql`lower(${t.title}) gin_trgm_ops`),
   ],

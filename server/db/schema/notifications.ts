@@ -1,4 +1,5 @@
-import { index, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import type { BroadcastTranslations } from '../../../shared/contracts/notifications.ts';
 import { users } from './users.ts';
 
 /** What the user is told (docs/economy.md#notifications): payments, plans, points, invites, broadcasts. */
@@ -12,6 +13,11 @@ export const userNotifications = pgTable(
     titleKey: text('title_key').notNull(),
     bodyKey: text('body_key').notNull(),
     params: text('params').notNull().default('{}'),
+    /**
+     * A broadcast's title and body in other languages than its default (params' title and body), by
+     * language ({ zh: { title, body } }); the list gives a reader their language's (notification-inbox.ts).
+     */
+    translations: jsonb('translations').$type<BroadcastTranslations>().notNull().default({}),
     /** Where a click leads inside the app (a path such as /subscription), or ''. */
     link: text('link').notNull().default(''),
     /** Names the event, so it notifies once (a replayed webhook, a retried job). */

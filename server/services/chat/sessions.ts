@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import { Codes } from '../../../shared/contracts/envelope.ts';
 import { ChatToolCallSchema } from '../../../shared/contracts/chat.ts';
 import type { Paged } from '../../../shared/contracts/common.ts';
@@ -34,6 +34,63 @@ export const sessionDescribeFrom = (input: string) => clip(collapse(input), 100)
 /** How many sessions past the requested page the list's total counts at most. */
 export const TOTAL_BEYOND_PAGE = 1000;
 
+/**
+ * Whether a session has an answer still being written: one probe per row, answered from the small
+ * partial index of unfinished messages. Spelled out: in a one-table select drizzle leaves columns
+ * unqualified, and "id" would be the message's.
+ */
+const answeringColumn = sql<boolean>`exists (select 1 from chat_messages m where m.session_id = chat_sessions.id and m.finish_reason is null)`;
+
+/** What the history shows of a session (ChatSessionItem), as one select's columns. */
+const sessionColumns = {
+  id: chatSessions.id,
+  title: chatSessions.title,
+  describe: chatSessions.describe,
+  createdAt: chatSessions.createdAt,
+  lastActiveAt: chatSessions.lastActiveAt,
+  pinnedAt: chatSessions.pinnedAt,
+  answering: answeringColumn,
+};
+
+type SessionRow = { id: string; title: string; describe: string; createdAt: Date; lastActiveAt: Date; pinnedAt: Date | null; answering: boolean };
+
+const toSessionItem = (r: SessionRow): ChatSessionItem => ({
+  chatSessionId: r.id,
+  sessionTitle: r.title,
+  sessionDescribe: r.describe,
+  createTime: r.createdAt.toISOString(),
+  lastActiveTime: r.lastActiveAt.toISOString(),
+  pinned: r.pinnedAt !== null,
+  answering: r.answering,
+});
+
+/**
+ * `limit` sessions matching `where` from `offset` on, in the history's order: the pinned ones first,
+ * most recently pinned first, then the others, most recently active first. Two reads, each in the
+ * order of its own index (a single ORDER BY pinned_at, last_active_at could use neither and would
+ * sort all of a heavy user's sessions for every page): the pinned ones up to the end of the page,
+ * which also counts them when there are fewer, then the rest of the page from the others.
+ */
+async function sessionsInOrder(db: Db, where: SQL | undefined, offset: number, limit: number): Promise<SessionRow[]> {
+  const pinned = await db
+    .select(sessionColumns)
+    .from(chatSessions)
+    .where(and(where, isNotNull(chatSessions.pinnedAt)))
+    .orderBy(desc(chatSessions.pinnedAt), desc(chatSessions.id))
+    .limit(offset + limit);
+  const fromPinned = pinned.slice(offset);
+  if (fromPinned.length === limit) return fromPinned;
+  // Fewer than offset + limit came back: that is all of them.
+  const others = await db
+    .select(sessionColumns)
+    .from(chatSessions)
+    .where(and(where, isNull(chatSessions.pinnedAt)))
+    .orderBy(desc(chatSessions.lastActiveAt), desc(chatSessions.id))
+    .limit(limit - fromPinned.length)
+    .offset(Math.max(0, offset - pinned.length));
+  return [...fromPinned, ...others];
+}
+
 export async function listSessions(db: Db, userId: string, q: SessionListQuery): Promise<Paged<ChatSessionItem>> {
   const filters: SQL[] = [eq(chatSessions.userId, userId)];
   // lower(title) LIKE lower(pattern): the trigram index on lower(title) serves it, and a row is
@@ -41,49 +98,34 @@ export async function listSessions(db: Db, userId: string, q: SessionListQuery):
   if (q.sessionTitle) filters.push(sql`lower(${chatSessions.title}) like lower(${`%${escapeLike(q.sessionTitle)}%`})`);
   const where = and(...filters);
   const offset = (q.page - 1) * q.count;
-  const page = (limit: number) =>
-    db
-      .select({
-        id: chatSessions.id,
-        title: chatSessions.title,
-        describe: chatSessions.describe,
-        createdAt: chatSessions.createdAt,
-        // One probe per row of the page, answered from the small partial index of unfinished messages.
-        // Spelled out: in a one-table select drizzle leaves columns unqualified, and "id" would be the message's.
-        answering: sql<boolean>`exists (select 1 from chat_messages m where m.session_id = chat_sessions.id and m.finish_reason is null)`,
-      })
-      .from(chatSessions)
-      .where(where)
-      .orderBy(desc(chatSessions.lastActiveAt), desc(chatSessions.id))
-      .limit(limit)
-      .offset(offset);
   // Counting all of 100k sessions costs more than the page (bench/history): the total is exact up
   // to TOTAL_BEYOND_PAGE sessions past this page, enough to page on and to say "more".
   const cappedCount = async () =>
     (await db.select({ n: count() }).from(db.select({ one: sql`1` }).from(chatSessions).where(where).limit(q.page * q.count + TOTAL_BEYOND_PAGE).as('capped')))[0]?.n ?? 0;
-  let rows: Awaited<ReturnType<typeof page>>;
+  let rows: SessionRow[];
   let total: number;
   if (q.sessionTitle) {
     // A title search reads one row past the page and answers a total one past it while there are
     // more: counting the matches would scan the trigram index a second time (bench/history). Only
     // a page past the end needs the count.
-    rows = await page(q.count + 1);
+    rows = await sessionsInOrder(db, where, offset, q.count + 1);
     const pastTheEnd = rows.length === 0 && offset > 0;
     total = pastTheEnd ? await cappedCount() : offset + rows.length;
     rows = rows.slice(0, q.count);
   } else {
-    [rows, total] = await Promise.all([page(q.count), cappedCount()]);
+    [rows, total] = await Promise.all([sessionsInOrder(db, where, offset, q.count), cappedCount()]);
   }
-  return {
-    list: rows.map((r) => ({
-      chatSessionId: r.id,
-      sessionTitle: r.title,
-      sessionDescribe: r.describe,
-      createTime: r.createdAt.toISOString(),
-      answering: r.answering,
-    })),
-    total,
-  };
+  return { list: rows.map(toSessionItem), total };
+}
+
+/** One of the caller's sessions, as the list shows it (another user's, or none: 10404). */
+export async function getSession(db: Db, userId: string, sessionId: string): Promise<ChatSessionItem> {
+  const [row] = await db
+    .select(sessionColumns)
+    .from(chatSessions)
+    .where(and(eq(chatSessions.id, sessionId), eq(chatSessions.userId, userId)));
+  if (!row) throw notFound();
+  return toSessionItem(row);
 }
 
 /**
@@ -161,6 +203,19 @@ export async function renameSession(db: Db, userId: string, sessionId: string, t
   const updated = await db
     .update(chatSessions)
     .set({ title })
+    .where(and(eq(chatSessions.id, sessionId), eq(chatSessions.userId, userId)))
+    .returning({ id: chatSessions.id });
+  if (updated.length === 0) throw notFound();
+}
+
+/**
+ * Pins the caller's session to the top of the history, or unpins it. Pinning a pinned session keeps
+ * its place among the pinned (a repeated call moves nothing).
+ */
+export async function pinSession(db: Db, userId: string, sessionId: string, pinned: boolean): Promise<void> {
+  const updated = await db
+    .update(chatSessions)
+    .set({ pinnedAt: pinned ? sql`coalesce(${chatSessions.pinnedAt}, now())` : null })
     .where(and(eq(chatSessions.id, sessionId), eq(chatSessions.userId, userId)))
     .returning({ id: chatSessions.id });
   if (updated.length === 0) throw notFound();

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { Codes } from '../../../shared/contracts/envelope.ts';
-import type { Broadcast, NotificationListQuery, NotificationPage, UserNotification } from '../../../shared/contracts/notifications.ts';
+import type { Language } from '../../../shared/contracts/common.ts';
+import type { Broadcast, BroadcastTranslations, NotificationListQuery, NotificationPage, UserNotification } from '../../../shared/contracts/notifications.ts';
 import type { Db } from '../../db/client.ts';
 import { userNotifications } from '../../db/schema/notifications.ts';
 import { users, vipOrders } from '../../db/schema/users.ts';
@@ -26,14 +27,26 @@ function paramsOf(stored: string): UserNotification['params'] {
   }
 }
 
+/**
+ * A broadcast's text in the reader's language: its translation for `lang` when the operator wrote
+ * one, else the default text (params' title and body) as it is.
+ */
+function inLanguage(params: UserNotification['params'], translations: BroadcastTranslations, lang: Language): UserNotification['params'] {
+  const text = lang === 'en' ? undefined : translations?.[lang];
+  return typeof text?.title === 'string' && typeof text.body === 'string' ? { ...params, title: text.title, body: text.body } : params;
+}
+
 /** The caller's unread notifications: an index scan of their rows (user_notifications_user_idx). */
 export async function unreadCount(db: Db, userId: string): Promise<number> {
   const [{ n }] = await db.select({ n: count() }).from(userNotifications).where(ownUnread(userId));
   return n;
 }
 
-/** A page of the caller's notifications, newest first, optionally only the unread ones. */
-export async function listNotifications(db: Db, userId: string, q: NotificationListQuery): Promise<NotificationPage> {
+/**
+ * A page of the caller's notifications, newest first, optionally only the unread ones; a broadcast's
+ * text in `lang` when it has that language's (the request's Accept-Language).
+ */
+export async function listNotifications(db: Db, userId: string, q: NotificationListQuery, lang: Language = 'en'): Promise<NotificationPage> {
   const where = q.unreadOnly ? ownUnread(userId) : eq(userNotifications.userId, userId);
   const [rows, [{ total }], unread] = await Promise.all([
     db
@@ -51,7 +64,7 @@ export async function listNotifications(db: Db, userId: string, q: NotificationL
     kind: r.kind,
     titleKey: r.titleKey,
     bodyKey: r.bodyKey,
-    params: paramsOf(r.params),
+    params: inLanguage(paramsOf(r.params), r.translations, lang),
     link: r.link,
     read: r.readAt !== null,
     createTime: r.createdAt.toISOString(),
@@ -92,15 +105,17 @@ function audienceOf(b: Broadcast): SQL {
 /**
  * Fans a broadcast out in one INSERT ... SELECT over its audience. Each row's dedupe key names the
  * request and the user, so a retried broadcast (same requestId) adds nothing, and one that was cut
- * short completes. The title and body travel as params, which the client shows as text.
+ * short completes. The title and body travel as params, which the client shows as text; their
+ * translations beside them (the list picks the reader's).
  */
 export async function broadcast(db: Db, b: Broadcast): Promise<{ sent: number }> {
   const params = JSON.stringify({ title: b.title, body: b.body });
+  const translations = JSON.stringify(b.translations ?? {});
   const result = await db.execute<{ sent: number | string }>(sql`
     with ins as (
-      insert into ${userNotifications} (id, user_id, kind, title_key, body_key, params, link, dedupe_key)
+      insert into ${userNotifications} (id, user_id, kind, title_key, body_key, params, translations, link, dedupe_key)
       select gen_random_uuid()::text, u.id, 'broadcast', 'notifications.broadcast.title', 'notifications.broadcast.body',
-        ${params}, ${b.link ?? ''}, ${`broadcast:${b.requestId}:`} || u.id
+        ${params}, ${translations}::jsonb, ${b.link ?? ''}, ${`broadcast:${b.requestId}:`} || u.id
       from ${users} u where ${audienceOf(b)}
       on conflict (dedupe_key) do nothing
       returning 1

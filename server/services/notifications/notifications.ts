@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../../db/client.ts';
 import { userNotifications } from '../../db/schema/notifications.ts';
+import { noteNotified } from './unread-events.ts';
 
 /**
  * Tells a user something happened (docs/economy.md#notifications). The text is a pair of message
  * keys with parameters, rendered in the reader's language by the client. `dedupeKey` names the
  * event, so a replayed webhook or a retried job notifies once. Runs in the caller's transaction when
- * `db` is one, so a notification exists exactly when what it reports does.
+ * `db` is one, so a notification exists exactly when what it reports does. Inside
+ * `announcingNotified` (unread-events.ts) the user's open streams get the new count once that
+ * work has succeeded.
  */
 export type NewNotification = {
   userId: string;
@@ -20,7 +23,7 @@ export type NewNotification = {
 };
 
 export async function notify(db: Db, n: NewNotification): Promise<void> {
-  await db
+  const added = await db
     .insert(userNotifications)
     .values({
       id: randomUUID(),
@@ -32,5 +35,8 @@ export async function notify(db: Db, n: NewNotification): Promise<void> {
       link: n.link ?? '',
       dedupeKey: n.dedupeKey,
     })
-    .onConflictDoNothing({ target: userNotifications.dedupeKey });
+    .onConflictDoNothing({ target: userNotifications.dedupeKey })
+    .returning({ id: userNotifications.id });
+  // A replay adds nothing, and changes no count.
+  if (added.length > 0) noteNotified(n.userId);
 }

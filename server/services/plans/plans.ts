@@ -21,6 +21,7 @@ import { AppError } from '../../core/errors.ts';
 import { applyLedgerChange } from '../points/ledger.ts';
 import { settingValues } from '../system/settings.ts';
 import { notify } from '../notifications/notifications.ts';
+import { announcingNotified } from '../notifications/unread-events.ts';
 
 /**
  * Plans (docs/economy.md#plans) and orders (docs/economy.md#orders). A package is what is sold: a
@@ -344,19 +345,24 @@ export async function notifyRenewalsDue(ctx: AppContext, now = new Date()): Prom
       ),
     )
     .limit(1000);
-  for (const s of due) {
-    const endDate = s.end!.toISOString().slice(0, 10);
-    await notify(ctx.db, {
-      userId: s.userId,
-      kind: 'plan',
-      titleKey: 'notifications.planRenewing.title',
-      bodyKey: 'notifications.planRenewing.body',
-      params: { plan: s.plan, endDate },
-      link: '/subscription',
-      dedupeKey: `plan-renewing:${s.id}:${s.end!.toISOString()}`,
-    });
-  }
+  await announcingNotified(ctx, async () => {
+    for (const s of due) await noticeOfRenewal(ctx, s);
+  });
   return due.length;
+}
+
+/** One renewal's notice; the users it adds one for get their new count (announcingNotified). */
+function noticeOfRenewal(ctx: AppContext, s: { id: string; userId: string; end: Date | null; plan: string }) {
+  const endDate = s.end!.toISOString().slice(0, 10);
+  return notify(ctx.db, {
+    userId: s.userId,
+    kind: 'plan',
+    titleKey: 'notifications.planRenewing.title',
+    bodyKey: 'notifications.planRenewing.body',
+    params: { plan: s.plan, endDate },
+    link: '/subscription',
+    dedupeKey: `plan-renewing:${s.id}:${s.end!.toISOString()}`,
+  });
 }
 
 /** Every 10 minutes while the instance runs: plan points that expire, renewals to announce. Returns the stop. */

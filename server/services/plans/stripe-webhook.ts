@@ -10,6 +10,7 @@ import { AppError } from '../../core/errors.ts';
 import { holdCompletedReservation, recordCouponRedemption } from './coupons.ts';
 import { creditPoints } from '../points/ledger.ts';
 import { notify } from '../notifications/notifications.ts';
+import { announcingNotified } from '../notifications/unread-events.ts';
 import { packageById, periodMonths } from './plans.ts';
 import { periodEndOf } from './stripe.ts';
 import { applyInvoiceOutcome, invoiceOfMoneyEvent, lockInvoice, recordMoneyEvent } from './stripe-reversals.ts';
@@ -266,7 +267,8 @@ async function apply(tx: Db, event: Stripe.Event, moneyInvoice: string | null): 
 export async function receiveStripeWebhook(ctx: AppContext, raw: unknown, signature: string | string[] | undefined): Promise<Handled> {
   const event = verify(ctx, raw, signature);
   const moneyInvoice = await invoiceOfMoneyEvent(ctx, event);
-  return ctx.db.transaction(async (tx) => {
+  // The users it notified see their new unread count once it has committed.
+  return announcingNotified(ctx, () => ctx.db.transaction(async (tx) => {
     const fresh = await tx
       .insert(stripeEvents)
       .values({ id: event.id, type: event.type, eventCreated: event.created })
@@ -274,5 +276,5 @@ export async function receiveStripeWebhook(ctx: AppContext, raw: unknown, signat
       .returning({ id: stripeEvents.id });
     if (!fresh.length) return { applied: false };
     return { applied: await apply(tx, event, moneyInvoice) };
-  });
+  }));
 }

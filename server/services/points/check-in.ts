@@ -6,6 +6,7 @@ import { userCheckins } from '../../db/schema/points.ts';
 import { AppError } from '../../core/errors.ts';
 import { creditPoints } from './ledger.ts';
 import { notify } from '../notifications/notifications.ts';
+import { announcingNotified } from '../notifications/unread-events.ts';
 import { settingValues, wholeNumberSetting } from '../system/settings.ts';
 
 /**
@@ -83,7 +84,7 @@ export async function getCheckinStatus(ctx: AppContext, userId: string, timeZone
 export async function checkIn(ctx: AppContext, userId: string, timeZone: string): Promise<CheckinStatus> {
   const today = userToday(timeZone);
   const rules = await checkinRules(ctx);
-  return ctx.db.transaction(async (tx) => {
+  return announcingNotified(ctx, () => ctx.db.transaction(async (tx) => {
     // One statement: concurrent check-ins of the day wait on the primary key, then insert nothing.
     const inserted = await tx.execute<{ streak: number; points: number }>(sql`
       with prev as (
@@ -114,5 +115,5 @@ export async function checkIn(ctx: AppContext, userId: string, timeZone: string)
       });
     }
     return { signedIn: true, streak, points, today };
-  });
+  }));
 }

@@ -9,6 +9,7 @@ import { pointBalances, pointLedger } from '../../db/schema/points.ts';
 import { users } from '../../db/schema/users.ts';
 import { applyLedgerChange, ensureBalance } from './ledger.ts';
 import { notify } from '../notifications/notifications.ts';
+import { announcingNotified } from '../notifications/unread-events.ts';
 import { SETTINGS, settingValues, wholeNumberSetting } from '../system/settings.ts';
 
 /**
@@ -171,7 +172,7 @@ export async function creditInviter(ctx: AppContext, inviteeId: string): Promise
   if (settings.invite_min_spend > 0 && (await ownPointsSpent(ctx.db, inviteeId)) < settings.invite_min_spend) return 'not-yet';
   await ensureBalance(ctx.db, inviterId);
   try {
-    return await ctx.db.transaction(async (tx) => {
+    return await announcingNotified(ctx, () => ctx.db.transaction(async (tx) => {
       await tx.execute(sql`select 1 from ${pointBalances} where user_id = ${inviterId} for update`);
       const [{ today }] = await tx
         .select({ today: count() })
@@ -197,7 +198,7 @@ export async function creditInviter(ctx: AppContext, inviteeId: string): Promise
         dedupeKey: `invite-credited:${inviteeId}`,
       });
       return 'credited' as const;
-    });
+    }));
   } catch (err) {
     if (!(err instanceof Undo)) throw err;
     if (err.outcome === 'capped') ctx.log.info({ inviterId, inviteeId, cap: settings.invite_daily_cap }, 'invite not credited: daily cap reached');

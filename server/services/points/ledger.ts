@@ -25,7 +25,15 @@ export const MAIN_INTEGRAL_TYPE = 1;
 
 export type { LedgerKind };
 
-export type IntegralEntry = { integralType: number; integralValue: number; useIntegral: number };
+export type IntegralEntry = {
+  integralType: number;
+  integralValue: number;
+  useIntegral: number;
+  freeLeft: number;
+  freeDaily: number;
+  freeResetsAt: string;
+  kept: number;
+};
 
 export type LedgerChange = {
   userId: string;
@@ -243,13 +251,33 @@ export async function settleTokenCharge(
   }
 }
 
+/**
+ * The user's points as GetUserIntegralByLogin answers them: what can be spent now (`integralValue`:
+ * the balance plus today's free allowance left), and its two parts: today's free allowance left, of
+ * how many a day, and when it is refilled (the next midnight of the database's day, `current_date`,
+ * which decides the allowance's day: an instant, so each client says it in its own time), and the
+ * balance, which does not reset (`kept`).
+ */
 export async function getIntegral(db: Db, userId: string, dailyAllowance: number): Promise<IntegralEntry[]> {
-  const rows = await db
-    .select({ balance: pointBalances.balance, daily: dailyLeftSql(dailyAllowance).mapWith(Number), used: pointBalances.usedTotal })
-    .from(pointBalances)
-    .where(eq(pointBalances.userId, userId));
-  const row = rows[0] ?? { balance: 0, daily: dailyAllowance, used: 0 };
-  return [{ integralType: MAIN_INTEGRAL_TYPE, integralValue: row.balance + row.daily, useIntegral: row.used }];
+  // One row even without a balance row (a full allowance, nothing kept): the left join on a constant.
+  const result = await db.execute<{ balance: number | null; daily: number | string; used: number | null; resets_at_ms: number | string }>(sql`
+    select ${pointBalances.balance} as balance, ${dailyLeftSql(dailyAllowance)} as daily, ${pointBalances.usedTotal} as used,
+      extract(epoch from (current_date + 1)::timestamptz) * 1000 as resets_at_ms
+    from (select 1) as one left join ${pointBalances} on ${pointBalances.userId} = ${userId}`);
+  const row = result.rows[0];
+  const kept = Number(row.balance ?? 0);
+  const freeLeft = Number(row.daily);
+  return [
+    {
+      integralType: MAIN_INTEGRAL_TYPE,
+      integralValue: kept + freeLeft,
+      useIntegral: Number(row.used ?? 0),
+      freeLeft,
+      freeDaily: dailyAllowance,
+      freeResetsAt: new Date(Number(row.resets_at_ms)).toISOString(),
+      kept,
+    },
+  ];
 }
 
 /** A page of the user's ledger, newest first. */

@@ -10,6 +10,7 @@ import { AppError } from '../../core/errors.ts';
 import { creditPoints } from './ledger.ts';
 import { addPlanDays } from '../plans/plans.ts';
 import { notify } from '../notifications/notifications.ts';
+import { announcingNotified } from '../notifications/unread-events.ts';
 
 /**
  * Redeem codes (docs/economy.md#redeem-codes). An operator generates a batch of random codes, each
@@ -224,7 +225,7 @@ async function redeemOnce(db: Db, userId: string, code: string): Promise<RedeemR
 export async function redeemCode(ctx: AppContext, userId: string, input: string): Promise<RedeemResult> {
   const attempt = startAttempt(ctx, userId);
   try {
-    const result = await redeemOnce(ctx.db, userId, canonicalCode(input));
+    const result = await announcingNotified(ctx, () => redeemOnce(ctx.db, userId, canonicalCode(input)));
     attempt.succeeded();
     return result;
   } catch (err) {

@@ -46,6 +46,29 @@ describe('NotificationsTab', () => {
     expect(broadcasts()).toEqual([]);
   });
 
+  it('sends a Chinese title and message beside the default text, only when written, and both or neither', async () => {
+    await renderInApp(<NotificationsTab />, { apiBase: server.url, user: admin });
+    await fill(screen.getByLabelText(/Title/), 'Maintenance tonight');
+    await fill(screen.getByLabelText(/Message/), 'We restart at 22:00.');
+    await fill(screen.getByLabelText('Chinese title'), '今晚维护');
+    await userEvent.click(within(screen.getByRole('form', { name: 'Notifications' })).getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText('Write both the Chinese title and message, or leave both empty.')).toBeVisible();
+    expect(broadcasts()).toEqual([]);
+
+    await fill(screen.getByLabelText('Chinese message'), '我们将在 22:00 重启。');
+    await send();
+    await waitFor(() => expect(broadcasts()).toHaveLength(1));
+    expect(broadcasts()[0]).toMatchObject({ title: 'Maintenance tonight', body: 'We restart at 22:00.', translations: { zh: { title: '今晚维护', body: '我们将在 22:00 重启。' } } });
+    await waitFor(() => expect(screen.getByLabelText('Chinese title')).toHaveValue(''));
+
+    // Without a Chinese text, none is sent: everyone gets the default one.
+    await fill(screen.getByLabelText(/Title/), 'Hi');
+    await fill(screen.getByLabelText(/Message/), 'New models.');
+    await send();
+    await waitFor(() => expect(broadcasts()).toHaveLength(2));
+    expect(broadcasts()[1]).not.toHaveProperty('translations');
+  });
+
   it('a retry after a failure is the same broadcast (same request id); the next message is a new one', async () => {
     await renderInApp(<NotificationsTab />, { apiBase: server.url, user: admin });
     await userEvent.click(screen.getByRole('radio', { name: 'One user' }));

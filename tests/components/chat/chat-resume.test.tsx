@@ -47,6 +47,8 @@ const session = (id: string, answering: boolean): ChatSessionItem => ({
   sessionTitle: `Chat ${id}`,
   sessionDescribe: '',
   createTime: '2026-11-20T10:00:00.000Z',
+  lastActiveTime: '2026-11-20T10:00:00.000Z',
+  pinned: false,
   answering,
 });
 

@@ -1,12 +1,18 @@
+import type { ServerResponse } from 'node:http';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { NotificationBell, UNREAD_REFRESH_MS } from '../../../components/notifications/notification-bell.tsx';
-import { serveTheseTests } from '../../helpers/fake-api.ts';
+import { UNREAD_STREAM_TIMING } from '../../../shared/api/notification-events.ts';
+import { authActionAtom } from '../../../shared/atoms/auth.ts';
+import { serveTheseTests, type Route } from '../../helpers/fake-api.ts';
+import { sendEnvelope } from '../../helpers/http-server.ts';
 import { renderInApp, testUser } from '../../helpers/render-app.tsx';
 import { fakeInbox, notification } from './fake-notifications.ts';
 
-const { inbox, handler } = fakeInbox();
+/** The live stream's route: absent (10404, as from a server without it) unless a test opens it. */
+let events: Route = (_req, res) => sendEnvelope(res, { Code: 10404, Msg: 'not found' });
+const { inbox, handler } = fakeInbox({ '/api/UserNotification/Events': (req, res, url) => events(req, res, url) });
 const server = serveTheseTests(handler);
 const calls = (path: string) => server.requests.filter((r) => r.url.startsWith(path));
 const countCalls = () => calls('/api/UserNotification/GetUnreadCount').length;
@@ -19,6 +25,7 @@ const unreadInvites = (n: number) =>
 
 beforeEach(() => {
   inbox.list = [];
+  events = (_req, res) => sendEnvelope(res, { Code: 10404, Msg: 'not found' });
 });
 afterEach(() => {
   vi.useRealTimers();
@@ -84,6 +91,48 @@ describe('NotificationBell', () => {
     expect(shownCount()).toBe('1');
     await act(async () => void vi.advanceTimersByTime(1_000));
     await waitFor(() => expect(shownCount()).toBe('4'));
+  });
+
+  it('follows the count the server pushes, without asking for it, and opens the stream again when it drops; a logout closes it', async () => {
+    const firstRetry = UNREAD_STREAM_TIMING.firstRetryMs;
+    UNREAD_STREAM_TIMING.firstRetryMs = 10;
+    const streams: ServerResponse[] = [];
+    events = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`data: ${JSON.stringify({ unread: inbox.list.length })}\n\n`);
+      streams.push(res);
+    };
+    const push = (unread: number) => streams.at(-1)!.write(`data: ${JSON.stringify({ unread })}\n\n`);
+    try {
+      inbox.list = unreadInvites(1);
+      const { store } = await renderInApp(<NotificationBell onNavigate={vi.fn()} />, { apiBase: server.url, user: testUser });
+      await waitFor(() => expect(shownCount()).toBe('1'));
+      await waitFor(() => expect(streams).toHaveLength(1));
+      expect(calls('/api/UserNotification/Events')[0]!.headers.authorization).toBe('Bearer test-token');
+      const asked = countCalls();
+
+      push(5);
+      await waitFor(() => expect(shownCount()).toBe('5'));
+      expect(screen.getByRole('button', { name: 'Notifications, 5 unread' })).toBeInTheDocument();
+      await waitFor(() => expect(JSON.parse(localStorage.getItem('tandem.notifications.unread')!)).toEqual({ v: 1, value: 5 }));
+      push(0);
+      await waitFor(() => expect(screen.queryByTestId('notification-count')).toBeNull());
+      expect(countCalls()).toBe(asked);
+
+      // The server ends the stream (a restart): the bell opens a new one and follows it.
+      streams[0]!.end();
+      await waitFor(() => expect(streams).toHaveLength(2));
+      push(2);
+      await waitFor(() => expect(shownCount()).toBe('2'));
+
+      const closed = new Promise<void>((resolve) => streams[1]!.once('close', () => resolve()));
+      await act(async () => void (await store.set(authActionAtom, { type: 'logout' })));
+      await closed;
+      expect(screen.queryByTestId('notification-bell')).toBeNull();
+    } finally {
+      UNREAD_STREAM_TIMING.firstRetryMs = firstRetry;
+      for (const res of streams) res.end();
+    }
   });
 
   it('opening the list refreshes the count from the list', async () => {

@@ -39,10 +39,12 @@ describe('CheckinCard', () => {
   });
 
   it('checks in with the browser time zone, says what it earned and shows the new balance', async () => {
+    state = { signedIn: false, streak: 2, balance: 1200 };
     await renderInApp(<CheckinCard home />, { apiBase: server.url, user: testUser });
     const button = await screen.findByRole('button', { name: 'Check in +10' });
     expect(screen.getByTestId('checkin-streak')).toHaveTextContent('2-day streak · today +10');
-    await waitFor(() => expect(screen.getByTestId('checkin-balance')).toHaveTextContent('Balance 100'));
+    // The number as the language writes it.
+    await waitFor(() => expect(screen.getByTestId('checkin-balance')).toHaveTextContent(/^Balance 1,200$/));
     const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
     expect(new URL(requests('/api/User/IsUserSignin')[0].url, 'http://x').searchParams.get('timeZone')).toBe(zone);
 
@@ -54,7 +56,7 @@ describe('CheckinCard', () => {
     expect(screen.queryByRole('button', { name: /Check in/ })).toBeNull();
     expect(screen.getByTestId('checkin-streak')).toHaveTextContent('3-day streak · earned 10 today');
     // The balance is read again.
-    await waitFor(() => expect(screen.getByTestId('checkin-balance')).toHaveTextContent('Balance 110'));
+    await waitFor(() => expect(screen.getByTestId('checkin-balance')).toHaveTextContent(/^Balance 1,210$/));
     expect(requests('/api/User/GetUserIntegralByLogin').length).toBeGreaterThanOrEqual(2);
   });
 

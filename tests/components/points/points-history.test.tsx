@@ -4,6 +4,7 @@ import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
 import { PointsHistory } from '../../../components/points/points-history.tsx';
 import { LedgerKindSchema, type LedgerEntry } from '../../../shared/contracts/points.ts';
+import { setLanguage } from '../../../shared/i18n/i18n.ts';
 import { answer, fakeApi, serveTheseTests, type Route } from '../../helpers/fake-api.ts';
 import { sendEnvelope } from '../../helpers/http-server.ts';
 import { renderInApp, testUser } from '../../helpers/render-app.tsx';
@@ -23,13 +24,17 @@ const LABELS: Record<string, string> = {
   settle: 'Usage settlement',
 };
 
-/** One entry of each kind, newest first, a minute apart; the message took 2 points of the free allowance. */
+/**
+ * One entry of each kind, newest first, a minute apart: the message took 2 points of today's free
+ * allowance and 1 kept, the plugin 3 free; the refund gave 3 back to today's free points; the plan
+ * added 1,000 kept.
+ */
 const ENTRIES: LedgerEntry[] = LedgerKindSchema.options.map((kind, i) => ({
   id: `e${i}`,
   kind,
-  delta: kind === 'message' ? -1 : kind === 'plugin' ? 0 : ['draw', 'expiry'].includes(kind) ? -5 : 10 + i,
-  allowance: kind === 'message' ? 2 : kind === 'plugin' ? 3 : 0,
-  balanceAfter: kind === 'opening' ? null : 500 - i,
+  delta: kind === 'message' ? -1 : ['plugin', 'refund'].includes(kind) ? 0 : ['draw', 'expiry'].includes(kind) ? -5 : kind === 'plan' ? 1000 : 10 + i,
+  allowance: kind === 'message' ? 2 : kind === 'plugin' ? 3 : kind === 'refund' ? -3 : 0,
+  balanceAfter: kind === 'opening' ? null : kind === 'plan' ? 1500 : 500 - i,
   note: kind === 'redeem' ? 'Spring promo' : kind === 'admin' ? 'Sorry for the outage' : '',
   refId: null,
   createTime: new Date(Date.UTC(2026, 10, 20, 12, 30 - i)).toISOString(),
@@ -46,7 +51,7 @@ const server = serveTheseTests(fakeApi({ '/api/User/GetUserIntegralLogList': pag
 const historyRequests = () => server.requests.filter((r) => r.url.startsWith('/api/User/GetUserIntegralLogList')).map((r) => new URL(r.url, 'http://x').searchParams);
 
 describe('PointsHistory', () => {
-  it('shows each kind with its label, time, note, change, free allowance and balance after, a page at a time', async () => {
+  it('shows each kind with its label, time, note, change, the part of the points it moved and the points kept after, a page at a time', async () => {
     await renderInApp(<PointsHistory />, { apiBase: server.url, user: testUser });
     expect(screen.getByLabelText('Loading points')).toBeInTheDocument();
     const list = await screen.findByTestId('points-history');
@@ -57,17 +62,24 @@ describe('PointsHistory', () => {
 
     const row = (kind: string) => rows().find((r) => r.dataset.kind === kind)!;
     for (const entry of ENTRIES.slice(0, 10)) expect(row(entry.kind)).toHaveTextContent(LABELS[entry.kind]);
-    // A message of 3 points: 1 from the balance, 2 from the free allowance.
-    expect(within(row('message')).getByTestId('points-delta')).toHaveTextContent('\u22121');
-    expect(within(row('message')).getByTestId('points-allowance')).toHaveTextContent('\u22122 free allowance');
-    // Covered by the allowance whole: only the allowance part is shown.
-    expect(within(row('plugin')).queryByTestId('points-delta')).toBeNull();
-    expect(within(row('plugin')).getByTestId('points-allowance')).toHaveTextContent('\u22123 free allowance');
-    expect(within(row('checkin')).getByTestId('points-delta')).toHaveTextContent('+13');
-    expect(within(row('checkin')).queryByTestId('points-allowance')).toBeNull();
-    expect(within(row('draw')).getByTestId('points-delta')).toHaveTextContent('\u22125');
+    const delta = (kind: string) => within(row(kind)).getByTestId('points-delta');
+    const parts = (kind: string) => within(row(kind)).getByTestId('points-parts');
+    // A message of 3 points: 2 from today's free allowance, 1 from the points kept.
+    expect(delta('message')).toHaveTextContent(/^\u22123$/);
+    expect(parts('message')).toHaveTextContent(/^\u22122 free, \u22121 kept$/);
+    // Covered by the allowance whole.
+    expect(delta('plugin')).toHaveTextContent(/^\u22123$/);
+    expect(parts('plugin')).toHaveTextContent(/^from today's free points$/);
+    expect(delta('refund')).toHaveTextContent(/^\+3$/);
+    expect(parts('refund')).toHaveTextContent(/^back to today's free points$/);
+    expect(delta('checkin')).toHaveTextContent(/^\+13$/);
+    expect(parts('checkin')).toHaveTextContent(/^to kept points$/);
+    expect(delta('plan')).toHaveTextContent(/^\+1,000$/);
+    expect(row('plan')).toHaveTextContent('1,500 kept after');
+    expect(delta('draw')).toHaveTextContent(/^\u22125$/);
+    expect(parts('draw')).toHaveTextContent(/^from kept points$/);
     expect(row('redeem')).toHaveTextContent('Spring promo');
-    expect(row('redeem')).toHaveTextContent(`Balance ${ENTRIES[4].balanceAfter}`);
+    expect(row('redeem')).toHaveTextContent(`${ENTRIES[4].balanceAfter} kept after`);
     expect(row('message')).toHaveTextContent(dayjs(ENTRIES[0].createTime).format('YYYY-MM-DD HH:mm'));
     expect(list).not.toHaveTextContent('Opening balance');
 
@@ -76,9 +88,21 @@ describe('PointsHistory', () => {
     await userEvent.click(screen.getByRole('button', { name: '2' }));
     await waitFor(() => expect(rows()).toHaveLength(2));
     expect(row('opening')).toHaveTextContent('Opening balance');
-    expect(row('opening')).not.toHaveTextContent('Balance');
+    expect(row('opening')).not.toHaveTextContent('kept after');
     expect(row('settle')).toHaveTextContent('Usage settlement');
     expect(historyRequests().at(-1)!.get('page')).toBe('2');
+  });
+
+  it('names the part each entry moved in Chinese', async () => {
+    await renderInApp(<PointsHistory />, { apiBase: server.url, user: testUser });
+    await screen.findByTestId('points-history');
+    await setLanguage('zh');
+    const row = (kind: string) => within(screen.getByTestId('points-history')).getAllByRole('listitem').find((r) => r.dataset.kind === kind)!;
+    await waitFor(() => expect(within(row('message')).getByTestId('points-parts')).toHaveTextContent(/^免费 \u22122，长期 \u22121$/));
+    expect(within(row('plugin')).getByTestId('points-parts')).toHaveTextContent(/^来自今日免费积分$/);
+    expect(within(row('refund')).getByTestId('points-parts')).toHaveTextContent(/^退回今日免费积分$/);
+    expect(within(row('plan')).getByTestId('points-parts')).toHaveTextContent(/^计入长期积分$/);
+    expect(row('plan')).toHaveTextContent('此后长期积分 1,500');
   });
 
   it('says when there is nothing yet', async () => {

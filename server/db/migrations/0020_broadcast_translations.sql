@@ -1,0 +1,1 @@
+ALTER TABLE "user_notifications" ADD COLUMN "translations" jsonb DEFAULT '{}'::jsonb NOT NULL;

@@ -1,0 +1,2 @@
+ALTER TABLE "chat_sessions" ADD COLUMN "pinned_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "chat_sessions_user_pinned_idx" ON "chat_sessions" USING btree ("user_id","pinned_at" DESC NULLS FIRST,"id" DESC NULLS FIRST) WHERE "chat_sessions"."pinned_at" is not null;
