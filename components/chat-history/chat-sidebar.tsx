@@ -9,7 +9,7 @@ import type { UserInfo } from '../../shared/contracts/user.ts';
 import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
 import { usePlansLink } from '../app-shell/plans-link.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
-import { IconCrown, IconDots, IconGift, IconPlus, IconSearch, IconSidebar, IconTrash } from '../ui/icons.tsx';
+import { IconCrown, IconDots, IconGift, IconPlus, IconPrompt, IconSearch, IconSidebar, IconStar, IconTrash } from '../ui/icons.tsx';
 import { notifySuccess, onMutationError } from '../ui/notify.ts';
 import { SearchChatDialog } from './search-chat-dialog.tsx';
 import { SessionActionsContext, type SessionActions } from './session-actions.ts';
@@ -167,9 +167,18 @@ export function ChatSidebar({ activeSessionId, onNavigate, defaultCollapsed = fa
       {(collapsed || !loggedIn) && <div style={{ flex: 1 }} />}
 
       {!collapsed && loggedIn && (
-        <Button variant="subtle" color="gray" justify="flex-start" leftSection={<IconGift size={16} />} onClick={() => onNavigate('/invited')} fullWidth>
-          {t('invite.title')}
-        </Button>
+        // Where users look for what they kept: saved answers and their prompts, then the invitation.
+        <Stack gap={0}>
+          {[
+            { label: t('chat.sider.savedAnswers'), icon: <IconStar size={16} />, path: '/ans-fav/list' },
+            { label: t('chat.sider.prompts'), icon: <IconPrompt size={16} />, path: '/prompt_setting' },
+            { label: t('invite.title'), icon: <IconGift size={16} />, path: '/invited' },
+          ].map(({ label, icon, path }) => (
+            <Button key={path} variant="subtle" color="gray" justify="flex-start" leftSection={icon} onClick={() => onNavigate(path)} fullWidth>
+              {label}
+            </Button>
+          ))}
+        </Stack>
       )}
       {!collapsed && <PlanFooter user={user} onNavigate={onNavigate} />}
 

@@ -89,6 +89,10 @@ export const IconArrowUp = (p: IconProps) => <Icon {...p} paths={['M12 19V5', 'M
 export const IconPin = (p: IconProps) => <Icon {...p} paths={['M9 4h6l-1 5 4 4H6l4-4z', 'M12 13v7']} />;
 /** The pin struck through: unpin. */
 export const IconPinOff = (p: IconProps) => <Icon {...p} paths={['M9 4h6l-1 5 4 4H6l4-4z', 'M12 13v7', 'M4 4l16 16']} />;
+export const IconStar = (p: IconProps) => (
+  <Icon {...p} paths={['M12 17.75l-6.17 3.25 1.18-6.88-5-4.87 6.9-1L12 2l3.09 6.25 6.9 1-5 4.87 1.18 6.88z']} />
+);
+export const IconPrompt = (p: IconProps) => <Icon {...p} paths={['M5 7l5 5-5 5', 'M13 17h6']} />;
 export const IconGrip = (p: IconProps) => (
   <Icon {...p} paths={['M9 6h.01', 'M15 6h.01', 'M9 12h.01', 'M15 12h.01', 'M9 18h.01', 'M15 18h.01']} strokeWidth={3} />
 );

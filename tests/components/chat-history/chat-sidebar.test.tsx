@@ -4,6 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ChatSidebar } from '../../../components/chat-history/chat-sidebar.tsx';
 import { loginDialogAtom } from '../../../shared/atoms/login-dialog.ts';
 import type { ChatSessionItem } from '../../../shared/contracts/chat.ts';
+import { setLanguage } from '../../../shared/i18n/i18n.ts';
 import { answer, fakeApi, serveTheseTests } from '../../helpers/fake-api.ts';
 import { sendEnvelope } from '../../helpers/http-server.ts';
 import { intersectAll, renderInApp, testUser } from '../../helpers/render-app.tsx';
@@ -168,6 +169,18 @@ describe('ChatSidebar', () => {
     expect(Object.fromEntries(query)).toEqual({ q: 'tomato', page: '1', count: '10' });
     await userEvent.click(mark);
     expect(onNavigate).toHaveBeenCalledWith('/s7?message=m70');
+  });
+
+  it('leads to saved answers, prompts and invitations from the sidebar, in English and Chinese', async () => {
+    const onNavigate = vi.fn();
+    await renderInApp(<ChatSidebar onNavigate={onNavigate} />, { apiBase: server.url, user: testUser });
+    await userEvent.click(screen.getByRole('button', { name: 'Saved answers' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Prompts' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Invite friends' }));
+    expect(onNavigate.mock.calls).toEqual([['/ans-fav/list'], ['/prompt_setting'], ['/invited']]);
+    await act(() => setLanguage('zh'));
+    expect(screen.getByRole('button', { name: '收藏的回答' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: '提示词' })).toBeInTheDocument();
   });
 
   it('shows go-premium and the free plan card without a VIP order; the tier colour and expiry with one', async () => {
