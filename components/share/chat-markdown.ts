@@ -3,11 +3,14 @@ import { stripProductTags } from '../../shared/utils/strip-tags.ts';
 
 export type MarkdownLabels = { you: string; attachments: string; sources: string; exported: string };
 
-/** A file name from a chat title: no characters file systems refuse, never empty. */
+/**
+ * A file name from a chat title: no characters file systems refuse, never empty, and no "…" or
+ * dots at its end (a title cut short ends with one; "notes….pdf" reads as a broken name).
+ */
 export function fileNameFor(title: string, extension: string): string {
   const printable = Array.from(title, (c) => (c.charCodeAt(0) < 32 ? ' ' : c)).join('');
   const base = printable.replace(/[\\/:*?"<>|]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 80);
-  return `${base || 'chat'}.${extension}`;
+  return `${base.replace(/[\s.…]+$/u, '') || 'chat'}.${extension}`;
 }
 
 /**

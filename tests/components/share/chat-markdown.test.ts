@@ -39,4 +39,10 @@ describe('fileNameFor', () => {
     expect(fileNameFor('   ', 'md')).toBe('chat.md');
     expect(fileNameFor('量子纠缠', 'md')).toBe('量子纠缠.md');
   });
+
+  it('ends without the "…" of a title cut short, or dots', () => {
+    expect(fileNameFor('Plan a three-day trip to Kyoto in spring with a b…', 'pdf')).toBe('Plan a three-day trip to Kyoto in spring with a b.pdf');
+    expect(fileNameFor('Wait... ', 'md')).toBe('Wait.md');
+    expect(fileNameFor('…', 'md')).toBe('chat.md');
+  });
 });
