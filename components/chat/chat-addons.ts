@@ -1,5 +1,5 @@
 import { createContext, type ReactNode } from 'react';
-import type { ChatToolCall } from '../../shared/contracts/chat.ts';
+import type { ChatExchange, ChatToolCall } from '../../shared/contracts/chat.ts';
 import type { ModelListItem } from '../../shared/contracts/model.ts';
 
 /**
@@ -23,8 +23,8 @@ export interface ChatAddons {
    * memory's "Remember this? Save / Dismiss"); null or undefined shows the usual item.
    */
   toolCallCard?: (call: ChatToolCall, answer: { chatMessageId?: string; streaming: boolean }) => ReactNode;
-  /** Among a finished answer's actions (copy, retry, delete): more of them (save to favourites). */
-  answerActions?: (answer: { chatMessageId: string }) => ReactNode;
+  /** Among a finished answer's actions (copy, retry, delete): more of them (save to favourites, export). */
+  answerActions?: (answer: { chatMessageId: string; exchange: ChatExchange }) => ReactNode;
 }
 
 /** A locked model the user picked; `model` stays while the prompt closes. */

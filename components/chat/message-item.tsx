@@ -106,7 +106,19 @@ export const MessageItem = memo(function MessageItem({ turn, busy, onRetry, onDe
                 <IconCopy size={14} />
               </ActionIcon>
             </Tooltip>
-            {answer && turn.chatMessageId && answerActions?.({ chatMessageId: turn.chatMessageId })}
+            {answer &&
+              turn.chatMessageId &&
+              answerActions?.({
+                chatMessageId: turn.chatMessageId,
+                exchange: {
+                  inputMessage: turn.input,
+                  outputMessage: turn.output,
+                  modelName: turn.modelName ?? null,
+                  chatMedias: turn.media ?? [],
+                  citations: turn.citations ?? [],
+                  selection: turn.selection ?? null,
+                },
+              })}
             <Tooltip label={t('chat.message.retry')}>
               <ActionIcon variant="subtle" color="gray" size="sm" aria-label={t('chat.message.retry')} onClick={() => onRetry(turn)} disabled={busy}>
                 <IconRefresh size={14} />

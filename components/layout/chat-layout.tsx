@@ -7,6 +7,7 @@ import { isLoggedInAtom } from '../../shared/atoms/auth.ts';
 import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
 import type { Platform } from '../../shared/platform/platform.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
+import type { ChatAddons } from '../chat/chat-addons.ts';
 import { ChatView } from '../chat/chat-view.tsx';
 import { NotificationBell } from '../notifications/notification-bell.tsx';
 import type { ChatSidebarProps } from '../chat-history/chat-sidebar.tsx';
@@ -19,16 +20,24 @@ import { chatPointsAddons } from './chat-points.tsx';
 import { useChatMissing } from './chat-exists.ts';
 import { ChatNotFound, NotFoundRoute } from './newcomers-routes.tsx';
 import { chatFavouritesAddons } from './chat-favourites.tsx';
-import { ShareSessionActions } from './chat-share.tsx';
+import { chatShareAddons, ShareSessionActions } from './chat-share.tsx';
 import type { ChatHeaderProps } from './chat-header.tsx';
 import { chatMemoryAddons, MemoryOnboarding } from './chat-memory.tsx';
 
-/** What other features show inside the chat: points, the plans' upgrade prompt, the favourites' save star, the memory (onboarding, proposals). */
-const chatAddons = {
+/**
+ * What other features show inside the chat: points, the plans' upgrade prompt, the favourites' save
+ * star and the answer's download among its actions, the memory (onboarding, proposals).
+ */
+const chatAddons: ChatAddons = {
   ...chatPointsAddons,
   ...chatPlansAddons,
-  ...chatFavouritesAddons,
   ...chatMemoryAddons,
+  answerActions: (answer) => (
+    <>
+      {chatFavouritesAddons.answerActions?.(answer)}
+      {chatShareAddons.answerActions?.(answer)}
+    </>
+  ),
   // Under the welcome: today's check-in, then the memory onboarding while it is pending.
   welcome: (
     <>

@@ -1,6 +1,9 @@
 import { lazy, Suspense, useState } from 'react';
 import { useLocation, useParams } from 'wouter';
+import type { ChatAddons } from '../chat/chat-addons.ts';
 import type { SessionActions } from '../chat-history/session-actions.ts';
+import type { AnswerExportProps } from '../share/answer-export.tsx';
+import { deferred } from '../ui/deferred.tsx';
 import { PageSuspense } from './page-suspense.tsx';
 import { lazyPiece } from '../ui/error-boundary.tsx';
 
@@ -30,6 +33,13 @@ export const ShareSessionActions: SessionActions = ({ session, renderItems }) =>
       </Suspense>
     </>
   );
+};
+
+/** One answer's download (Markdown or PDF) among its actions: a chunk fetched after the first screen. */
+const AnswerExport = deferred<AnswerExportProps>(() => import('../share/answer-export.tsx').then((module) => module.AnswerExport)).Component;
+
+export const chatShareAddons: ChatAddons = {
+  answerActions: ({ exchange }) => <AnswerExport exchange={exchange} />,
 };
 
 export const ShareSettingsSection = lazyPiece(() => import('../share/share-settings-section.tsx').then((module) => ({ default: module.ShareSettingsSection })));

@@ -1,4 +1,4 @@
-import type { ChatMessageItem } from '../../shared/contracts/chat.ts';
+import type { ChatExchange } from '../../shared/contracts/chat.ts';
 import { stripProductTags } from '../../shared/utils/strip-tags.ts';
 
 export type MarkdownLabels = { you: string; attachments: string; sources: string; exported: string };
@@ -18,7 +18,7 @@ export function fileNameFor(title: string, extension: string): string {
  * the answer exactly as the model wrote it, so math and code stay as source), the attachments
  * listed by name and address, and the cited sources.
  */
-export function chatToMarkdown(title: string, messages: readonly ChatMessageItem[], labels: MarkdownLabels, exportedAt: string): string {
+export function chatToMarkdown(title: string, messages: readonly ChatExchange[], labels: MarkdownLabels, exportedAt: string): string {
   const parts = [`# ${title.replace(/\n/g, ' ')}`, `_${labels.exported} ${exportedAt}_`];
   for (const m of messages) {
     parts.push(`## ${labels.you}`, m.inputMessage.trim() || '…');

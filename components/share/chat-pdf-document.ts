@@ -1,4 +1,4 @@
-import type { ChatMessageItem } from '../../shared/contracts/chat.ts';
+import type { ChatExchange } from '../../shared/contracts/chat.ts';
 import { citationSet, type CitationSource } from '../../shared/markdown/citations.ts';
 import { highlightCode, resolveLanguage } from '../../shared/markdown/highlight.ts';
 import { loadKatex } from '../../shared/markdown/math.ts';
@@ -41,14 +41,14 @@ function labelled(doc: Document, className: string, label: string): HTMLDivEleme
 }
 
 /** What was attached to a question, by name (and address for pages); their content is not exported. */
-function attachmentNames(message: ChatMessageItem): string[] {
+function attachmentNames(message: ChatExchange): string[] {
   return [
     ...message.chatMedias.map((media) => media.title || media.mediaType),
     ...(message.selection ? [[message.selection.title, message.selection.url].filter(Boolean).join(' · ') || '—'] : []),
   ];
 }
 
-function turn(doc: Document, message: ChatMessageItem, answerHtml: string, labels: PdfLabels): HTMLElement {
+function turn(doc: Document, message: ChatExchange, answerHtml: string, labels: PdfLabels): HTMLElement {
   const section = element(doc, 'section', 'chat-pdf-turn');
   const question = labelled(doc, 'chat-pdf-user', labels.you);
   question.append(element(doc, 'div', 'chat-pdf-question', message.inputMessage.trim() || '…'));
@@ -90,7 +90,7 @@ function turn(doc: Document, message: ChatMessageItem, answerHtml: string, label
 export async function buildChatPdfDocument(
   doc: Document,
   title: string,
-  messages: readonly ChatMessageItem[],
+  messages: readonly ChatExchange[],
   labels: PdfLabels,
   exportedAt: string,
   onProgress?: (rendered: number) => void,

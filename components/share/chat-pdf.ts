@@ -3,7 +3,7 @@ import '../ui/markdown-view.css';
 import './chat-pdf.css';
 import html2canvas from 'html2canvas';
 import { jsPDF } from 'jspdf';
-import type { ChatMessageItem } from '../../shared/contracts/chat.ts';
+import type { ChatExchange } from '../../shared/contracts/chat.ts';
 import { buildChatPdfDocument, type PdfLabels } from './chat-pdf-document.ts';
 import { mergeBands, Pager, type Band } from './chat-pdf-pages.ts';
 
@@ -83,7 +83,7 @@ const pause = () => new Promise((resolve) => setTimeout(resolve, 0));
  */
 export async function chatToPdf(
   title: string,
-  messages: readonly ChatMessageItem[],
+  messages: readonly ChatExchange[],
   labels: PdfLabels,
   exportedAt: string,
   onProgress: (done: number) => void,

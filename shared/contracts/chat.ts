@@ -184,6 +184,9 @@ export const ChatMessageItemSchema = z.object({
 export type ChatMessageItem = z.infer<typeof ChatMessageItemSchema>;
 export const ChatMessagePageSchema = pagedSchema(ChatMessageItemSchema);
 
+/** What an export shows of one exchange: the question with what was attached, and the answer with its sources. */
+export type ChatExchange = Pick<ChatMessageItem, 'inputMessage' | 'outputMessage' | 'modelName' | 'chatMedias' | 'citations' | 'selection'>;
+
 export const UpdateSessionTitleBodySchema = z.object({
   chatSessionId: IdSchema,
   sessionTitle: z.string().trim().min(1, 'sessionTitleRequired').max(MAX_SESSION_TITLE_CHARS),

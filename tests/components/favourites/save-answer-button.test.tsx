@@ -86,7 +86,7 @@ describe('SaveAnswerButton', () => {
 
   it('the "Saved" toast leads to the saved answers, and is closed when taken', async () => {
     window.history.replaceState(null, '', '/s1');
-    await renderInApp(<>{chatFavouritesAddons.answerActions!({ chatMessageId: 'm1' })}</>, { apiBase: server.url, user: testUser });
+    await renderInApp(<>{chatFavouritesAddons.answerActions!({ chatMessageId: 'm1', exchange: { inputMessage: 'Q', outputMessage: 'A', modelName: null, chatMedias: [], citations: [], selection: null } })}</>, { apiBase: server.url, user: testUser });
     const star = await screen.findByRole('button', { name: 'Save to favourites' });
     await waitFor(() => expect(star).toBeEnabled());
     const show = vi.spyOn(notifications, 'show');

@@ -1,0 +1,87 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AppRouter } from '../../../components/app-shell/router.tsx';
+import { AppRoutes } from '../../../components/layout/app-routes.tsx';
+import type { ChatMessageItem } from '../../../shared/contracts/chat.ts';
+import { answer, fakeApi, serveTheseTests } from '../../helpers/fake-api.ts';
+import { sendEnvelope } from '../../helpers/http-server.ts';
+import { testModel } from '../../helpers/models.ts';
+import { renderInApp, testUser } from '../../helpers/render-app.tsx';
+
+const message = (i: number, input: string, output: string): ChatMessageItem => ({
+  chatMessageId: `m${i}`,
+  chatSessionId: 's1',
+  inputMessage: input,
+  outputMessage: output,
+  aiModelId: 'basic',
+  modelName: 'Basic Model',
+  chatMediaIds: [],
+  chatMedias: [],
+  citations: [],
+  toolCalls: [],
+  finishReason: 'stop',
+  createTime: '2026-11-20T10:00:00.000Z',
+  finishTime: '2026-11-20T10:00:05.000Z',
+});
+
+const MESSAGES = [message(1, 'Where should we stay in Kyoto?', 'Near **Gion**.'), message(2, 'And what should we eat?\nWe like noodles.', 'Try $x^2$ udon.')];
+
+const server = serveTheseTests(
+  fakeApi({
+    '/api/Chat/GetModelListAll': answer([testModel('basic', 0, { name: 'Basic Model' })]),
+    '/api/Chat/GetChatSessionListBySelf': answer({ list: [], total: 0 }),
+    '/api/Chat/GetChatSession': (_req, res) => sendEnvelope(res, { Code: 10404, Msg: 'not found', Data: null }),
+    '/api/Chat/GetChatMessageListBySelfSessionId': (_req, res, url) => {
+      const list = url.searchParams.get('order') === 'desc' ? [...MESSAGES].reverse() : MESSAGES;
+      return sendEnvelope(res, { Code: 10000, Data: { list, total: MESSAGES.length } });
+    },
+    '/api/Save/IsSaved': answer({ list: [] }),
+    '/api/Browser/AddBrowser': answer(),
+  }),
+);
+
+/** What the browser was asked to download: the file's name and text. */
+function catchDownloads() {
+  const files: { name: string; blob: Blob }[] = [];
+  let last: Blob | undefined;
+  vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
+    last = blob as Blob;
+    return 'blob:test';
+  });
+  vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    files.push({ name: this.download, blob: last! });
+  });
+  return files;
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("an answer's download", () => {
+  it('is among the actions of each answer beside the save star, and downloads that one answer with its question as Markdown', async () => {
+    const files = catchDownloads();
+    window.history.replaceState(null, '', '/s1');
+    await renderInApp(
+      <AppRouter platform={{ isExtension: false }}>
+        <AppRoutes />
+      </AppRouter>,
+      { apiBase: server.url, user: testUser },
+    );
+    const buttons = await screen.findAllByRole('button', { name: 'Download this answer' });
+    expect(buttons).toHaveLength(2);
+    expect(screen.getAllByRole('button', { name: 'Save to favourites' })).toHaveLength(2);
+
+    await userEvent.click(buttons[1]!);
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Export as Markdown', hidden: true }));
+    await waitFor(() => expect(files).toHaveLength(1));
+    expect(files[0]!.name).toBe('And what should we eat.md');
+    const text = await files[0]!.blob.text();
+    expect(text).toContain('# And what should we eat?');
+    expect(text).toContain('We like noodles.');
+    expect(text).toContain('Try $x^2$ udon.');
+    // Only this exchange: not the chat's other one.
+    expect(text).not.toContain('Kyoto');
+    expect(within(document.body).queryByText('Could not export this answer. Try again.')).toBeNull();
+  });
+});
