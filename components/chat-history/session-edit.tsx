@@ -1,11 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { TextInput } from '@mantine/core';
-import { useRef, useState, type CSSProperties, type KeyboardEvent } from 'react';
+import { Menu, TextInput } from '@mantine/core';
+import { useRef, useState, type CSSProperties, type KeyboardEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { deleteSessions, removeSessionFromCache, renameSessionInCache, updateSessionTitle } from '../../shared/api/chat-history.ts';
 import { MAX_SESSION_TITLE_CHARS, type ChatSessionItem } from '../../shared/contracts/chat.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
+import { IconPencil, IconPin, IconPinOff, IconTrash } from '../ui/icons.tsx';
 import { notifyError, notifySuccess, onMutationError } from '../ui/notify.ts';
+import { useSessionPin } from './session-pin.ts';
 
 type SessionRef = Pick<ChatSessionItem, 'chatSessionId' | 'sessionTitle'>;
 
@@ -118,4 +120,24 @@ export function useSessionDelete(session: SessionRef, onDeleted: () => void) {
     />
   );
   return { ask: () => setConfirming(true), dialog };
+}
+
+/** A chat's menu, in the history and in the open chat's header: Rename, Pin or Unpin, what other features add, Delete. */
+export function SessionMenuDropdown({ session, onRename, onDelete, extra }: { session: Pick<ChatSessionItem, 'chatSessionId' | 'pinned'>; onRename: () => void; onDelete: () => void; extra: ReactNode }) {
+  const { t } = useTranslation();
+  const pin = useSessionPin(session);
+  return (
+    <Menu.Dropdown>
+      <Menu.Item leftSection={<IconPencil size={14} />} onClick={onRename}>
+        {t('chat.sider.rename')}
+      </Menu.Item>
+      <Menu.Item leftSection={session.pinned ? <IconPinOff size={14} /> : <IconPin size={14} />} disabled={pin.pending} onClick={pin.toggle}>
+        {t(session.pinned ? 'chatHistory.unpin' : 'chatHistory.pin')}
+      </Menu.Item>
+      {extra}
+      <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={onDelete}>
+        {t('chat.sider.delete')}
+      </Menu.Item>
+    </Menu.Dropdown>
+  );
 }

@@ -4,9 +4,8 @@ import { useTranslation } from 'react-i18next';
 import en from '../../locales/features/chat-header.en.json';
 import type { ChatSessionItem } from '../../shared/contracts/chat.ts';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
-import { IconDots, IconPencil, IconPin, IconPinOff, IconTrash, IconUpload } from '../ui/icons.tsx';
-import { SessionTitleInput, useSessionDelete, useSessionRename } from './session-edit.tsx';
-import { useSessionPin } from './session-pin.ts';
+import { IconDots, IconUpload } from '../ui/icons.tsx';
+import { SessionMenuDropdown, SessionTitleInput, useSessionDelete, useSessionRename } from './session-edit.tsx';
 
 addEnglishStrings(en);
 
@@ -46,7 +45,6 @@ function HeaderTitle({ session, rename, compact }: { session: SessionHeaderProps
 /** The "…" menu: Rename, Pin, what the layout adds (Share…, Export), Delete: the history's menu for this chat. */
 function HeaderMenu({ session, onRename, onDelete, items }: { session: SessionHeaderProps['session']; onRename: () => void; onDelete: () => void; items: ReactNode }) {
   const { t } = useTranslation();
-  const pin = useSessionPin(session);
   return (
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>
@@ -54,18 +52,7 @@ function HeaderMenu({ session, onRename, onDelete, items }: { session: SessionHe
           <IconDots size={18} />
         </ActionIcon>
       </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Item leftSection={<IconPencil size={14} />} onClick={onRename}>
-          {t('chat.sider.rename')}
-        </Menu.Item>
-        <Menu.Item leftSection={session.pinned ? <IconPinOff size={14} /> : <IconPin size={14} />} disabled={pin.pending} onClick={pin.toggle}>
-          {t(session.pinned ? 'chatHistory.unpin' : 'chatHistory.pin')}
-        </Menu.Item>
-        {items}
-        <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={onDelete}>
-          {t('chat.sider.delete')}
-        </Menu.Item>
-      </Menu.Dropdown>
+      <SessionMenuDropdown session={session} onRename={onRename} onDelete={onDelete} extra={items} />
     </Menu>
   );
 }

@@ -4,10 +4,9 @@ import { useTranslation } from 'react-i18next';
 import type { ChatSessionItem } from '../../shared/contracts/chat.ts';
 import en from '../../locales/features/chat-resume.en.json';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
-import { IconDots, IconPencil, IconPin, IconPinOff, IconTrash } from '../ui/icons.tsx';
+import { IconDots, IconPin } from '../ui/icons.tsx';
 import { SessionActionsContext } from './session-actions.ts';
-import { SessionTitleInput, useSessionDelete, useSessionRename } from './session-edit.tsx';
-import { useSessionPin } from './session-pin.ts';
+import { SessionMenuDropdown, SessionTitleInput, useSessionDelete, useSessionRename } from './session-edit.tsx';
 
 addEnglishStrings(en);
 
@@ -21,7 +20,6 @@ export interface SessionItemProps {
 function SessionMenu({ session, active, onNavigate, onRename }: SessionItemProps & { onRename: () => void }) {
   const { t } = useTranslation();
   const remove = useSessionDelete(session, () => active && onNavigate('/'));
-  const pin = useSessionPin(session);
   const Extra = useContext(SessionActionsContext);
   const menu = (extra: ReactNode) => (
     <Menu position="bottom-end" withinPortal>
@@ -30,18 +28,7 @@ function SessionMenu({ session, active, onNavigate, onRename }: SessionItemProps
           <IconDots size={16} />
         </ActionIcon>
       </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Item leftSection={<IconPencil size={14} />} onClick={onRename}>
-          {t('chat.sider.rename')}
-        </Menu.Item>
-        <Menu.Item leftSection={session.pinned ? <IconPinOff size={14} /> : <IconPin size={14} />} disabled={pin.pending} onClick={pin.toggle}>
-          {t(session.pinned ? 'chatHistory.unpin' : 'chatHistory.pin')}
-        </Menu.Item>
-        {extra}
-        <Menu.Item color="red" leftSection={<IconTrash size={14} />} onClick={remove.ask}>
-          {t('chat.sider.delete')}
-        </Menu.Item>
-      </Menu.Dropdown>
+      <SessionMenuDropdown session={session} onRename={onRename} onDelete={remove.ask} extra={extra} />
     </Menu>
   );
   return (
