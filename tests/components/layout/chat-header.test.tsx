@@ -9,6 +9,7 @@ import type { Platform } from '../../../shared/platform/platform.ts';
 import { answer, answerChat, fakeApi, serveTheseTests } from '../../helpers/fake-api.ts';
 import { sendEnvelope } from '../../helpers/http-server.ts';
 import { testModel } from '../../helpers/models.ts';
+import { listedMessage } from '../../helpers/messages.ts';
 import { renderInApp, testUser } from '../../helpers/render-app.tsx';
 
 /**
@@ -29,21 +30,8 @@ const session = (id: string, title: string): ChatSessionItem => ({
   answering: false,
 });
 
-const message = (chatSessionId: string): ChatMessageItem => ({
-  chatMessageId: `m-${chatSessionId}`,
-  chatSessionId,
-  inputMessage: 'Where should we stay in Kyoto?',
-  outputMessage: 'Near Gion.',
-  aiModelId: 'basic',
-  modelName: 'basic',
-  chatMediaIds: [],
-  chatMedias: [],
-  citations: [],
-  toolCalls: [],
-  finishReason: 'stop',
-  createTime: '2026-11-20T10:00:00.000Z',
-  finishTime: '2026-11-20T10:00:05.000Z',
-});
+const message = (chatSessionId: string): ChatMessageItem =>
+  listedMessage({ chatMessageId: `m-${chatSessionId}`, chatSessionId, inputMessage: 'Where should we stay in Kyoto?', outputMessage: 'Near Gion.' });
 
 /** The server side of the chat screen: sessions in memory, answered as the real API does. */
 const server = serveTheseTests(

@@ -10,43 +10,33 @@ import { answer, answerChat, fakeApi, serveTheseTests } from '../../helpers/fake
 import { sendEnvelope } from '../../helpers/http-server.ts';
 import { fieldsOf, formOf } from '../../helpers/multipart.ts';
 import { testModel } from '../../helpers/models.ts';
+import { listedMessage } from '../../helpers/messages.ts';
 import { renderInApp, testUser } from '../../helpers/render-app.tsx';
 import { node, TREE } from './fake-quick-functions.ts';
 
 const LONG = 'Sea otters hold hands while they sleep. '.repeat(10).trim();
 const HISTORY = [
-  {
+  listedMessage({
     chatMessageId: 'm1',
     chatSessionId: 's1',
     inputMessage: '',
     outputMessage: 'They hold hands so the current does not carry them apart.',
-    aiModelId: 'basic',
-    modelName: 'basic',
-    chatMediaIds: [],
-    chatMedias: [],
-    citations: [],
-    toolCalls: [],
     quickFunction: { quickFunctionId: 'qf-explain', name: 'Explain', icon: '💡' },
     selection: { text: LONG, title: 'Otters at dawn', url: 'https://example.com/otters' },
-    finishReason: 'stop',
     createTime: '2026-11-25T10:00:00.000Z',
     finishTime: '2026-11-25T10:00:01.000Z',
-  },
-  {
+  }),
+  listedMessage({
     chatMessageId: 'm2',
     chatSessionId: 's1',
     inputMessage: 'and this?',
     outputMessage: 'Also that.',
-    aiModelId: 'basic',
-    modelName: 'basic',
-    chatMediaIds: [],
     quickFunction: null,
     // A page that named a script as its address: shown, never linked.
     selection: { text: 'Short bit', title: 'Odd page', url: 'javascript:alert(1)' },
-    finishReason: 'stop',
     createTime: '2026-11-25T10:01:00.000Z',
     finishTime: '2026-11-25T10:01:01.000Z',
-  },
+  }),
 ];
 
 const server = serveTheseTests(

@@ -7,23 +7,11 @@ import type { ChatMessageItem } from '../../../shared/contracts/chat.ts';
 import { answer, fakeApi, serveTheseTests } from '../../helpers/fake-api.ts';
 import { sendEnvelope } from '../../helpers/http-server.ts';
 import { testModel } from '../../helpers/models.ts';
+import { listedMessage } from '../../helpers/messages.ts';
 import { renderInApp, testUser } from '../../helpers/render-app.tsx';
 
-const message = (i: number, input: string, output: string): ChatMessageItem => ({
-  chatMessageId: `m${i}`,
-  chatSessionId: 's1',
-  inputMessage: input,
-  outputMessage: output,
-  aiModelId: 'basic',
-  modelName: 'Basic Model',
-  chatMediaIds: [],
-  chatMedias: [],
-  citations: [],
-  toolCalls: [],
-  finishReason: 'stop',
-  createTime: '2026-11-20T10:00:00.000Z',
-  finishTime: '2026-11-20T10:00:05.000Z',
-});
+const message = (i: number, inputMessage: string, outputMessage: string): ChatMessageItem =>
+  listedMessage({ chatMessageId: `m${i}`, chatSessionId: 's1', inputMessage, outputMessage, modelName: 'Basic Model' });
 
 const MESSAGES = [message(1, 'Where should we stay in Kyoto?', 'Near **Gion**.'), message(2, 'And what should we eat?\nWe like noodles.', 'Try $x^2$ udon.')];
 
