@@ -7,7 +7,7 @@ import { api, http } from '../helpers/api.ts';
 import { createTestApp, onPostgres, type TestApp } from '../helpers/app.ts';
 import { buses } from '../helpers/chat-apps.ts';
 import { listening } from '../helpers/chat.ts';
-import { useTestAppWithStripe } from '../helpers/stripe-app.ts';
+import { checkoutCompleted, paidInvoice, useTestAppWithStripe } from '../helpers/stripe-app.ts';
 import { createAdmin, createUser, type TestUser } from '../helpers/users.ts';
 
 /**
@@ -106,8 +106,7 @@ describe('the notification stream', () => {
     const events = await openEvents(baseUrl, user);
     try {
       expect(await events.next()).toBe(0);
-      const sub = { id: `sub_${randomUUID().slice(0, 8)}`, packageId: 'super-year' };
-      const metadata = { userId: user.userId, vipPackageId: sub.packageId };
+      const sub = { id: `sub_${randomUUID().slice(0, 8)}`, userId: user.userId, packageId: 'super-year' };
       const invoiceId = `in_${randomUUID().slice(0, 10)}`;
       const start = nowSeconds() - 60;
       const deliver = async (event: TestEvent) => {
@@ -115,27 +114,8 @@ describe('the notification stream', () => {
         const res = await t.app.inject({ method: 'POST', url: '/api/Vip/StripeWebhook', headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': signature }, payload });
         expect(res.json().Data).toMatchObject({ applied: true });
       };
-      await deliver({
-        type: 'checkout.session.completed',
-        object: { id: `cs_${sub.id}`, object: 'checkout.session', mode: 'subscription', payment_status: 'paid', subscription: sub.id, customer: `cus_${sub.id}`, client_reference_id: user.userId, metadata },
-      });
-      await deliver({
-        type: 'invoice.paid',
-        object: {
-          id: invoiceId,
-          object: 'invoice',
-          customer: `cus_${sub.id}`,
-          amount_paid: 38390,
-          currency: 'usd',
-          status: 'paid',
-          created: start,
-          billing_reason: 'subscription_create',
-          period_start: start,
-          period_end: start,
-          parent: { type: 'subscription_details', quote_details: null, subscription_details: { subscription: sub.id, metadata } },
-          lines: { object: 'list', data: [{ id: `il_${invoiceId}`, object: 'line_item', amount: 38390, period: { start, end: start + 365 * 86_400 } }] },
-        },
-      });
+      await deliver(checkoutCompleted(sub));
+      await deliver({ type: 'invoice.paid', object: paidInvoice(sub, invoiceId, start, start + 365 * 86_400, 'subscription_create') });
       expect(await events.next()).toBe(1);
       const [note] = (await api(t.app, user).getBody('/api/UserNotification/GetList')).Data.list as { titleKey: string }[];
       expect(note.titleKey).toBe('notifications.paymentSucceeded.title');

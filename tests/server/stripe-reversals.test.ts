@@ -8,7 +8,7 @@ import { pointBalances, pointLedger } from '../../server/db/schema/points.ts';
 import { vipOrders } from '../../server/db/schema/users.ts';
 import type { TestEvent } from '../fixtures/fake-stripe.ts';
 import { onPostgres } from '../helpers/app.ts';
-import { useTestAppWithStripe } from '../helpers/stripe-app.ts';
+import { checkoutCompleted, paidInvoice, stripeMetadata, useTestAppWithStripe, type StripeSub } from '../helpers/stripe-app.ts';
 import { api } from '../helpers/api.ts';
 import { createUser, type TestUser } from '../helpers/users.ts';
 
@@ -32,26 +32,6 @@ const deliver = async (event: TestEvent) => {
   return res.json().Data as { received: boolean; applied: boolean };
 };
 
-type Sub = { id: string; userId: string; packageId: string };
-const metadataOf = (sub: Sub) => ({ userId: sub.userId, vipPackageId: sub.packageId });
-const invoiceOf = (sub: Sub, id: string, start: number, end: number) => ({
-  id,
-  object: 'invoice',
-  customer: `cus_${sub.id}`,
-  amount_paid: 38390,
-  currency: 'usd',
-  status: 'paid',
-  created: start,
-  billing_reason: 'subscription_cycle',
-  period_start: start,
-  period_end: start,
-  parent: { type: 'subscription_details', quote_details: null, subscription_details: { subscription: sub.id, metadata: metadataOf(sub) } },
-  lines: { object: 'list', data: [{ id: `il_${id}`, object: 'line_item', amount: 38390, period: { start, end } }] },
-});
-const completed = (sub: Sub): TestEvent => ({
-  type: 'checkout.session.completed',
-  object: { id: `cs_${sub.id}`, object: 'checkout.session', mode: 'subscription', payment_status: 'paid', subscription: sub.id, customer: `cus_${sub.id}`, client_reference_id: sub.userId, metadata: metadataOf(sub) },
-});
 const charge = (invoiceId: string, refunded: number, full: boolean) => ({
   id: `ch_${randomUUID().slice(0, 8)}`,
   object: 'charge',
@@ -74,11 +54,11 @@ const dispute = (invoiceId: string, status: string, id = `dp_${invoiceId}`) => (
 /** A user with a Super yearly subscription whose invoices are paid by payment intents pi_<invoice id>. */
 const customer = async () => {
   const user = await createUser(t.app);
-  const sub: Sub = { id: `sub_${randomUUID().slice(0, 8)}`, userId: user.userId, packageId: 'super-year' };
+  const sub: StripeSub = { id: `sub_${randomUUID().slice(0, 8)}`, userId: user.userId, packageId: 'super-year' };
   const invoiceId = `in_${randomUUID().slice(0, 10)}`;
   fake.invoicePayments.set(`pi_${invoiceId}`, invoiceId);
   const start = nowSeconds() - 60;
-  return { user, sub, invoiceId, start, paid: invoiceOf(sub, invoiceId, start, start + 365 * DAY) };
+  return { user, sub, invoiceId, start, paid: paidInvoice(sub, invoiceId, start, start + 365 * DAY) };
 };
 const stateOf = async (userId: string) => {
   const db = t.database.db;
@@ -103,7 +83,7 @@ describe('refunds and disputes in any order: refunds', () => {
     const { user, sub, invoiceId, paid } = await customer();
     // The refund first: recorded for the invoice (no order yet), not lost.
     expect(await deliver({ type: 'charge.refunded', object: charge(invoiceId, 38390, true) })).toEqual({ received: true, applied: true });
-    await deliver(completed(sub));
+    await deliver(checkoutCompleted(sub));
     expect(await deliver({ type: 'invoice.paid', object: paid })).toEqual({ received: true, applied: true });
     expect(await planOf(user)).toBeNull();
     const state = await stateOf(user.userId);
@@ -118,7 +98,7 @@ describe('refunds and disputes in any order: refunds', () => {
   it('leaves a partially refunded payment in force, whichever comes first', async () => {
     const { user, sub, invoiceId, paid } = await customer();
     expect((await deliver({ type: 'charge.refunded', object: charge(invoiceId, 1000, false) })).applied).toBe(false);
-    await deliver(completed(sub));
+    await deliver(checkoutCompleted(sub));
     await deliver({ type: 'invoice.paid', object: paid });
     expect((await planOf(user)).vipPackageLevel).toBe(3);
     expect((await stateOf(user.userId)).balance).toBe(720000);
@@ -128,7 +108,7 @@ describe('refunds and disputes in any order: refunds', () => {
 describe('refunds and disputes in any order: disputes', () => {
   it('shows an open dispute to operators; a lost one ends the order like a full refund, with the user told', async () => {
     const { user, sub, invoiceId, paid } = await customer();
-    await deliver(completed(sub));
+    await deliver(checkoutCompleted(sub));
     await deliver({ type: 'invoice.paid', object: paid });
     // The user spends some of the plan's points: those are not taken back.
     const spend = await api(t.app, admin).post('/api/admin/Vip/AddIntegral', { userId: user.userId, amount: -20000, note: 'spent', requestId: randomUUID() });
@@ -160,7 +140,7 @@ describe('refunds and disputes in any order: disputes', () => {
 
   it('a won dispute changes nothing that was not taken', async () => {
     const { user, sub, invoiceId, paid } = await customer();
-    await deliver(completed(sub));
+    await deliver(checkoutCompleted(sub));
     await deliver({ type: 'invoice.paid', object: paid });
     await deliver({ type: 'charge.dispute.created', object: dispute(invoiceId, 'needs_response') });
     await deliver({ type: 'charge.dispute.closed', object: dispute(invoiceId, 'won') });
@@ -171,7 +151,7 @@ describe('refunds and disputes in any order: disputes', () => {
 
   it('funds withdrawn end the order; reinstated, the dispute is won and nothing comes back by itself', async () => {
     const { user, sub, invoiceId, paid } = await customer();
-    await deliver(completed(sub));
+    await deliver(checkoutCompleted(sub));
     await deliver({ type: 'invoice.paid', object: paid });
     await deliver({ type: 'charge.dispute.funds_withdrawn', object: dispute(invoiceId, 'needs_response') });
     expect(await planOf(user)).toBeNull();
@@ -185,7 +165,7 @@ describe('refunds and disputes in any order: disputes', () => {
     const { user, sub, invoiceId, paid } = await customer();
     await deliver({ type: 'charge.dispute.closed', object: dispute(invoiceId, 'lost') });
     await deliver({ type: 'invoice.paid', object: paid });
-    await deliver(completed(sub));
+    await deliver(checkoutCompleted(sub));
     expect(await planOf(user)).toBeNull();
     expect((await stateOf(user.userId)).orders).toEqual([{ invoice: invoiceId, refunded: true, dispute: 'lost', granted: 720000, taken: 720000 }]);
   });
@@ -200,14 +180,14 @@ describe('refunds and disputes in any order: a whole purchase, and at once', () 
     // Whole days from a fixed start: both periods are the same in every order.
     const start = Math.floor(c.start / DAY) * DAY - 10 * DAY;
     const events: TestEvent[] = [
-      completed(c.sub),
-      { type: 'invoice.paid', object: invoiceOf(c.sub, c.invoiceId, start, start + 365 * DAY) },
-      { type: 'invoice.paid', object: invoiceOf(c.sub, renewalId, start + 365 * DAY, start + 730 * DAY) },
+      checkoutCompleted(c.sub),
+      { type: 'invoice.paid', object: paidInvoice(c.sub, c.invoiceId, start, start + 365 * DAY) },
+      { type: 'invoice.paid', object: paidInvoice(c.sub, renewalId, start + 365 * DAY, start + 730 * DAY) },
       { type: 'charge.refunded', object: charge(renewalId, 38390, true) },
       {
         type: 'customer.subscription.deleted',
         created: nowSeconds() + 5,
-        object: { id: c.sub.id, object: 'subscription', status: 'canceled', customer: `cus_${c.sub.id}`, metadata: metadataOf(c.sub), cancel_at_period_end: false, cancel_at: null, items: { object: 'list', data: [] } },
+        object: { id: c.sub.id, object: 'subscription', status: 'canceled', customer: `cus_${c.sub.id}`, metadata: stripeMetadata(c.sub), cancel_at_period_end: false, cancel_at: null, items: { object: 'list', data: [] } },
       },
     ];
     return { ...c, events };
@@ -249,7 +229,7 @@ describe('refunds and disputes in any order: a whole purchase, and at once', () 
   // PGlite has one connection: nothing there runs at once.
   (onPostgres ? it : it.skip)('an invoice and its refund arriving at the same moment never miss each other', async () => {
     const customers = await Promise.all(Array.from({ length: 40 }, () => customer()));
-    await Promise.all(customers.map((c) => deliver(completed(c.sub))));
+    await Promise.all(customers.map((c) => deliver(checkoutCompleted(c.sub))));
     // The refund names its invoice on the charge (an older API version): no lookup delays it.
     await Promise.all(
       customers.flatMap((c) => [
