@@ -15,6 +15,7 @@ import {
   type SelectionTool,
   type SelectionTools,
 } from '../../shared/utils/sider-settings.ts';
+import { toolLabel } from '../../shared/utils/tool-label.ts';
 import { loadServerUrl } from './server.ts';
 import { coalesced } from './coalesced.ts';
 
@@ -25,12 +26,12 @@ import { coalesced } from './coalesced.ts';
  */
 export function pinnedSelectionTools(tree: readonly QuickFunctionNode[]): SelectionTool[] {
   const tools: SelectionTool[] = [];
-  const walk = (nodes: readonly QuickFunctionNode[]) => {
+  const walk = (nodes: readonly QuickFunctionNode[], group?: QuickFunctionNode) => {
     for (const node of nodes) {
       if (!node.isGroup && node.online && node.pinned && node.appliesTo.includes('selection')) {
-        tools.push({ id: node.quickFunctionId, name: node.name, icon: node.icon });
+        tools.push({ id: node.quickFunctionId, name: node.name, label: group ? toolLabel(group.name, node.name) : node.name, icon: node.icon });
       }
-      walk(node.children);
+      walk(node.children, node.isGroup ? node : group);
     }
   };
   walk(tree);

@@ -91,7 +91,7 @@ export function menuDefinition({ language, tools }: SelectionTools): MenuItem[] 
   const s = MENU_STRINGS[language];
   return [
     { id: MENU_ASK, title: s.ask, contexts: ['selection'] },
-    ...tools.map((tool) => ({ id: `${MENU_TOOL_PREFIX}${tool.id}`, title: tool.icon ? `${tool.icon} ${tool.name}` : tool.name, contexts: ['selection' as const] })),
+    ...tools.map((tool) => ({ id: `${MENU_TOOL_PREFIX}${tool.id}`, title: tool.icon ? `${tool.icon} ${tool.label}` : tool.label, contexts: ['selection' as const] })),
     { id: MENU_PAGE_SUMMARIZE, title: s.summarize, contexts: ['page'] },
     { id: MENU_PAGE_CHAT, title: s.chat, contexts: ['page'] },
     { id: MENU_IMAGE, title: s.image, contexts: ['image'] },
@@ -165,7 +165,7 @@ export function handleMenuClick(info: Browser.contextMenus.OnClickData, tab: Bro
   if (id !== MENU_ASK && !tool) return;
   void fullSelection(tab?.id, info.frameId, picked).then((text) => {
     const selection = selectionOf(text, tab, info.pageUrl);
-    queue(windowId, tool ? { kind: 'tool', quickFunctionId: tool.id, name: tool.name, icon: tool.icon, selection } : { kind: 'ask', selection });
+    queue(windowId, tool ? { kind: 'tool', quickFunctionId: tool.id, name: tool.label, icon: tool.icon, selection } : { kind: 'ask', selection });
   });
 }
 

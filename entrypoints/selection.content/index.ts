@@ -136,7 +136,7 @@ function startSelectionUi(ctx: ContentScriptContext, state: State): { refresh():
     if (action === 'tool' && shownText) {
       const id = button.getAttribute('data-tool') ?? '';
       const tool = state.tools.tools.find((t) => t.id === id);
-      if (tool) send({ source: SELECTION_MESSAGE_SOURCE, type: 'runTool', quickFunctionId: tool.id, name: tool.name, icon: tool.icon, selection });
+      if (tool) send({ source: SELECTION_MESSAGE_SOURCE, type: 'runTool', quickFunctionId: tool.id, name: tool.label, icon: tool.icon, selection });
       hideBar();
     } else if (action === 'ask' && shownText) {
       send({ source: SELECTION_MESSAGE_SOURCE, type: 'ask', selection });

@@ -46,7 +46,7 @@ export function toolbarButtons(tools: readonly SelectionTool[], s: Strings): Nod
   const buttons: Node[] = [el('span', { class: 'brand', 'aria-hidden': 'true' }, 'T')];
   for (const tool of tools) {
     const label = tool.icon ? `${tool.icon} ${tool.name}` : tool.name;
-    buttons.push(el('button', { type: 'button', 'data-action': 'tool', 'data-tool': tool.id, title: tool.name }, label));
+    buttons.push(el('button', { type: 'button', 'data-action': 'tool', 'data-tool': tool.id, title: tool.label }, label));
   }
   buttons.push(el('button', { type: 'button', class: 'ask', 'data-action': 'ask', title: s.askTitle }, s.ask));
   buttons.push(el('span', { class: 'sep' }));

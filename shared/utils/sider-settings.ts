@@ -41,7 +41,10 @@ export const DEFAULT_SIDER_SETTINGS: SiderSettings = Object.freeze({
 /** One toolbar tool: a quick function the user pinned (built-in or own). */
 export interface SelectionTool {
   id: string;
+  /** The toolbar button's short name ("Chinese (Simplified)"). */
   name: string;
+  /** The name with its group's verb ("Translate to Chinese (Simplified)": toolLabel), as the chat, tooltips and menus say it. */
+  label: string;
   /** A short emoji or icon name ('' for none). */
   icon: string;
 }
@@ -86,7 +89,8 @@ export function readSelectionTools(raw: unknown): SelectionTools {
   const tools = value.tools
     .filter((t): t is SelectionTool => typeof t?.id === 'string' && typeof t.name === 'string' && typeof t.icon === 'string')
     .slice(0, MAX_TOOLBAR_TOOLS)
-    .map((t) => ({ id: t.id.slice(0, 64), name: t.name.slice(0, 60), icon: t.icon.slice(0, 32) }));
+    // An older build stored no label: the name stands for it until the next fetch.
+    .map((t) => ({ id: t.id.slice(0, 64), name: t.name.slice(0, 60), label: (typeof t.label === 'string' ? t.label : t.name).slice(0, 60), icon: t.icon.slice(0, 32) }));
   return { language: value.language === 'zh' ? 'zh' : 'en', tools };
 }
 

@@ -49,25 +49,47 @@ describe('the toolbar tools', () => {
     expect(pinnedSelectionTools(tree)).toHaveLength(MAX_TOOLBAR_TOOLS);
   });
 
+  it('keep the group’s verb in the label the chat, tooltips and menus show; the button keeps the short name', () => {
+    const tree = [
+      node('explain', { name: 'Explain' }),
+      node('translate', { name: 'Translate to…', isGroup: true, template: '', children: [node('to-zh', { name: 'Chinese (Simplified)', parentId: 'translate' })] }),
+      node('zh-group', { name: '翻译为…', isGroup: true, template: '', children: [node('to-en', { name: '英语', parentId: 'zh-group' })] }),
+    ];
+    expect(pinnedSelectionTools(tree).map((t) => [t.name, t.label])).toEqual([
+      ['Explain', 'Explain'],
+      ['Chinese (Simplified)', 'Translate to Chinese (Simplified)'],
+      ['英语', '翻译为英语'],
+    ]);
+  });
+
   it('are read back from storage checked by hand (the content script has no zod)', () => {
     expect(readSelectionTools(undefined)).toEqual({ language: 'en', tools: [] });
     expect(readSelectionTools({ v: 2, value: { tools: [] } }).tools).toEqual([]);
-    const stored = { v: 1, value: { language: 'zh', tools: [{ id: 'x', name: 'X', icon: '✨' }, { id: 5, name: 'bad' }, null] } };
-    expect(readSelectionTools(stored)).toEqual({ language: 'zh', tools: [{ id: 'x', name: 'X', icon: '✨' }] });
+    const stored = { v: 1, value: { language: 'zh', tools: [{ id: 'x', name: 'X', label: 'Do X', icon: '✨' }, { id: 'old', name: 'Old', icon: '' }, { id: 5, name: 'bad' }, null] } };
+    expect(readSelectionTools(stored)).toEqual({
+      language: 'zh',
+      tools: [
+        { id: 'x', name: 'X', label: 'Do X', icon: '✨' },
+        // Stored by an older build: the name stands for the label.
+        { id: 'old', name: 'Old', label: 'Old', icon: '' },
+      ],
+    });
   });
 });
 
 describe('the context menu', () => {
   it('has Ask and the pinned tools on a selection, summarize and chat on a page, ask on an image', () => {
-    const items = menuDefinition({ language: 'en', tools: [{ id: 'qf-explain', name: 'Explain', icon: '💡' }] });
+    const items = menuDefinition({ language: 'en', tools: [{ id: 'qf-explain', name: 'Explain', label: 'Explain', icon: '💡' }, { id: 'qf-zh', name: 'Chinese', label: 'Translate to Chinese', icon: '' }] });
     expect(items.map((i) => [i.id, i.contexts[0]])).toEqual([
       ['tandem-ask', 'selection'],
       ['tandem-tool:qf-explain', 'selection'],
+      ['tandem-tool:qf-zh', 'selection'],
       ['tandem-page-summarize', 'page'],
       ['tandem-page-chat', 'page'],
       ['tandem-image', 'image'],
     ]);
     expect(items[1].title).toBe('💡 Explain');
+    expect(items[2].title).toBe('Translate to Chinese');
     expect(menuDefinition({ language: 'zh', tools: [] }).find((i) => i.id === 'tandem-page-summarize')?.title).toBe('总结此页面');
   });
 });
