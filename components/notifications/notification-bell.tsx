@@ -13,6 +13,11 @@ import type { NotificationDrawerProps } from './notification-drawer.tsx';
 
 /** While the page is visible and the live stream is down, the count is asked for again every minute. */
 export const UNREAD_REFRESH_MS = 60_000;
+/** How long the badge waits for the stream's first count before asking for it (a test shortens it). */
+export const FIRST_COUNT_WAIT = { ms: 3_000 };
+
+/** The live stream: being opened, sending counts, or down (failed, dropped, or absent on this server). */
+type LiveState = 'opening' | 'live' | 'down';
 
 /** The list is a chunk of its own, fetched once the first screen is up (the drawer is closed then). */
 const Drawer = deferred<NotificationDrawerProps>(() => import('./notification-drawer.tsx').then((module) => module.NotificationDrawer));
@@ -40,19 +45,22 @@ export function NotificationBell({ onNavigate }: NotificationBellProps) {
  * The live count (shared/api/notification-events.ts): each count the server pushes goes into the
  * query cache, and a new one marks the list stale (the drawer shows the new notification when it
  * opens, or at once when open). Opened with the login and closed when it changes or ends (logout);
- * it opens again by itself when it drops. True while it is sending.
+ * it opens again by itself when it drops.
  */
-function useLiveUnreadCount(token: string | null): boolean {
+function useLiveUnreadCount(token: string | null): LiveState {
   const queryClient = useQueryClient();
-  const [live, setLive] = useState(false);
+  const [live, setLive] = useState<LiveState>('opening');
   useEffect(() => {
     if (token === null) return;
     const stop = new AbortController();
     const countKey = unreadCountQuery(token).queryKey;
+    setLive('opening');
+    // A stream that neither sends nor fails (a proxy holding it) must not leave the badge empty.
+    const late = setTimeout(() => setLive((state) => (state === 'opening' ? 'down' : state)), FIRST_COUNT_WAIT.ms);
     void followUnreadCount({
       token,
       signal: stop.signal,
-      onLive: setLive,
+      onLive: (isLive) => setLive(isLive ? 'live' : 'down'),
       onCount: (unread) => {
         if (queryClient.getQueryData(countKey) === unread) return;
         queryClient.setQueryData(countKey, unread);
@@ -60,24 +68,32 @@ function useLiveUnreadCount(token: string | null): boolean {
       },
     });
     return () => {
+      clearTimeout(late);
       stop.abort();
-      setLive(false);
     };
   }, [token, queryClient]);
   return live;
 }
 
 /**
- * The unread count: fetched at once, followed live while the stream is up, else asked for every
- * minute while the page is visible; and again when the page comes back into view or gets the focus
+ * The unread count: followed live while the stream is up (its first event is the count), else asked
+ * for at once and every minute while the page is visible; and again when the page comes back into view or gets the focus
  * (the side panel stays visible while the user works in the tab beside it, and only gets the focus
  * back). Each new count is stored, which the extension's toolbar badge follows.
  */
 function useUnreadCount(token: string | null): number {
   const live = useLiveUnreadCount(token);
-  const query = useQuery({ ...unreadCountQuery(token), refetchInterval: live ? false : UNREAD_REFRESH_MS, refetchIntervalInBackground: false });
+  // The stream's first event is the count: it is asked for only when no stream sends it.
+  const asked = live === 'down';
+  const query = useQuery({
+    ...unreadCountQuery(token),
+    enabled: token !== null && asked,
+    refetchInterval: asked ? UNREAD_REFRESH_MS : false,
+    refetchIntervalInBackground: false,
+  });
   const { refetch } = query;
   useEffect(() => {
+    if (!asked) return;
     const refresh = () => {
       if (document.visibilityState === 'visible') void refetch({ cancelRefetch: false });
     };
@@ -87,7 +103,7 @@ function useUnreadCount(token: string | null): number {
       window.removeEventListener('focus', refresh);
       document.removeEventListener('visibilitychange', refresh);
     };
-  }, [refetch]);
+  }, [asked, refetch]);
   useEffect(() => {
     if (query.data !== undefined) void reportUnreadCount(query.data);
   }, [query.data]);

@@ -25,7 +25,7 @@ export interface FollowUnreadOptions {
   token: string;
   /** Each count the server sends (repeats included: the heartbeat). */
   onCount: (unread: number) => void;
-  /** True while a stream is open and sending, false once it dropped. */
+  /** True while a stream is open and sending; false once it dropped, or when one could not be opened. */
   onLive?: (live: boolean) => void;
   /** Stops following (a logout, the page going away). */
   signal: AbortSignal;
@@ -109,6 +109,8 @@ export async function followUnreadCount(options: FollowUnreadOptions): Promise<v
   let failures = 0;
   while (!options.signal.aborted) {
     const outcome = await readOnce(options, timing);
+    // One that sent counts said so as it ended (readOnce); one that never opened says it here.
+    if (outcome !== 'ended' && !options.signal.aborted) options.onLive?.(false);
     if (outcome === 'stop' || options.signal.aborted) return;
     failures = outcome === 'ended' ? 0 : failures + 1;
     const base = outcome === 'busy' ? timing.maxRetryMs : outcome === 'ended' ? timing.firstRetryMs : Math.min(timing.maxRetryMs, timing.firstRetryMs * 2 ** (failures - 1));

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { NotificationBell, UNREAD_REFRESH_MS } from '../../../components/notifications/notification-bell.tsx';
+import { FIRST_COUNT_WAIT, NotificationBell, UNREAD_REFRESH_MS } from '../../../components/notifications/notification-bell.tsx';
 import { UNREAD_STREAM_TIMING } from '../../../shared/api/notification-events.ts';
 import { authActionAtom } from '../../../shared/atoms/auth.ts';
 import { serveTheseTests, type Route } from '../../helpers/fake-api.ts';
@@ -109,7 +109,10 @@ describe('NotificationBell', () => {
       await waitFor(() => expect(shownCount()).toBe('1'));
       await waitFor(() => expect(streams).toHaveLength(1));
       expect(calls('/api/UserNotification/Events')[0]!.headers.authorization).toBe('Bearer test-token');
-      const asked = countCalls();
+      // The stream's first event is the count: it is not asked for besides.
+      expect(countCalls()).toBe(0);
+      fireEvent.focus(window);
+      await act(async () => {});
 
       push(5);
       await waitFor(() => expect(shownCount()).toBe('5'));
@@ -117,7 +120,7 @@ describe('NotificationBell', () => {
       await waitFor(() => expect(JSON.parse(localStorage.getItem('tandem.notifications.unread')!)).toEqual({ v: 1, value: 5 }));
       push(0);
       await waitFor(() => expect(screen.queryByTestId('notification-count')).toBeNull());
-      expect(countCalls()).toBe(asked);
+      expect(countCalls()).toBe(0);
 
       // The server ends the stream (a restart): the bell opens a new one and follows it.
       streams[0]!.end();
@@ -132,6 +135,27 @@ describe('NotificationBell', () => {
     } finally {
       UNREAD_STREAM_TIMING.firstRetryMs = firstRetry;
       for (const res of streams) res.end();
+    }
+  });
+
+  it('asks for the count when the stream opens but sends nothing for a while (a proxy holding it)', async () => {
+    const wait = FIRST_COUNT_WAIT.ms;
+    FIRST_COUNT_WAIT.ms = 200;
+    const held: ServerResponse[] = [];
+    events = (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      held.push(res);
+    };
+    try {
+      inbox.list = unreadInvites(3);
+      await renderInApp(<NotificationBell onNavigate={vi.fn()} />, { apiBase: server.url, user: testUser });
+      await waitFor(() => expect(held).toHaveLength(1));
+      expect(countCalls()).toBe(0);
+      await waitFor(() => expect(shownCount()).toBe('3'));
+      expect(countCalls()).toBe(1);
+    } finally {
+      FIRST_COUNT_WAIT.ms = wait;
+      for (const res of held) res.end();
     }
   });
 
