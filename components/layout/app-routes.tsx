@@ -10,24 +10,27 @@ import { loginFromUrl } from '../login/url-login.ts';
 import { ChatLayout } from './chat-layout.tsx';
 import { PageSuspense } from './page-suspense.tsx';
 import { OfflineNotice } from '../newcomers/offline-notice.tsx';
-import { FeedbackRoute, GuideRoute, HelperRoute, HelpSettingsSection, HomeRoute, NotFoundRoute } from './newcomers-routes.tsx';
-import { PayResultRoute, PlanSettingsSection, PricingRoute, SubscriptionRoute, UserVipRoute } from './plans-routes.tsx';
-import { MemorySettingsSection, PersonalizationSettingsSection } from './personalization-routes.tsx';
-import { PROMPT_SETTING_PATH, PromptSettingRoute, PromptSettingsSettingsSection } from './quick-functions-routes.tsx';
-import { SIDER_SETTING_PATH, SiderSettingRoute, SiderSettingSettingsSection } from './sider-setting-routes.tsx';
-import { SharedChatRoute, ShareSettingsSection } from './chat-share.tsx';
-import { FAVOURITES_PATH, FavouriteEditRoute, FavouritesRoute, FavouritesSettingsSection } from './favourites-routes.tsx';
-import { ErrorBoundary, lazyPiece } from '../ui/error-boundary.tsx';
-
-/** The plan pages keep their path after a login (a visitor about to subscribe stays on the plans). */
-const PLAN_PATHS = /^\/(pricing|subscription|user-vip)(\/|$)/;
+import { FeedbackRoute, GuideRoute, HelperRoute, HomeRoute, NotFoundRoute } from './newcomers-routes.tsx';
+import { PayResultRoute, PricingRoute, SubscriptionRoute, UserVipRoute } from './plans-routes.tsx';
+import { PROMPT_SETTING_PATH, PromptSettingRoute } from './quick-functions-routes.tsx';
+import { SIDER_SETTING_PATH, SiderSettingRoute } from './sider-setting-routes.tsx';
+import { SharedChatRoute } from './chat-share.tsx';
+import { FavouriteEditRoute, FavouritesRoute } from './favourites-routes.tsx';
+import { SettingsRoute } from './settings-routes.tsx';
+import { ErrorBoundary } from '../ui/error-boundary.tsx';
 
 /**
- * The routes of this release: the chat layout at / and /{id}, settings, invite friends (/invited), the
- * plan pages (/pricing, /pricing/pay, /subscription, /user-vip: plans-routes.tsx), the newcomers' pages
- * (/home, /guide, /helper, /feedback: newcomers-routes.tsx) and the not-found page; around them what every
- * screen has: the login dialog, page views (with a kept invite code), URL logins, a fresh copy of the
- * user and the offline notice.
+ * The plan pages and settings keep their path after a login (a visitor about to subscribe stays on the
+ * plans; one who signed in from a settings section sees it filled in).
+ */
+const KEEP_PATHS = /^\/(pricing|subscription|user-vip|setting)(\/|$)/;
+
+/**
+ * The routes of this release: the chat layout at / and /{id}, settings (/setting and /setting/{section}:
+ * settings-routes.tsx), invite friends (/invited), the plan pages (/pricing, /pricing/pay, /subscription,
+ * /user-vip: plans-routes.tsx), the newcomers' pages (/home, /guide, /helper, /feedback:
+ * newcomers-routes.tsx) and the not-found page; around them what every screen has: the login dialog,
+ * page views (with a kept invite code), URL logins, a fresh copy of the user and the offline notice.
  */
 export function AppRoutes() {
   const [path, navigate] = useLocation();
@@ -50,7 +53,7 @@ export function AppRoutes() {
       {/* Per route: a screen that fails shows its way out, and the next address starts afresh. */}
       <ErrorBoundary resetKey={path}>
         <Switch>
-          <Route path="/setting" component={SettingsRoute} />
+          <Route path="/setting/:section?" component={SettingsRoute} />
           <Route path="/invited" component={InviteRoute} />
           <Route path="/pricing" component={PricingRoute} />
           <Route path="/pricing/pay" component={PayResultRoute} />
@@ -71,48 +74,14 @@ export function AppRoutes() {
         </Switch>
       </ErrorBoundary>
       <OfflineNotice />
-      <LoginDialog onLoggedIn={() => !PLAN_PATHS.test(path) && navigate('/')} />
+      <LoginDialog onLoggedIn={() => !KEEP_PATHS.test(path) && navigate('/')} />
       <LinkLoginDialog />
     </>
   );
 }
 
-/** Not needed to open the app: fetched when first visited. */
-const SettingsPage = lazy(() => import('../settings/settings-page.tsx').then((module) => ({ default: module.SettingsPage })));
-/** Settings' Points section (balance, check-in, promo codes, history): fetched with the page. */
-const loadPointsSection = () => import('../points/points-section.tsx');
-const PointsSection = lazyPiece(() => loadPointsSection().then((module) => ({ default: module.PointsSection })));
-
-function SettingsRoute() {
-  const [, navigate] = useLocation();
-  // Fetched beside the page's own chunk, not after it.
-  useEffect(() => void loadPointsSection().catch(() => undefined), []);
-  return (
-    <PageSuspense>
-      <SettingsPage
-        onBack={() => navigate('/')}
-        sections={
-          <>
-            <PointsSection />
-            <InviteSettingsSection onOpen={() => navigate('/invited')} />
-            <PlanSettingsSection onNavigate={navigate} />
-            <PersonalizationSettingsSection />
-            <MemorySettingsSection />
-            <SiderSettingSettingsSection onOpen={() => navigate(SIDER_SETTING_PATH)} />
-            <PromptSettingsSettingsSection onOpen={() => navigate(PROMPT_SETTING_PATH)} />
-            <HelpSettingsSection onNavigate={navigate} />
-            <FavouritesSettingsSection onOpen={() => navigate(FAVOURITES_PATH)} />
-            <ShareSettingsSection />
-          </>
-        }
-      />
-    </PageSuspense>
-  );
-}
-
-/** The invite page and settings' way to it: fetched when first shown. */
+/** The invite page (settings' way to it: settings-routes.tsx): fetched when first shown. */
 const InvitePage = lazy(() => import('../invite/invite-page.tsx').then((module) => ({ default: module.InvitePage })));
-const InviteSettingsSection = lazyPiece(() => import('../invite/invite-entry.tsx').then((module) => ({ default: module.InviteSettingsSection })));
 
 function InviteRoute() {
   const [, navigate] = useLocation();

@@ -72,3 +72,6 @@ export function ChatNotFound({ onHome }: { onHome: () => void }) {
 
 /** Settings' way to the help centre. */
 export const HelpSettingsSection = lazyPiece(() => import('../newcomers/help-entry.tsx').then((module) => ({ default: module.HelpSettingsSection })));
+
+/** Settings' Extension section on the web page: the download page and the installation guide. */
+export const GetExtensionSettingsSection = lazyPiece(() => import('../newcomers/help-entry.tsx').then((module) => ({ default: module.GetExtensionSection })));

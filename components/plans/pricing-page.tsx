@@ -82,7 +82,7 @@ export function PricingPage({ onBack, onNavigate, redeemEntry }: PricingPageProp
       )}
       {packages.data && (
         <>
-          {!packages.data.checkoutAvailable && <CheckoutUnavailable redeemEntry={redeemEntry} onOpenSettings={() => onNavigate('/setting')} />}
+          {!packages.data.checkoutAvailable && <CheckoutUnavailable redeemEntry={redeemEntry} onOpenSettings={() => onNavigate('/setting/points')} />}
           {hasYearly && (
             <Group justify="center">
               <SegmentedControl

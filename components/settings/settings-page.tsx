@@ -1,227 +1,188 @@
-import { Button, Group, SegmentedControl, Stack, Text, TextInput, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
-import { useMutation } from '@tanstack/react-query';
-import { useAtomValue, useSetAtom, useStore } from 'jotai';
-import { useState } from 'react';
+import { Box, Center, Group, Loader, NavLink, Paper, Stack, ThemeIcon, Title } from '@mantine/core';
+import { useAtomValue } from 'jotai';
+import { Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { getUserByLogin, saveUserSetting, updateNickName } from '../../shared/api/user.ts';
-import { authActionAtom, isLoggedInAtom, userInfoAtom } from '../../shared/atoms/auth.ts';
-import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
-import type { Language } from '../../shared/contracts/common.ts';
-import { currentLanguage, setLanguage } from '../../shared/i18n/i18n.ts';
-import { DEFAULT_SERVER_URL, serverUrlPersisted } from '../../shared/platform/server-url.ts';
-import { peekPersisted, writePersisted } from '../../shared/storage/active.ts';
-import { planName } from '../../shared/utils/plan-level.ts';
-import { signOut, signOutEverywhere } from '../app-shell/account.ts';
-import { usePlatform } from '../app-shell/platform-context.tsx';
-import { notifyError, notifySuccess, onMutationError } from '../ui/notify.ts';
-import { PageHeader } from '../ui/page-frame.tsx';
-import { SettingsSection } from '../ui/settings-section.tsx';
+import { isLoggedInAtom } from '../../shared/atoms/auth.ts';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
+import { usePlatform } from '../app-shell/platform-context.tsx';
+import { SignInPrompt } from '../app-shell/sign-in-prompt.tsx';
+import { IconCoin, IconPrompt, IconSettings, type IconProps } from '../ui/icons.tsx';
+import { PageFrame } from '../ui/page-frame.tsx';
+import { AccountSection } from './account-section.tsx';
+import { GeneralSettings } from './general-section.tsx';
+import { SETTINGS_SECTIONS, type SettingsSectionId } from './sections.ts';
+import { IconBrowser, IconChevronRight, IconShield, IconUser } from './settings-icons.tsx';
 import strings from '../../locales/features/settings.en.json';
 
 addEnglishStrings(strings);
 
+/** The content's width beside the list on a wide screen: the account pages' (components/ui/page-frame.tsx). */
+const CONTENT_WIDTH = 720;
+const LIST_WIDTH = 220;
+const LIST_GAP = 32;
+
+const ICONS: Record<SettingsSectionId, ComponentType<IconProps>> = {
+  general: IconSettings,
+  account: IconUser,
+  points: IconCoin,
+  prompts: IconPrompt,
+  privacy: IconShield,
+  extension: IconBrowser,
+};
+
 export interface SettingsPageProps {
+  /** The open section (/setting/<id>); none at /setting: the list on a narrow screen, General on a wide one. */
+  section?: SettingsSectionId;
+  /** Opens a section, or the list (`null`). */
+  onOpen: (section: SettingsSectionId | null) => void;
+  /** Back to the chat. */
   onBack: () => void;
-  /** Sections of other features (points), composed by components/layout; shown after the account. */
-  sections?: React.ReactNode;
+  /** Other features' parts of each section, composed by components/layout: shown after the section's own. */
+  sections?: Partial<Record<SettingsSectionId, ReactNode>>;
 }
 
-/** The settings layout, general section: language, appearance, the server (extension only) and the account. */
-export function SettingsPage({ onBack, sections }: SettingsPageProps) {
+/**
+ * Settings, in sections. On a narrow screen (the side panel, a phone) /setting is the list of the
+ * sections, each with what is inside it, and a section is a page of its own with a back arrow to the
+ * list; on a wide one the list sits on the left beside the open section (General at /setting).
+ */
+export function SettingsPage({ section, onOpen, onBack, sections = {} }: SettingsPageProps) {
   const { t } = useTranslation();
-  const { isExtension } = usePlatform();
-  return (
-    <Stack maw={640} mx="auto" p="md" gap="md">
-      <PageHeader title={t('settings.title')} backLabel={t('settings.back')} onBack={onBack} />
-      <LanguageSection />
-      <AppearanceSection />
-      {isExtension && <ServerSection />}
-      <AccountSection />
-      {sections}
-    </Stack>
-  );
-}
+  const { isH5 } = usePlatform();
+  // Another section starts at its top, not where the last one was scrolled to.
+  useEffect(() => {
+    document.scrollingElement?.scrollTo?.(0, 0);
+  }, [section]);
 
-function LanguageSection() {
-  const { t } = useTranslation();
-  const loggedIn = useAtomValue(isLoggedInAtom);
-  const [language, setShown] = useState<Language>(currentLanguage());
-  const change = async (next: Language) => {
-    setShown(next);
-    await setLanguage(next);
-    // The account keeps the choice too, so the web app and the extension start in it.
-    if (loggedIn) await saveUserSetting({ language: next }).catch(() => notifyError(t('settings.updateFailed')));
-  };
-  return (
-    <SettingsSection title={t('settings.language')}>
-      <SegmentedControl
-        value={language}
-        onChange={(value) => void change(value as Language)}
-        data={[
-          { value: 'en', label: 'English' },
-          { value: 'zh', label: '中文' },
-        ]}
-        aria-label={t('settings.language')}
-      />
-    </SettingsSection>
-  );
-}
-
-/** Light, dark, or as the system is set (the default); the pages sharing its storage (side panel, popup) follow at once. */
-function AppearanceSection() {
-  const { t } = useTranslation();
-  const { colorScheme, setColorScheme } = useMantineColorScheme();
-  return (
-    <SettingsSection title={t('settings.appearance')}>
-      <SegmentedControl
-        value={colorScheme}
-        onChange={(value) => setColorScheme(value as MantineColorScheme)}
-        data={[
-          { value: 'light', label: t('settings.appearanceLight') },
-          { value: 'dark', label: t('settings.appearanceDark') },
-          { value: 'auto', label: t('settings.appearanceAuto') },
-        ]}
-        aria-label={t('settings.appearance')}
-      />
-    </SettingsSection>
-  );
-}
-
-/** A server address: http(s) only, kept without a trailing slash or path. */
-export function normalizeServerUrl(input: string): string | null {
-  try {
-    const url = new URL(input.trim());
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-    return url.origin;
-  } catch {
-    return null;
-  }
-}
-
-function ServerSection() {
-  const { t } = useTranslation();
-  const [value, setValue] = useState(peekPersisted(serverUrlPersisted) ?? DEFAULT_SERVER_URL);
-  const [error, setError] = useState<string | null>(null);
-  const store = useStore();
-
-  const save = async (next: string | null) => {
-    const current = peekPersisted(serverUrlPersisted) ?? DEFAULT_SERVER_URL;
-    if ((next ?? DEFAULT_SERVER_URL) === current) return;
-    // A token belongs to the server that issued it: revoked there before the switch.
-    await signOut(store);
-    await writePersisted(serverUrlPersisted, next);
-    setValue(next ?? DEFAULT_SERVER_URL);
-    notifySuccess(t('settings.serverSaved'));
-  };
-
-  return (
-    <SettingsSection title={t('settings.server')}>
-      <Stack gap="xs">
-        <Text size="xs" c="dimmed">
-          {t('settings.serverHint')}
-        </Text>
-        <TextInput
-          aria-label={t('settings.server')}
-          value={value}
-          error={error}
-          onChange={(event) => {
-            setValue(event.currentTarget.value);
-            setError(null);
-          }}
-        />
-        <Group gap="xs">
-          <Button
-            onClick={() => {
-              const url = normalizeServerUrl(value);
-              if (!url) return setError(t('settings.serverInvalid'));
-              void save(url === DEFAULT_SERVER_URL ? null : url);
-            }}
-          >
-            {t('settings.save')}
-          </Button>
-          <Button variant="default" onClick={() => void save(null)}>
-            {t('settings.serverReset')}
-          </Button>
-        </Group>
-      </Stack>
-    </SettingsSection>
-  );
-}
-
-function AccountSection() {
-  const { t } = useTranslation();
-  const user = useAtomValue(userInfoAtom);
-  const loggedIn = useAtomValue(isLoggedInAtom);
-  const auth = useSetAtom(authActionAtom);
-  const openLogin = useSetAtom(openLoginDialogAtom);
-  const [name, setName] = useState(user?.userName ?? '');
-  const [nameError, setNameError] = useState<string | null>(null);
-
-  const rename = useMutation({
-    mutationFn: async (userName: string) => {
-      await updateNickName(userName);
-      return getUserByLogin();
-    },
-    onSuccess: async (userInfo) => {
-      await auth({ type: 'userInfo', userInfo });
-      notifySuccess(t('settings.nicknameSaved'));
-    },
-    onError: onMutationError((message) => message || t('settings.updateFailed')),
-  });
-
-  const store = useStore();
-  const logout = useMutation({ mutationFn: () => signOut(store) });
-  const logoutEverywhere = useMutation({
-    mutationFn: () => signOutEverywhere(store),
-    onError: (error) => notifyError(error instanceof Error ? error.message : t('settings.logoutEverywhereFailed')),
-  });
-
-  if (!loggedIn) {
+  if (isH5 && !section) {
     return (
-      <SettingsSection title={t('settings.account')}>
-        <Button onClick={() => openLogin()}>{t('settings.login')}</Button>
-      </SettingsSection>
+      <PageFrame narrow title={t('settings.title')} backLabel={t('settings.back')} onBack={onBack} backBarTestId="settings-back-bar">
+        <SectionList onOpen={onOpen} />
+      </PageFrame>
+    );
+  }
+  const open = section ?? 'general';
+  const content = <SectionContent section={open} extra={sections[open]} />;
+  if (isH5) {
+    return (
+      <PageFrame narrow title={t(`settings.sections.${open}.title`)} backLabel={t('settings.backToList')} onBack={() => onOpen(null)} backBarTestId="settings-back-bar">
+        {content}
+      </PageFrame>
     );
   }
   return (
-    <SettingsSection title={t('settings.account')}>
-      <Stack gap="xs">
-        <Text size="sm">
-          {t('settings.emailLine', { email: user?.email ?? '' })}
-        </Text>
-        <Text size="sm">
-          {t('settings.planLine', { plan: user?.vipOrder ? planName(user.vipOrder.vipPackageLevel, user.vipOrder.vipPackageName, t) : t('chat.sider.freeVersion') })}
-        </Text>
-        <Group align="flex-start" gap="xs">
-          <TextInput
-            style={{ flex: 1 }}
-            label={t('settings.nickname')}
-            value={name}
-            maxLength={50}
-            error={nameError}
-            onChange={(event) => {
-              setName(event.currentTarget.value);
-              setNameError(null);
-            }}
-          />
-          <Button
-            mt={24}
-            loading={rename.isPending}
-            onClick={() => (name.trim() ? rename.mutate(name.trim()) : setNameError(t('settings.nicknameRequired')))}
-          >
-            {t('settings.save')}
-          </Button>
-        </Group>
-        <Group>
-          <Button color="red" variant="light" loading={logout.isPending} onClick={() => logout.mutate()}>
-            {t('settings.logout')}
-          </Button>
-          <Button color="red" variant="subtle" loading={logoutEverywhere.isPending} onClick={() => logoutEverywhere.mutate()}>
-            {t('settings.logoutEverywhere')}
-          </Button>
-        </Group>
+    <PageFrame narrow={false} title={t('settings.title')} backLabel={t('settings.back')} onBack={onBack} width={LIST_WIDTH + LIST_GAP + CONTENT_WIDTH}>
+      <Group align="flex-start" gap={LIST_GAP} wrap="nowrap">
+        <Box w={LIST_WIDTH} style={{ flexShrink: 0, position: 'sticky', top: 16 }}>
+          <SectionList current={open} onOpen={onOpen} />
+        </Box>
+        <Stack gap="md" style={{ flex: 1, minWidth: 0 }}>
+          <Title order={4}>
+            {t(`settings.sections.${open}.title`)}
+          </Title>
+          {content}
+        </Stack>
+      </Group>
+    </PageFrame>
+  );
+}
+
+/** One section's hint: what is inside it, as this platform has it. */
+function useHint(section: SettingsSectionId): string {
+  const { t } = useTranslation();
+  const { isExtension } = usePlatform();
+  if (section === 'general' && isExtension) return t('settings.sections.general.hintExtension');
+  if (section === 'extension' && !isExtension) return t('settings.sections.extension.hintWeb');
+  return t(`settings.sections.${section}.hint`);
+}
+
+/**
+ * The sections: on a narrow screen the whole page, each row with its icon, title and hint and an
+ * arrow into it; on a wide one the list beside the open section (`current`), which is marked.
+ */
+function SectionList({ current, onOpen }: { current?: SettingsSectionId; onOpen: (section: SettingsSectionId) => void }) {
+  const { t } = useTranslation();
+  const rows = SETTINGS_SECTIONS.map((id) => <SectionRow key={id} id={id} current={current} onOpen={onOpen} />);
+  if (current) {
+    return (
+      <Stack component="nav" gap={2} aria-label={t('settings.sectionsLabel')} data-testid="settings-nav">
+        {rows}
       </Stack>
-    </SettingsSection>
+    );
+  }
+  return (
+    <Paper component="nav" withBorder radius={6} aria-label={t('settings.sectionsLabel')} data-testid="settings-list" style={{ overflow: 'hidden' }}>
+      {rows}
+    </Paper>
+  );
+}
+
+function SectionRow({ id, current, onOpen }: { id: SettingsSectionId; current?: SettingsSectionId; onOpen: (section: SettingsSectionId) => void }) {
+  const { t } = useTranslation();
+  const hint = useHint(id);
+  const Icon = ICONS[id];
+  const title = t(`settings.sections.${id}.title`);
+  if (current) {
+    const active = current === id;
+    return (
+      <NavLink
+        component="button"
+        type="button"
+        label={title}
+        leftSection={<Icon size={18} />}
+        active={active}
+        aria-current={active ? 'page' : undefined}
+        title={hint}
+        onClick={() => onOpen(id)}
+        style={{ borderRadius: 6 }}
+        data-testid={`settings-nav-${id}`}
+      />
+    );
+  }
+  return (
+    <NavLink
+      component="button"
+      type="button"
+      label={title}
+      description={hint}
+      leftSection={
+        <ThemeIcon variant="light" size={34} radius="md">
+          <Icon size={18} />
+        </ThemeIcon>
+      }
+      rightSection={<IconChevronRight size={16} />}
+      onClick={() => onOpen(id)}
+      py="sm"
+      styles={{ label: { fontWeight: 600 } }}
+      style={{ borderTop: id === SETTINGS_SECTIONS[0] ? undefined : '1px solid var(--mantine-color-default-border)' }}
+      data-testid={`settings-row-${id}`}
+    />
+  );
+}
+
+/** A section's own settings, then what other features add to it; a visitor is asked to sign in where all of it needs a login. */
+function SectionContent({ section, extra }: { section: SettingsSectionId; extra: ReactNode }) {
+  const { t } = useTranslation();
+  const loggedIn = useAtomValue(isLoggedInAtom);
+  const own: Partial<Record<SettingsSectionId, ReactNode>> = {
+    general: <GeneralSettings />,
+    account: <AccountSection />,
+    points: loggedIn ? null : <SignInPrompt message={t('settings.signIn.points')} signInLabel={t('settings.login')} notice="settings.signIn.notice" />,
+    privacy: loggedIn ? null : <SignInPrompt message={t('settings.signIn.privacy')} signInLabel={t('settings.login')} notice="settings.signIn.notice" />,
+  };
+  return (
+    <Stack gap="md" data-testid={`settings-section-${section}`}>
+      {own[section]}
+      {/* Another section's pieces load in its place: the list beside it stays. */}
+      <Suspense
+        fallback={
+          <Center py="xl">
+            <Loader size="sm" />
+          </Center>
+        }
+      >
+        {extra}
+      </Suspense>
+    </Stack>
   );
 }

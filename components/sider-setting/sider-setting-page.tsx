@@ -89,9 +89,21 @@ function WebNotice() {
 /**
  * /sider_setting: the selection toolbar and the floating icon of the extension (the content script
  * on every page reads these from extension storage at once), which tools the toolbar shows, and the
- * keyboard shortcuts. On the web page it says these belong to the extension.
+ * keyboard shortcuts. On the web page it says these belong to the extension. Settings' Extension
+ * section shows the same (SiderSettingPanels).
  */
 export function SiderSettingPage({ onBack, onOpenPrompts }: SiderSettingPageProps) {
+  const { t } = useTranslation();
+  return (
+    <Stack maw={640} mx="auto" p="md" gap="md">
+      <PageHeader title={t('siderSetting.title')} backLabel={t('siderSetting.back')} onBack={onBack} />
+      <SiderSettingPanels onOpenPrompts={onOpenPrompts} />
+    </Stack>
+  );
+}
+
+/** The settings of the page's sections, without its header: the page above and settings' Extension section. */
+export function SiderSettingPanels({ onOpenPrompts }: Pick<SiderSettingPageProps, 'onOpenPrompts'>) {
   const { t } = useTranslation();
   const { isExtension } = usePlatform();
   const [settings, setSettings] = useAtom(siderSettingsAtom);
@@ -100,8 +112,7 @@ export function SiderSettingPage({ onBack, onOpenPrompts }: SiderSettingPageProp
   const change = (patch: Partial<SiderSettings>) => void setSettings({ ...settings, ...patch });
 
   return (
-    <Stack maw={640} mx="auto" p="md" gap="md">
-      <PageHeader title={t('siderSetting.title')} backLabel={t('siderSetting.back')} onBack={onBack} />
+    <>
       {!isExtension && <WebNotice />}
       {isExtension && (
         <>
@@ -139,13 +150,14 @@ export function SiderSettingPage({ onBack, onOpenPrompts }: SiderSettingPageProp
       {isExtension && (
         <SettingsSection title={t('siderSetting.shortcuts.title')}>
           <Stack gap={6}>
-            <Group justify="space-between">
+            {/* The key stays on the line of what it does, however narrow the panel. */}
+            <Group justify="space-between" gap="xs" wrap="nowrap">
               <Text size="sm">{t('siderSetting.shortcuts.open')}</Text>
-              <Kbd>{shortcuts['open-side-panel'] || '—'}</Kbd>
+              <Kbd style={{ flexShrink: 0 }}>{shortcuts['open-side-panel'] || '—'}</Kbd>
             </Group>
-            <Group justify="space-between">
+            <Group justify="space-between" gap="xs" wrap="nowrap">
               <Text size="sm">{t('siderSetting.shortcuts.send')}</Text>
-              <Kbd>{shortcuts['send-selection'] || '—'}</Kbd>
+              <Kbd style={{ flexShrink: 0 }}>{shortcuts['send-selection'] || '—'}</Kbd>
             </Group>
             <Text size="xs" c="dimmed">
               {t('siderSetting.shortcuts.hint')}
@@ -158,6 +170,6 @@ export function SiderSettingPage({ onBack, onOpenPrompts }: SiderSettingPageProp
           </Stack>
         </SettingsSection>
       )}
-    </Stack>
+    </>
   );
 }

@@ -380,7 +380,7 @@ describe('the main screens in Chinese', () => {
   it('settings and the sidebar badge: the plan by its Chinese name, with a full-width colon', async () => {
     await inChinese(
       <>
-        <SettingsPage onBack={vi.fn()} />
+        <SettingsPage section="account" onOpen={vi.fn()} onBack={vi.fn()} />
         <PlanCard user={standardUser} />
       </>,
     );

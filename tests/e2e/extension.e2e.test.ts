@@ -173,7 +173,9 @@ describe('Tandem in Chromium: the web app session, the mobile layout and languag
     );
     await screenshot(web, 'web-desktop-en');
 
+    // The gear opens General beside the sections; logging out is under Account.
     await web.locator('::-p-aria([name="Settings"][role="button"])').click();
+    await web.locator('::-p-aria([name="Account"][role="button"])').click();
     await web.locator('::-p-aria([name="Log out"][role="button"])').click();
     await waitForExtensionStorage(ext.control, 'tandem.auth.token', (v) => tokenOf(v) === null);
     await waitForText(panel, /Sign in to start chatting/);
@@ -247,7 +249,9 @@ describe('Tandem in Chromium: the web app session, the mobile layout and languag
   it('switches the whole UI to Chinese', async () => {
     // Background tabs get no animation frames, which clicks wait for.
     await panel.bringToFront();
+    // The gear opens the list of sections at the panel's width; the language is under General.
     await panel.locator('::-p-aria([name="Settings"][role="button"])').click();
+    await panel.locator('[data-testid="settings-row-general"]').click();
     await panel.locator('::-p-text(中文)').click();
     await waitForText(panel, /语言/);
     await screenshot(panel, 'side-panel-settings-zh');

@@ -95,8 +95,9 @@ describe('Favourite answers in the web app', () => {
   });
 
   it('lists them newest first and finds one by text inside the answer, in English and Chinese, on the server', async () => {
-    // Reached from settings.
+    // Reached from settings: the gear opens General, and saved answers are under Prompts and tools.
     await open('/setting');
+    await web.locator('::-p-aria([name="Prompts and tools"][role="button"])').click();
     await web.locator('[data-testid="open-favourites"]').click();
     await web.waitForFunction(() => location.pathname === '/ans-fav/list');
     await web.waitForFunction(() => document.querySelectorAll('[data-testid="favourite-item"]').length === 2);

@@ -169,7 +169,7 @@ describe('Memory onboarding and personalization in the web app', () => {
       ['en', PHONE, 'mobile-en'],
       ['zh', PHONE, 'mobile-zh'],
     ] as const) {
-      await open('/setting', language, viewport);
+      await open('/setting/privacy', language, viewport);
       await web.waitForSelector('[data-testid="personalization-section"] input');
       await web.waitForSelector('[data-testid="memory-section"] [data-testid="memory-item"]');
       await web.$eval('[data-testid="personalization-section"]', (el) => el.scrollIntoView({ block: 'start' }));

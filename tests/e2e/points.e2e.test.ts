@@ -47,9 +47,9 @@ async function openPage(width: number, height: number, url: string, mobile = fal
   return page;
 }
 
-/** The settings page of the web app, scrolled to the Points section once its history is there. */
+/** The web app's settings at their Points and plan section, scrolled to the points once their history is there. */
 async function openSettings(page: Page): Promise<void> {
-  await page.goto(`${stack.origin}/setting`);
+  await page.goto(`${stack.origin}/setting/points`);
   await page.waitForSelector('[data-testid="points-history"]');
   await page.$eval('[data-testid="points-section"]', (el) => el.scrollIntoView({ block: 'start' }));
 }
@@ -117,7 +117,7 @@ describe('Points: check-in and redeem codes', () => {
     await waitForText(web, /Ask a question, paste some text/);
     await openSettings(web);
     const before = await shownNumber(web, '[data-testid="points-balance"]');
-    await waitForText(web, /Plan: free version/);
+    await web.waitForFunction(() => document.querySelector('[data-testid="plan-settings"]')?.textContent?.includes('Free version'));
 
     await openPromoDialog(web, 'Redeem a code');
     await screenshot(web, 'points-promo-empty-web-desktop-en');
@@ -141,7 +141,7 @@ describe('Points: check-in and redeem codes', () => {
 
     // The balance and the plan follow without a reload.
     await web.waitForFunction((n) => document.querySelector('[data-testid="points-balance"]')?.textContent === `${n} points`, {}, before + 500);
-    await waitForText(web, /Plan: Standard/);
+    await web.waitForFunction(() => document.querySelector('[data-testid="plan-settings"]')?.textContent?.includes('Standard'));
     expect((await serverBalance()).available).toBe(before + 500);
     await web.waitForSelector('[data-testid="points-history"] [data-kind="redeem"]');
   });
@@ -160,8 +160,9 @@ describe('Points: the balance after an answer, at 390 px and in Chinese', () => 
     await waitForText(page, /Echo: How do points work\?/);
     await page.waitForSelector('::-p-aria(Send)');
 
-    // Settings, opened inside the app: the balance shown is the one the poll read after the answer.
+    // Settings, opened inside the app (General), then Points and plan: the balance shown is the one the poll read after the answer.
     await page.locator('::-p-aria([name="Settings"][role="button"])').click();
+    await page.locator('::-p-aria([name="Points and plan"][role="button"])').click();
     await page.waitForSelector('[data-testid="points-balance"]');
     const after = await serverBalance();
     expect(after.used).toBeGreaterThan(before.used);
@@ -189,8 +190,11 @@ describe('Points: the balance after an answer, at 390 px and in Chinese', () => 
 
   it('in Chinese: settings, the promo dialog and the check-in card', async () => {
     const page = web!;
-    await openSettings(page);
+    // The language is in General; then the points, in Chinese.
+    await page.goto(`${stack.origin}/setting/general`);
     await page.locator('::-p-text(中文)').click();
+    await waitForText(page, /语言/);
+    await openSettings(page);
     await waitForText(page, /积分记录/);
     await page.$eval('[data-testid="points-section"]', (el) => el.scrollIntoView({ block: 'start' }));
     await screenshot(page, 'points-settings-web-desktop-zh');

@@ -137,7 +137,7 @@ describe('PricingPage', () => {
     expect(screen.queryByRole('button', { name: /^Subscribe/ })).toBeNull();
     expect(screen.queryByText('Have a coupon code?')).toBeNull();
     await userEvent.click(within(notice).getByRole('button', { name: 'Open settings to redeem a code' }));
-    expect(onNavigate).toHaveBeenCalledWith('/setting');
+    expect(onNavigate).toHaveBeenCalledWith('/setting/points');
     unmount();
 
     // With the redeem entry the layout composes, that is offered instead.

@@ -20,7 +20,7 @@ afterEach(cleanup);
 
 describe('the colour scheme', () => {
   it('follows the system by default; Dark and Light apply at once and are kept', async () => {
-    await renderInApp(<SettingsPage onBack={() => undefined} />, { apiBase: server.url });
+    await renderInApp(<SettingsPage onOpen={() => undefined} onBack={() => undefined} />, { apiBase: server.url });
     await screen.findByRole('radiogroup', { name: 'Appearance' });
     expect(screen.getByRole('radio', { name: 'As the system' })).toBeChecked();
     // The test window's system scheme is light (tests/setup/jsdom.ts: no media query matches).
@@ -36,7 +36,7 @@ describe('the colour scheme', () => {
   });
 
   it('starts in the scheme kept from before, from the first render', async () => {
-    await renderInApp(<SettingsPage onBack={() => undefined} />, {
+    await renderInApp(<SettingsPage onOpen={() => undefined} onBack={() => undefined} />, {
       apiBase: server.url,
       // As startApp does: the kept choice is read before anything renders.
       before: async () => {
@@ -49,7 +49,7 @@ describe('the colour scheme', () => {
   });
 
   it('follows a choice made in another page of the same storage (the popup beside the side panel)', async () => {
-    await renderInApp(<SettingsPage onBack={() => undefined} />, { apiBase: server.url });
+    await renderInApp(<SettingsPage onOpen={() => undefined} onBack={() => undefined} />, { apiBase: server.url });
     await screen.findByRole('radiogroup', { name: 'Appearance' });
     const value = JSON.stringify({ v: 1, value: 'dark' });
     localStorage.setItem('tandem.colorScheme', value);
