@@ -76,13 +76,17 @@ async function main() {
   let have = 1;
   for (const exchanges of EXCHANGES) {
     if (exchanges > have) {
+      // A straight line of exchanges after the chat's last one (answer versions: each follows the one before it).
+      const id = (g: string) => `$1 || '-${have}-' || ${g}`;
       await db.query(
-        `insert into chat_messages (id, session_id, user_id, input_message, output_message, requested_model_id, ai_model_id, model_name, finish_reason, created_at, updated_at, finished_at)
-        select gen_random_uuid(), $1, s.user_id, 'question ' || g, left(repeat('answer text ', $3 / 12 + 1), $3), 'bench-model', 'bench-model', 'bench-model', 'stop', t, t, t
+        `insert into chat_messages (id, session_id, parent_id, user_id, input_message, output_message, requested_model_id, ai_model_id, model_name, finish_reason, created_at, updated_at, finished_at)
+        select ${id('g')}, $1, case when g = 1 then s.current_leaf_id else ${id('(g - 1)')} end, s.user_id, 'question ' || g, left(repeat('answer text ', $3 / 12 + 1), $3),
+          'bench-model', 'bench-model', 'bench-model', 'stop', t, t, t
         from chat_sessions s, generate_series(1, $2::int) g, lateral (select now() - interval '1 day' + g * interval '1 ms' as t) w
         where s.id = $1`,
         [session, exchanges - have, ANSWER_CHARS],
       );
+      await db.query(`update chat_sessions set current_leaf_id = ${id('$2::int')} where id = $1`, [session, exchanges - have]);
       await db.query('analyze chat_messages');
       have = exchanges;
     }

@@ -27,14 +27,16 @@ const TOPICS = 'python kubernetes recipe travel invoice poem resume garden physi
  */
 async function seedUser(client: pg.Client, userId: string, sessions: number, perSession: number): Promise<void> {
   const topics = `(array[${TOPICS.map((w) => `'${w}'`).join(',')}])`;
-  await client.query(`insert into chat_sessions (id, user_id, title, describe, created_at, last_active_at)
+  // Each chat a straight line (answer versions): message i follows the older i + 1; a chat shows its newest.
+  await client.query(`insert into chat_sessions (id, user_id, title, describe, created_at, last_active_at, current_leaf_id)
     select '${userId}-s' || s, '${userId}',
       initcap(${topics}[1 + s % ${TOPICS.length}]) || ' question ' || s,
       'What about ' || ${topics}[1 + (s * 7) % ${TOPICS.length}] || ' and the rest of it?',
-      now() - (s || ' minutes')::interval, now() - (s || ' minutes')::interval
+      now() - (s || ' minutes')::interval, now() - (s || ' minutes')::interval,
+      case when ${perSession} > 0 then '${userId}-m' || ((s - 1) * ${perSession} + 1) end
     from generate_series(1, ${sessions}) s`);
-  await client.query(`insert into chat_messages (id, session_id, user_id, input_message, output_message, requested_model_id, ai_model_id, model_name, finish_reason, created_at, updated_at, finished_at)
-    select '${userId}-m' || i, '${userId}-s' || (1 + (i - 1) / ${perSession}), '${userId}',
+  await client.query(`insert into chat_messages (id, session_id, parent_id, user_id, input_message, output_message, requested_model_id, ai_model_id, model_name, finish_reason, created_at, updated_at, finished_at)
+    select '${userId}-m' || i, '${userId}-s' || (1 + (i - 1) / ${perSession}), case when i % ${perSession} = 0 then null else '${userId}-m' || (i + 1) end, '${userId}',
       'Tell me about ' || ${topics}[1 + i % ${TOPICS.length}] || ', part ' || i,
       'Here is what I know about ' || ${topics}[1 + i % ${TOPICS.length}] || '. ' || repeat('It depends on the details. ', 1 + i % 8),
       'basic', 'basic', 'basic', 'stop', t, t, t

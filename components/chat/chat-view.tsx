@@ -180,6 +180,22 @@ function ModelListAlert({ error, noneUsable }: { error: unknown; noneUsable: boo
   ) : null;
 }
 
+/**
+ * What the turns' actions do: Ask again, delete, an edited question (both sent with the options the
+ * composer has now) and the version arrows. Stable across renders, as the memoized turns need.
+ */
+function useTurnActions(chat: ReturnType<typeof useChat>, options: SendOptions) {
+  const { retry, remove, edit, switchVersion } = chat;
+  const current = useRef(options);
+  current.current = options;
+  return {
+    onRetry: useCallback((turn: ChatTurn) => void retry(turn, current.current).catch(reportFailure), [retry]),
+    onDelete: useCallback((turn: ChatTurn) => void remove(turn).catch(reportFailure), [remove]),
+    onEdit: useCallback((turn: ChatTurn, text: string) => void edit(turn, text, current.current).catch(reportFailure), [edit]),
+    onSwitchVersion: useCallback((turn: ChatTurn, id: string) => void switchVersion(turn, id).catch(reportFailure), [switchVersion]),
+  };
+}
+
 /** A chat: its messages, the model picker and the composer. */
 export function ChatView({ sessionId, onSessionCreated, addons = NO_ADDONS, focusMessageId }: ChatViewProps) {
   const { t } = useTranslation();
@@ -190,7 +206,7 @@ export function ChatView({ sessionId, onSessionCreated, addons = NO_ADDONS, focu
   const planLevel = useAtomValue(userInfoAtom)?.vipOrder?.vipPackageLevel ?? 0;
   const models = useQuery(modelListQuery(loggedIn, planLevel));
   const searchProvider = useSystemSetting('web_search_provider').value;
-  const chat = useChat({ sessionId, onSessionCreated });
+  const chat = useChat({ sessionId, onSessionCreated, focusMessageId });
   const { visible: pluginPickerVisible, ...plugins } = useChatPlugins();
   const { tabs } = usePlatform();
   useEffect(preloadAfterFirstScreen, []);
@@ -237,12 +253,7 @@ export function ChatView({ sessionId, onSessionCreated, addons = NO_ADDONS, focu
     pending.clearSelection();
   };
 
-  const onRetry = useCallback(
-    (turn: ChatTurn) => void chat.retry(turn, options).catch(reportFailure),
-    // options changes identity every render; retry reads the current ones.
-    [chat.retry, options.aiModelId, options.webSearch, options.pluginIds],
-  );
-  const onDelete = useCallback((turn: ChatTurn) => void chat.remove(turn).catch(reportFailure), [chat.remove]);
+  const { onRetry, onDelete, onEdit, onSwitchVersion } = useTurnActions(chat, options);
 
   return (
     <ChatAddonsContext.Provider value={addons}>
@@ -257,6 +268,8 @@ export function ChatView({ sessionId, onSessionCreated, addons = NO_ADDONS, focu
           onLoadEarlier={chat.loadEarlier}
           onRetry={onRetry}
           onDelete={onDelete}
+          onEdit={onEdit}
+          onSwitchVersion={onSwitchVersion}
           focusMessageId={focusMessageId}
           empty={<ChatWelcome loggedIn={loggedIn} onSignIn={() => openLogin()} extra={addons.welcome} starters={toolUi.starters} />}
         />

@@ -2,10 +2,11 @@ import { ActionIcon, Alert, Box, Button, Group, Text, Tooltip } from '@mantine/c
 import { lazy, memo, Suspense, useContext, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { stripProductTags } from '../../shared/utils/strip-tags.ts';
-import { IconCopy, IconRefresh, IconTrash } from '../ui/icons.tsx';
+import { IconCopy, IconPencil, IconRefresh, IconTrash } from '../ui/icons.tsx';
 import { SentMedia } from './attachments.tsx';
 import { ChatAddonsContext } from './chat-addons.ts';
 import { SentQuickFunction, SentSelection } from './quick-functions.tsx';
+import { QuestionEditor, VersionSwitch } from './turn-versions.tsx';
 import type { ChatTurn } from './use-chat.ts';
 
 /**
@@ -30,16 +31,62 @@ export interface MessageItemProps {
   busy: boolean;
   onRetry: (turn: ChatTurn) => void;
   onDelete: (turn: ChatTurn) => void;
+  /** The question edited: sent as a new version of its turn. */
+  onEdit: (turn: ChatTurn, input: string) => void;
+  /** An arrow under the answer: the chat shows that version of the turn. */
+  onSwitchVersion: (turn: ChatTurn, chatMessageId: string) => void;
 }
 
-/** One exchange: the user's bubble, then the model's answer with the model's name and its actions. */
-export const MessageItem = memo(function MessageItem({ turn, busy, onRetry, onDelete }: MessageItemProps) {
+/** The user's bubble: what was sent with the question, its text, and the way to edit it (in place). */
+function Question({ turn, busy, onEdit }: Pick<MessageItemProps, 'turn' | 'busy' | 'onEdit'>) {
+  const { t } = useTranslation();
+  const [editing, setEditing] = useState(false);
+  const input = stripProductTags(turn.input);
+  // A message sent with a tool and no text may be stored under the tool's name: the chip says it already.
+  const text = input && input !== turn.quickFunction?.name ? input : '';
+  if (editing) {
+    return (
+      <QuestionEditor
+        initial={text}
+        canBeEmpty={!!turn.quickFunction}
+        onCancel={() => setEditing(false)}
+        onSend={(edited) => {
+          setEditing(false);
+          onEdit(turn, edited);
+        }}
+      />
+    );
+  }
+  return (
+    <>
+      <Box className="chat-bubble chat-bubble-user" data-author="user">
+        {turn.quickFunction && <SentQuickFunction tool={turn.quickFunction} />}
+        {turn.selection && <SentSelection selection={turn.selection} />}
+        <SentMedia media={turn.media ?? []} />
+        {text && (
+          <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+            {text}
+          </Text>
+        )}
+      </Box>
+      <Group gap={2} className="chat-actions chat-question-actions">
+        <Tooltip label={t('chatVersions.edit')}>
+          <ActionIcon variant="subtle" color="gray" size="sm" aria-label={t('chatVersions.edit')} onClick={() => setEditing(true)} disabled={busy}>
+            <IconPencil size={14} />
+          </ActionIcon>
+        </Tooltip>
+      </Group>
+    </>
+  );
+}
+
+/** One exchange: the user's bubble, then the model's answer with the model's name, its versions and its actions. */
+export const MessageItem = memo(function MessageItem({ turn, busy, onRetry, onDelete, onEdit, onSwitchVersion }: MessageItemProps) {
   const { t } = useTranslation();
   const { failureNotice, answerActions } = useContext(ChatAddonsContext);
   const [copied, setCopied] = useState(false);
   const streaming = turn.status === 'streaming';
   const answer = stripProductTags(turn.output, { streaming });
-  const input = stripProductTags(turn.input);
 
   const copy = () => {
     void navigator.clipboard.writeText(answer).then(() => {
@@ -50,17 +97,7 @@ export const MessageItem = memo(function MessageItem({ turn, busy, onRetry, onDe
 
   return (
     <Box className="chat-turn" data-status={turn.status} data-message-id={turn.chatMessageId} data-testid="chat-turn">
-      <Box className="chat-bubble chat-bubble-user" data-author="user">
-        {turn.quickFunction && <SentQuickFunction tool={turn.quickFunction} />}
-        {turn.selection && <SentSelection selection={turn.selection} />}
-        <SentMedia media={turn.media ?? []} />
-        {/* A message sent with a tool and no text may be stored under the tool's name: the chip says it already. */}
-        {input && input !== turn.quickFunction?.name && (
-          <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-            {input}
-          </Text>
-        )}
-      </Box>
+      <Question turn={turn} busy={busy} onEdit={onEdit} />
       <Box className="chat-bubble chat-bubble-model" data-author="model">
         {turn.modelName && (
           <Text size="xs" c="dimmed" mb={4} data-testid="answer-model">
@@ -99,8 +136,10 @@ export const MessageItem = memo(function MessageItem({ turn, busy, onRetry, onDe
               </Group>
             </Alert>
           ))}
+        {streaming && <VersionSwitch turn={turn} busy={busy} onSwitch={onSwitchVersion} />}
         {!streaming && (
           <Group gap={2} mt={4} className="chat-actions">
+            <VersionSwitch turn={turn} busy={busy} onSwitch={onSwitchVersion} />
             <Tooltip label={copied ? t('chat.message.copied') : t('chat.message.copy')}>
               <ActionIcon variant="subtle" color="gray" size="sm" aria-label={t('chat.message.copy')} onClick={copy} disabled={!answer}>
                 <IconCopy size={14} />

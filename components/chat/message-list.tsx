@@ -19,6 +19,8 @@ export interface MessageListProps {
   onLoadEarlier: () => void;
   onRetry: (turn: ChatTurn) => void;
   onDelete: (turn: ChatTurn) => void;
+  onEdit: (turn: ChatTurn, input: string) => void;
+  onSwitchVersion: (turn: ChatTurn, chatMessageId: string) => void;
   /** Shown when there are no turns (the welcome). */
   empty: ReactNode;
   /** A message to scroll to and mark once it is loaded (a link to it: a saved answer's source). */
@@ -30,7 +32,8 @@ export interface MessageListProps {
  * and paint through content-visibility), so a long chat stays fast. The view follows a streaming
  * answer unless the reader scrolled up; then a button brings them back down.
  */
-export function MessageList({ turns, streaming, hasEarlier, loading, loadError, onLoadEarlier, onRetry, onDelete, empty, focusMessageId }: MessageListProps) {
+export function MessageList(props: MessageListProps) {
+  const { turns, streaming, hasEarlier, loading, loadError, onLoadEarlier, onRetry, onDelete, onEdit, onSwitchVersion, empty, focusMessageId } = props;
   const { t } = useTranslation();
   const viewport = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
@@ -119,7 +122,7 @@ export function MessageList({ turns, streaming, hasEarlier, loading, loadError, 
         )}
         {!loading && turns.length === 0 && !loadError ? empty : null}
         {shown.map((turn) => (
-          <MessageItem key={turn.key} turn={turn} busy={streaming} onRetry={onRetry} onDelete={onDelete} />
+          <MessageItem key={turn.key} turn={turn} busy={streaming} onRetry={onRetry} onDelete={onDelete} onEdit={onEdit} onSwitchVersion={onSwitchVersion} />
         ))}
       </div>
       {!atBottom && (

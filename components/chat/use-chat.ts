@@ -2,7 +2,15 @@ import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useStore } from 'jotai';
 import { useCallback, useEffect, useRef, useState, type Dispatch, type MutableRefObject, type SetStateAction } from 'react';
 import { chatSessionsKey, moveSessionToTop } from '../../shared/api/chat-history.ts';
-import { deleteChatMessage, followChatAnswer, getMessagesNewestFirst, MESSAGE_PAGE_SIZE, sendChatMessage, stopChatMessage } from '../../shared/api/chat.ts';
+import {
+  deleteChatMessage,
+  followChatAnswer,
+  getMessagesNewestFirst,
+  MESSAGE_PAGE_SIZE,
+  sendChatMessage,
+  stopChatMessage,
+  switchChatVersion,
+} from '../../shared/api/chat.ts';
 import { cachedPointsUsed, pollBalanceAfterAnswer, stopBalancePoll } from '../../shared/api/points-balance.ts';
 import { ApiError } from '../../shared/api/request.ts';
 import { StreamDroppedError, type StreamUpdate } from '../../shared/api/sse.ts';
@@ -33,6 +41,11 @@ export interface ChatTurn {
   quickFunction?: MessageQuickFunction | null;
   /** The page text sent with the message (shown as a chip in its bubble; asking again sends it again). */
   selection?: MessageSelection | null;
+  /**
+   * The versions of this turn (Ask again, an edited question), in the order made: their chatMessageIds;
+   * a version being sent is its local key until the server names it. Absent: this one only.
+   */
+  versionIds?: string[];
 }
 
 export interface SendOptions {
@@ -53,9 +66,24 @@ export interface UseChatOptions {
   sessionId: string | undefined;
   /** The server created a session for the first message of a new chat (the caller moves to /{id}). */
   onSessionCreated: (chatSessionId: string) => void;
+  /** A message the chat was opened at (?message=<id>): when it is on another branch, that branch is shown. */
+  focusMessageId?: string;
 }
 
 let localKeys = 0;
+const LOCAL_KEY = 'local-';
+const isLocalKey = (id: string) => id.startsWith(LOCAL_KEY);
+
+/** The versions of a turn: its versionIds, or itself alone. */
+export function versionsOf(turn: ChatTurn): string[] {
+  return turn.versionIds?.length ? turn.versionIds : [turn.chatMessageId ?? turn.key];
+}
+
+/** Which of its turn's versions a turn is (from 1). */
+export const versionIndexOf = (turn: ChatTurn) => versionsOf(turn).indexOf(turn.chatMessageId ?? turn.key) + 1;
+
+/** An exchange the server knows of this turn or its versions: what a new version of the turn names (versionOf). */
+const versionTarget = (turn: ChatTurn): string | undefined => turn.chatMessageId ?? versionsOf(turn).find((id) => !isLocalKey(id));
 
 /** The citations and tool calls a stream update carries, as turn fields (the same arrays, so memoized views skip them). */
 function extrasOf(update: StreamUpdate): Pick<ChatTurn, 'citations' | 'toolCalls'> {
@@ -75,6 +103,7 @@ function turnOf(message: ChatMessageItem): ChatTurn {
     toolCalls: message.toolCalls,
     quickFunction: message.quickFunction,
     selection: message.selection,
+    versionIds: message.versionIds?.length ? message.versionIds : [message.chatMessageId],
     // Still being written (on another surface, or by a request that went away): followed live (useFollowUnfinished).
     status: message.finishReason === null ? 'streaming' : message.finishReason === ChatFinishReasons.error ? 'error' : stopped ? 'stopped' : 'done',
   };
@@ -116,6 +145,8 @@ function useChatHistory(core: ChatCore, sessionId: string | undefined) {
   const { setTurns, setTotal, setStreaming, sessionRef, active, known } = core;
   const [loading, setLoading] = useState(false);
   const [loadError, setLoadError] = useState<string | null>(null);
+  /** The chat whose newest page has been shown since it was opened. */
+  const [openedFor, setOpenedFor] = useState<string | undefined>(undefined);
 
   const loadPage = useCallback(
     async (id: string, page: number, signal?: AbortSignal) => {
@@ -158,7 +189,9 @@ function useChatHistory(core: ChatCore, sessionId: string | undefined) {
       return;
     }
     const controller = new AbortController();
-    void loadPage(sessionId, 1, controller.signal);
+    void loadPage(sessionId, 1, controller.signal).then(() => {
+      if (!controller.signal.aborted) setOpenedFor(sessionId);
+    });
     return () => controller.abort();
     // The turn count is read only to tell "caught up" from "opened": it must not re-run this effect.
   }, [sessionId, loadPage]);
@@ -172,7 +205,7 @@ function useChatHistory(core: ChatCore, sessionId: string | undefined) {
     void loadPage(id, Math.floor(known.current / MESSAGE_PAGE_SIZE) + 1);
   }, [loadPage, loading, sessionRef, known]);
 
-  return { loading, loadError, loadEarlier };
+  return { loading, loadError, loadEarlier, openedFor };
 }
 
 /** The fields of a turn a stream update (or its end) sets. */
@@ -230,12 +263,17 @@ async function streamTurn(
   core: ChatCore,
   run: ActiveRun,
   input: string,
-  options: SendOptions,
+  options: SendOptions & { versionOf?: string },
   hooks: { queryClient: QueryClient; onCreated: (chatSessionId: string) => void },
 ): Promise<boolean> {
   const { sessionRef, known } = core;
   const batch = frameBatched(core.patchTurn, run.key);
   const onUpdate = (update: StreamUpdate) => {
+    if (!run.chatMessageId) {
+      // Named by the server: a new version takes that name among its turn's versions.
+      const id = update.ids.chatMessageId;
+      core.setTurns((current) => current.map((t) => (t.key === run.key && t.versionIds ? { ...t, versionIds: t.versionIds.map((v) => (v === run.key ? id : v)) } : t)));
+    }
     run.chatMessageId = update.ids.chatMessageId;
     if (!sessionRef.current) {
       sessionRef.current = update.ids.chatSessionId;
@@ -259,6 +297,12 @@ async function streamTurn(
     pluginIds: options.pluginIds ?? [],
     ...(options.quickFunction ? { quickFunctionId: options.quickFunction.quickFunctionId } : {}),
     ...(options.selection ? { selection: options.selection } : {}),
+    ...(options.versionOf ? { versionOf: options.versionOf } : {}),
+  };
+  // The answer started: one more exchange on the branch shown.
+  const counted = () => {
+    known.current += 1;
+    core.setTotal((n) => n + 1);
   };
   try {
     const signal = run.controller.signal;
@@ -268,12 +312,12 @@ async function streamTurn(
       if (!(error instanceof StreamDroppedError) || !latest || run.stopped) throw error;
       return followChatAnswer(latest.ids.chatMessageId, latest.text, { signal, onUpdate });
     });
-    known.current += 1;
+    counted();
     batch.settle({ ...streamedFields(final), status: endedStatus(final) });
     return true;
   } catch (error) {
     const started = batch.latest() !== undefined;
-    if (started) known.current += 1;
+    if (started) counted();
     batch.settle(failedFields(error, error instanceof ApiError && error.code === Codes.Aborted && run.stopped));
     return started;
   }
@@ -328,22 +372,38 @@ function useSending(core: ChatCore, onSessionCreated: (chatSessionId: string) =>
   const coreRef = useRef(core);
   coreRef.current = core;
 
+  /**
+   * Sends `input`. With `version` (a turn of the chat the server knows, or a version of one), the message
+   * is a new version of that turn: the turns from it on leave the view (they stay on their branch) and
+   * the new one takes its place, listed after that turn's versions.
+   */
   const send = useCallback(
-    async (input: string, options: SendOptions): Promise<void> => {
+    async (input: string, options: SendOptions, version?: ChatTurn): Promise<void> => {
       if (active.current) return;
-      const run: ActiveRun = { controller: new AbortController(), key: `local-${++localKeys}`, stopped: false };
+      const run: ActiveRun = { controller: new AbortController(), key: `${LOCAL_KEY}${++localKeys}`, stopped: false };
       active.current = run;
       setStreaming(true);
       const { quickFunction = null } = options;
       const selection = options.selection ? { text: options.selection.text, title: options.selection.title ?? '', url: options.selection.url ?? '' } : null;
-      setTurns((current) => [...current, { key: run.key, input, output: '', status: 'streaming', media: options.media ?? [], quickFunction, selection }]);
+      const turn: ChatTurn = { key: run.key, input, output: '', status: 'streaming', media: options.media ?? [], quickFunction, selection };
+      const versionOf = version && versionTarget(version);
+      const current = coreRef.current.turns;
+      const at = version && versionOf ? current.findIndex((t) => t.key === version.key) : -1;
+      if (version && at >= 0) {
+        const dropped = current.slice(at).filter((t) => t.chatMessageId).length;
+        coreRef.current.known.current = Math.max(0, coreRef.current.known.current - dropped);
+        coreRef.current.setTotal((n) => Math.max(0, n - dropped));
+        setTurns([...current.slice(0, at), { ...turn, versionIds: [...versionsOf(version).filter((id) => !isLocalKey(id)), run.key] }]);
+      } else {
+        setTurns((turns) => [...turns.filter((t) => t.key !== version?.key), turn]);
+      }
       // The points spent before this message: the balance poll after its answer waits for a change from them.
       const token = store.get(tokenAtom);
       stopBalancePoll();
       const usedBefore = cachedPointsUsed(queryClient, token);
       let charged = false;
       try {
-        charged = await streamTurn(coreRef.current, run, input, options, { queryClient, onCreated: (id) => onCreated.current(id) });
+        charged = await streamTurn(coreRef.current, run, input, { ...options, versionOf }, { queryClient, onCreated: (id) => onCreated.current(id) });
       } finally {
         if (charged) pollBalanceAfterAnswer(queryClient, token, usedBefore);
         if (active.current === run) {
@@ -374,34 +434,35 @@ function useSending(core: ChatCore, onSessionCreated: (chatSessionId: string) =>
  * streaming now. Stream updates are applied at most once per animation frame, so a fast model
  * does not re-render the chat for every chunk.
  */
-export function useChat({ sessionId, onSessionCreated }: UseChatOptions) {
+export function useChat({ sessionId, onSessionCreated, focusMessageId }: UseChatOptions) {
   const core = useChatCore(sessionId);
-  const { loading, loadError, loadEarlier } = useChatHistory(core, sessionId);
+  const { loading, loadError, loadEarlier, openedFor } = useChatHistory(core, sessionId);
   useFollowUnfinished(core);
   const { send, stop } = useSending(core, onSessionCreated);
-  const { active, known, setTotal, setTurns } = core;
+  const { showBranch, remove } = useVersions(core);
+  const { active } = core;
+  useOpenAtMessage(core, { focusMessageId, opened: openedFor === sessionId && !loading, showBranch });
 
-  const remove = useCallback(
-    async (turn: ChatTurn) => {
-      if (turn.chatMessageId) {
-        await deleteChatMessage(turn.chatMessageId);
-        known.current = Math.max(0, known.current - 1);
-        setTotal((n) => Math.max(0, n - 1));
-      }
-      setTurns((current) => current.filter((t) => t.key !== turn.key));
-    },
-    [known, setTotal, setTurns],
-  );
-
-  /** Asks again: the failed or unwanted answer goes, the same message (and its attachments) is sent anew. */
-  const retry = useCallback(
-    async (turn: ChatTurn, options: SendOptions) => {
+  /**
+   * A sent question edited: the new text is sent as a new version of its turn, with what the turn
+   * carried (attachments, selection, quick function); what followed the old question stays on its branch.
+   */
+  const edit = useCallback(
+    async (turn: ChatTurn, input: string, options: SendOptions) => {
       if (active.current) return;
-      await remove(turn);
-      await send(turn.input, { ...options, media: turn.media ?? [], quickFunction: turn.quickFunction, selection: turn.selection });
+      await send(input, { ...options, media: turn.media ?? [], quickFunction: turn.quickFunction, selection: turn.selection }, turn);
     },
-    [active, remove, send],
+    [active, send],
   );
+
+  /**
+   * Asks again: the same message is sent as a new version of its turn; the earlier answer stays, one
+   * arrow away. A message refused before it was stored (nothing to make a version of) is sent anew.
+   */
+  const retry = useCallback((turn: ChatTurn, options: SendOptions) => edit(turn, turn.input, options), [edit]);
+
+  /** The arrows under an answer: the chat shows version `chatMessageId` of `turn`'s turn, and its branch below. */
+  const switchVersion = useCallback((turn: ChatTurn, chatMessageId: string) => showBranch(chatMessageId, turn), [showBranch]);
 
   const loadedFromServer = core.turns.filter((t) => t.chatMessageId).length;
   return {
@@ -415,5 +476,76 @@ export function useChat({ sessionId, onSessionCreated }: UseChatOptions) {
     stop,
     remove,
     retry,
+    edit,
+    switchVersion,
   };
+}
+
+/**
+ * Showing another branch of the chat (SwitchVersion), and deleting a turn: the server then shows what
+ * it keeps in that turn's place. `showBranch(id, from)`: the chat shows the branch through exchange
+ * `id`; the turns from `from` on give way to it (none given: all of them).
+ */
+function useVersions(core: ChatCore) {
+  const { active, known, sessionRef, setTotal, setTurns } = core;
+  const coreRef = useRef(core);
+  coreRef.current = core;
+  const shown = useRef(0);
+
+  const showBranch = useCallback(
+    async (chatMessageId: string, from?: ChatTurn) => {
+      const sessionId = sessionRef.current;
+      if (!sessionId || active.current) return;
+      const request = ++shown.current;
+      const result = await switchChatVersion(sessionId, chatMessageId);
+      // A later switch, another chat or a message sent meanwhile wins.
+      if (request !== shown.current || sessionRef.current !== sessionId || active.current) return;
+      const current = coreRef.current.turns;
+      const at = from ? current.findIndex((t) => t.key === from.key) : -1;
+      const fresh = result.list.map(turnOf);
+      const next = at >= 0 && fresh[0]?.chatMessageId === chatMessageId ? [...current.slice(0, at), ...fresh] : fresh;
+      known.current = next.filter((t) => t.chatMessageId).length;
+      setTotal(result.total);
+      setTurns(next);
+    },
+    [active, known, sessionRef, setTotal, setTurns],
+  );
+
+  /**
+   * Deletes a turn's exchange; the turns after it stay. When the turn had other versions, the server
+   * shows one of them (or what followed it joins them): that part of the chat is shown as it is now.
+   */
+  const remove = useCallback(
+    async (turn: ChatTurn) => {
+      if (turn.chatMessageId) {
+        await deleteChatMessage(turn.chatMessageId);
+        const others = versionsOf(turn).filter((id) => id !== turn.chatMessageId && !isLocalKey(id));
+        const current = coreRef.current.turns;
+        const below = current[current.findIndex((t) => t.key === turn.key) + 1]?.chatMessageId;
+        if (others.length > 0) return showBranch(below ?? others.at(-1)!, turn);
+        known.current = Math.max(0, known.current - 1);
+        setTotal((n) => Math.max(0, n - 1));
+      }
+      setTurns((current) => current.filter((t) => t.key !== turn.key));
+    },
+    [known, setTotal, setTurns, showBranch],
+  );
+
+  return { showBranch, remove };
+}
+
+/**
+ * A chat opened at one of its messages (?message=<id>: a search hit, a saved answer's source) that is
+ * not among the turns shown: on another branch, or far back. The chat shows the branch through it,
+ * from it down (SwitchVersion changes nothing when it is on the branch shown already). Once per message.
+ */
+function useOpenAtMessage(core: ChatCore, o: { focusMessageId: string | undefined; opened: boolean; showBranch: (id: string) => Promise<void> }) {
+  const { focusMessageId, opened, showBranch } = o;
+  const tried = useRef<string | undefined>(undefined);
+  const found = core.turns.some((t) => t.chatMessageId === focusMessageId);
+  useEffect(() => {
+    if (!focusMessageId || !opened || tried.current === focusMessageId) return;
+    tried.current = focusMessageId;
+    if (!found) void showBranch(focusMessageId).catch(() => undefined);
+  }, [focusMessageId, opened, found, showBranch]);
 }

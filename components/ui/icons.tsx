@@ -36,6 +36,8 @@ export const IconTrash = (p: IconProps) => (
 export const IconSidebar = (p: IconProps) => <Icon {...p} paths={['M4 4h16v16H4z', 'M9 4v16']} />;
 export const IconCrown = (p: IconProps) => <Icon {...p} paths={['M12 6l4 6 5-4-2 10H5L3 8l5 4z']} />;
 export const IconChevronDown = (p: IconProps) => <Icon {...p} paths={['M6 9l6 6 6-6']} />;
+export const IconChevronLeft = (p: IconProps) => <Icon {...p} paths={['M15 6l-6 6 6 6']} />;
+export const IconChevronRight = (p: IconProps) => <Icon {...p} paths={['M9 6l6 6-6 6']} />;
 export const IconLock = (p: IconProps) => <Icon {...p} paths={['M6 11h12v10H6z', 'M8 11V7a4 4 0 0 1 8 0v4']} />;
 export const IconSend = (p: IconProps) => <Icon {...p} paths={['M5 12h14', 'M13 6l6 6-6 6']} />;
 export const IconStop = (p: IconProps) => <Icon {...p} paths={['M7 7h10v10H7z']} />;

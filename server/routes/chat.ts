@@ -14,6 +14,8 @@ import {
   SessionListQuerySchema,
   SessionQuerySchema,
   StopMessageBodySchema,
+  SwitchVersionBodySchema,
+  SwitchVersionResultSchema,
   UpdateSessionTitleBodySchema,
 } from '../../shared/contracts/chat.ts';
 import { Codes } from '../../shared/contracts/envelope.ts';
@@ -27,11 +29,12 @@ import {
 import { AddDrawBodySchema, AddDrawResultSchema } from '../../shared/contracts/plugin.ts';
 import { BytesSchema, ChatStreamEventSchema, FailureEnvelopeSchema } from '../../shared/contracts/responses.ts';
 import { t } from '../core/i18n.ts';
+import { contentDisposition } from '../http/content-disposition.ts';
 import { deferredEventStream } from '../http/event-stream.ts';
 import { addRoute, parseInput, RAW } from '../http/route.ts';
 import { readUploadForm } from '../http/upload-form.ts';
 import { bearerOf } from '../services/accounts/auth.ts';
-import { deleteMessage, deleteSessions, getSession, listMessages, listSessions, pinSession, renameSession } from '../services/chat/sessions.ts';
+import { deleteMessage, deleteSessions, getSession, listMessages, listSessions, pinSession, renameSession, switchVersion } from '../services/chat/sessions.ts';
 import { prepareToSend } from '../services/chat/send.ts';
 import { resumeChatAnswer, startResumeBackground } from '../services/chat/resume.ts';
 import { refuseWhileDraining, startChatBackground, stopChatMessage } from '../services/chat/running.ts';
@@ -42,7 +45,6 @@ import { readMediaFile, signedMediaPath } from '../services/media/links.ts';
 import { readWebPage, saveUploadedMedia, type UploadPurpose } from '../services/media/upload.ts';
 
 /** A header parameter value in RFC 5987 form (filename*=UTF-8''...). */
-const rfc5987 = (value: string) => encodeURIComponent(value).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /** The chat API: messages and their streams, the media they carry, and the history. */
 export function registerChatRoutes(app: FastifyInstance): void {
@@ -209,12 +211,11 @@ function registerMediaRoutes(app: FastifyInstance): void {
         reply.code(404).send({ Code: Codes.NotFound, Msg: t(lang, 'notFound'), Data: null });
         return RAW;
       }
-      const ascii = found.fileName.replace(/[^\x20-\x7e]|["\\]/g, '_') || 'file';
       reply
         .header('content-type', found.mimeType)
         .header('x-content-type-options', 'nosniff')
         // Only images show in the page; anything else is a download, never a document of this origin.
-        .header('content-disposition', `${found.isImage ? 'inline' : 'attachment'}; filename="${ascii}"; filename*=UTF-8''${rfc5987(found.fileName)}`)
+        .header('content-disposition', contentDisposition(found.isImage ? 'inline' : 'attachment', found.fileName))
         .header('content-security-policy', "default-src 'none'; sandbox")
         .header('cache-control', 'private, max-age=3600');
       reply.send(found.bytes);
@@ -249,11 +250,23 @@ function registerHistoryRoutes(app: FastifyInstance): void {
     method: 'GET',
     url: '/api/Chat/GetChatMessageListBySelfSessionId',
     auth: 'user',
-    summary: "The messages of one of the caller's sessions, oldest first.",
+    summary: "The messages of one of the caller's sessions: the branch it shows (answer versions), oldest first or newest first (order=desc).",
     query: MessageListQuerySchema,
     data: ChatMessagePageSchema,
     handler: async ({ ctx, user, query }) =>
       withFreshImageLinks(ctx, await listMessages(ctx.db, user.id, query, (id) => signedMediaPath(ctx, id))),
+  });
+
+  addRoute(app, {
+    method: 'POST',
+    url: '/api/Chat/SwitchVersion',
+    auth: 'user',
+    summary:
+      "Shows another version of a turn (or the branch of a search hit): the chat then shows the branch through one of the caller's exchanges, and the answer lists it from that exchange down to its end, oldest first. See docs/api.md#answer-versions.",
+    body: SwitchVersionBodySchema,
+    data: SwitchVersionResultSchema,
+    handler: async ({ ctx, user, body }) =>
+      withFreshImageLinks(ctx, await switchVersion(ctx.db, user.id, body, (id) => signedMediaPath(ctx, id))),
   });
 
   addRoute(app, {
@@ -298,7 +311,7 @@ function registerHistoryRoutes(app: FastifyInstance): void {
     method: 'POST',
     url: '/api/Chat/DeleteMessage',
     auth: 'user',
-    summary: 'Deletes one message of a session.',
+    summary: 'Deletes one message of a session; the messages after it stay, re-attached to the one before it (docs/api.md#answer-versions).',
     body: DeleteMessageBodySchema,
     handler: async ({ ctx, user, body }) => {
       await forgetDetachedMedia(ctx, user.id, await deleteMessage(ctx.db, user.id, body.chatMessageId));

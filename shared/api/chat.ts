@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import {
   ChatMessagePageSchema,
+  SwitchVersionResultSchema,
   type AddMessageBody,
   type ChatMessageItem,
 } from '../contracts/chat.ts';
@@ -52,6 +53,14 @@ export function stopChatMessage(chatMessageId: string): Promise<unknown> {
 
 export function deleteChatMessage(chatMessageId: string): Promise<unknown> {
   return apiPost('/api/Chat/DeleteMessage', { chatMessageId });
+}
+
+/**
+ * SwitchVersion: the chat shows the branch through `chatMessageId` (another version of a turn, a search
+ * hit). Answers that branch from the exchange down to its end, oldest first, and the whole branch's length.
+ */
+export function switchChatVersion(chatSessionId: string, chatMessageId: string, signal?: AbortSignal): Promise<Paged<ChatMessageItem>> {
+  return apiPost('/api/Chat/SwitchVersion', { chatSessionId, chatMessageId }, { data: SwitchVersionResultSchema, signal });
 }
 
 /**

@@ -27,8 +27,15 @@ export const AddMessageBodySchema = z.object({
   quickFunctionId: IdSchema.nullish(),
   /** Text selected on a page, sent to the model as a separate, delimited part (never inside the template). */
   selection: ChatSelectionSchema.nullish(),
+  /**
+   * A new version of one of this chat's exchanges (Ask again, an edited question): the message answers
+   * the conversation that exchange answered, beside it (the same parent), not after the chat's end.
+   * Needs chatSessionId. Without it the message follows the exchange the chat shows last.
+   */
+  versionOf: optionalId,
 }).superRefine((v, ctx) => {
   if (!v.inputMessage && !v.quickFunctionId) ctx.addIssue({ code: 'custom', path: ['inputMessage'], message: 'inputMessageRequired' });
+  if (v.versionOf && !v.chatSessionId) ctx.addIssue({ code: 'custom', path: ['versionOf'], message: 'versionOfNeedsSession' });
 });
 export type AddMessageBody = z.infer<typeof AddMessageBodySchema>;
 
@@ -180,9 +187,31 @@ export const ChatMessageItemSchema = z.object({
   finishReason: z.string().nullable(),
   createTime: z.string(),
   finishTime: z.string().nullable(),
+  /**
+   * The versions of this exchange's turn (Ask again, an edited question: exchanges with the same
+   * parent), in the order they were made: their ids, which one this is (from 1) and how many there
+   * are. The server always sends them; absent from older servers (one version).
+   */
+  versionIds: z.array(z.string()).optional(),
+  versionIndex: z.number().int().min(1).optional(),
+  versionCount: z.number().int().min(1).optional(),
 });
 export type ChatMessageItem = z.infer<typeof ChatMessageItemSchema>;
 export const ChatMessagePageSchema = pagedSchema(ChatMessageItemSchema);
+
+/**
+ * SwitchVersion: shows the branch through one of the caller's exchanges (another version of a turn,
+ * or a search hit). chatSessionId, when given, must be the exchange's chat.
+ */
+export const SwitchVersionBodySchema = z.object({ chatSessionId: optionalId, chatMessageId: IdSchema });
+export type SwitchVersionBody = z.infer<typeof SwitchVersionBodySchema>;
+/**
+ * What the chat shows after a switch: `list` is its exchanges from the chosen one down to the branch's
+ * last, oldest first (a branch longer than MAX_SWITCH_LIST below it: its newest MAX_SWITCH_LIST
+ * exchanges); `total` counts the exchanges of the whole branch shown, as the message list does.
+ */
+export const SwitchVersionResultSchema = pagedSchema(ChatMessageItemSchema);
+export const MAX_SWITCH_LIST = 100;
 
 /** What an export shows of one exchange: the question with what was attached, and the answer with its sources. */
 export type ChatExchange = Pick<ChatMessageItem, 'inputMessage' | 'outputMessage' | 'modelName' | 'chatMedias' | 'citations' | 'selection'>;

@@ -76,3 +76,11 @@ export function storedMessage(over: Partial<typeof chatMessages.$inferInsert> & 
     ...over,
   } satisfies typeof chatMessages.$inferInsert;
 }
+
+/**
+ * Rows of one chat written straight into the table, oldest first, as a straight line (answer
+ * versions: each exchange's parent is the one before it). The chat then shows its newest row's path.
+ */
+export function inLine<T extends { id: string }>(rows: T[]): (T & { parentId: string | null })[] {
+  return rows.map((row, i) => ({ ...row, parentId: i === 0 ? null : rows[i - 1]!.id }));
+}

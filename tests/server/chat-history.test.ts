@@ -6,7 +6,7 @@ import { historyBudgetChars } from '../../server/services/chat/model-stream.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { api } from '../helpers/api.ts';
 import { createTestApp, fakeOpenAIEnv, type TestApp } from '../helpers/app.ts';
-import { parseChatStream } from '../helpers/chat.ts';
+import { inLine, parseChatStream } from '../helpers/chat.ts';
 import { createUser } from '../helpers/users.ts';
 
 type Exchange = { input: string; output: string; promptText?: string; finished?: boolean };
@@ -26,7 +26,7 @@ describe('the history a follow-up message reads', () => {
     await t.database.db.insert(chatSessions).values({ id: sessionId, userId, title: 'long chat' });
     const start = Date.now() - 60_000;
     await t.database.db.insert(chatMessages).values(
-      exchanges.map((e, i) => ({
+      inLine(exchanges.map((e, i) => ({
         id: randomUUID(),
         sessionId,
         userId,
@@ -36,7 +36,7 @@ describe('the history a follow-up message reads', () => {
         requestedModelId: 'basic-model',
         finishReason: e.finished === false ? null : 'stop',
         createdAt: new Date(start + i),
-      })),
+      }))),
     );
     return sessionId;
   }

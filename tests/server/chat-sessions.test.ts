@@ -33,8 +33,8 @@ async function seedSessions(u: User, titles: string[]): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
-async function seedMessage(u: User, sessionId: string, input: string, at: Date) {
-  const message = storedMessage({ sessionId, userId: u.userId, inputMessage: input, createdAt: at });
+async function seedMessage(u: User, sessionId: string, input: string, at: Date, parentId: string | null = null) {
+  const message = storedMessage({ sessionId, userId: u.userId, inputMessage: input, createdAt: at, parentId });
   await t.database.db.insert(chatMessages).values(message);
   return message.id;
 }
@@ -108,7 +108,7 @@ describe('chat history: listing sessions and their messages', () => {
     const [sessionId] = await seedSessions(alice, ['with messages']);
     const t0 = Date.now() - 10_000;
     const first = await seedMessage(alice, sessionId, 'one', new Date(t0));
-    const second = await seedMessage(alice, sessionId, 'two', new Date(t0 + 1000));
+    const second = await seedMessage(alice, sessionId, 'two', new Date(t0 + 1000), first);
     const res = await get(alice, `/api/Chat/GetChatMessageListBySelfSessionId?chatSessionId=${sessionId}&page=1&count=20`);
     expect(res.Data.total).toBe(2);
     expect(res.Data.list.map((m: { chatMessageId: string }) => m.chatMessageId)).toEqual([first, second]);
@@ -128,6 +128,9 @@ describe('chat history: listing sessions and their messages', () => {
       finishReason: 'stop',
       createTime: new Date(t0).toISOString(),
       finishTime: new Date(t0).toISOString(),
+      versionIds: [first],
+      versionIndex: 1,
+      versionCount: 1,
     });
     const paged = await get(alice, `/api/Chat/GetChatMessageListBySelfSessionId?chatSessionId=${sessionId}&page=2&count=1`);
     expect(paged.Data.list.map((m: { chatMessageId: string }) => m.chatMessageId)).toEqual([second]);

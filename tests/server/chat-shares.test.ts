@@ -29,13 +29,16 @@ describe('share links (ShareSession, GetShareList, RevokeShare, GetShare)', () =
   async function chat(u: User, title: string, exchanges: { input: string; output: string; finished?: boolean; mediaIds?: string[]; images?: string[] }[]) {
     const sessionId = randomUUID();
     await t.database.db.insert(chatSessions).values({ id: sessionId, userId: u.userId, title });
+    let parentId: string | null = null;
     for (const e of exchanges) {
+      const id = randomUUID();
       await t.database.db.insert(chatMessages).values({
-        id: randomUUID(), sessionId, userId: u.userId, inputMessage: e.input, outputMessage: e.output,
+        id, parentId, sessionId, userId: u.userId, inputMessage: e.input, outputMessage: e.output,
         requestedModelId: 'basic-model', modelName: 'Basic', finishReason: e.finished === false ? null : 'stop',
         mediaIds: e.mediaIds ?? [], createdAt: new Date(Date.UTC(2026, 5, 1) + ++minute * 60_000),
         toolCalls: e.images ? [{ id: 'c1', pluginId: 'draw', name: 'Draw', status: 'completed', arguments: '{}', result: '', images: e.images }] : [],
       });
+      parentId = id;
     }
     return sessionId;
   }

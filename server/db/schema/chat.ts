@@ -13,6 +13,12 @@ export const chatSessions = pgTable(
     lastActiveAt: timestamp('last_active_at', { withTimezone: true }).notNull().defaultNow(),
     /** When the user pinned the chat to the top of the history (PinSession); null: not pinned. */
     pinnedAt: timestamp('pinned_at', { withTimezone: true }),
+    /**
+     * The last exchange of the branch the chat shows (chat/versions.ts): its path up by parent_id is
+     * what the message list, the model's context and a new share read. Null: none (an empty chat), or
+     * not set (then the newest exchange stands in). No foreign key: kept by the statements that write it.
+     */
+    currentLeafId: text('current_leaf_id'),
   },
   (t) => [
     // The history's order, ties included (lastActiveAt, then id): a page is read from the index in
@@ -32,6 +38,8 @@ export const chatSessions = pgTable(
 /**
  * One exchange: the user's input and the model's output. The row is written with the input before
  * the upstream is called; the output grows as it streams. finishReason null means still streaming.
+ * Exchanges form a tree (answer versions, docs/api.md#answer-versions): each has the exchange before it
+ * on its path as parent; the versions of a turn are exchanges with the same parent.
  */
 export const chatMessages = pgTable(
   'chat_messages',
@@ -39,6 +47,12 @@ export const chatMessages = pgTable(
     id: text('id').primaryKey(),
     sessionId: text('session_id').notNull().references(() => chatSessions.id, { onDelete: 'cascade' }),
     userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    /**
+     * The exchange before this one on its path (same session); null for a first turn. No foreign key
+     * (a self-reference would make deleting a long chat check every row's children): deleting an
+     * exchange re-attaches its children to its parent in the same transaction (chat/versions.ts).
+     */
+    parentId: text('parent_id'),
     inputMessage: text('input_message').notNull(),
     /** Media attached with the input (AddChatMedia ids). */
     mediaIds: jsonb('media_ids').$type<string[]>().notNull().default([]),
@@ -80,9 +94,9 @@ export const chatMessages = pgTable(
   },
   (t) => [
     index('chat_messages_session_idx').on(t.sessionId, t.createdAt),
+    // A turn's versions (the children of one exchange, or a chat's first turns), in the order made.
+    index('chat_messages_session_parent_idx').on(t.sessionId, t.parentId, t.createdAt),
     index('chat_messages_unfinished_idx').on(t.updatedAt).where(sql`${t.finishReason} is null`),
-    // The history list's "answering" mark (chat/sessions.ts): one probe per session of the page.
-    index('chat_messages_answering_idx').on(t.sessionId).where(sql`${t.finishReason} is null`),
     // The dashboard's rollups fold answers by when they finished (usage-rollup.ts), and read the ones
     // finished after the last fold live.
     index('chat_messages_finished_idx').on(t.finishedAt).where(sql`${t.finishedAt} is not null`),

@@ -10,6 +10,7 @@ import type { ChatTurn } from '../../providers/upstream.ts';
 import { forgetCachedToken, planLevelSql, tokenStillValidSql, type AuthUser } from '../accounts/auth.ts';
 import { vipLevelName } from '../catalogue/catalogue.ts';
 import { sessionDescribeFrom, sessionTitleFrom } from './sessions.ts';
+import { leafOf, MAX_PATH } from './versions.ts';
 import { historyFraming, plainFraming, type MessageFraming } from './quick-function.ts';
 import { imageOfMedia, loadOwnMedia, withAttachments, type AttachedMedia } from '../media/for-model.ts';
 import { historyBudgetChars, resolveModel, type ResolvedModel } from './model-stream.ts';
@@ -59,41 +60,69 @@ type HistoryRow = { input: string; output: string; mediaIds: string[]; promptTex
 /** UTF-8 takes at most this many bytes a character: an exchange's size in bytes bounds its length. */
 const MAX_BYTES_PER_CHAR = 4;
 
+/** What a follow-up reads of its chat: the history the model is sent, and the exchange the new one follows. */
+export type Conversation = { history: HistoryRow[]; parentId: string | null };
+
 /**
- * The caller's session (null when it is not theirs) with its latest finished exchanges, newest first,
- * as far back as `budgetChars` of the text the model is sent (the quick function's rendered text or
- * the input, and the answer), in one round trip. A long chat costs about what the model can read of
- * it, not its whole length: the exchanges are first bounded by their size in bytes, which PostgreSQL
- * knows without reading the text, and only those are read and counted in characters
+ * The caller's session (null when it is not theirs, or `versionOf` is not one of its exchanges) with
+ * the exchange the new one follows (its parent: the chat's current leaf, or with `versionOf` that
+ * exchange's parent) and the finished exchanges of that exchange's path (chat/versions.ts), newest
+ * first, as far back as `budgetChars` of the text the model is sent (the quick function's rendered
+ * text or the input, and the answer), in one round trip. Only the path: another branch of the chat
+ * (an earlier version of a turn, the answers after an edited question) never reaches the model.
+ * A long chat costs about what the model can read of it, not its whole length: the walk up the path
+ * stops once the exchanges' size in bytes, which PostgreSQL knows without reading the text, passes
+ * what the budget could hold, and only those are read and counted in characters
  * (bench/README.md#follow-up). Prepared: planned once per connection, about 0.6 ms less a message.
  */
-export async function loadSession(ctx: AppContext, userId: string, sessionId: string, budgetChars: number): Promise<HistoryRow[] | null> {
-  const newestFirst = sql`order by e.created_at desc, e.id desc`;
-  const sent = (length: SQL) => sql`${length}(coalesce(e.prompt_text, e.input_message)) + ${length}(e.output_message)`;
-  const [row] = await ctx.database.runPrepared<{ history: HistoryRow[] | string }>(
+export async function loadConversation(
+  ctx: AppContext,
+  userId: string,
+  sessionId: string,
+  budgetChars: number,
+  versionOf: string | null = null,
+): Promise<Conversation | null> {
+  const version = sql`${versionOf}::text`;
+  const sent = (length: SQL) => sql`${length}(coalesce(m.prompt_text, m.input_message)) + ${length}(m.output_message)`;
+  // An exchange the model is sent: finished, with an answer. Its size in bytes, 0 for the others.
+  const bytes = sql`case when m.finish_reason is not null and octet_length(m.output_message) > 0 then ${sent(sql`octet_length`)} else 0 end`;
+  const [row] = await ctx.database.runPrepared<{ found: boolean | null; parent_id: string | null; history: HistoryRow[] | string }>(
     sql`
-    select coalesce((
-      select json_agg(json_build_object('input', e.input_message, 'output', e.output_message, 'mediaIds', e.media_ids, 'promptText', e.prompt_text, 'selection', e.selection) ${newestFirst})
+    with recursive chat as (
+      select s.id,
+        case when ${version} is null then ${leafOf(sql`s`)}
+             else (select v.parent_id from chat_messages v where v.id = ${version} and v.session_id = s.id) end as start,
+        (${version} is null or exists (select 1 from chat_messages v where v.id = ${version} and v.session_id = s.id)) as found
+      from chat_sessions s where s.id = ${sessionId} and s.user_id = ${userId}
+    ),
+    walk(id, parent_id, depth, bytes_before, bytes) as (
+      select m.id, m.parent_id, 1, 0::bigint, ${bytes} from chat_messages m where m.id = (select chat.start from chat) and m.session_id = ${sessionId}
+      union all
+      select m.id, m.parent_id, w.depth + 1, w.bytes_before + w.bytes, ${bytes}
+      from walk w join chat_messages m on m.id = w.parent_id and m.session_id = ${sessionId}
+      where w.bytes_before + w.bytes < ${MAX_BYTES_PER_CHAR * budgetChars} and w.depth < ${MAX_PATH}
+    )
+    select (select chat.found from chat) as found, (select chat.start from chat) as parent_id, coalesce((
+      select json_agg(json_build_object('input', e.input_message, 'output', e.output_message, 'mediaIds', e.media_ids, 'promptText', e.prompt_text, 'selection', e.selection) order by e.depth)
       from (
-        select e.*, sum(e.chars) over (${newestFirst}) - e.chars as chars_before
+        select e.*, sum(e.chars) over (order by e.depth) - e.chars as chars_before
         from (
-          select e.*, ${sent(sql`length`)} as chars
-          from (
-            select e.id, e.created_at, e.input_message, e.output_message, e.media_ids, e.prompt_text, e.selection,
-              sum(${sent(sql`octet_length`)}) over (${newestFirst}) - (${sent(sql`octet_length`)}) as bytes_before
-            from chat_messages e
-            where e.session_id = s.id and e.finish_reason is not null and e.output_message <> ''
-          ) e
-          where e.bytes_before < ${MAX_BYTES_PER_CHAR * budgetChars}
+          select w.depth, m.input_message, m.output_message, m.media_ids, m.prompt_text, m.selection, ${sent(sql`length`)} as chars
+          from walk w join chat_messages m on m.id = w.id
+          where w.bytes > 0
         ) e
       ) e
       where e.chars_before < ${budgetChars}
-    ), '[]'::json) as history
-    from chat_sessions s where s.id = ${sessionId} and s.user_id = ${userId}`,
+    ), '[]'::json) as history`,
     { pooled: true },
   );
-  if (!row) return null;
-  return typeof row.history === 'string' ? (JSON.parse(row.history) as HistoryRow[]) : row.history;
+  if (!row?.found) return null;
+  return { history: typeof row.history === 'string' ? (JSON.parse(row.history) as HistoryRow[]) : row.history, parentId: row.parent_id };
+}
+
+/** The history a follow-up in `sessionId` reads (loadConversation), newest first; null when the session is not the caller's. */
+export async function loadSession(ctx: AppContext, userId: string, sessionId: string, budgetChars: number): Promise<HistoryRow[] | null> {
+  return (await loadConversation(ctx, userId, sessionId, budgetChars))?.history ?? null;
 }
 
 /** Of the model's context, the share attached pages and files may take in one message. */
@@ -152,10 +181,17 @@ export async function prepareChatMessage(
   // Web search that is not set up, and plugins that are off, are refused before anything is charged.
   if (body.webSearch) requireSearchProvider(ctx);
   const plugins = body.pluginIds?.length ? await loadMessagePlugins(ctx, body.pluginIds) : [];
-  const history = body.chatSessionId
-    ? await loadSession(ctx, user.id, body.chatSessionId, Math.min(HISTORY_MAX_CHARS, await historyBudgetChars(ctx, body.aiModelId, CHARS_PER_TOKEN)))
-    : [];
-  if (!history) throw new AppError(Codes.NotFound, 'notFound');
+  const conversation: Conversation | null = body.chatSessionId
+    ? await loadConversation(
+        ctx,
+        user.id,
+        body.chatSessionId,
+        Math.min(HISTORY_MAX_CHARS, await historyBudgetChars(ctx, body.aiModelId, CHARS_PER_TOKEN)),
+        body.versionOf ?? null,
+      )
+    : { history: [], parentId: null };
+  if (!conversation) throw new AppError(Codes.NotFound, 'notFound');
+  const { history, parentId } = conversation;
   // Attached media must be the caller's own; the history's are looked up in the same query.
   const media = await loadOwnMedia(ctx, user.id, [...body.chatMediaIds, ...history.flatMap((h) => h.mediaIds ?? [])]);
   if (body.chatMediaIds.some((id) => !media.has(id))) throw new AppError(Codes.NotFound, 'notFound');
@@ -186,7 +222,7 @@ export async function prepareChatMessage(
     commit: async () => {
       const started = performance.now();
       try {
-        await storeMessage(ctx, { user, tokenHash, body, resolved, messageId, sessionId, framing });
+        await storeMessage(ctx, { user, tokenHash, body, resolved, messageId, sessionId, parentId, framing });
       } finally {
         prepared.storeMs = performance.now() - started;
       }
@@ -196,12 +232,13 @@ export async function prepareChatMessage(
 }
 
 /** The branches of the statement that stores a message: one compiled text for each. */
-type StoreShape = { existing: boolean; token: boolean; charged: boolean; quickFunction: boolean; selection: boolean };
+type StoreShape = { existing: boolean; parent: boolean; token: boolean; charged: boolean; quickFunction: boolean; selection: boolean };
 
 type StoreValues = {
   userId: string;
   sessionId: string;
   messageId: string;
+  parentId: string | null;
   entryId: string;
   kind: 'message';
   key: string;
@@ -235,20 +272,22 @@ const storeStatement = compiledStatement<StoreShape, StoreValues>((shape, v) => 
   const gate = sql`(select ok from gate) and (select level from gate) >= ${v.minVipLevel}`;
   const jsonb = (present: boolean, value: Placeholder) => (present ? sql`${value}::jsonb` : sql`null`);
   const charge = chargeCtes(v.userId, shape.charged ? v.cost : 0, v.dailyAllowance, { kind: v.kind, key: v.key, refId: v.messageId, entryId: v.entryId }, gate);
+  // The exchange the message follows (its parent) must still be there: deleted since it was read, the message is refused.
+  const parentStillThere = shape.parent ? sql` and exists (select 1 from chat_messages p where p.id = ${v.parentId}::text and p.session_id = ${v.sessionId})` : sql``;
   return sql`
     with gate as (select ${authorized} as ok, ${planLevelSql(v.userId)} as level),
     ${charge},
     s as (${
       shape.existing
-        ? sql`update chat_sessions set last_active_at = now(), describe = ${v.describe}
-              where id = ${v.sessionId} and user_id = ${v.userId} and ${ifCharged} returning id`
-        : sql`insert into chat_sessions (id, user_id, title, describe)
-              select ${v.sessionId}, ${v.userId}, ${v.title}, ${v.describe} where ${ifCharged} returning id`
+        ? sql`update chat_sessions set last_active_at = now(), describe = ${v.describe}, current_leaf_id = ${v.messageId}
+              where id = ${v.sessionId} and user_id = ${v.userId} and ${ifCharged}${parentStillThere} returning id`
+        : sql`insert into chat_sessions (id, user_id, title, describe, current_leaf_id)
+              select ${v.sessionId}, ${v.userId}, ${v.title}, ${v.describe}, ${v.messageId} where ${ifCharged} returning id`
     }),
     m as (
-      insert into chat_messages (id, session_id, user_id, input_message, media_ids, requested_model_id, ai_model_id, model_name, points_cost,
+      insert into chat_messages (id, session_id, parent_id, user_id, input_message, media_ids, requested_model_id, ai_model_id, model_name, points_cost,
         quick_function, selection, prompt_text, writer_instance_id)
-      select ${v.messageId}, s.id, ${v.userId}, ${v.input}, ${v.mediaIds}::jsonb, ${v.requestedId}, ${v.aiModelId}, ${v.modelName}, ${v.cost},
+      select ${v.messageId}, s.id, ${shape.parent ? sql`${v.parentId}::text` : sql`null`}, ${v.userId}, ${v.input}, ${v.mediaIds}::jsonb, ${v.requestedId}, ${v.aiModelId}, ${v.modelName}, ${v.cost},
         ${jsonb(shape.quickFunction, v.quickFunction)}, ${jsonb(shape.selection, v.selection)}, ${v.promptText}, ${v.instanceId}::integer
       from s returning id
     )
@@ -265,15 +304,17 @@ async function storeMessage(
     resolved: ResolvedModel;
     messageId: string;
     sessionId: string;
+    parentId: string | null;
     framing: MessageFraming;
   },
 ): Promise<void> {
-  const { user, body, resolved, messageId, sessionId, framing } = m;
+  const { user, body, resolved, messageId, sessionId, parentId, framing } = m;
   const { model } = resolved;
   const cost = model.pointsCost;
   const input = framing.storedInput;
   const shape: StoreShape = {
     existing: !!body.chatSessionId,
+    parent: !!body.chatSessionId && parentId !== null,
     token: !!m.tokenHash,
     charged: cost > 0,
     quickFunction: framing.quickFunction !== null,
@@ -284,6 +325,7 @@ async function storeMessage(
       userId: user.id,
       sessionId,
       messageId,
+      parentId,
       entryId: randomUUID(),
       kind: 'message',
       key: `message:${messageId}`,
@@ -315,7 +357,7 @@ async function storeMessage(
   if (m.tokenHash && Number(level) !== user.vipLevel) forgetCachedToken(ctx, m.tokenHash);
   if (!charged) throw new AppError(Codes.NotEnoughPoints, 'notEnoughPoints');
   if (!inserted) {
-    // The session was deleted since it was checked.
+    // The session (or the exchange the message follows) was deleted since it was checked.
     await refundPoints(ctx.db, user.id, cost, { key: `refund:message:${messageId}`, refId: messageId });
     throw new AppError(Codes.NotFound, 'notFound');
   }

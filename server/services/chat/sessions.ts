@@ -1,19 +1,22 @@
-import { and, asc, count, desc, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import { Codes } from '../../../shared/contracts/envelope.ts';
 import { ChatToolCallSchema } from '../../../shared/contracts/chat.ts';
 import type { Paged } from '../../../shared/contracts/common.ts';
+import { MAX_SWITCH_LIST } from '../../../shared/contracts/chat.ts';
 import type {
   ChatMessageItem,
   ChatSessionItem,
   DeleteSessionsBody,
   MessageListQuery,
   SessionListQuery,
+  SwitchVersionBody,
 } from '../../../shared/contracts/chat.ts';
 import type { Db } from '../../db/client.ts';
 import { escapeLike } from '../../db/like.ts';
 import { chatMessages, chatSessions } from '../../db/schema/chat.ts';
 import { chatMedia } from '../../db/schema/media.ts';
 import { AppError } from '../../core/errors.ts';
+import { deleteExchange, leafOf, pathPage, switchToExchange, type PathEntry } from './versions.ts';
 
 const notFound = () => new AppError(Codes.NotFound, 'notFound');
 
@@ -35,11 +38,11 @@ export const sessionDescribeFrom = (input: string) => clip(collapse(input), 100)
 export const TOTAL_BEYOND_PAGE = 1000;
 
 /**
- * Whether a session has an answer still being written: one probe per row, answered from the small
- * partial index of unfinished messages. Spelled out: in a one-table select drizzle leaves columns
+ * Whether the branch a session shows ends in an answer still being written (what opening it follows
+ * live): one probe by primary key per row. Spelled out: in a one-table select drizzle leaves columns
  * unqualified, and "id" would be the message's.
  */
-const answeringColumn = sql<boolean>`exists (select 1 from chat_messages m where m.session_id = chat_sessions.id and m.finish_reason is null)`;
+const answeringColumn = sql<boolean>`exists (select 1 from chat_messages m where m.id = ${leafOf(sql`chat_sessions`)} and m.finish_reason is null)`;
 
 /** What the history shows of a session (ChatSessionItem), as one select's columns. */
 const sessionColumns = {
@@ -129,8 +132,10 @@ export async function getSession(db: Db, userId: string, sessionId: string): Pro
 }
 
 /**
- * `mediaLink` gives the address of an attached image's or file's bytes (a signed link, see
- * signedMediaPath in media.ts): their chips show it as `url`.
+ * The messages of one of the caller's chats: the branch it shows (from its first turn to its current
+ * leaf, chat/versions.ts), paged exactly over that branch, oldest first or newest first. `mediaLink`
+ * gives the address of an attached image's or file's bytes (a signed link, see signedMediaPath in
+ * media.ts): their chips show it as `url`.
  */
 export async function listMessages(
   db: Db,
@@ -138,29 +143,56 @@ export async function listMessages(
   q: MessageListQuery,
   mediaLink: (chatMediaId: string) => string = () => '',
 ): Promise<Paged<ChatMessageItem>> {
-  const where = and(eq(chatMessages.sessionId, q.chatSessionId), eq(chatMessages.userId, userId));
-  const [rows, totals] = await Promise.all([
-    db
-      .select()
-      .from(chatMessages)
-      .where(where)
-      .orderBy(...(q.order === 'desc' ? [desc(chatMessages.createdAt), desc(chatMessages.id)] : [asc(chatMessages.createdAt), asc(chatMessages.id)]))
-      .limit(q.count)
-      .offset((q.page - 1) * q.count),
-    db.select({ n: count() }).from(chatMessages).where(where),
-  ]);
-  const total = totals[0]?.n ?? 0;
-  // Messages are the caller's by their own user id; an empty answer still has to tell an empty
-  // session of the caller from someone else's.
-  if (total === 0) {
-    const own = await db
-      .select({ id: chatSessions.id })
-      .from(chatSessions)
-      .where(and(eq(chatSessions.id, q.chatSessionId), eq(chatSessions.userId, userId)));
-    if (own.length === 0) throw notFound();
-  }
+  const page = await pathPage(db, {
+    sessionId: q.chatSessionId,
+    owner: userId,
+    from: leafOf(sql`s`),
+    newestFirst: q.order === 'desc',
+    offset: (q.page - 1) * q.count,
+    limit: q.count,
+  });
+  if (!page) throw notFound();
+  return { list: await messageItems(db, userId, page.entries, mediaLink), total: page.total };
+}
+
+/**
+ * SwitchVersion: the chat shows the branch through one of the caller's exchanges; answers that branch
+ * from the exchange down to its end, oldest first (MAX_SWITCH_LIST at most: a longer one, its newest
+ * exchanges), and how many exchanges the whole branch has.
+ */
+export async function switchVersion(
+  db: Db,
+  userId: string,
+  body: SwitchVersionBody,
+  mediaLink: (chatMediaId: string) => string = () => '',
+): Promise<Paged<ChatMessageItem>> {
+  const { sessionId } = await switchToExchange(db, userId, body.chatMessageId, body.chatSessionId);
+  const page = await pathPage(db, { sessionId, owner: userId, from: leafOf(sql`s`), newestFirst: true, offset: 0, limit: MAX_SWITCH_LIST });
+  if (!page) throw notFound();
+  const chosen = page.entries.findIndex((e) => e.id === body.chatMessageId);
+  const shown = (chosen < 0 ? page.entries : page.entries.slice(0, chosen + 1)).reverse();
+  return { list: await messageItems(db, userId, shown, mediaLink), total: page.total };
+}
+
+/** The caller's exchanges of `entries` as the message list shows them, in that order, with their attached media. */
+export async function messageItems(
+  db: Db,
+  userId: string,
+  entries: PathEntry[],
+  mediaLink: (chatMediaId: string) => string = () => '',
+): Promise<ChatMessageItem[]> {
+  if (entries.length === 0) return [];
+  const found = await db
+    .select()
+    .from(chatMessages)
+    .where(and(eq(chatMessages.userId, userId), inArray(chatMessages.id, entries.map((e) => e.id))));
+  const byId = new Map(found.map((m) => [m.id, m]));
+  const rows = entries.flatMap((e) => {
+    const m = byId.get(e.id);
+    return m ? [{ m, versionIds: e.versionIds.length ? e.versionIds : [m.id] }] : [];
+  });
   // The attached media of this page of messages, in one query; the caller's own only.
-  const mediaIds = [...new Set(rows.flatMap((m) => m.mediaIds))];
+  const mediaIds = [...new Set(rows.flatMap(({ m }) => m.mediaIds))];
   const media = new Map(
     (mediaIds.length === 0
       ? []
@@ -177,26 +209,26 @@ export async function listMessages(
           .where(and(eq(chatMedia.userId, userId), inArray(chatMedia.id, mediaIds)))
     ).map(({ storageKey, ...item }) => [item.chatMediaId, storageKey ? { ...item, url: mediaLink(item.chatMediaId) } : item]),
   );
-  return {
-    list: rows.map((m) => ({
-      chatMessageId: m.id,
-      chatSessionId: m.sessionId,
-      inputMessage: m.inputMessage,
-      outputMessage: m.outputMessage,
-      aiModelId: m.aiModelId,
-      modelName: m.modelName,
-      chatMediaIds: m.mediaIds,
-      chatMedias: m.mediaIds.flatMap((id) => media.get(id) ?? []),
-      citations: m.citations,
-      toolCalls: ChatToolCallSchema.array().catch([]).parse(m.toolCalls),
-      quickFunction: m.quickFunction ?? null,
-      selection: m.selection ?? null,
-      finishReason: m.finishReason,
-      createTime: m.createdAt.toISOString(),
-      finishTime: m.finishedAt?.toISOString() ?? null,
-    })),
-    total,
-  };
+  return rows.map(({ m, versionIds }) => ({
+    chatMessageId: m.id,
+    chatSessionId: m.sessionId,
+    inputMessage: m.inputMessage,
+    outputMessage: m.outputMessage,
+    aiModelId: m.aiModelId,
+    modelName: m.modelName,
+    chatMediaIds: m.mediaIds,
+    chatMedias: m.mediaIds.flatMap((id) => media.get(id) ?? []),
+    citations: m.citations,
+    toolCalls: ChatToolCallSchema.array().catch([]).parse(m.toolCalls),
+    quickFunction: m.quickFunction ?? null,
+    selection: m.selection ?? null,
+    finishReason: m.finishReason,
+    createTime: m.createdAt.toISOString(),
+    finishTime: m.finishedAt?.toISOString() ?? null,
+    versionIds,
+    versionIndex: versionIds.indexOf(m.id) + 1,
+    versionCount: versionIds.length,
+  }));
 }
 
 export async function renameSession(db: Db, userId: string, sessionId: string, title: string): Promise<void> {
@@ -251,12 +283,8 @@ export async function deleteSessions(db: Db, userId: string, body: DeleteSession
   return { deleted: gone.length, mediaIds };
 }
 
-/** Deletes one message of the caller; answers the media it carried (for forgetDetachedMedia). */
-export async function deleteMessage(db: Db, userId: string, messageId: string): Promise<string[]> {
-  const gone = await db
-    .delete(chatMessages)
-    .where(and(eq(chatMessages.id, messageId), eq(chatMessages.userId, userId)))
-    .returning({ mediaIds: chatMessages.mediaIds });
-  if (gone.length === 0) throw notFound();
-  return gone[0].mediaIds;
-}
+/**
+ * Deletes one message of the caller, keeping the rest of its chat (chat/versions.ts deleteExchange);
+ * answers the media it carried (for forgetDetachedMedia).
+ */
+export const deleteMessage = (db: Db, userId: string, messageId: string): Promise<string[]> => deleteExchange(db, userId, messageId);

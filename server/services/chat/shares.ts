@@ -8,7 +8,8 @@ import type { Db } from '../../db/client.ts';
 import { chatMessages, chatSessions } from '../../db/schema/chat.ts';
 import { chatShares } from '../../db/schema/shares.ts';
 import { AppError } from '../../core/errors.ts';
-import { listMessages } from './sessions.ts';
+import { messageItems } from './sessions.ts';
+import { leafOf, pathCte, pathPage } from './versions.ts';
 import { withFreshImageLinks } from '../plugins/draw.ts';
 import { sharedMediaPath } from '../media/links.ts';
 import { lockUser } from '../accounts/user-lock.ts';
@@ -24,9 +25,9 @@ async function shareItems(db: Db, userId: string, shareId?: string): Promise<Sha
     .select({
       share: chatShares,
       title: chatSessions.title,
-      // The snapshot: finished exchanges up to the newest finished one when the link was made.
-      messageCount: sql<number>`(select count(*)::int from chat_messages m where m.session_id = ${chatShares.sessionId}
-        and (m.created_at, m.id) <= (${chatShares.uptoCreatedAt}, ${chatShares.uptoMessageId}) and m.finish_reason is not null)`,
+      // The snapshot: the finished exchanges of the branch the chat showed, up to its newest finished one when the link was made.
+      messageCount: sql<number>`(with recursive ${pathCte(sql`${chatShares.sessionId}`, sql`${chatShares.uptoMessageId}`)}
+        select count(*)::int from path where path.finished)`,
     })
     .from(chatShares)
     .innerJoin(chatSessions, eq(chatSessions.id, chatShares.sessionId))
@@ -48,17 +49,13 @@ async function shareItems(db: Db, userId: string, shareId?: string): Promise<Sha
  * Another chat's id, or one with nothing finished yet, is refused.
  */
 export async function createShare(db: Db, userId: string, body: ShareSessionBody): Promise<ShareItem> {
-  const [last] = await db
-    .select({ id: chatMessages.id, createdAt: chatMessages.createdAt })
-    .from(chatMessages)
-    .innerJoin(chatSessions, eq(chatSessions.id, chatMessages.sessionId))
-    .where(and(eq(chatMessages.sessionId, body.chatSessionId), eq(chatSessions.userId, userId), sql`${chatMessages.finishReason} is not null`))
-    .orderBy(desc(chatMessages.createdAt), desc(chatMessages.id))
-    .limit(1);
-  if (!last) {
-    const [own] = await db.select({ id: chatSessions.id }).from(chatSessions).where(and(eq(chatSessions.id, body.chatSessionId), eq(chatSessions.userId, userId)));
-    throw own ? new AppError(Codes.BadRequest, 'nothingToShare') : new AppError(Codes.NotFound, 'notFound');
-  }
+  // The newest finished exchange of the branch the chat shows (answer versions: chat/versions.ts).
+  const shown = await pathPage(db, { sessionId: body.chatSessionId, owner: userId, from: leafOf(sql`s`), newestFirst: true, offset: 0, limit: 1, finishedOnly: true });
+  if (!shown) throw new AppError(Codes.NotFound, 'notFound');
+  const [last] = shown.entries.length
+    ? await db.select({ id: chatMessages.id, createdAt: chatMessages.createdAt }).from(chatMessages).where(eq(chatMessages.id, shown.entries[0]!.id))
+    : [];
+  if (!last) throw new AppError(Codes.BadRequest, 'nothingToShare');
   const id = randomBytes(16).toString('base64url');
   // Counted and written under the user's row lock: concurrent requests cannot pass the limit together.
   await db.transaction(async (tx) => {
@@ -118,17 +115,18 @@ export async function readShare(ctx: AppContext, shareId: string): Promise<Share
   const { userId, sessionId, includeImages } = share.share;
   // Image links tied to this share: revoking it (or closing the account) ends them too (readMediaFile).
   const sign = (id: string) => sharedMediaPath(ctx, shareId, id);
-  const page = withFreshImageLinks(
-    ctx,
-    await listMessages(ctx.db, userId, { chatSessionId: sessionId, page: 1, count: MAX_SHARED_MESSAGES, order: 'asc' }, sign),
-    sign,
-  );
-  const upto = share.share.uptoCreatedAt.getTime();
-  const messages = page.list.filter(
-    (m) =>
-      m.finishReason !== null &&
-      (Date.parse(m.createTime) < upto || (Date.parse(m.createTime) === upto && m.chatMessageId <= share.share.uptoMessageId)),
-  );
+  // The snapshot: the finished exchanges of the branch up to the one the link ends at, oldest first.
+  const path = await pathPage(ctx.db, {
+    sessionId,
+    owner: userId,
+    from: sql`${share.share.uptoMessageId}::text`,
+    newestFirst: false,
+    offset: 0,
+    limit: MAX_SHARED_MESSAGES,
+    finishedOnly: true,
+  });
+  const page = withFreshImageLinks(ctx, { list: await messageItems(ctx.db, userId, path?.entries ?? [], sign), total: path?.total ?? 0 }, sign);
+  const messages = page.list;
   return {
     title: share.title,
     createTime: share.share.createdAt.toISOString(),

@@ -32,7 +32,7 @@ afterEach(() => {
 });
 
 const list = (focusMessageId?: string) => (
-  <MessageList turns={turns} streaming={false} hasEarlier={false} loading={false} loadError={null} onLoadEarlier={vi.fn()} onRetry={vi.fn()} onDelete={vi.fn()} empty={null} focusMessageId={focusMessageId} />
+  <MessageList turns={turns} streaming={false} hasEarlier={false} loading={false} loadError={null} onLoadEarlier={vi.fn()} onRetry={vi.fn()} onDelete={vi.fn()} onEdit={vi.fn()} onSwitchVersion={vi.fn()} empty={null} focusMessageId={focusMessageId} />
 );
 
 describe('MessageList and a linked message', () => {
