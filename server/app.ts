@@ -57,6 +57,7 @@ import { registerInviteRoutes } from './routes/invite.ts';
 import { registerNotificationRoutes } from './routes/notifications.ts';
 import { registerAdminNotificationRoutes } from './routes/admin/notifications.ts';
 import { registerImageProxyRoutes } from './routes/image-proxy.ts';
+import { registerExportRoutes } from './routes/export.ts';
 import { registerPersonalizationRoutes } from './routes/personalization.ts';
 import { watchPersonalizationChanges } from './services/personalization/personalization.ts';
 import { registerQuickFunctionRoutes } from './routes/quick-functions.ts';
@@ -248,6 +249,7 @@ function registerApiRoutes(app: FastifyInstance): void {
   registerNotificationRoutes(app);
   registerAdminNotificationRoutes(app);
   registerImageProxyRoutes(app);
+  registerExportRoutes(app);
   registerPersonalizationRoutes(app);
   registerQuickFunctionRoutes(app);
   registerAdminQuickFunctionRoutes(app);

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import type { ChatExchange } from '../../shared/contracts/chat.ts';
 import { IconDownload, IconFileText } from '../ui/icons.tsx';
 import { notifyError } from '../ui/notify.ts';
-import { downloadMarkdown, downloadPdf } from './session-share-actions.tsx';
+import { downloadMarkdown, downloadPdf, exportFailure } from './session-share-actions.tsx';
 
 export interface AnswerExportProps {
   exchange: ChatExchange;
@@ -42,7 +42,10 @@ export function AnswerExport({ exchange }: AnswerExportProps) {
         >
           {t('share.menuExportMarkdown')}
         </Menu.Item>
-        <Menu.Item leftSection={<IconFileText size={14} />} onClick={() => void downloadPdf(title, async () => [exchange], t).catch(failed)}>
+        <Menu.Item
+          leftSection={<IconFileText size={14} />}
+          onClick={() => void downloadPdf(title, async () => [exchange], t).catch((error: unknown) => notifyError(exportFailure(error, t('share.answerExportFailed'))))}
+        >
           {t('share.menuExportPdf')}
         </Menu.Item>
       </Menu.Dropdown>

@@ -7,7 +7,8 @@ import {
   type ShareItem,
   type ShareSessionBody,
 } from '../../shared/contracts/share.ts';
-import { apiGet, apiPost } from '../../shared/api/request.ts';
+import { MARKDOWN_TO_PDF_PATH, type MarkdownToPdfBody } from '../../shared/contracts/export.ts';
+import { apiGet, apiPost, apiPostFile } from '../../shared/api/request.ts';
 
 export const shareListKey = ['share-links'] as const;
 
@@ -36,4 +37,9 @@ export async function getAllMessages(chatSessionId: string): Promise<ChatMessage
     all.push(...result.list);
     if (result.list.length < 100 || all.length >= result.total) return all;
   }
+}
+
+/** A Markdown document made into a PDF by the server (text, not pictures): the file, or the server's refusal. */
+export function markdownToPdf(body: MarkdownToPdfBody): Promise<Blob> {
+  return apiPostFile(MARKDOWN_TO_PDF_PATH, body);
 }

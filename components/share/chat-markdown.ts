@@ -16,10 +16,11 @@ export function fileNameFor(title: string, extension: string): string {
 /**
  * A chat as Markdown: the title, then each exchange (the question as a quote-free heading block,
  * the answer exactly as the model wrote it, so math and code stay as source), the attachments
- * listed by name and address, and the cited sources.
+ * listed by name and address, and the cited sources. Without `heading`, the title line is left out
+ * (the PDF export sends the title apart: the server sets it at the top of the first page).
  */
-export function chatToMarkdown(title: string, messages: readonly ChatExchange[], labels: MarkdownLabels, exportedAt: string): string {
-  const parts = [`# ${title.replace(/\n/g, ' ')}`, `_${labels.exported} ${exportedAt}_`];
+export function chatToMarkdown(title: string, messages: readonly ChatExchange[], labels: MarkdownLabels, exportedAt: string, { heading = true } = {}): string {
+  const parts = [...(heading ? [`# ${title.replace(/\n/g, ' ')}`] : []), `_${labels.exported} ${exportedAt}_`];
   for (const m of messages) {
     parts.push(`## ${labels.you}`, m.inputMessage.trim() || '…');
     const attached = [

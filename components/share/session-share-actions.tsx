@@ -2,7 +2,10 @@ import { Menu } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
-import { getAllMessages } from './api.ts';
+import { getAllMessages, markdownToPdf } from './api.ts';
+import { ApiError } from '../../shared/api/request.ts';
+import { Codes } from '../../shared/contracts/envelope.ts';
+import { currentLanguage } from '../../shared/i18n/i18n.ts';
 import type { ChatExchange, ChatSessionItem } from '../../shared/contracts/chat.ts';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import en from '../../locales/features/share.en.json';
@@ -34,30 +37,33 @@ export async function exportChatMarkdown(session: Pick<ChatSessionItem, 'chatSes
 let exportingPdf = false;
 
 /**
- * Downloads exchanges (a whole chat, or one answer) as a PDF under `title`, with a toast showing how
- * far it got: the PDF code (chat-pdf.ts) is fetched only now. A second click while one is being made
- * is ignored.
+ * Downloads exchanges (a whole chat, or one answer) as a PDF under `title`, with a toast while it is
+ * made: the server lays the chat's Markdown (the Markdown export's, without its title line) out as
+ * a PDF of text, with the title on its first page (POST /api/Image/MarkdownToPdf). A second click
+ * while one is being made is ignored. A refusal rejects with the server's reason (too long, busy).
  */
 export async function downloadPdf(title: string, load: () => Promise<readonly ChatExchange[]>, t: TFunction): Promise<void> {
   if (exportingPdf) return;
   exportingPdf = true;
   const id = 'share-pdf';
-  let shown = 0;
-  const show = (percent: number) => ({ id, loading: true, autoClose: false, withCloseButton: false, message: t('share.pdfProgress', { percent }) });
-  notifications.show(show(0));
+  notifications.show({ id, loading: true, autoClose: false, withCloseButton: false, message: t('share.pdfProgress') });
   try {
-    const [exchanges, { chatToPdf }] = await Promise.all([load(), import('./chat-pdf.ts')]);
-    // The renderer puts each image's host in place of {host}.
-    const labels = { ...markdownLabels(t), image: t('share.pdfImage', { host: '{host}' }) };
-    const blob = await chatToPdf(title, exchanges, labels, exportedAt(), (done) => {
-      const percent = Math.min(99, Math.floor(done * 100));
-      if (percent !== shown) notifications.update(show((shown = percent)));
-    });
-    downloadBlob(blob, fileNameFor(title, 'pdf'));
+    const exchanges = await load();
+    const markdown = chatToMarkdown(title, exchanges, markdownLabels(t), exportedAt(), { heading: false });
+    const fileName = fileNameFor(title, 'pdf');
+    // Within the contract's bound whatever the title (150 characters are at most 300 UTF-16 units).
+    const pdfTitle = Array.from(title.replace(/\s+/g, ' ').trim()).slice(0, 150).join('');
+    const pdf = await markdownToPdf({ markdown, title: pdfTitle, fileName, lang: currentLanguage() });
+    downloadBlob(pdf, fileName);
   } finally {
     exportingPdf = false;
     notifications.hide(id);
   }
+}
+
+/** What a failed export says: the server's reason (too long, busy) when it gave one, else `fallback`. */
+export function exportFailure(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.code !== Codes.ServerError && error.code !== Codes.Aborted ? error.message : fallback;
 }
 
 const exportChatPdf = (session: Pick<ChatSessionItem, 'chatSessionId' | 'sessionTitle'>, t: TFunction) => downloadPdf(session.sessionTitle, () => getAllMessages(session.chatSessionId), t);
@@ -79,7 +85,7 @@ export function ShareMenuItems({ session, onShare }: { session: Pick<ChatSession
       <Menu.Item leftSection={<IconDownload size={14} />} onClick={() => void exportChatMarkdown(session, t).catch(() => notifyError(t('share.exportFailed')))}>
         {t('share.menuExportMarkdown')}
       </Menu.Item>
-      <Menu.Item leftSection={<IconFileText size={14} />} onClick={() => void exportChatPdf(session, t).catch(() => notifyError(t('share.exportFailed')))}>
+      <Menu.Item leftSection={<IconFileText size={14} />} onClick={() => void exportChatPdf(session, t).catch((error: unknown) => notifyError(exportFailure(error, t('share.exportFailed'))))}>
         {t('share.menuExportPdf')}
       </Menu.Item>
     </>

@@ -300,3 +300,44 @@ export function apiGet<T = unknown>(path: string, query?: Query, options: Omit<R
 export function apiPost<T = unknown>(path: string, body?: unknown, options: Omit<RequestOptions<T>, 'method' | 'query' | 'body'> = {}) {
   return request<T>(path, { ...options, method: 'POST', body: body ?? {} });
 }
+
+/**
+ * A POST whose success is a file (a PDF, ...) rather than the envelope: resolves with its bytes as a
+ * Blob of the type the server names. A refusal is the JSON envelope, thrown as an ApiError with the
+ * server's Msg (10402 logs out as for any call); the headers, the timeout and the renewed token are
+ * those of `request`.
+ */
+export async function apiPostFile(path: string, body: unknown, options: Pick<RequestOptions<never>, 'signal' | 'timeoutMs'> = {}): Promise<Blob> {
+  const timeout = AbortSignal.timeout(options.timeoutMs ?? REQUEST_TIMEOUT_MS);
+  const { signal, dispose } = combineSignals([options.signal, timeout]);
+  try {
+    const headers = await requestHeaders();
+    headers.set('X-Request-Id', newRequestId());
+    headers.set('Content-Type', JSON_PATCH_CONTENT_TYPE);
+    let response: Response;
+    let blob: Blob;
+    try {
+      response = await fetch(apiUrl(path), { method: 'POST', headers, body: JSON.stringify(body), signal });
+      blob = await response.blob();
+    } catch (error) {
+      throw transportError(error, options.signal, timeout);
+    }
+    await adoptRenewedToken(response);
+    if (!response.ok) throw new ApiError(Codes.ServerError, httpErrorMessage(response.status), response.status);
+    const type = response.headers.get('content-type') ?? '';
+    if (!type.includes('json')) return blob;
+    let json: unknown;
+    try {
+      json = JSON.parse(await blob.text());
+    } catch {
+      throw new ApiError(Codes.ServerError, t('request.error'));
+    }
+    await unwrapEnvelope(json, undefined, false, headers.get('Authorization')?.replace(/^Bearer\s+/i, '') ?? null);
+    // A success envelope where a file was expected.
+    throw new ApiError(Codes.ServerError, t('request.error'));
+  } catch (error) {
+    throw error instanceof ApiError ? error : transportError(error, options.signal, timeout);
+  } finally {
+    dispose();
+  }
+}

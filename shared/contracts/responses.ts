@@ -35,12 +35,12 @@ export const CodeDocs: Record<CodeName, { meaning: string; action: string }> = {
     action: 'Check the id; reload the list it came from.',
   },
   Conflict: { meaning: 'Conflicts with what exists: an e-mail already registered, a model id already taken.', action: 'Choose another e-mail or id, or log in.' },
-  PayloadTooLarge: { meaning: 'The body or the uploaded file is larger than the route accepts.', action: 'Send less: a smaller file or a shorter text.' },
+  PayloadTooLarge: { meaning: 'The body or the uploaded file is larger than the route accepts, or a text too complex to make a PDF of in time.', action: 'Send less: a smaller file or a shorter text.' },
   UploadRefused: {
     meaning: 'A page or file that cannot be used: an address that is not public, a type the model does not accept, damaged or empty content, too large to read.',
     action: 'Msg says which; use another page or file, or another model.',
   },
-  RateLimited: { meaning: 'Too many calls from one address in a short time, or too many documents being read.', action: 'Wait the seconds Msg names and try again.' },
+  RateLimited: { meaning: 'Too many calls from one address in a short time, or too many documents being read or PDFs being made.', action: 'Wait the seconds Msg names and try again.' },
   PlanRequired: { meaning: 'The model needs a higher plan than the caller has; nothing was charged.', action: 'Pick another model or upgrade the plan.' },
   NoModelConfigured: { meaning: 'No AI model is configured or online on this server.', action: 'An operator configures a model (Msg says how).' },
   NotConfigured: {

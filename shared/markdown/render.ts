@@ -4,7 +4,7 @@ import katexPlugin from '@vscode/markdown-it-katex';
 import type { KatexOptions } from 'katex';
 import { peekHighlighted, plainCodeHtml, resolveLanguage } from './highlight.ts';
 import { escapeHtml, fenceLanguage } from './html.ts';
-import { addBracketMath } from './bracket-math.ts';
+import { addBracketMath } from '../utils/bracket-math.ts';
 import { addCitations, citationSet } from './citations.ts';
 import type { CitationSet, CitationSource } from './citations.ts';
 import { peekKatex, requestKatex } from './math.ts';

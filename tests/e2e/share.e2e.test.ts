@@ -5,7 +5,8 @@ import path from 'node:path';
 import type { BrowserContext, ConsoleMessage, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatMessages, chatSessions } from '../../server/db/schema/chat.ts';
-import { parseChatStream } from '../helpers/chat.ts';
+import { inLine, parseChatStream } from '../helpers/chat.ts';
+import { readPdf } from '../helpers/pdf-text.ts';
 import { auth, createUser, type TestUser } from '../helpers/users.ts';
 import { launchWithExtension, screenshot, screenshotOnFailure, settled, sidePanelUrl, openWebApp, startStack, useServer, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
 
@@ -18,35 +19,8 @@ const lecture = (i: number) =>
   `\`\`\`python\ndef part_${i + 1}(x):\n    return x ** ${(i % 5) + 2}\n\`\`\`\n\n$$\\int_0^1 x^{${(i % 5) + 2}}\\,dx = \\frac{1}{${(i % 5) + 3}}$$\n\n` +
   `- first point\n- second point\n\n第${i + 1}部分：中文内容也应清晰可读。`;
 
-/** How many pages a PDF has (jsPDF writes each page's object uncompressed). */
+/** How many pages a PDF has (its page objects are written uncompressed). */
 const pageCount = (pdf: Buffer) => pdf.toString('latin1').match(/\/Type\s*\/Page\b(?!s)/g)?.length ?? 0;
-
-/** The first page's picture: jsPDF embeds each page as a JPEG stream of the length its dictionary says. */
-function firstJpeg(pdf: Buffer): Buffer {
-  const text = pdf.toString('latin1');
-  const dict = /<<[^<>]*\/Filter\s*\/DCTDecode[^<>]*>>\s*stream\r?\n/.exec(text);
-  expect(dict).not.toBeNull();
-  const start = dict!.index + dict![0].length;
-  return pdf.subarray(start, start + Number(/\/Length\s+(\d+)/.exec(dict![0])![1]));
-}
-
-/** The share of a JPEG's pixels that are dark (ink), decoded by the browser. */
-function inkOf(page: Page, jpeg: Buffer): Promise<number> {
-  return page.evaluate(async (base64) => {
-    const image = new Image();
-    image.src = `data:image/jpeg;base64,${base64}`;
-    await image.decode();
-    const canvas = document.createElement('canvas');
-    canvas.width = image.naturalWidth;
-    canvas.height = image.naturalHeight;
-    const context = canvas.getContext('2d')!;
-    context.drawImage(image, 0, 0);
-    const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
-    let dark = 0;
-    for (let i = 0; i < data.length; i += 4) if (data[i]! + data[i + 1]! + data[i + 2]! < 384) dark++;
-    return dark / (data.length / 4);
-  }, jpeg.toString('base64'));
-}
 
 /** A file once it has arrived in `dir` (Chromium writes under another name until it is complete). */
 async function downloaded(dir: string, name: string): Promise<Buffer> {
@@ -57,7 +31,8 @@ async function downloaded(dir: string, name: string): Promise<Buffer> {
 /**
  * A chat found, exported and shared from the web app, in Chromium: search finds a word inside an
  * answer and opens the chat at it; "Export as Markdown" downloads the chat with its math as source;
- * "Export as PDF" downloads it drawn on pages, in the web app and in the extension's side panel;
+ * "Export as PDF" downloads it as a PDF of text (made by the server), in the web app and in the
+ * extension's side panel;
  * a share link opens in a fresh browser context with no login, and stops opening once revoked.
  */
 describe('Search, export and share a chat in the web app', () => {
@@ -88,10 +63,10 @@ describe('Search, export and share a chat in the web app', () => {
     const longId = randomUUID();
     await stack.server.database.db.insert(chatSessions).values({ id: longId, userId: user.userId, title: 'Long lecture', lastActiveAt: new Date(Date.UTC(2026, 0, 1)) });
     await stack.server.database.db.insert(chatMessages).values(
-      Array.from({ length: LONG_CHAT }, (_, i) => ({
+      inLine(Array.from({ length: LONG_CHAT }, (_, i) => ({
         id: randomUUID(), sessionId: longId, userId: user.userId, inputMessage: `Explain part ${i + 1}, please.`, outputMessage: lecture(i),
         requestedModelId: 'basic-model', modelName: 'Basic', finishReason: 'stop', createdAt: new Date(Date.UTC(2026, 0, 1) + i * 60_000),
-      })),
+      }))),
     );
     ({ context, web } = await openWebApp(ext, stack.origin, user.token));
     const cdp = await web.createCDPSession();
@@ -135,7 +110,7 @@ describe('Search, export and share a chat in the web app', () => {
     expect(text).toContain('$a^2+b^2=c^2$');
   });
 
-  it('exports the chat as PDF: drawn pages, and a long chat over many pages with progress shown', async () => {
+  it('exports the chat as PDF: text a reader can select, Chinese included, and a long chat over many pages', async () => {
     const refused: string[] = [];
     const listen = (message: ConsoleMessage) => /Content Security Policy|EvalError/i.test(message.text()) && refused.push(message.text());
     web.on('console', listen);
@@ -146,25 +121,26 @@ describe('Search, export and share a chat in the web app', () => {
     const short = await downloaded(downloads, 'Kyoto trip.pdf');
     expect(short.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expect(pageCount(short)).toBe(1);
-    // The page is a picture of the chat: some ink on white, not a blank or a black page.
-    const ink = await inkOf(web, firstJpeg(short));
-    expect(ink).toBeGreaterThan(0.003);
-    expect(ink).toBeLessThan(0.3);
+    // Text, not a picture: the title, the question and the answer, its Chinese and its math as TeX.
+    const read = await readPdf(short);
+    for (const text of ['Kyoto trip', 'Kyoto trip ideas?', 'Philosopher’s Path', '京都的春天适合赏樱花。', 'a^2+b^2=c^2']) expect(read.text).toContain(text);
+    expect(read.markInfo).toMatchObject({ Marked: true });
 
     await web.locator('button[aria-label="Actions for Long lecture"]').click();
     await web.locator('::-p-text(Export as PDF)').click();
-    await waitForText(web, /Making the PDF… \d+%/);
     const long = await downloaded(downloads, 'Long lecture.pdf');
     expect(long.subarray(0, 5).toString('latin1')).toBe('%PDF-');
     const pages = pageCount(long);
     expect(pages).toBeGreaterThan(LONG_CHAT / 8);
-    // A sane size: pictures of text pages, a few hundred KB each at most.
-    expect(long.length).toBeLessThan(pages * 400_000);
+    const lecture = await readPdf(long);
+    expect(lecture.text).toContain(`第${LONG_CHAT}部分：中文内容也应清晰可读。`);
+    expect(lecture.text).toContain(`def part_${LONG_CHAT}(x):`);
+    // Text and a subset of one font: far smaller than pictures of the pages.
+    expect(long.length).toBeLessThan(pages * 30_000);
     await web.waitForFunction(() => !/Making the PDF/.test(document.body.innerText));
     web.off('console', listen);
     expect(refused).toEqual([]);
-    // Drawing the pages of a long chat takes a while on a busy machine.
-  }, 240_000);
+  }, 120_000);
 
   it('shares a link that opens with no login and shows nothing private, then revokes it', async () => {
     await sessionMenu('Share…');
@@ -224,7 +200,7 @@ describe('Search, export and share a chat in the web app', () => {
       const pdf = await downloaded(panelDownloads, 'Kyoto trip.pdf');
       expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
       expect(pageCount(pdf)).toBe(1);
-      expect(await inkOf(panel, firstJpeg(pdf))).toBeGreaterThan(0.003);
+      expect((await readPdf(pdf)).text).toContain('京都的春天适合赏樱花。');
       expect(refused).toEqual([]);
     } finally {
       await panel.close();

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppRouter } from '../../../components/app-shell/router.tsx';
 import { AppRoutes } from '../../../components/layout/app-routes.tsx';
 import type { ChatMessageItem } from '../../../shared/contracts/chat.ts';
+import { MARKDOWN_TO_PDF_PATH } from '../../../shared/contracts/export.ts';
 import { answer, fakeApi, serveTheseTests } from '../../helpers/fake-api.ts';
 import { sendEnvelope } from '../../helpers/http-server.ts';
 import { testModel } from '../../helpers/models.ts';
@@ -26,6 +27,10 @@ const server = serveTheseTests(
     },
     '/api/Save/IsSaved': answer({ list: [] }),
     '/api/Browser/AddBrowser': answer(),
+    [MARKDOWN_TO_PDF_PATH]: (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/pdf' });
+      res.end('%PDF-1.7 one answer');
+    },
   }),
 );
 
@@ -46,6 +51,19 @@ function catchDownloads() {
 
 afterEach(() => vi.restoreAllMocks());
 
+async function openAnswerMenu(index: number) {
+  window.history.replaceState(null, '', '/s1');
+  await renderInApp(
+    <AppRouter platform={{ isExtension: false }}>
+      <AppRoutes />
+    </AppRouter>,
+    { apiBase: server.url, user: testUser },
+  );
+  // Each answer's button is a chunk of its own: wait for both.
+  await waitFor(() => expect(screen.getAllByRole('button', { name: 'Download this answer' })).toHaveLength(2));
+  await userEvent.click(screen.getAllByRole('button', { name: 'Download this answer' })[index]!);
+}
+
 describe("an answer's download", () => {
   it('is among the actions of each answer beside the save star, and downloads that one answer with its question as Markdown', async () => {
     const files = catchDownloads();
@@ -56,8 +74,8 @@ describe("an answer's download", () => {
       </AppRouter>,
       { apiBase: server.url, user: testUser },
     );
-    const buttons = await screen.findAllByRole('button', { name: 'Download this answer' });
-    expect(buttons).toHaveLength(2);
+    await waitFor(() => expect(screen.getAllByRole('button', { name: 'Download this answer' })).toHaveLength(2));
+    const buttons = screen.getAllByRole('button', { name: 'Download this answer' });
     expect(screen.getAllByRole('button', { name: 'Save to favourites' })).toHaveLength(2);
 
     await userEvent.click(buttons[1]!);
@@ -71,5 +89,22 @@ describe("an answer's download", () => {
     // Only this exchange: not the chat's other one.
     expect(text).not.toContain('Kyoto');
     expect(within(document.body).queryByText('Could not export this answer. Try again.')).toBeNull();
+  });
+});
+
+describe("an answer's PDF", () => {
+  it('posts that one exchange as Markdown and saves the PDF under the name of its Markdown file, with .pdf', async () => {
+    const files = catchDownloads();
+    await openAnswerMenu(1);
+    await userEvent.click(await screen.findByRole('menuitem', { name: 'Export as PDF', hidden: true }));
+    await waitFor(() => expect(files).toHaveLength(1));
+    expect(files[0]!.name).toBe('And what should we eat.pdf');
+    expect(await files[0]!.blob.text()).toBe('%PDF-1.7 one answer');
+    const sent = server.requests.filter((r) => r.url === MARKDOWN_TO_PDF_PATH).map((r) => JSON.parse(r.body) as { markdown: string; title: string; fileName: string });
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ title: 'And what should we eat?', fileName: 'And what should we eat.pdf' });
+    expect(sent[0]!.markdown).toContain('And what should we eat?\nWe like noodles.');
+    expect(sent[0]!.markdown).toContain('Try $x^2$ udon.');
+    expect(sent[0]!.markdown).not.toContain('Kyoto');
   });
 });

@@ -31,6 +31,11 @@ describe('chatToMarkdown', () => {
     );
     expect(text).not.toContain('selected words');
   });
+
+  it('leaves the title line out when asked (the PDF export sends the title apart)', () => {
+    const text = chatToMarkdown('Physics', [fullTurn({ chatMediaId: 'b', mediaType: 'image', title: '', url: '', icon: '' }, { inputMessage: 'Why?', outputMessage: 'Because.', citations: [] })], labels, '2026-11-25 10:00', { heading: false });
+    expect(text).toBe(['_Exported on 2026-11-25 10:00_', '## You', 'Why?', '**Attachments**\n\n- paper.pdf\n- image\n- An article (https://example.com/a)', '## Basic', 'Because.'].join('\n\n') + '\n');
+  });
 });
 
 describe('fileNameFor', () => {

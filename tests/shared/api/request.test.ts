@@ -5,6 +5,7 @@ import {
   REQUEST_TIMEOUT_MS,
   apiGet,
   apiPost,
+  apiPostFile,
   observeRequests,
   onUnauthorized,
   ServerUnreachableError,
@@ -221,5 +222,45 @@ describe('observers', () => {
     ]);
     expect(seen[0].requestId).toBe(server.requests[0].headers['x-request-id']);
     expect(seen[0].endedAt).toBeGreaterThanOrEqual(seen[0].startedAt);
+  });
+});
+
+describe('files', () => {
+  it('answers a file as a Blob of its type, posting JSON with the usual headers', async () => {
+    await writePersisted(tokenPersisted, 'file-token');
+    server.handle((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/pdf', Authorization: 'renewed-for-file' });
+      res.end(Buffer.from([0x25, 0x50, 0x44, 0x46, 0xff, 0x00]));
+    });
+    const blob = await apiPostFile('/api/Image/MarkdownToPdf', { markdown: '# 你好' });
+    expect(blob.type).toBe('application/pdf');
+    expect([...new Uint8Array(await blob.arrayBuffer())]).toEqual([0x25, 0x50, 0x44, 0x46, 0xff, 0x00]);
+    const sent = server.requests.at(-1)!;
+    expect(sent.headers['content-type']).toBe('application/json-patch+json');
+    expect(sent.headers.authorization).toBe('Bearer file-token');
+    expect(JSON.parse(sent.body)).toEqual({ markdown: '# 你好' });
+    expect(peekPersisted(tokenPersisted)).toBe('renewed-for-file');
+  });
+
+  it("throws a refusal's Code and Msg, logs out on 10402, and maps HTTP errors like any call", async () => {
+    server.handle((_req, res) => sendEnvelope(res, { Code: 10400, Msg: 'The text is empty.' }));
+    let error = await apiFailure(apiPostFile('/api/x', {}));
+    expect([error.code, error.message]).toEqual([10400, 'The text is empty.']);
+
+    await writePersisted(tokenPersisted, 'expired');
+    let loggedOut = 0;
+    const stop = onUnauthorized(() => loggedOut++);
+    server.handle((_req, res) => sendEnvelope(res, { Code: 10402, Msg: 'Please Login' }));
+    error = await apiFailure(apiPostFile('/api/x', {}));
+    stop();
+    expect([error.code, loggedOut, peekPersisted(tokenPersisted)]).toEqual([10402, 1, null]);
+
+    server.handle((_req, res) => void res.writeHead(502).end('Bad gateway'));
+    error = await apiFailure(apiPostFile('/api/x', {}));
+    expect([error.code, error.status]).toEqual([10500, 502]);
+    // A success envelope where a file was expected is not a file.
+    server.handle((_req, res) => sendEnvelope(res, { Code: 10000, Data: null }));
+    error = await apiFailure(apiPostFile('/api/x', {}));
+    expect([error.code, error.message]).toEqual([10500, 'Request error']);
   });
 });

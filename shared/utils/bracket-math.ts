@@ -4,7 +4,9 @@ import type { StateBlock, StateInline } from 'markdown-it';
 /**
  * `\(…\)` and `\[…\]`, the LaTeX delimiters models often use, as the same math tokens the KaTeX
  * plugin makes for `$…$` and `$$…$$`. Done as parser rules rather than by rewriting the text, so
- * code spans and code blocks keep them literally for free.
+ * code spans and code blocks keep them literally for free. Shared by the app's renderer
+ * (shared/markdown/render.ts) and the server's PDF export (server/services/export/), so both see the
+ * same math.
  */
 export function addBracketMath(md: MarkdownIt): void {
   // Before 'escape', which would otherwise turn `\(` into a literal "(".
