@@ -29,7 +29,8 @@ export function PlanCard({ user, onOpen }: { user: UserInfo; onOpen?: () => void
     >
       <IconCrown size={18} style={{ color, flexShrink: 0 }} />
       <div style={{ minWidth: 0 }}>
-        <Text size="sm" fw={600} truncate style={{ color }}>
+        {/* The tier's colour marks the border and the crown; the name is in the text colour (the tiers' colours are under 4.5:1 on white). */}
+        <Text size="sm" fw={600} truncate>
           {order ? planName(order.vipPackageLevel, order.vipPackageName, t) : t('chat.sider.freeVersion')}
         </Text>
         {order && (

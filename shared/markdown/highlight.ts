@@ -78,8 +78,9 @@ const ALIASES: Record<string, string> = {
 };
 
 /** Both schemes in one pass: the light colours inline, the dark ones as --shiki-dark (markdown-view.css picks). */
-const THEMES = { light: 'github-light', dark: 'github-dark-default' };
-const loadThemes = (): ThemeInput[] => [import('shiki/themes/github-light.mjs'), import('shiki/themes/github-dark-default.mjs')];
+// github-light's orange and grey are under 4.5:1 on white; its -default sibling's colours are not.
+const THEMES = { light: 'github-light-default', dark: 'github-dark-default' };
+const loadThemes = (): ThemeInput[] => [import('shiki/themes/github-light-default.mjs'), import('shiki/themes/github-dark-default.mjs')];
 
 /** The grammar id for a fence's language word, or undefined when it is not one we highlight. */
 export function resolveLanguage(lang: string): string | undefined {

@@ -43,11 +43,12 @@ async function contrastProblems(page: Page): Promise<string[]> {
 const scheme = (page: Page) => page.evaluate(() => document.documentElement.getAttribute('data-mantine-color-scheme'));
 
 /**
- * Dark mode on every surface, in Chromium: chosen in the web app's Settings and kept; the side panel,
- * the login page and a share page following a dark system. Each screen's text passes the contrast
- * check in the dark scheme, and pictures of each are saved (English and Chinese, desktop and phone).
+ * The colour schemes, in Chromium: the light scheme's chat, Settings, login and share pages pass the
+ * contrast check; dark is chosen in the web app's Settings and kept; the side panel, the login page
+ * and a share page follow a dark system. Each screen's text passes the contrast check in the dark
+ * scheme, and pictures of each are saved (English and Chinese, desktop and phone).
  */
-describe('Dark mode', () => {
+describe('Colour schemes', () => {
   let stack: Stack;
   let ext: ExtensionBrowser;
   let web: Page;
@@ -75,10 +76,33 @@ describe('Dark mode', () => {
     await stack?.close();
   });
 
+  it('reads well in the light scheme too: the chat, Settings, the login page and a share page', async () => {
+    await web.goto(`${stack.origin}/${chat.chatSessionId}`);
+    await waitForText(web, /Bay of Fundy/);
+    await web.waitForSelector('.md-code .shiki');
+    expect(await scheme(web)).toBe('light');
+    expect(await contrastProblems(web)).toEqual([]);
+    await screenshot(web, 'light-chat-desktop');
+    const visitor = await ext.browser.createBrowserContext();
+    try {
+      const page = await visitor.newPage();
+      await page.setViewport({ width: 1280, height: 800 });
+      await page.goto(`${stack.origin}/login`);
+      await page.waitForSelector('input[type="email"], input[name="email"]');
+      expect(await contrastProblems(page)).toEqual([]);
+      await page.goto(`${stack.origin}${chat.sharePath}`);
+      await page.waitForSelector('.md-code .shiki');
+      expect(await contrastProblems(page)).toEqual([]);
+    } finally {
+      await visitor.close();
+    }
+  });
+
   it('is chosen in the web app’s Settings, applies at once and is kept for the next start', async () => {
     await web.goto(`${stack.origin}/setting`);
     await web.waitForSelector('::-p-aria(Appearance)');
     expect(await scheme(web)).toBe('light');
+    expect(await contrastProblems(web)).toEqual([]);
     await web.locator('::-p-text(Dark)').click();
     await web.waitForFunction(() => document.documentElement.getAttribute('data-mantine-color-scheme') === 'dark');
     const background = await web.evaluate(() => getComputedStyle(document.body).backgroundColor);
@@ -110,6 +134,10 @@ describe('Dark mode', () => {
 
   it('follows a dark system in the side panel, on the login page and on a share page', async () => {
     const panel = await openSidePanel(ext);
+    await panel.waitForSelector('textarea');
+    await waitForText(panel, /\bAuto\b/);
+    expect(await scheme(panel)).toBe('light');
+    expect(await contrastProblems(panel)).toEqual([]);
     await panel.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
     await panel.reload();
     await panel.waitForSelector('textarea');

@@ -7,7 +7,7 @@ const colouredSpan = /<span style="color:#[0-9A-Fa-f]{6};--shiki-dark:#[0-9A-Fa-
 describe('highlightCode', () => {
   it('colours TypeScript and Python through their aliases', async () => {
     const ts = await highlightCode('const answer: number = 42;\n', 'ts');
-    expect(ts).toMatch(/^<pre class="shiki shiki-themes github-light github-dark-default"/);
+    expect(ts).toMatch(/^<pre class="shiki shiki-themes github-light-default github-dark-default"/);
     expect(ts).toMatch(colouredSpan);
     expect(ts).toContain('answer');
     const py = await highlightCode('def f(x):\n    return x * 2\n', 'py');
