@@ -5,6 +5,7 @@ import type { MarkdownToPdfBody } from '../../../shared/contracts/export.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { t } from '../../core/i18n.ts';
+import { ownerQueue } from '../../core/owner-queue.ts';
 import type { PdfJob } from './pdf-render.ts';
 import type { PdfWorkerAnswer } from './pdf-worker.ts';
 
@@ -118,24 +119,8 @@ async function runOnWorker(ctx: AppContext, job: PdfJob): Promise<Uint8Array> {
   });
 }
 
-let admitted = 0;
-/** Per user, the tail of their queue: the next job starts when it settles. */
-const queues = new Map<string, Promise<unknown>>();
-
-/** `job` for `owner` (a user id), after that user's earlier jobs; refused as busy past the queue's bound. */
-async function queued(ctx: AppContext, owner: string, job: PdfJob): Promise<Uint8Array> {
-  if (admitted >= PDF_LIMITS.maxWorkers + PDF_LIMITS.maxWaiting) throw new AppError(Codes.RateLimited, 'pdfBusy');
-  admitted++;
-  const before = queues.get(owner) ?? Promise.resolve();
-  const mine = before.catch(() => {}).then(() => runOnWorker(ctx, job));
-  queues.set(owner, mine);
-  try {
-    return await mine;
-  } finally {
-    admitted--;
-    if (queues.get(owner) === mine) queues.delete(owner);
-  }
-}
+/** One PDF at a time per user (a user's next waits for their last); refused as busy past the workers and those waiting. */
+const queuedPdf = ownerQueue(() => PDF_LIMITS.maxWorkers + PDF_LIMITS.maxWaiting, 'pdfBusy');
 
 /** A file name for the download: no path, no control or reserved characters, ending in .pdf. */
 export function pdfFileName(name: string): string {
@@ -157,6 +142,6 @@ export async function markdownToPdf(ctx: AppContext, owner: string, body: Markdo
   const docLang = body.lang ?? lang;
   const title = (body.title ?? '').replace(/\s+/g, ' ').trim();
   const job: PdfJob = { markdown: body.markdown, title, lang: docLang, imageLabel: t(docLang, 'pdfImage') };
-  const bytes = await queued(ctx, owner, job);
+  const bytes = await queuedPdf(owner, () => runOnWorker(ctx, job));
   return { bytes, fileName: pdfFileName(body.fileName ?? title) };
 }

@@ -2,6 +2,7 @@ import { Worker } from 'node:worker_threads';
 import { Codes } from '../../../shared/contracts/envelope.ts';
 import { AppError } from '../../core/errors.ts';
 import type { MessageKey } from '../../core/i18n.ts';
+import { ownerQueue } from '../../core/owner-queue.ts';
 
 /**
  * Reading the text of a PDF or DOCX happens in a worker thread of its own, bounded in heap and
@@ -53,10 +54,9 @@ function runInWorker(job: ExtractionJob): Promise<string> {
 }
 
 let running = 0;
-let admitted = 0;
 const slotWaiters: (() => void)[] = [];
-/** Per user, the tail of their queue: the next job starts when it settles. */
-const queues = new Map<string, Promise<unknown>>();
+/** One job at a time per user, and a bound on all users' (the worker slots and those waiting). */
+const queued = ownerQueue(() => MAX_RUNNING + MAX_WAITING, 'extractionBusy');
 
 async function withSlot<T>(work: () => Promise<T>): Promise<T> {
   if (running >= MAX_RUNNING) await new Promise<void>((r) => slotWaiters.push(r));
@@ -71,15 +71,5 @@ async function withSlot<T>(work: () => Promise<T>): Promise<T> {
 
 /** The text of a PDF or DOCX upload of `owner` (a user id); refusals are AppErrors in the user's language. */
 export async function extractDocumentText(owner: string, kind: ExtractionJob['kind'], bytes: Uint8Array, fileName: string): Promise<string> {
-  if (admitted >= MAX_RUNNING + MAX_WAITING) throw new AppError(Codes.RateLimited, 'extractionBusy');
-  admitted++;
-  const before = queues.get(owner) ?? Promise.resolve();
-  const mine = before.catch(() => {}).then(() => withSlot(() => runInWorker({ kind, bytes, fileName })));
-  queues.set(owner, mine);
-  try {
-    return await mine;
-  } finally {
-    admitted--;
-    if (queues.get(owner) === mine) queues.delete(owner);
-  }
+  return queued(owner, () => withSlot(() => runInWorker({ kind, bytes, fileName })));
 }

@@ -10,6 +10,7 @@ import { sendEnvelope } from '../../helpers/http-server.ts';
 import { testModel } from '../../helpers/models.ts';
 import { listedMessage } from '../../helpers/messages.ts';
 import { renderInApp, testUser } from '../../helpers/render-app.tsx';
+import { catchDownloads } from '../../helpers/downloads.ts';
 
 const message = (i: number, inputMessage: string, outputMessage: string): ChatMessageItem =>
   listedMessage({ chatMessageId: `m${i}`, chatSessionId: 's1', inputMessage, outputMessage, modelName: 'Basic Model' });
@@ -33,21 +34,6 @@ const server = serveTheseTests(
     },
   }),
 );
-
-/** What the browser was asked to download: the file's name and text. */
-function catchDownloads() {
-  const files: { name: string; blob: Blob }[] = [];
-  let last: Blob | undefined;
-  vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
-    last = blob as Blob;
-    return 'blob:test';
-  });
-  vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
-  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-    files.push({ name: this.download, blob: last! });
-  });
-  return files;
-}
 
 afterEach(() => vi.restoreAllMocks());
 

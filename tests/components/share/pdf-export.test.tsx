@@ -9,6 +9,7 @@ import { answer, fakeApi, serveTheseTests, type Route } from '../../helpers/fake
 import { createGate, sendEnvelope } from '../../helpers/http-server.ts';
 import { listedMessage } from '../../helpers/messages.ts';
 import { renderInApp, testUser } from '../../helpers/render-app.tsx';
+import { catchDownloads } from '../../helpers/downloads.ts';
 
 /**
  * "Export as PDF" in a chat's menu: the chat's Markdown (the Markdown export's, its title sent
@@ -39,21 +40,6 @@ const server = serveTheseTests(
     [MARKDOWN_TO_PDF_PATH]: sendPdf,
   }),
 );
-
-/** What the browser was asked to download: the file's name and bytes. */
-function catchDownloads() {
-  const files: { name: string; blob: Blob }[] = [];
-  let last: Blob | undefined;
-  vi.spyOn(URL, 'createObjectURL').mockImplementation((blob) => {
-    last = blob as Blob;
-    return 'blob:test';
-  });
-  vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
-  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-    files.push({ name: this.download, blob: last! });
-  });
-  return files;
-}
 
 afterEach(() => {
   gate.reset();
