@@ -11,6 +11,7 @@ import { notifyWithAction } from '../ui/notify-with-action.tsx';
 import type { AddFile, AddPage } from './attachments.tsx';
 import { useChatDrop } from './link-drop.tsx';
 import { fileNameOf, modelAccepts, type useAttachments } from './use-attachments.ts';
+import { modelName } from './model-picker.tsx';
 
 type Attachments = ReturnType<typeof useAttachments>;
 
@@ -124,7 +125,7 @@ export function useAttachActions(attachments: Attachments, model: ModelListItem 
   const fileUnavailable = !model
     ? t('chat.composer.webSearchNoModel')
     : accepted.length === 0
-      ? t('chat.content.modelTakesNoFiles', { model: model.name })
+      ? t('chat.content.modelTakesNoFiles', { model: modelName(model, t) })
       : null;
 
   return { canUpload, addPage, addFile, readTab, pasteFiles, drop, accepted, fileUnavailable };

@@ -25,7 +25,7 @@ import { Composer, type ComposerMenuProps } from './composer.tsx';
 import { ChatDropOverlay } from './link-drop.tsx';
 import { preloadMarkdownView } from './message-item.tsx';
 import { MessageList } from './message-list.tsx';
-import { ModelPicker, useLockedModelPrompt } from './model-picker.tsx';
+import { ModelPicker, modelName, useLockedModelPrompt } from './model-picker.tsx';
 import { useModelSwitch } from './model-switch.tsx';
 import type { ChatTool } from './quick-function-icon.tsx';
 import { chatToolLabel, ChosenToolChip, QuickFunctionStarters, SlashMenuSlot, useChatQuickFunctions } from './quick-functions.tsx';
@@ -62,7 +62,7 @@ function reportFailure(error: unknown): void {
 /** Why the web-search toggle is off for this model and server, or null when it may be on. */
 function whyNoWebSearch(model: ModelListItem | undefined, searchProvider: string | undefined): string | null {
   if (!model) return i18next.t('chat.composer.webSearchNoModel');
-  if (!model.webSearch) return i18next.t('chat.composer.webSearchUnsupported', { model: model.name });
+  if (!model.webSearch) return i18next.t('chat.composer.webSearchUnsupported', { model: modelName(model, i18next.t) });
   return searchProvider ? null : i18next.t('chat.composer.webSearchNotConfigured');
 }
 

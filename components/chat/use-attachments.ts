@@ -16,6 +16,7 @@ import type { ActiveTab, TabAccess } from '../../shared/platform/platform.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
 import type { DocumentReading } from '../../shared/utils/read-document.ts';
 import { fileKindsInWords } from './file-kinds.ts';
+import { modelName } from './model-picker.tsx';
 
 type MediaStatus = 'loading' | 'completed' | 'error';
 
@@ -317,8 +318,8 @@ function useFileSource(list: AttachmentList, rules: ListRules, modelRef: Mutable
       const target = modelRef.current;
       const name = fileNameOf(file);
       const accepted = target ? acceptedExtensions(target.modelMap) : [];
-      if (!target || accepted.length === 0) return t('chat.content.modelTakesNoFiles', { model: target?.name ?? '' });
-      if (!accepted.includes(extensionOf(name))) return t('chat.content.uploadFileTypeError', { name, model: target.name, types: fileKindsInWords(accepted, t, i18n.language) });
+      if (!target || accepted.length === 0) return t('chat.content.modelTakesNoFiles', { model: target ? modelName(target, t) : '' });
+      if (!accepted.includes(extensionOf(name))) return t('chat.content.uploadFileTypeError', { name, model: modelName(target, t), types: fileKindsInWords(accepted, t, i18n.language) });
       if (file.size >= MEDIA_LIMITS.chat.maxBytes) return t('chat.content.fileSizeExceed', { name, max: MAX_MB });
       if (file.size === 0) return t('chat.content.emptyFile', { name });
       const refused = countExceeded();

@@ -22,6 +22,9 @@ import { LedgerKindSchema } from '../../shared/contracts/points.ts';
 import type { UserInfo } from '../../shared/contracts/user.ts';
 import { PricingPage } from '../../components/plans/pricing-page.tsx';
 import { SettingsPage } from '../../components/settings/settings-page.tsx';
+import { SETTINGS_SECTIONS } from '../../components/settings/sections.ts';
+import { AppRouter } from '../../components/app-shell/router.tsx';
+import { AppRoutes } from '../../components/layout/app-routes.tsx';
 import { setLanguage } from '../../shared/i18n/i18n.ts';
 import { dashboardStats } from '../helpers/dashboard.ts';
 import { answer, fakeApi, serveTheseTests, type Route } from '../helpers/fake-api.ts';
@@ -50,8 +53,14 @@ const ALLOWED = new Set([
   'UTC',
   // The payment provider, by its name.
   'Stripe',
-  // A key's name as printed on the keyboard.
+  // Keys' names as printed on the keyboard.
   'Esc',
+  'Enter',
+  'Shift',
+  // Browsers, by their names.
+  'Chrome',
+  'Edge',
+  'Firefox',
   // The unit models count text in, which Chinese AI products write in Latin letters.
   'Token',
 ]);
@@ -203,6 +212,28 @@ const CONSOLE_ROUTES: Record<string, Route> = {
 };
 
 /** One notification of each kind the server sends, with the parameters it gives. */
+/** An exchange whose answer is the second of two versions (Ask again), in a chat of one turn. */
+const versionedExchange = {
+  chatMessageId: 'm2',
+  chatSessionId: 's-versions',
+  inputMessage: '为什么会有潮汐？',
+  outputMessage: '月球和太阳的引力拉动海洋。',
+  aiModelId: 'mini',
+  modelName: 'Mini',
+  chatMediaIds: [],
+  chatMedias: [],
+  citations: [],
+  toolCalls: [],
+  quickFunction: null,
+  selection: null,
+  finishReason: 'stop',
+  createTime: '2026-11-25T08:00:00.000Z',
+  finishTime: '2026-11-25T08:00:02.000Z',
+  versionIds: ['m1', 'm2'],
+  versionIndex: 2,
+  versionCount: 2,
+};
+
 const NOTIFICATIONS = ['paymentSucceeded', 'paymentFailed', 'paymentDisputed', 'paymentRefunded', 'planEnding', 'planRenewing', 'planResumed', 'planEnded', 'inviteCredited', 'invitedWelcome', 'checkinStreak', 'redeem'].map((key, i) => ({
   id: `n${i}`,
   kind: 'invite',
@@ -283,6 +314,7 @@ const USER_ROUTES: Record<string, Route> = {
     ],
   }),
   '/api/UserNotification/GetUnreadCount': answer({ unread: 2 }),
+  '/api/Chat/GetChatMessageListBySelfSessionId': answer({ list: [versionedExchange], total: 1 }),
   '/api/UserNotification/GetList': answer({ list: NOTIFICATIONS, total: NOTIFICATIONS.length, unread: 2 }),
   '/api/Vip/GetVipOrderList': answer({
     list: (['paid', 'refunded', 'granted'] as const).map((status, i) => ({
@@ -392,6 +424,37 @@ describe('the main screens in Chinese', () => {
 });
 
 describe('the user\'s screens in Chinese', () => {
+  it('settings: the list and each section, with what other features add to it', async () => {
+    window.history.replaceState(null, '', '/setting');
+    await renderInApp(
+      <AppRouter platform={{ isExtension: false }}>
+        <AppRoutes />
+      </AppRouter>,
+      { apiBase: server.url, user: standardUser, platform: { isH5: true, scene: 'h5' } },
+    );
+    await setLanguage('zh');
+    const list = await screen.findByTestId('settings-list');
+    expect(list).toHaveTextContent('隐私与记忆');
+    expect(findings()).toEqual([]);
+    for (const section of SETTINGS_SECTIONS) {
+      await userEvent.click(await screen.findByTestId(`settings-row-${section}`));
+      await screen.findByTestId(`settings-section-${section}`);
+      await waitFor(() => expect(document.querySelector('.mantine-Loader-root')).toBeNull());
+      expect(findings(), section).toEqual([]);
+      await userEvent.click(screen.getByRole('button', { name: '返回设置' }));
+    }
+  });
+
+  it('a chat whose answer has two versions, and the edit box of its question', async () => {
+    await inChinese(<ChatView sessionId="s-versions" onSessionCreated={vi.fn()} />);
+    const versions = await screen.findByTestId('answer-versions');
+    expect(versions).toHaveAttribute('aria-label', '第 2 个版本，共 2 个');
+    await userEvent.click(screen.getByRole('button', { name: '编辑消息' }));
+    await screen.findByTestId('question-editor');
+    await waitFor(() => expect(screen.getByTestId('model-picker')).toHaveTextContent('自动'));
+    expect(findings()).toEqual([]);
+  });
+
   it('history: the sidebar with chats', async () => {
     await inChinese(<ChatSidebar onNavigate={vi.fn()} />);
     await screen.findByText('翻译一段合同');
