@@ -1,17 +1,19 @@
 import { Box, Center, Group, Loader, NavLink, Paper, Stack, ThemeIcon, Title } from '@mantine/core';
-import { useAtomValue } from 'jotai';
+import { useMutation } from '@tanstack/react-query';
+import { useAtomValue, useStore } from 'jotai';
 import { Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isLoggedInAtom } from '../../shared/atoms/auth.ts';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
+import { signOut } from '../app-shell/account.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
 import { SignInPrompt } from '../app-shell/sign-in-prompt.tsx';
-import { IconCoin, IconPrompt, IconSettings, type IconProps } from '../ui/icons.tsx';
+import { IconChevronRight, IconCoin, IconPrompt, IconSettings, type IconProps } from '../ui/icons.tsx';
 import { PageFrame } from '../ui/page-frame.tsx';
 import { AccountSection } from './account-section.tsx';
 import { GeneralSettings } from './general-section.tsx';
 import { SETTINGS_SECTIONS, type SettingsSectionId } from './sections.ts';
-import { IconBrowser, IconChevronRight, IconShield, IconUser } from './settings-icons.tsx';
+import { IconBrowser, IconLogout, IconShield, IconUser } from './settings-icons.tsx';
 import strings from '../../locales/features/settings.en.json';
 
 addEnglishStrings(strings);
@@ -102,7 +104,10 @@ function useHint(section: SettingsSectionId): string {
  */
 function SectionList({ current, onOpen }: { current?: SettingsSectionId; onOpen: (section: SettingsSectionId) => void }) {
   const { t } = useTranslation();
-  const rows = SETTINGS_SECTIONS.map((id) => <SectionRow key={id} id={id} current={current} onOpen={onOpen} />);
+  const rows = [
+    ...SETTINGS_SECTIONS.map((id) => <SectionRow key={id} id={id} current={current} onOpen={onOpen} />),
+    <LogoutRow key="logout" wide={current !== undefined} />,
+  ];
   if (current) {
     return (
       <Stack component="nav" gap={2} aria-label={t('settings.sectionsLabel')} data-testid="settings-nav">
@@ -156,6 +161,30 @@ function SectionRow({ id, current, onOpen }: { id: SettingsSectionId; current?: 
       styles={{ label: { fontWeight: 600 } }}
       style={{ borderTop: id === SETTINGS_SECTIONS[0] ? undefined : '1px solid var(--mantine-color-default-border)' }}
       data-testid={`settings-row-${id}`}
+    />
+  );
+}
+
+/** Signing out, at the end of the list: as near as it was on the one long page (a signed-in user only). */
+function LogoutRow({ wide }: { wide: boolean }) {
+  const { t } = useTranslation();
+  const store = useStore();
+  const loggedIn = useAtomValue(isLoggedInAtom);
+  const logout = useMutation({ mutationFn: () => signOut(store) });
+  if (!loggedIn) return null;
+  return (
+    <NavLink
+      component="button"
+      type="button"
+      label={t('settings.logout')}
+      leftSection={wide ? <IconLogout size={18} /> : <ThemeIcon variant="light" color="red" size={34} radius="md"><IconLogout size={18} /></ThemeIcon>}
+      color="red"
+      disabled={logout.isPending}
+      onClick={() => logout.mutate()}
+      py={wide ? undefined : 'sm'}
+      c="red.8"
+      style={wide ? { borderRadius: 6 } : { borderTop: '1px solid var(--mantine-color-default-border)' }}
+      data-testid="settings-logout"
     />
   );
 }

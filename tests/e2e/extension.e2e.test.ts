@@ -173,10 +173,9 @@ describe('Tandem in Chromium: the web app session, the mobile layout and languag
     );
     await screenshot(web, 'web-desktop-en');
 
-    // The gear opens General beside the sections; logging out is under Account.
+    // The gear opens General beside the sections; Log out ends their list.
     await web.locator('::-p-aria([name="Settings"][role="button"])').click();
-    await web.locator('::-p-aria([name="Account"][role="button"])').click();
-    await web.locator('::-p-aria([name="Log out"][role="button"])').click();
+    await web.locator('[data-testid="settings-nav"] [data-testid="settings-logout"]').click();
     await waitForExtensionStorage(ext.control, 'tandem.auth.token', (v) => tokenOf(v) === null);
     await waitForText(panel, /Sign in to start chatting/);
 

@@ -1,8 +1,9 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AppRouter } from '../../../components/app-shell/router.tsx';
 import { AppRoutes } from '../../../components/layout/app-routes.tsx';
+import { isLoggedInAtom } from '../../../shared/atoms/auth.ts';
 import type { UserInfo } from '../../../shared/contracts/user.ts';
 import type { Platform } from '../../../shared/platform/platform.ts';
 import { answer, serveTheseTests } from '../../helpers/fake-api.ts';
@@ -58,7 +59,8 @@ describe('settings on a narrow screen (a phone, the side panel)', () => {
   it('lists every section at /setting, each with its icon, title and what is inside it', async () => {
     await openAt('/setting', NARROW);
     const list = await screen.findByTestId('settings-list');
-    expect(within(list).getAllByRole('button')).toHaveLength(SECTIONS.length);
+    // Every section, then signing out.
+    expect(within(list).getAllByRole('button')).toHaveLength(SECTIONS.length + 1);
     for (const [id, title, hint] of SECTIONS) {
       const row = within(list).getByTestId(`settings-row-${id}`);
       expect(row).toHaveTextContent(title);
@@ -119,7 +121,7 @@ describe('settings on a wide screen (the web app on a desktop)', () => {
     expect(await screen.findByRole('radiogroup', { name: 'Language' })).toBeInTheDocument();
     expect(screen.getByRole('radiogroup', { name: 'Appearance' })).toBeInTheDocument();
     const nav = screen.getByRole('navigation', { name: 'Settings sections' });
-    expect(within(nav).getAllByRole('button').map((b) => b.textContent)).toEqual(SECTIONS.map(([, title]) => title));
+    expect(within(nav).getAllByRole('button').map((b) => b.textContent)).toEqual([...SECTIONS.map(([, title]) => title), 'Log out']);
     expect(current()).toHaveTextContent('General');
     expect(screen.getByRole('heading', { level: 4, name: 'General' })).toBeInTheDocument();
 
@@ -135,7 +137,7 @@ describe('settings on a wide screen (the web app on a desktop)', () => {
 
   const CONTENT: Record<(typeof SECTIONS)[number][0], () => Promise<unknown>> = {
     general: () => Promise.all([screen.findByRole('radiogroup', { name: 'Language' }), screen.findByTestId('help-settings-section')]),
-    account: () => Promise.all([screen.findByTestId('settings-profile'), screen.findByRole('button', { name: 'Log out' }), screen.findByRole('button', { name: 'Invite friends' })]),
+    account: () => Promise.all([screen.findByTestId('settings-profile'), screen.findByTestId('settings-section-account').then((section) => within(section).findByRole('button', { name: 'Log out' })), screen.findByRole('button', { name: 'Invite friends' })]),
     points: () => Promise.all([screen.findByTestId('points-section'), screen.findByTestId('plan-settings')]),
     prompts: () => Promise.all([screen.findByRole('button', { name: 'Manage prompts' }), screen.findByTestId('open-favourites')]),
     privacy: () => Promise.all([screen.findByTestId('personalization-section'), screen.findByTestId('memory-section'), screen.findByTestId('share-settings')]),
@@ -162,5 +164,21 @@ describe('settings on a wide screen (the web app on a desktop)', () => {
     expect(screen.queryByTestId('points-section')).toBeNull();
     await userEvent.click(screen.getByRole('button', { name: 'Log in' }));
     expect(await screen.findByTestId('login-notice')).toHaveTextContent('Sign in to see your settings');
+    // A visitor has nothing to sign out of.
+    expect(screen.queryByTestId('settings-logout')).toBeNull();
+  });
+});
+
+describe('signing out from the list', () => {
+  it.each([
+    ['a narrow screen', NARROW, 'settings-list'],
+    ['a wide screen', {}, 'settings-nav'],
+  ] as const)('is one click from the list on %s, as near as on the one long page', async (_name, platform, list) => {
+    const { store } = await openAt('/setting', platform);
+    const row = within(await screen.findByTestId(list)).getByTestId('settings-logout');
+    expect(row).toHaveTextContent('Log out');
+    await userEvent.click(row);
+    await waitFor(() => expect(store.get(isLoggedInAtom)).toBe(false));
+    expect(server.requests.some((r) => r.url.startsWith('/api/User/Logout'))).toBe(true);
   });
 });
