@@ -171,7 +171,8 @@ describe('Markdown to PDF: what it refuses', () => {
     PDF_LIMITS.jobTimeoutMs = 1;
     try {
       for (const lang of ['en', 'zh'] as const) {
-        const res = await exportPdf(alice, { markdown: 'A long **text**' }, lang);
+        // Long enough that no worker, however warm, makes it within the 1 ms the job is given.
+        const res = await exportPdf(alice, { markdown: 'A long **text** and more. '.repeat(20_000) }, lang);
         expect(res.statusCode).toBe(200);
         expect(res.json()).toEqual({ Code: Codes.PayloadTooLarge, Msg: translate(lang, 'pdfTooComplex'), Data: null });
       }
