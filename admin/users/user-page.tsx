@@ -11,6 +11,8 @@ import type { LedgerEntry } from '../../shared/contracts/points.ts';
 import { UserActions } from './user-actions.tsx';
 import { useUserFormat } from './user-format.ts';
 import { StatCard } from '../ui/stat-card.tsx';
+import { UserAvatar } from '../../components/ui/user-avatar.tsx';
+import { headImgLink } from '../../shared/api/user.ts';
 import './strings.ts';
 
 /** /admin/users/:userId — one account: plan, points and ledger, activity, invite tree, and the actions. */
@@ -40,18 +42,21 @@ function UserDetail({ user }: { user: AdminUserDetail }) {
   const subscription = user.plan.subscription;
   return (
     <>
-      <Stack gap={4}>
-        <Group gap="sm">
-          <Title order={2}>{user.email}</Title>
-          {user.role === 'admin' && <Badge>{t('adminUsers.role.admin')}</Badge>}
-          <Badge color={user.status === 'closed' ? 'red' : 'teal'} variant="light" data-testid="user-status">
-            {t(`adminUsers.status.${user.status}`)}
-          </Badge>
-        </Group>
-        <Text size="sm" c="dimmed">
-          {user.userName} · {t('adminUsers.user.id')}: {user.userId}
-        </Text>
-      </Stack>
+      <Group gap="md" wrap="nowrap" align="center">
+        <UserAvatar size={56} src={headImgLink(user.headImg)} name={user.userName} email={user.email} testId="admin-user-avatar" />
+        <Stack gap={4} style={{ minWidth: 0 }}>
+          <Group gap="sm">
+            <Title order={2}>{user.email}</Title>
+            {user.role === 'admin' && <Badge>{t('adminUsers.role.admin')}</Badge>}
+            <Badge color={user.status === 'closed' ? 'red' : 'teal'} variant="light" data-testid="user-status">
+              {t(`adminUsers.status.${user.status}`)}
+            </Badge>
+          </Group>
+          <Text size="sm" c="dimmed">
+            {user.userName} · {t('adminUsers.user.id')}: {user.userId}
+          </Text>
+        </Stack>
+      </Group>
       <UserActions user={user} />
       <SimpleGrid cols={{ base: 2, sm: 3, lg: 4 }} spacing="sm">
         <StatCard

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Badge, Select, Stack, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Group, Select, Stack, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { DataTable, type DataTableColumn, type DataTableSortStatus } from 'mantine-datatable';
@@ -10,6 +10,8 @@ import { adminUserListQuery, USERS_PAGE_SIZE, type UserListFilters } from './api
 import type { AdminUser, AdminUserSort } from '../../shared/contracts/admin-users.ts';
 import { IconSearch } from '../../components/ui/icons.tsx';
 import { pagedTableProps } from '../../components/ui/paged-table.ts';
+import { UserAvatar } from '../../components/ui/user-avatar.tsx';
+import { headImgLink } from '../../shared/api/user.ts';
 import { useUserFormat } from './user-format.ts';
 import './strings.ts';
 
@@ -110,9 +112,12 @@ function useColumns(filters: Filters, changeFilter: (name: keyof Filters) => (va
       title: t('adminUsers.columns.email'),
       sortable: true,
       render: (user) => (
-        <Anchor component={Link} href={`/admin/users/${encodeURIComponent(user.userId)}`} size="sm" onClick={(event: MouseEvent) => event.stopPropagation()}>
-          {user.email}
-        </Anchor>
+        <Group gap="xs" wrap="nowrap">
+          <UserAvatar size={24} src={headImgLink(user.headImg)} name={user.userName} email={user.email} testId="admin-user-row-avatar" />
+          <Anchor component={Link} href={`/admin/users/${encodeURIComponent(user.userId)}`} size="sm" onClick={(event: MouseEvent) => event.stopPropagation()}>
+            {user.email}
+          </Anchor>
+        </Group>
       ),
     },
     { accessor: 'userName', title: t('adminUsers.columns.name') },

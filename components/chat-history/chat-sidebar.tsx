@@ -1,4 +1,4 @@
-import { ActionIcon, Box, Button, Group, Menu, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Box, Button, Group, Menu, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useState, type ReactNode } from 'react';
@@ -7,6 +7,7 @@ import { chatSessionsKey, clearSessionsInCache, deleteSessions, moveSessionToTop
 import { isLoggedInAtom, userInfoAtom } from '../../shared/atoms/auth.ts';
 import type { UserInfo } from '../../shared/contracts/user.ts';
 import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
+import { HeadImgAvatar } from '../app-shell/head-img.tsx';
 import { usePlansLink } from '../app-shell/plans-link.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { IconCrown, IconDots, IconGift, IconPlus, IconPrompt, IconSearch, IconSidebar, IconStar, IconTrash } from '../ui/icons.tsx';
@@ -67,6 +68,46 @@ function HistoryHeader({ onDeleteAll }: { onDeleteAll: () => void }) {
         </Menu.Dropdown>
       </Menu>
     </Group>
+  );
+}
+
+/** Where the account's own settings are (picture, nickname, password). */
+const ACCOUNT_SETTINGS = '/setting/account';
+
+/**
+ * Who is signed in: their picture (or initials) with their name and e-mail, opening Settings →
+ * Account; collapsed, the picture alone with the name in a tooltip.
+ */
+function AccountEntry({ user, collapsed, onNavigate }: { user: UserInfo; collapsed: boolean; onNavigate: (path: string) => void }) {
+  const { t } = useTranslation();
+  const avatar = (size: number) => <HeadImgAvatar user={user} size={size} testId="sidebar-avatar" />;
+  const label = t('chatHistory.account', { name: user.userName || user.email });
+  if (collapsed) {
+    return (
+      <Tooltip label={label} position="right">
+        <UnstyledButton aria-label={label} onClick={() => onNavigate(ACCOUNT_SETTINGS)} data-testid="sidebar-account" style={{ borderRadius: '50%', display: 'flex' }}>
+          {avatar(30)}
+        </UnstyledButton>
+      </Tooltip>
+    );
+  }
+  return (
+    <UnstyledButton
+      aria-label={label}
+      onClick={() => onNavigate(ACCOUNT_SETTINGS)}
+      data-testid="sidebar-account"
+      style={{ display: 'flex', alignItems: 'center', gap: 8, padding: '2px 4px', borderRadius: 6, minWidth: 0 }}
+    >
+      {avatar(30)}
+      <div style={{ minWidth: 0 }}>
+        <Text size="sm" fw={600} truncate data-testid="sidebar-user-name">
+          {user.userName}
+        </Text>
+        <Text size="xs" c="dimmed" truncate>
+          {user.email}
+        </Text>
+      </div>
+    </UnstyledButton>
   );
 }
 
@@ -178,6 +219,11 @@ export function ChatSidebar({ activeSessionId, onNavigate, defaultCollapsed = fa
               {label}
             </Button>
           ))}
+        </Stack>
+      )}
+      {loggedIn && user && (
+        <Stack gap={8} align={collapsed ? 'center' : 'stretch'}>
+          <AccountEntry user={user} collapsed={collapsed} onNavigate={onNavigate} />
         </Stack>
       )}
       {!collapsed && <PlanFooter user={user} onNavigate={onNavigate} />}

@@ -7,6 +7,7 @@ import { getUserIntegralByLogin, mainIntegralValue } from '../../shared/api/user
 import { isLoggedInAtom, tokenAtom, userInfoAtom } from '../../shared/atoms/auth.ts';
 import { planName } from '../../shared/utils/plan-level.ts';
 import { signOut as signOutOf, useFreshUserInfo } from '../app-shell/account.ts';
+import { HeadImgAvatar } from '../app-shell/head-img.tsx';
 import { IconCrown, IconGlobe, IconSidebar } from '../ui/icons.tsx';
 import { notifyError } from '../ui/notify.ts';
 import helpLinkEn from '../../locales/features/help-link.en.json';
@@ -68,9 +69,12 @@ export function QuickActions({ onOpenSidePanel, onOpenWebApp, onSignIn, onOpenHe
       <Title order={5}>{t('popup.title')}</Title>
       {isLoggedIn ? (
         <Stack gap={4}>
-          <Text fw={600} truncate data-testid="popup-user-name">
-            {userInfo?.userName ?? <Loader size="xs" />}
-          </Text>
+          <Group gap={8} wrap="nowrap">
+            {userInfo && <HeadImgAvatar user={userInfo} size={32} testId="popup-avatar" />}
+            <Text fw={600} truncate data-testid="popup-user-name">
+              {userInfo?.userName ?? <Loader size="xs" />}
+            </Text>
+          </Group>
           <Group gap={6} wrap="nowrap">
             <IconCrown size={16} />
             <Text size="sm" data-testid="popup-plan">

@@ -10,10 +10,17 @@ import { signOut, signOutEverywhere } from '../app-shell/account.ts';
 import { SignInPrompt } from '../app-shell/sign-in-prompt.tsx';
 import { notifyError, notifySuccess, onMutationError } from '../ui/notify.ts';
 import { SettingsSection } from '../ui/settings-section.tsx';
+import { PasswordSection } from './password-section.tsx';
+import { PictureField } from './picture-field.tsx';
+import strings from '../../locales/features/settings.en.json';
+import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
+
+// The section's words, also when it is shown without the settings page around it.
+addEnglishStrings(strings);
 
 /**
- * Settings' Account section, its own part: the profile (e-mail, plan, nickname) and signing out, here
- * or everywhere; a visitor's way to sign in.
+ * Settings' Account section, its own part: the profile (picture, e-mail, plan, nickname), the
+ * password, and signing out, here or everywhere; a visitor's way to sign in.
  */
 export function AccountSection() {
   const { t } = useTranslation();
@@ -22,6 +29,7 @@ export function AccountSection() {
   return (
     <>
       <ProfileSection />
+      <PasswordSection />
       <SignOutSection />
     </>
   );
@@ -32,6 +40,12 @@ function ProfileSection() {
   const user = useAtomValue(userInfoAtom);
   const auth = useSetAtom(authActionAtom);
   const [name, setName] = useState(user?.userName ?? '');
+  // The user may arrive after the first render (a page opened straight at this section): fill it in then.
+  const [nameOf, setNameOf] = useState(user?.userName);
+  if (user?.userName !== nameOf) {
+    setNameOf(user?.userName);
+    setName(user?.userName ?? '');
+  }
   const [nameError, setNameError] = useState<string | null>(null);
 
   const rename = useMutation({
@@ -49,6 +63,7 @@ function ProfileSection() {
   return (
     <SettingsSection title={t('settings.profile')} testId="settings-profile">
       <Stack gap="xs">
+        <PictureField />
         <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
           {t('settings.emailLine', { email: user?.email ?? '' })}
         </Text>

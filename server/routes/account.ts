@@ -2,11 +2,23 @@ import type { FastifyInstance } from 'fastify';
 import {
   AddUserRequestSchema,
   AddUserResponseSchema,
+  HEAD_IMG,
+  HeadImgQuerySchema,
   LoginRequestSchema,
   LoginResponseSchema,
+  UpdateUserPasswordRequestSchema,
 } from '../../shared/contracts/account.ts';
-import { addRoute } from '../http/route.ts';
+import { Codes } from '../../shared/contracts/envelope.ts';
+import { BytesSchema } from '../../shared/contracts/responses.ts';
+import { UserInfoSchema } from '../../shared/contracts/user.ts';
+import { t } from '../core/i18n.ts';
+import { addRoute, RAW } from '../http/route.ts';
+import { readUploadForm } from '../http/upload-form.ts';
 import { createAccount, login } from '../services/accounts/accounts.ts';
+import { bearerOf } from '../services/accounts/auth.ts';
+import { deleteHeadImg, readHeadImg, saveHeadImg } from '../services/accounts/head-img.ts';
+import { changePassword } from '../services/accounts/password-change.ts';
+import { userInfo } from './user.ts';
 
 export function registerAccountRoutes(app: FastifyInstance): void {
   // Per IP address, against brute force and mass sign-up.
@@ -32,5 +44,80 @@ export function registerAccountRoutes(app: FastifyInstance): void {
     data: LoginResponseSchema,
     rateLimit,
     handler: ({ ctx, body }) => login(ctx, body.email, body.password),
+  });
+
+  addRoute(app, {
+    method: 'POST',
+    url: '/api/Account/UpdateUserPassword',
+    auth: 'user',
+    summary:
+      "Change the caller's password: oldPassword is checked as at login (wrong ones count toward the login back-off: 10401, then 10429), newPassword follows sign-up's rule and must differ (10400). Every other login of the account ends; this one stays valid. With SMTP_URL the account is e-mailed a notice.",
+    body: UpdateUserPasswordRequestSchema,
+    // Each attempt costs a password hash and may guess the current password: limited like login.
+    rateLimit,
+    handler: async ({ ctx, user, req, body, lang }) => {
+      await changePassword(ctx, user.id, bearerOf(req.headers.authorization)!, body, lang);
+      return null;
+    },
+  });
+
+  registerHeadImgRoutes(app);
+}
+
+/** The user's picture (docs/api.md#the-users-picture): upload, remove, and the stored bytes by id. */
+function registerHeadImgRoutes(app: FastifyInstance): void {
+  const maxMb = HEAD_IMG.maxBytes / 1024 / 1024;
+  addRoute(app, {
+    method: 'POST',
+    url: '/api/Account/AddUserForHeadImg',
+    auth: 'user',
+    summary: `Set the caller's picture: multipart/form-data with one file (as ${HEAD_IMG.field}), PNG, JPEG or WebP, at most ${maxMb} MB. Cropped to a centred square, scaled to ${HEAD_IMG.side}×${HEAD_IMG.side} WebP without metadata; the picture it replaces is deleted. Answers the user info with the new headImg.`,
+    data: UserInfoSchema,
+    // Each call decodes an image of up to 100 million pixels: bounded per account.
+    rateLimit: { max: 10, timeWindow: 60_000 },
+    handler: async ({ ctx, user, req, reply }) => {
+      const form = await readUploadForm(req, reply, HEAD_IMG.maxBytes);
+      const headImg = await saveHeadImg(ctx, user.id, form.file);
+      return userInfo({ ...user, headImg });
+    },
+  });
+
+  addRoute(app, {
+    method: 'POST',
+    url: '/api/Account/DeleteUserHeadImg',
+    auth: 'user',
+    summary: "Remove the caller's picture (its stored file is deleted; its address answers 404 from then on). Answers the user info, headImg null.",
+    data: UserInfoSchema,
+    rateLimit: { max: 30, timeWindow: 60_000 },
+    handler: async ({ ctx, user }) => {
+      await deleteHeadImg(ctx, user.id);
+      return userInfo({ ...user, headImg: null });
+    },
+  });
+
+  addRoute(app, {
+    method: 'GET',
+    url: '/api/Account/GetHeadImg',
+    auth: 'public',
+    summary:
+      "A user's picture, by the address UserInfo.headImg gives (a random id, new with each upload, so it is cached for good). An id no account names now (removed, replaced, never) answers HTTP 404 with Code 10404.",
+    query: HeadImgQuerySchema,
+    raw: { description: `The picture: ${HEAD_IMG.side}×${HEAD_IMG.side} WebP.`, content: { 'image/webp': BytesSchema }, notFoundStatus: true },
+    handler: async ({ ctx, query, reply, lang }) => {
+      const bytes = await readHeadImg(ctx, query.headImgId);
+      if (!bytes) {
+        reply.code(404).send({ Code: Codes.NotFound, Msg: t(lang, 'notFound'), Data: null });
+        return RAW;
+      }
+      reply
+        .header('content-type', 'image/webp')
+        .header('x-content-type-options', 'nosniff')
+        .header('content-security-policy', "default-src 'none'; sandbox")
+        // The side panel and popup (another origin) show it in <img>.
+        .header('cross-origin-resource-policy', 'cross-origin')
+        .header('cache-control', 'public, max-age=31536000, immutable');
+      reply.send(bytes);
+      return RAW;
+    },
   });
 }

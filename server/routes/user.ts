@@ -10,11 +10,20 @@ import {
 import { addRoute } from '../http/route.ts';
 import { exchangeTempKey, getSettings, saveSettings, updateNickName } from '../services/accounts/accounts.ts';
 import { bearerOf, revokeAllTokens, revokeToken, type AuthUser } from '../services/accounts/auth.ts';
+import { headImgPath } from '../services/accounts/head-img.ts';
 import { getIntegral, listLedger } from '../services/points/ledger.ts';
 import { pagedSchema } from '../../shared/contracts/common.ts';
 import { LedgerEntrySchema, LedgerListQuerySchema } from '../../shared/contracts/points.ts';
 
-const userInfo = (u: AuthUser) => ({ userId: u.id, userName: u.userName, email: u.email, role: u.role, vipOrder: u.vipOrder });
+/** The UserInfo answer of a signed-in user (GetUserByLogin, UpdateNickName, the picture's calls). */
+export const userInfo = (u: AuthUser) => ({
+  userId: u.id,
+  userName: u.userName,
+  email: u.email,
+  role: u.role,
+  vipOrder: u.vipOrder,
+  headImg: headImgPath(u.headImg),
+});
 
 export function registerUserRoutes(app: FastifyInstance): void {
   addRoute(app, {
@@ -31,7 +40,7 @@ export function registerUserRoutes(app: FastifyInstance): void {
     method: 'GET',
     url: '/api/User/GetUserByLogin',
     auth: 'user',
-    summary: 'The logged-in user, with the plan in force (vipOrder null for free users)',
+    summary: 'The logged-in user, with the plan in force (vipOrder null for free users) and the address of their picture (headImg, null without one)',
     data: UserInfoSchema,
     handler: async ({ user }) => userInfo(user),
   });

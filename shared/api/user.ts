@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IntegralEntrySchema, UserInfoSchema, type IntegralEntry, type UserInfo, type UserSetting } from '../contracts/user.ts';
-import { apiGet, apiPost } from './request.ts';
+import { imageLink } from '../utils/image-link.ts';
+import { apiGet, apiPost, getApiBase } from './request.ts';
 
 /** A temp key from the login page is exchanged for a token (Data is the token). */
 export function getTokenForTempKey(tempKey: string): Promise<string> {
@@ -42,4 +43,12 @@ export function saveUserSetting(setting: UserSetting): Promise<unknown> {
 
 export function updateNickName(userName: string): Promise<unknown> {
   return apiPost('/api/User/UpdateNickName', { userName });
+}
+
+/**
+ * The full address of the user's picture (UserInfo.headImg, a path on the server) against the server
+ * in use; '' without one. The sidebar, the popup, settings and the console show it.
+ */
+export function headImgLink(path: string | null | undefined): string {
+  return imageLink(path, getApiBase() || globalThis.location?.origin || '');
 }

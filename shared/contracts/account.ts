@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MEDIA_LIMITS } from './media.ts';
 
 const Email = z.string().trim().toLowerCase().max(254).pipe(z.email());
 
@@ -20,3 +21,36 @@ export type LoginRequest = z.infer<typeof LoginRequestSchema>;
 /** A single-use key, valid 60 s, exchanged for a token through GET /api/User/GetTokenForTempKey. */
 export const LoginResponseSchema = z.object({ tempKey: z.string() });
 export type LoginResponse = z.infer<typeof LoginResponseSchema>;
+
+/**
+ * POST /api/Account/UpdateUserPassword: the signed-in user changes their own password. The current
+ * one is checked like a login (its wrong guesses count toward the login back-off); the new one follows
+ * sign-up's rule. Every other login of the account ends; the one that asked stays signed in.
+ */
+export const UpdateUserPasswordRequestSchema = z.object({
+  oldPassword: z.string().min(1, 'currentPasswordRequired').max(200),
+  // The same rule as at sign-up and at a reset.
+  newPassword: AddUserRequestSchema.shape.password,
+});
+export type UpdateUserPasswordRequest = z.infer<typeof UpdateUserPasswordRequestSchema>;
+
+/**
+ * POST /api/Account/AddUserForHeadImg (multipart/form-data, one file, sent as `headImg`): the user's
+ * picture, PNG, JPEG or WebP within the chat's image size. The server crops it to a centred square,
+ * scales it to `side` pixels, re-encodes it as WebP without any metadata and answers the user info.
+ */
+export const HEAD_IMG = {
+  /** The form field of the file (any one file is taken). */
+  field: 'headImg',
+  /** Bytes at most, as for an image attached to a chat (MEDIA_LIMITS.chat). */
+  maxBytes: MEDIA_LIMITS.chat.maxBytes,
+  /** The stored picture's width and height, in pixels. */
+  side: 256,
+  /** What a file chooser offers. */
+  accept: 'image/png,image/jpeg,image/webp',
+} as const;
+
+/** GET /api/Account/GetHeadImg?headImgId=: a stored picture (the address in UserInfo.headImg). */
+export const HeadImgQuerySchema = z.object({
+  headImgId: z.string().trim().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
+});

@@ -44,6 +44,8 @@ export const AdminUserSchema = z.object({
   /** The most recent activity of any of the user's chats; null when the user never chatted. */
   lastActiveTime: z.string().nullable(),
   createTime: z.string(),
+  /** The user's picture (as UserInfo.headImg); null without one. */
+  headImg: z.string().nullable().optional(),
 });
 export type AdminUser = z.infer<typeof AdminUserSchema>;
 

@@ -16,6 +16,11 @@ export const UserInfoSchema = z.object({
   role: z.enum(['user', 'admin']),
   /** null for free users. */
   vipOrder: VipOrderSchema.nullable(),
+  /**
+   * The user's picture: a path on the server (GET /api/Account/GetHeadImg?headImgId=…), a new one each
+   * time it changes; null without one. Absent from servers older than pictures.
+   */
+  headImg: z.string().nullable().optional(),
 });
 export type UserInfo = z.infer<typeof UserInfoSchema>;
 

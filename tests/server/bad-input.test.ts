@@ -30,7 +30,7 @@ type Sent = { status: number; contentType: string; body: string };
  * Routes that serve bytes rather than envelopes (<img src>, downloads): their "not found" is a real
  * HTTP 404, still with the 10404 envelope as its body.
  */
-const BYTES_ROUTES = new Set(['/api/Chat/GetChatMedia']);
+const BYTES_ROUTES = new Set(['/api/Chat/GetChatMedia', '/api/Account/GetHeadImg']);
 
 /**
  * Routes whose refusals are HTTP 400 with the failure envelope (refusedStatus in server/http/route.ts):

@@ -51,10 +51,10 @@ async function formBody(fields: Record<string, string>, file: { field: string; n
 
 const WEBHOOK = '/api/Vip/StripeWebhook';
 
-const UPLOAD_ROUTES = new Set(['/api/Chat/AddChatMedia', '/api/Chat/UploadMediaByFile', '/api/Chat/AddChatFileToAi']);
+const UPLOAD_ROUTES = new Set(['/api/Chat/AddChatMedia', '/api/Chat/UploadMediaByFile', '/api/Chat/AddChatFileToAi', '/api/Account/AddUserForHeadImg']);
 
 /** Calls that end what later calls need (the session, the model, the account): made last, in this order. */
-const LAST = ['/api/Chat/RevokeShare', '/api/QuickFunction/DeleteUserQuickFunction', '/api/admin/QuickFunction/Delete', '/api/admin/AiPrompWord/Delete', '/api/Vip/DeleteVipOrder', '/api/Chat/DeleteMessage', '/api/Chat/DeleteSessions', '/api/admin/AiModelMap/Delete', '/api/admin/AiModel/Delete', '/api/admin/System/DeleteSetting', '/api/admin/User/Close', '/api/admin/User/Delete', '/api/User/Logout', '/api/User/LogoutAll'];
+const LAST = ['/api/Chat/RevokeShare', '/api/QuickFunction/DeleteUserQuickFunction', '/api/admin/QuickFunction/Delete', '/api/admin/AiPrompWord/Delete', '/api/Vip/DeleteVipOrder', '/api/Chat/DeleteMessage', '/api/Chat/DeleteSessions', '/api/admin/AiModelMap/Delete', '/api/admin/AiModel/Delete', '/api/admin/System/DeleteSetting', '/api/admin/User/Close', '/api/admin/User/Delete', '/api/Account/UpdateUserPassword', '/api/User/Logout', '/api/User/LogoutAll'];
 /** Ends every login of whoever calls it: called with accounts of its own, so the calls after it keep theirs. */
 const LOGOUT_ALL = '/api/User/LogoutAll';
 const lastRank = (route: RouteTableEntry) => LAST.indexOf(route.url);
@@ -225,7 +225,12 @@ async function seed() {
   const ownTool = (await api(t.app, owner).postBody('/api/QuickFunction/SaveUserQuickFunction', { name: 'Doc tool', template: 'Do {selection}', appliesTo: ['selection'] })).Data;
   // A share link of the seeded chat, for GetShare and RevokeShare.
   const shared = (await api(t.app, owner).postBody('/api/Chat/ShareSession', { chatSessionId: events[0]!.Data.ChatSessionId })).Data;
+  // A picture of an account of its own (the sweep's own uploads replace and remove the caller's), for GetHeadImg.
+  const pictured = await createUser(t.app);
+  const picture = await formBody({}, { field: 'headImg', name: 'me.png', bytes: TINY_PNG });
+  const headImg = JSON.parse((await answerOf({ method: 'POST', url: '/api/Account/AddUserForHeadImg', headers: { ...auth(pictured.token), 'content-type': picture.contentType }, payload: picture.payload })).body).Data.headImg;
   return {
+    headImgId: new URL(headImg, 'http://x').searchParams.get('headImgId'),
     shareId: shared.shareId,
     userQuickFunctionId: ownTool.userQuickFunctionId,
     quickFunctionId: 'qf-summarize',
@@ -341,6 +346,8 @@ const perRoute = (known: Record<string, unknown> = {}): Record<string, Record<st
   '/api/admin/Records/GetRequestTimes': { from: '2020-01-01', to: '2100-01-01', path: 'api', userId: undefined, minDurationMs: 0 },
   '/api/admin/Records/GetPageViews': { from: '2020-01-01', to: '2100-01-01', url: undefined, userId: undefined },
   '/api/Account/ResetPassword': { token: known.resetToken, password: 'openapi new password' },
+  // The sweep's accounts share the helper's password; each call (last but the logouts) changes its caller's.
+  '/api/Account/UpdateUserPassword': { oldPassword: owner.password, newPassword: 'openapi changed password' },
   '/api/admin/UserNotification/Broadcast': { audience: 'all', title: 'Hello', body: 'Welcome', link: '/setting', level: undefined, userId: undefined, requestId: 'openapi-broadcast' },
 });
 

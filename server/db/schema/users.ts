@@ -21,10 +21,20 @@ export const users = pgTable(
     failedLogins: integer('failed_logins').notNull().default(0),
     /** Password logins are refused until then, after LOGIN_BACKOFF_AFTER failures in a row. */
     loginBlockedUntil: timestamp('login_blocked_until', { withTimezone: true }),
+    /**
+     * The user's picture: the id of its file in the file store (`avatars/<id>`, a 256×256 WebP), a new
+     * random id for each upload; null without one (server/services/accounts/head-img.ts).
+     */
+    headImg: text('head_img'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('users_email_lower_uq').on(sql`lower(${t.email})`), index('users_invited_by_idx').on(t.invitedBy)],
+  (t) => [
+    uniqueIndex('users_email_lower_uq').on(sql`lower(${t.email})`),
+    index('users_invited_by_idx').on(t.invitedBy),
+    // GetHeadImg finds a picture by its id; most accounts have none.
+    uniqueIndex('users_head_img_uq').on(t.headImg).where(sql`${t.headImg} is not null`),
+  ],
 );
 
 /** Single-use keys handed out by the login page, exchanged for a token within 60 s. */

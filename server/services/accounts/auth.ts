@@ -18,6 +18,8 @@ export type AuthUser = {
   vipLevel: number;
   /** Who invited this account (null: nobody): only invited accounts may owe their inviter a credit. */
   invitedBy: string | null;
+  /** The id of the user's picture in the file store (head-img.ts); null or absent without one. */
+  headImg?: string | null;
 };
 
 export type TokenPolicy = { ttlDays: number; renewAfterSeconds: number };
@@ -92,6 +94,7 @@ export async function authenticate(
       userName: users.userName,
       role: users.role,
       invitedBy: users.invitedBy,
+      headImg: users.headImg,
       loginId: authTokens.loginId,
       tokenCreatedAt: authTokens.createdAt,
       tokenExpiresAt: authTokens.expiresAt,
@@ -118,6 +121,7 @@ export async function authenticate(
     vipOrder: row.vipOrder ?? null,
     vipLevel: row.vipOrder?.vipPackageLevel ?? 0,
     invitedBy: row.invitedBy,
+    headImg: row.headImg,
   };
   const renewAt = row.tokenCreatedAt.getTime() + policy.renewAfterSeconds * 1000;
   if (Date.now() < renewAt) {
@@ -222,16 +226,32 @@ export async function revokeToken(ctx: AppContext, rawToken: string): Promise<vo
 }
 
 /**
+ * The statements of ending every login of the account and its temp keys not yet exchanged, on `db`
+ * (a caller's transaction, so they commit with what caused them); with `keepTokenHash`, the login that
+ * token belongs to (every renewal of it) stays. Tell the other instances after the commit
+ * (announceLoginsEnded).
+ */
+export async function endLogins(db: Db, userId: string, keepTokenHash?: string): Promise<void> {
+  const keep = keepTokenHash
+    ? sql`${authTokens.loginId} is distinct from (select k.login_id from ${authTokens} k where k.token_hash = ${keepTokenHash})`
+    : undefined;
+  await db
+    .update(authTokens)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(authTokens.userId, userId), isNull(authTokens.revokedAt), keep));
+  await db.update(tempKeys).set({ usedAt: sql`now()` }).where(and(eq(tempKeys.userId, userId), isNull(tempKeys.usedAt)));
+}
+
+/** Drops the account's cached tokens here and, through the bus, in every other instance. */
+export const announceLoginsEnded = (ctx: AppContext, userId: string) => announceRevocation(ctx, `u:${userId}`);
+
+/**
  * Ends every login of the account ("sign out everywhere", a password reset, Close, Delete), and the
  * temp keys not yet exchanged: a key handed out just before cannot bring a login back.
  */
 export async function revokeAllTokens(ctx: AppContext, userId: string): Promise<void> {
-  await ctx.db
-    .update(authTokens)
-    .set({ revokedAt: sql`now()` })
-    .where(and(eq(authTokens.userId, userId), isNull(authTokens.revokedAt)));
-  await ctx.db.update(tempKeys).set({ usedAt: sql`now()` }).where(and(eq(tempKeys.userId, userId), isNull(tempKeys.usedAt)));
-  await announceRevocation(ctx, `u:${userId}`);
+  await endLogins(ctx.db, userId);
+  await announceLoginsEnded(ctx, userId);
 }
 
 export function bearerOf(header: string | undefined): string | null {

@@ -23,6 +23,7 @@ import { browserRecords, requestTimes } from '../../db/schema/system.ts';
 import { users, vipOrders } from '../../db/schema/users.ts';
 import { AppError } from '../../core/errors.ts';
 import { revokeAllTokens } from '../accounts/auth.ts';
+import { headImgKey, headImgPath } from '../accounts/head-img.ts';
 import { revokeAllShares } from '../chat/shares.ts';
 import { adjustPoints, listLedger } from '../points/ledger.ts';
 import { levelName } from '../plans/plans.ts';
@@ -63,6 +64,7 @@ const rowFields = {
   sessionCount: sessionCountSql.mapWith(Number),
   lastActiveTime: iso(lastActiveRaw),
   createTime: iso(sql`${users.createdAt}`).mapWith(String),
+  headImg: users.headImg,
 };
 
 function userRows(db: Db) {
@@ -103,7 +105,7 @@ export async function listAdminUsers(ctx: AppContext, q: AdminUserListQuery): Pr
 }
 
 function toAdminUser(r: Awaited<ReturnType<typeof userRows>>[number]): AdminUser {
-  return { ...r, planLevel: Number(r.planLevel), balance: Number(r.balance), sessionCount: Number(r.sessionCount) };
+  return { ...r, planLevel: Number(r.planLevel), balance: Number(r.balance), sessionCount: Number(r.sessionCount), headImg: headImgPath(r.headImg) };
 }
 
 async function userRow(db: Db, userId: string): Promise<AdminUser | null> {
@@ -295,12 +297,13 @@ export async function deleteUser(ctx: AppContext, actorId: string, userId: strin
     await lockAdmins(tx);
     await deletable(tx, actorId, userId, confirmEmail);
     const media = await tx.select({ key: chatMedia.storageKey }).from(chatMedia).where(eq(chatMedia.userId, userId));
+    const [{ headImg }] = await tx.select({ headImg: users.headImg }).from(users).where(eq(users.id, userId));
     await tx.update(users).set({ invitedBy: null }).where(eq(users.invitedBy, userId));
     await tx.update(requestTimes).set({ userId: null }).where(eq(requestTimes.userId, userId));
     await tx.update(browserRecords).set({ userId: null }).where(eq(browserRecords.userId, userId));
     await tx.update(feedbacks).set({ userId: null }).where(eq(feedbacks.userId, userId));
     await tx.delete(users).where(eq(users.id, userId));
-    return media.map((m) => m.key).filter(Boolean);
+    return [...media.map((m) => m.key), headImg ? headImgKey(headImg) : ''].filter(Boolean);
   });
   // Its tokens went with the rows; this tells every instance's token cache.
   await revokeAllTokens(ctx, userId);

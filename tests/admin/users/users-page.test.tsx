@@ -25,6 +25,7 @@ const row = (i: number): AdminUser => ({
   sessionCount: i,
   lastActiveTime: null,
   createTime: '2026-11-01T00:00:00.000Z',
+  headImg: i === 1 ? '/api/Account/GetHeadImg?headImgId=0b8e7a52-57c4-4a0e-9d3f-3b7f0d2a7a11' : null,
 });
 
 const server = serveTheseTests(
@@ -72,6 +73,11 @@ describe('UsersPage', () => {
     expect(asked()[0]!.get('sort')).toBe('created');
     expect(asked()[0]!.get('order')).toBe('desc');
     expect(table()).toHaveTextContent('Closed');
+    // Each row shows the user's picture, or the initials without one.
+    const avatars = screen.getAllByTestId('admin-user-row-avatar');
+    expect(avatars[0]!.querySelector('img')).toHaveAttribute('src', `${server.url}/api/Account/GetHeadImg?headImgId=0b8e7a52-57c4-4a0e-9d3f-3b7f0d2a7a11`);
+    expect(avatars[1]).toHaveAttribute('data-avatar', 'initials');
+    expect(avatars[1]).toHaveTextContent('U2');
 
     // The pager is disabled while a page loads (a slow machine may still be loading the first).
     await waitFor(() => expect(screen.getByRole('button', { name: '2' })).toBeEnabled());

@@ -54,6 +54,16 @@ describe('QuickActions', () => {
     await waitFor(() => expect(screen.getByTestId('popup-points')).toHaveTextContent('1234 points'));
   });
 
+  it('shows the user’s picture beside the name, or the initials without one', async () => {
+    const path = '/api/Account/GetHeadImg?headImgId=0b8e7a52-57c4-4a0e-9d3f-3b7f0d2a7a11';
+    const { unmount } = await renderInApp(<QuickActions {...callbacks()} />, { apiBase: server.url, user: { ...testUser, headImg: path } });
+    expect(screen.getByTestId('popup-avatar').querySelector('img')).toHaveAttribute('src', `${server.url}${path}`);
+    unmount();
+    await renderInApp(<QuickActions {...callbacks()} />, { apiBase: server.url, user: testUser });
+    expect(screen.getByTestId('popup-avatar')).toHaveAttribute('data-avatar', 'initials');
+    expect(screen.getByTestId('popup-avatar')).toHaveTextContent(/^A$/);
+  });
+
   it("names the free plan 'free version'", async () => {
     await renderInApp(<QuickActions {...callbacks()} />, { apiBase: server.url, user: testUser });
     expect(screen.getByTestId('popup-plan')).toHaveTextContent('free version');

@@ -48,7 +48,7 @@ async function openAt(path: string, platform: Partial<Platform> = {}, user: User
 
 const SECTIONS = [
   ['general', 'General', 'Language, appearance and help'],
-  ['account', 'Account', 'Profile, signing out and inviting friends'],
+  ['account', 'Account', 'Profile, picture, password, signing out and inviting friends'],
   ['points', 'Points and plan', 'Balance, daily check-in, redeem codes and your plan'],
   ['prompts', 'Prompts and tools', 'Your prompts, quick tools and saved answers'],
   ['privacy', 'Privacy and memory', 'Personalization, memory and shared links'],
