@@ -43,7 +43,7 @@ export function AdminLayout({ children }: { children: ReactNode }) {
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={t('adminShell.toggleNavigation')} />
-            <Title order={1} size="h4" c="primary.6">
+            <Title order={1} size="h4" c="var(--mantine-color-anchor)">
               {t('adminShell.brand')}
             </Title>
           </Group>

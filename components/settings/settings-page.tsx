@@ -177,12 +177,11 @@ function LogoutRow({ wide }: { wide: boolean }) {
       component="button"
       type="button"
       label={t('settings.logout')}
-      leftSection={wide ? <IconLogout size={18} /> : <ThemeIcon variant="light" color="red" size={34} radius="md"><IconLogout size={18} /></ThemeIcon>}
-      color="red"
+      // The icon is red; the words keep the text colour, which reads in both schemes.
+      leftSection={wide ? <IconLogout size={18} color="var(--mantine-color-red-6)" /> : <ThemeIcon variant="light" color="red" size={34} radius="md"><IconLogout size={18} /></ThemeIcon>}
       disabled={logout.isPending}
       onClick={() => logout.mutate()}
       py={wide ? undefined : 'sm'}
-      c="red.8"
       style={wide ? { borderRadius: 6 } : { borderTop: '1px solid var(--mantine-color-default-border)' }}
       data-testid="settings-logout"
     />

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseChatStream } from '../helpers/chat.ts';
-import { auth, createUser } from '../helpers/users.ts';
+import { auth, createAdmin, createUser } from '../helpers/users.ts';
 import { PHONE, launchWithExtension, openSidePanel, openWebApp, screenshot, screenshotOnFailure, startStack, useServer, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
 
 /** An answer with what the app colours itself: a table, a quote, inline and highlighted code, a link. */
@@ -130,6 +130,45 @@ describe('Colour schemes', () => {
     expect(await scheme(web)).toBe('dark');
     expect(await contrastProblems(web)).toEqual([]);
     await screenshot(web, 'dark-chat-phone-zh');
+  });
+
+  it('the popup and the console read well in both schemes', async () => {
+    const popup = await ext.browser.newPage();
+    try {
+      await popup.setViewport({ width: 340, height: 400 });
+      await popup.goto(`chrome-extension://${ext.extensionId}/popup.html`);
+      await popup.waitForSelector('[data-testid="popup-user-name"]');
+      await waitForText(popup, /points/);
+      expect(await contrastProblems(popup)).toEqual([]);
+      await popup.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
+      await popup.reload();
+      await popup.waitForSelector('[data-testid="popup-user-name"]');
+      await waitForText(popup, /points/);
+      expect(await scheme(popup)).toBe('dark');
+      expect(await contrastProblems(popup)).toEqual([]);
+      await screenshot(popup, 'dark-popup');
+    } finally {
+      await popup.close();
+    }
+
+    const admin = await createAdmin(stack.server.app);
+    const operator = await ext.browser.createBrowserContext();
+    try {
+      const page = await operator.newPage();
+      await page.setViewport({ width: 1280, height: 800 });
+      await page.goto(`${stack.origin}/login`);
+      await page.evaluate((t) => localStorage.setItem('tandem.auth.token', JSON.stringify({ v: 1, value: t })), admin.token);
+      for (const dark of [false, true]) {
+        await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: dark ? 'dark' : 'light' }]);
+        await page.goto(`${stack.origin}/admin`);
+        await page.waitForSelector('[data-testid="dashboard-figures"]', { timeout: 20_000 });
+        expect(await scheme(page)).toBe(dark ? 'dark' : 'light');
+        expect(await contrastProblems(page)).toEqual([]);
+      }
+      await screenshot(page, 'dark-console');
+    } finally {
+      await operator.close();
+    }
   });
 
   it('follows a dark system in the side panel, on the login page and on a share page', async () => {
