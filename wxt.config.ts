@@ -1,5 +1,6 @@
 import { defineConfig } from 'wxt';
 import { pageChunks } from './scripts/page-chunks.ts';
+import { pureContracts } from './scripts/pure-contracts.ts';
 import { EXTENSION_MANIFEST_KEY } from './shared/contracts/extension.ts';
 
 /**
@@ -73,7 +74,7 @@ export default defineConfig({
       if (wxt.config.browser === 'firefox') firefoxManifest(manifest as unknown as Record<string, unknown>);
     },
   },
-  vite: () => ({ plugins: [katexWoff2Only(), katexOutOfMarkdownPlugin(), pageChunks()] }),
+  vite: () => ({ plugins: [katexWoff2Only(), katexOutOfMarkdownPlugin(), pureContracts(), pageChunks()] }),
   // Every name is imported explicitly (docs/architecture.md#layers-and-import-rules), so no auto-imports.
   imports: false,
   modules: ['@wxt-dev/module-react'],

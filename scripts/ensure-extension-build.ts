@@ -20,7 +20,7 @@ const adminIndex = path.join(outDir, 'admin', 'index.html');
 const ADMIN_SOURCES = ['admin', 'components', 'shared', 'locales', 'admin.vite.config.ts', 'package.json'];
 
 /** What the build is made from; entrypoints are discovered by WXT, so folders, not a file list. */
-const SOURCES = ['entrypoints', 'components', 'shared', 'locales', 'public', 'assets', 'docs/help', 'wxt.config.ts', 'scripts/page-chunks.ts', 'package.json'];
+const SOURCES = ['entrypoints', 'components', 'shared', 'locales', 'public', 'assets', 'docs/help', 'wxt.config.ts', 'scripts/page-chunks.ts', 'scripts/pure-contracts.ts', 'package.json'];
 
 /** Newest modification time under p (0 when it does not exist). */
 function newestMtime(p: string): number {

@@ -11,7 +11,7 @@ import { notifyWithAction } from '../ui/notify-with-action.tsx';
 import type { AddFile, AddPage } from './attachments.tsx';
 import { useChatDrop } from './link-drop.tsx';
 import { fileNameOf, modelAccepts, type useAttachments } from './use-attachments.ts';
-import { modelName } from './model-picker.tsx';
+import { modelName } from './model-name.ts';
 
 type Attachments = ReturnType<typeof useAttachments>;
 

@@ -2,8 +2,12 @@ import './answer-extras.css';
 import { Text } from '@mantine/core';
 import { memo, useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import en from '../../locales/features/chat-citations.en.json';
 import type { ChatCitation } from '../../shared/contracts/chat.ts';
 import { citationHref } from '../../shared/markdown/citations.ts';
+import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
+
+addEnglishStrings(en);
 
 /** The site a source is on, without "www.", for the list; null when the address is not a URL. */
 function hostOf(url: string): string | null {

@@ -1,12 +1,14 @@
 import { ActionIcon, Alert, Box, Button, Group, Text, Tooltip } from '@mantine/core';
-import { lazy, memo, Suspense, useContext, useState } from 'react';
+import { lazy, memo, Suspense, useContext, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { stripProductTags } from '../../shared/utils/strip-tags.ts';
+import { deferred } from '../ui/deferred.tsx';
 import { IconCopy, IconPencil, IconRefresh, IconTrash } from '../ui/icons.tsx';
 import { SentMedia } from './attachments.tsx';
 import { ChatAddonsContext } from './chat-addons.ts';
 import { SentQuickFunction, SentSelection } from './quick-functions.tsx';
-import { QuestionEditor, VersionSwitch } from './turn-versions.tsx';
+import type { QuestionEditorProps } from './question-editor.tsx';
+import { VersionSwitch } from './turn-versions.tsx';
 import type { ChatTurn } from './use-chat.ts';
 
 /**
@@ -20,6 +22,10 @@ const MarkdownView = lazy(() => loadMarkdownView().then((module) => ({ default: 
 /** Tool calls and sources show only on answers that have them: chunks of their own, fetched then. */
 const ToolCalls = lazy(() => import('./tool-calls.tsx').then((module) => ({ default: module.ToolCalls })));
 const CitationSources = lazy(() => import('./citation-sources.tsx').then((module) => ({ default: module.CitationSources })));
+
+/** The question's edit box opens only when its pencil is pressed: a chunk fetched once a question shows. */
+const Editor = deferred<QuestionEditorProps>(() => import('./question-editor.tsx').then((module) => module.QuestionEditor));
+const QuestionEditor = Editor.Component;
 
 export function preloadMarkdownView(): void {
   void loadMarkdownView().catch(() => undefined);
@@ -41,6 +47,7 @@ export interface MessageItemProps {
 function Question({ turn, busy, onEdit }: Pick<MessageItemProps, 'turn' | 'busy' | 'onEdit'>) {
   const { t } = useTranslation();
   const [editing, setEditing] = useState(false);
+  useEffect(() => void Editor.preload(), []);
   const input = stripProductTags(turn.input);
   // A message sent with a tool and no text may be stored under the tool's name: the chip says it already.
   const text = input && input !== turn.quickFunction?.name ? input : '';

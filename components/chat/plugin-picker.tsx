@@ -1,10 +1,11 @@
 import './answer-extras.css';
-import { ActionIcon, Button, Checkbox, Group, Loader, Popover, Stack, Text, Tooltip } from '@mantine/core';
-import { memo, useState } from 'react';
+import { ActionIcon, Button, Group, Loader, Popover, Stack, Text, Tooltip } from '@mantine/core';
+import { memo, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Plugin } from '../../shared/contracts/plugin.ts';
-import { pluginText } from '../../shared/i18n/plugin-text.ts';
+import { deferred } from '../ui/deferred.tsx';
 import { IconPuzzle } from '../ui/icons.tsx';
+import type { PluginOptionsProps } from './plugin-options.tsx';
 
 export interface PluginPickerProps {
   plugins: readonly Plugin[];
@@ -17,32 +18,8 @@ export interface PluginPickerProps {
   onRetry: () => void;
 }
 
-function PluginOption({ plugin, checked, onToggle }: { plugin: Plugin; checked: boolean; onToggle: PluginPickerProps['onToggle'] }) {
-  const { t } = useTranslation();
-  const { name, description } = pluginText(t, plugin);
-  return (
-    <Checkbox
-      size="xs"
-      checked={checked}
-      disabled={!plugin.available}
-      onChange={(event) => onToggle(plugin.pluginId, event.currentTarget.checked)}
-      label={name}
-      data-testid="plugin-option"
-      data-plugin-id={plugin.pluginId}
-      description={
-        <>
-          {description && <span style={{ display: 'block' }}>{description}</span>}
-          {plugin.pointsCost > 0 && <span style={{ display: 'block' }}>{t('chat.plugins.pointsCost', { count: plugin.pointsCost })}</span>}
-          {!plugin.available && (
-            <Text span size="xs" c="orange.8" style={{ display: 'block' }}>
-              {t('chat.plugins.unavailable')}
-            </Text>
-          )}
-        </>
-      }
-    />
-  );
-}
+/** The checkboxes show only in the open popover: a chunk fetched once the button shows. */
+const Options = deferred<PluginOptionsProps>(() => import('./plugin-options.tsx').then((module) => module.PluginOptions));
 
 /**
  * The composer's plugin button: a popover with a checkbox per function plugin of the scene. A plugin
@@ -52,7 +29,11 @@ function PluginOption({ plugin, checked, onToggle }: { plugin: Plugin; checked: 
 export const PluginPicker = memo(function PluginPicker({ plugins, enabledIds, onToggle, loading, failed, onRetry }: PluginPickerProps) {
   const { t } = useTranslation();
   const [opened, setOpened] = useState(false);
-  if (!loading && !failed && plugins.length === 0) return null;
+  const shown = loading || failed || plugins.length > 0;
+  useEffect(() => {
+    if (shown) void Options.preload();
+  }, [shown]);
+  if (!shown) return null;
   const label = t('chat.plugins.label');
   const count = enabledIds.length;
   const hint = count > 0 ? t('chat.plugins.labelActive', { count }) : label;
@@ -106,11 +87,7 @@ export const PluginPicker = memo(function PluginPicker({ plugins, enabledIds, on
             </Button>
           </Stack>
         ) : (
-          <Stack gap={10} role="group" aria-label={label}>
-            {plugins.map((plugin) => (
-              <PluginOption key={plugin.pluginId} plugin={plugin} checked={enabledIds.includes(plugin.pluginId)} onToggle={onToggle} />
-            ))}
-          </Stack>
+          <Options.Component plugins={plugins} enabledIds={enabledIds} onToggle={onToggle} label={label} />
         )}
       </Popover.Dropdown>
     </Popover>

@@ -3,11 +3,15 @@ import { Accordion, Group, Loader, Text, VisuallyHidden } from '@mantine/core';
 import type { TFunction } from 'i18next';
 import { memo, useContext, useEffect, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import en from '../../locales/features/chat-tools.en.json';
 import { loadOwnImage } from '../../shared/api/image-proxy.ts';
 import { mediaLink } from '../../shared/api/media.ts';
 import type { ChatToolCall } from '../../shared/contracts/chat.ts';
+import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import { IconAlert, IconFileText, IconGlobe, IconPhoto, IconPuzzle } from '../ui/icons.tsx';
 import { ChatAddonsContext } from './chat-addons.ts';
+
+addEnglishStrings(en);
 
 /** The tools the server implements (server/services/plugins/plugins.ts); others are named as the model did. */
 const KNOWN_TOOLS = ['web_search', 'read_url', 'generate_image'] as const;

@@ -16,7 +16,7 @@ import type { ActiveTab, TabAccess } from '../../shared/platform/platform.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
 import type { DocumentReading } from '../../shared/utils/read-document.ts';
 import { fileKindsInWords } from './file-kinds.ts';
-import { modelName } from './model-picker.tsx';
+import { modelName } from './model-name.ts';
 
 type MediaStatus = 'loading' | 'completed' | 'error';
 

@@ -1,6 +1,10 @@
 import { useTranslation } from 'react-i18next';
+import en from '../../locales/features/invite.en.json';
+import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import { IconGift } from '../ui/icons.tsx';
 import { SettingsLinkSection } from '../ui/settings-link-section.tsx';
+
+addEnglishStrings(en);
 
 /** Settings' way to the invite page (/invited). */
 export function InviteSettingsSection({ onOpen }: { onOpen: () => void }) {

@@ -3,6 +3,8 @@ import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-quer
 import { useAtomValue } from 'jotai';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import en from '../../locales/features/invite.en.json';
+import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import { inviteKey, myInviteListQuery, myInviteQuery } from './api.ts';
 import { isLoggedInAtom, tokenAtom } from '../../shared/atoms/auth.ts';
 import type { InvitedAccount, InviteInfo } from '../../shared/contracts/invites.ts';
@@ -11,6 +13,8 @@ import { SignInPrompt } from '../app-shell/sign-in-prompt.tsx';
 import { IconCopy } from '../ui/icons.tsx';
 import { notifyError, notifySuccess } from '../ui/notify.ts';
 import { PageFrame } from '../ui/page-frame.tsx';
+
+addEnglishStrings(en);
 
 export interface InvitePageProps {
   /** Back to the chat (/). */

@@ -4,8 +4,7 @@ import { Route, Switch, useLocation } from 'wouter';
 import { recordPageView } from '../../shared/api/tracking.ts';
 import { keepInviteCodeFromUrl } from '../../shared/atoms/invite-code.ts';
 import { useFreshUserInfo } from '../app-shell/account.ts';
-import { LinkLoginDialog } from '../login/link-login-dialog.tsx';
-import { LoginDialog } from '../login/login-dialog.tsx';
+import type { LoginDialogProps } from '../login/login-dialog.tsx';
 import { loginFromUrl } from '../login/url-login.ts';
 import { ChatLayout } from './chat-layout.tsx';
 import { PageSuspense } from './page-suspense.tsx';
@@ -17,6 +16,7 @@ import { SIDER_SETTING_PATH, SiderSettingRoute } from './sider-setting-routes.ts
 import { SharedChatRoute } from './chat-share.tsx';
 import { FavouriteEditRoute, FavouritesRoute } from './favourites-routes.tsx';
 import { SettingsRoute } from './settings-routes.tsx';
+import { deferred } from '../ui/deferred.tsx';
 import { ErrorBoundary } from '../ui/error-boundary.tsx';
 
 /**
@@ -24,6 +24,13 @@ import { ErrorBoundary } from '../ui/error-boundary.tsx';
  * plans; one who signed in from a settings section sees it filled in).
  */
 const KEEP_PATHS = /^\/(pricing|subscription|user-vip|setting)(\/|$)/;
+
+/**
+ * The login dialog and a login link's question are closed when a page opens: chunks of their own,
+ * fetched as the first screen renders (they mount with it), so a click on Sign in finds them there.
+ */
+const LoginDialog = deferred<LoginDialogProps>(() => import('../login/login-dialog.tsx').then((module) => module.LoginDialog)).Component;
+const LinkLoginDialog = deferred<object>(() => import('../login/link-login-dialog.tsx').then((module) => module.LinkLoginDialog)).Component;
 
 /**
  * The routes of this release: the chat layout at / and /{id}, settings (/setting and /setting/{section}:

@@ -9,7 +9,7 @@ import { chatModelAtom } from '../../shared/atoms/chat.ts';
 import type { ChatSessionItem } from '../../shared/contracts/chat.ts';
 import { SessionHeader } from '../chat-history/session-header.tsx';
 import { resolveModel } from '../chat/chat-view.tsx';
-import { modelName } from '../chat/model-picker.tsx';
+import { modelName } from '../chat/model-name.ts';
 import { ShareDialog, ShareMenuItems } from './chat-share.tsx';
 
 export interface ChatHeaderProps {

@@ -1,8 +1,12 @@
 import { Button, Group, Stack, Text } from '@mantine/core';
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
+import en from '../../locales/features/login-link.en.json';
+import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import { pendingLinkLoginAtom } from './atoms.ts';
 import { Modal } from '../ui/overlays.tsx';
+
+addEnglishStrings(en);
 
 /**
  * The question a login link asks before it changes who this browser is signed in as: the account

@@ -2,6 +2,8 @@ import { Alert, Box, Button, Center, Group, Loader, Stack, Text, UnstyledButton,
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import en from '../../locales/features/notifications.en.json';
+import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import {
   markReadInCache,
   notificationListQuery,
@@ -14,6 +16,8 @@ import { usePlatform } from '../app-shell/platform-context.tsx';
 import { onMutationError } from '../ui/notify.ts';
 import { Drawer } from '../ui/overlays.tsx';
 import { appPathOf, formatNotificationTime, notificationText } from './notification-text.ts';
+
+addEnglishStrings(en);
 
 export interface NotificationDrawerProps {
   opened: boolean;

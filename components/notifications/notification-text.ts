@@ -1,6 +1,10 @@
 import type { i18n as I18n } from 'i18next';
+import en from '../../locales/features/notifications.en.json';
+import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import type { UserNotification } from '../../shared/contracts/notifications.ts';
 import { planNameAlone } from '../../shared/utils/plan-level.ts';
+
+addEnglishStrings(en);
 
 /**
  * What a notification says, in the reader's language (docs/economy.md#notifications). The server

@@ -11,8 +11,10 @@ import { IconX } from '../ui/icons.tsx';
 import { notifySuccess, onMutationError } from '../ui/notify.ts';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import strings from '../../locales/features/order-history.en.json';
+import plansStrings from '../../locales/features/plans.en.json';
 
 addEnglishStrings(strings);
+addEnglishStrings(plansStrings);
 
 const STATUS_COLORS: Record<VipOrder['status'], string> = { paid: 'teal', refunded: 'orange', granted: 'blue' };
 

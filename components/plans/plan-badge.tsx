@@ -1,9 +1,13 @@
 import { Group, Paper, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import en from '../../locales/features/plans.en.json';
+import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import type { UserInfo } from '../../shared/contracts/user.ts';
 import { planColor, planDate, planName, planTier } from '../../shared/utils/plan-level.ts';
 import { IconCrown } from '../ui/icons.tsx';
+
+addEnglishStrings(en);
 
 export interface PlanSummaryProps {
   /** 0 for the free plan. */

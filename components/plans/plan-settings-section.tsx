@@ -6,8 +6,10 @@ import { planColor, planDate, planName } from '../../shared/utils/plan-level.ts'
 import { IconCrown } from '../ui/icons.tsx';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import strings from '../../locales/features/subscription.en.json';
+import plansStrings from '../../locales/features/plans.en.json';
 
 addEnglishStrings(strings);
+addEnglishStrings(plansStrings);
 
 /** Settings' way to the plans: the plan in force, the subscription page and the pricing page. */
 export function PlanSettingsSection({ onNavigate }: { onNavigate: (path: string) => void }) {

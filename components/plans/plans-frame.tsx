@@ -1,8 +1,12 @@
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import en from '../../locales/features/plans.en.json';
+import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
 import { SignInPrompt as SharedSignInPrompt } from '../app-shell/sign-in-prompt.tsx';
 import { PageFrame } from '../ui/page-frame.tsx';
+
+addEnglishStrings(en);
 
 export interface PlansFrameProps {
   title: string;

@@ -19,8 +19,10 @@ import { rememberPurchase } from './pending-purchase.ts';
 import { PlansFrame } from './plans-frame.tsx';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import strings from '../../locales/features/pricing.en.json';
+import plansStrings from '../../locales/features/plans.en.json';
 
 addEnglishStrings(strings);
+addEnglishStrings(plansStrings);
 
 export interface PricingPageProps {
   onBack: () => void;

@@ -17,8 +17,10 @@ import { PlanSummary, UserPlanSummary } from './plan-badge.tsx';
 import { PlansFrame, SignInPrompt } from './plans-frame.tsx';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import strings from '../../locales/features/subscription.en.json';
+import plansStrings from '../../locales/features/plans.en.json';
 
 addEnglishStrings(strings);
+addEnglishStrings(plansStrings);
 
 export interface SubscriptionPageProps {
   onBack: () => void;

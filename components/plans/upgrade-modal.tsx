@@ -1,8 +1,12 @@
 import { Button, Group, Stack, Text, ThemeIcon } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import en from '../../locales/features/plans.en.json';
+import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import { planName } from '../../shared/utils/plan-level.ts';
 import { IconCrown } from '../ui/icons.tsx';
 import { Modal } from '../ui/overlays.tsx';
+
+addEnglishStrings(en);
 
 export interface UpgradeModalProps {
   opened: boolean;

@@ -1,10 +1,14 @@
 import { Button, Group } from '@mantine/core';
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
+import en from '../../locales/features/plans.en.json';
+import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import { isLoggedInAtom, userInfoAtom } from '../../shared/atoms/auth.ts';
 import { IconCrown } from '../ui/icons.tsx';
 import { UserPlanSummary } from './plan-badge.tsx';
 import { PlansFrame, SignInPrompt } from './plans-frame.tsx';
+
+addEnglishStrings(en);
 
 export interface UserPlanPageProps {
   onBack: () => void;

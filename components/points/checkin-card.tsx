@@ -2,10 +2,14 @@ import './points.css';
 import { Anchor, Badge, Button, Group, Loader, Paper, Text } from '@mantine/core';
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
+import en from '../../locales/features/points.en.json';
+import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import { isLoggedInAtom } from '../../shared/atoms/auth.ts';
 import { IconCalendarCheck } from '../ui/icons.tsx';
 import { formatPoints } from './points-format.ts';
 import { checkinFailure, useBalance, useCheckIn, useCheckinStatus } from './use-points.ts';
+
+addEnglishStrings(en);
 
 /**
  * The check-in button alone (the Not-Enough-Points notice): "Check in +10" while today is not done,

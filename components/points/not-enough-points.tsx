@@ -1,9 +1,13 @@
 import { Alert, Button, Group, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
+import en from '../../locales/features/points.en.json';
+import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import { usePlansLink } from '../app-shell/plans-link.ts';
 import { IconCrown } from '../ui/icons.tsx';
 import { CheckinButton } from './checkin-card.tsx';
+
+addEnglishStrings(en);
 
 export interface NotEnoughPointsProps {
   /** The server's message (10470: "Not Enough Points. Check in daily for free points."). */

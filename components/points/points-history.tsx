@@ -5,10 +5,14 @@ import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
+import en from '../../locales/features/points.en.json';
+import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import { HISTORY_PAGE_SIZE, pointsHistoryQuery } from '../../shared/api/points.ts';
 import { tokenAtom } from '../../shared/atoms/auth.ts';
 import type { LedgerEntry } from '../../shared/contracts/points.ts';
 import { formatPoints, signed } from './points-format.ts';
+
+addEnglishStrings(en);
 
 /**
  * Which part of the user's points an entry moved, in words (docs/economy.md#the-ledger): `delta` is

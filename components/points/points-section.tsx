@@ -3,6 +3,8 @@ import { Anchor, Button, Group, Loader, Paper, Stack, Text } from '@mantine/core
 import { useAtomValue } from 'jotai';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import en from '../../locales/features/points.en.json';
+import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import type { TFunction } from 'i18next';
 import type { PointsBalance } from '../../shared/api/points-balance.ts';
 import { isLoggedInAtom } from '../../shared/atoms/auth.ts';
@@ -12,6 +14,8 @@ import { formatPoints } from './points-format.ts';
 import { PointsHistory } from './points-history.tsx';
 import { PromoCodeDialog } from './promo-code-dialog.tsx';
 import { useBalance } from './use-points.ts';
+
+addEnglishStrings(en);
 
 /**
  * When today's free allowance is refilled, in the user's own time: "resets at midnight" when the

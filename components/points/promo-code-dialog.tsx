@@ -3,11 +3,15 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
+import en from '../../locales/features/points.en.json';
+import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import { applyPromoCode, invalidatePoints, type PromoCodeOutcome } from '../../shared/api/points.ts';
 import type { RedeemResult } from '../../shared/contracts/redeem-codes.ts';
 import { refreshUserInfo } from '../app-shell/account.ts';
 import { usePlansLink } from '../app-shell/plans-link.ts';
 import { Modal } from '../ui/overlays.tsx';
+
+addEnglishStrings(en);
 
 export interface PromoCodeDialogProps {
   opened: boolean;

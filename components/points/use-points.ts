@@ -1,12 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { useTranslation } from 'react-i18next';
+import en from '../../locales/features/points.en.json';
+import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import { balanceOf, pointsBalanceQuery } from '../../shared/api/points-balance.ts';
 import { checkIn, checkinStatusKey, checkinStatusQuery, invalidatePoints } from '../../shared/api/points.ts';
 import { ApiError } from '../../shared/api/request.ts';
 import { tokenAtom } from '../../shared/atoms/auth.ts';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import { notifySuccess } from '../ui/notify.ts';
+
+addEnglishStrings(en);
 
 /** The signed-in user's balance (null while loading, or signed out), with the query for its states. */
 export function useBalance() {

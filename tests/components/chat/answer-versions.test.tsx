@@ -194,7 +194,8 @@ describe('answer versions: editing a sent question', () => {
     expect(turns()).toHaveLength(2);
 
     await userEvent.click(within(turns()[0]!).getByRole('button', { name: 'Edit message' }));
-    const box = screen.getByRole('textbox', { name: 'Edit your message' });
+    // The edit box is a chunk of its own, fetched once the question shows (message-item.tsx).
+    const box = await screen.findByRole('textbox', { name: 'Edit your message' });
     expect(box).toHaveValue('Summarize this');
     expect(box).toHaveFocus();
     await userEvent.type(box, ' in French{Enter}');
@@ -224,7 +225,7 @@ describe('answer versions: editing a sent question', () => {
     await open();
     await screen.findByText('Hi');
     await userEvent.click(screen.getByRole('button', { name: 'Edit message' }));
-    await userEvent.type(screen.getByRole('textbox', { name: 'Edit your message' }), ' changed{Escape}');
+    await userEvent.type(await screen.findByRole('textbox', { name: 'Edit your message' }), ' changed{Escape}');
     expect(screen.queryByRole('textbox', { name: 'Edit your message' })).toBeNull();
     expect(screen.getByText('Hello there')).toBeInTheDocument();
 

@@ -88,10 +88,10 @@ describe('ChatView', () => {
     await waitFor(() => expect(picker).toHaveTextContent('basic'));
     await userEvent.click(picker);
     const menu = await screen.findByRole('menu', { hidden: true });
+    const pro = await within(menu).findByRole('menuitem', { name: /pro/, hidden: true });
     // The group headers (each model's own line names its plan too).
     const labels = [...menu.querySelectorAll('.mantine-Menu-label')].map((e) => e.textContent);
     expect(labels).toEqual(['Standard', 'Advanced', 'Super']);
-    const pro = await within(menu).findByRole('menuitem', { name: /pro/, hidden: true });
     expect(pro).toBeDisabled();
     expect(pro).toHaveTextContent('Needs the Advanced plan');
   });

@@ -33,7 +33,14 @@ const MODELS = [AUTO, PLAIN, DOCS, VISION, METERED, LOCKED];
 async function openPicker(models: readonly ModelListItem[] = MODELS, selected: ModelListItem = VISION) {
   await renderInApp(<ModelPicker models={models} selected={selected} onSelect={vi.fn()} />, { apiBase: server.url });
   await userEvent.click(screen.getByTestId('model-picker'));
-  return screen.findByRole('menu', { hidden: true });
+  return menuWithItems();
+}
+
+/** The open menu once its items are there (a chunk fetched when the picker shows: model-menu-items.tsx). */
+async function menuWithItems() {
+  const menu = await screen.findByRole('menu', { hidden: true });
+  await within(menu).findAllByRole('menuitem', { hidden: true });
+  return menu;
 }
 
 /** The menu item of the model `id`. */
@@ -89,7 +96,7 @@ describe('what each model is', () => {
     await renderInApp(<ModelPicker models={MODELS} selected={VISION} onSelect={vi.fn()} />, { apiBase: server.url });
     await setLanguage('zh');
     await userEvent.click(screen.getByTestId('model-picker'));
-    const menu = await screen.findByRole('menu', { hidden: true });
+    const menu = await menuWithItems();
     expect(fact(menu, 'vision', 'model-reads')).toHaveTextContent(/^图片 · PDF、Word和文本文件$/);
     expect(fact(menu, 'vision', 'model-web-search')).toHaveTextContent('联网搜索');
     expect(fact(menu, 'vision', 'model-cost')).toHaveTextContent('3 积分/条');

@@ -31,7 +31,7 @@ function ChatWithFreshUser() {
 }
 
 /** The Pro Model item of the open picker (found while the menu may still be fading in). */
-const proItem = async () => within(await screen.findByRole('menu', { hidden: true })).getByText('Pro Model').closest('[role="menuitem"]')!;
+const proItem = async () => (await within(await screen.findByRole('menu', { hidden: true })).findByText('Pro Model')).closest('[role="menuitem"]')!;
 
 describe('a plan bought elsewhere', () => {
   it('unlocks its models in an open chat when the window gets the focus back', async () => {

@@ -35,7 +35,7 @@ describe('the way to the plans, with vip_url on this site', () => {
     const picker = await screen.findByTestId('model-picker');
     await waitFor(() => expect(picker).toHaveTextContent('basic'));
     await userEvent.click(picker);
-    await userEvent.click(within(await screen.findByRole('menu', { hidden: true })).getByText('Pro Model'));
+    await userEvent.click(await within(await screen.findByRole('menu', { hidden: true })).findByText('Pro Model'));
     await userEvent.click(within(await screen.findByTestId('upgrade-modal')).getByRole('button', { name: 'See plans' }));
     await waitFor(() => expect(window.location.pathname).toBe('/pricing'));
     expect(open).not.toHaveBeenCalled();

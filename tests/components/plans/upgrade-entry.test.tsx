@@ -35,7 +35,7 @@ describe('the upgrade modal on a locked model', () => {
     const picker = await screen.findByTestId('model-picker');
     await waitFor(() => expect(picker).toHaveTextContent('standard'));
     await userEvent.click(picker);
-    const locked = within(await screen.findByRole('menu', { hidden: true })).getByText('Pro Model').closest('[role="menuitem"]')!;
+    const locked = (await within(await screen.findByRole('menu', { hidden: true })).findByText('Pro Model')).closest('[role="menuitem"]')!;
     expect(locked).toHaveAttribute('data-locked', 'true');
     expect(locked).not.toHaveAttribute('data-disabled');
     await userEvent.click(locked);
@@ -64,7 +64,7 @@ describe('the upgrade modal on a locked model', () => {
     const picker = await screen.findByTestId('model-picker');
     await waitFor(() => expect(picker).toHaveTextContent('standard'));
     await userEvent.click(picker);
-    await userEvent.click(within(await screen.findByRole('menu', { hidden: true })).getByText('Pro Model'));
+    await userEvent.click(await within(await screen.findByRole('menu', { hidden: true })).findByText('Pro Model'));
     await userEvent.click(within(await screen.findByTestId('upgrade-modal')).getByRole('button', { name: 'See plans' }));
     expect(open).toHaveBeenCalledWith(VIP_URL, '_blank', 'noopener,noreferrer');
   });
@@ -74,7 +74,7 @@ describe('the upgrade modal on a locked model', () => {
     const picker = await screen.findByTestId('model-picker');
     await waitFor(() => expect(picker).toHaveTextContent('standard'));
     await userEvent.click(picker);
-    const locked = within(await screen.findByRole('menu', { hidden: true })).getByText('Pro Model').closest('[role="menuitem"]')!;
+    const locked = (await within(await screen.findByRole('menu', { hidden: true })).findByText('Pro Model')).closest('[role="menuitem"]')!;
     expect(locked).toHaveAttribute('data-disabled', 'true');
   });
 });
