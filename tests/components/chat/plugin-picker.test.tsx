@@ -76,6 +76,7 @@ describe('PluginPicker in the composer', () => {
     expect(image).toBeDisabled();
     expect(image).toHaveAccessibleDescription(/10 points per use.*Not available: this server is not set up for it/);
     const web = within(group).getByRole('checkbox', { name: 'Web search' });
+    expect(web).toHaveAccessibleDescription(/1 point per use/);
     expect(web).toBeEnabled();
     expect(web).not.toBeChecked();
 
