@@ -28,6 +28,7 @@ import { AppRoutes } from '../../components/layout/app-routes.tsx';
 import { setLanguage } from '../../shared/i18n/i18n.ts';
 import { dashboardStats } from '../helpers/dashboard.ts';
 import { answer, fakeApi, serveTheseTests, type Route } from '../helpers/fake-api.ts';
+import { listedMessage } from '../helpers/messages.ts';
 import { testModel } from '../helpers/models.ts';
 import { renderInApp, testUser } from '../helpers/render-app.tsx';
 import { prepareDataTables } from '../admin/shell/datatable-env.ts';
@@ -217,26 +218,17 @@ const CONSOLE_ROUTES: Record<string, Route> = {
 
 /** One notification of each kind the server sends, with the parameters it gives. */
 /** An exchange whose answer is the second of two versions (Ask again), in a chat of one turn. */
-const versionedExchange = {
+const versionedExchange = listedMessage({
   chatMessageId: 'm2',
   chatSessionId: 's-versions',
   inputMessage: '为什么会有潮汐？',
   outputMessage: '月球和太阳的引力拉动海洋。',
   aiModelId: 'mini',
   modelName: 'Mini',
-  chatMediaIds: [],
-  chatMedias: [],
-  citations: [],
-  toolCalls: [],
-  quickFunction: null,
-  selection: null,
-  finishReason: 'stop',
-  createTime: '2026-11-25T08:00:00.000Z',
-  finishTime: '2026-11-25T08:00:02.000Z',
   versionIds: ['m1', 'm2'],
   versionIndex: 2,
   versionCount: 2,
-};
+});
 
 const NOTIFICATIONS = ['paymentSucceeded', 'paymentFailed', 'paymentDisputed', 'paymentRefunded', 'planEnding', 'planRenewing', 'planResumed', 'planEnded', 'inviteCredited', 'invitedWelcome', 'checkinStreak', 'redeem'].map((key, i) => ({
   id: `n${i}`,
