@@ -98,7 +98,8 @@ describe('SaveAnswerButton', () => {
 
     // Removing says so, with nowhere to go.
     await userEvent.click(screen.getByRole('button', { name: 'Remove from favourites' }));
-    const removed = (await screen.findByText('Removed from favourites')).closest('.mantine-Notification-root') as HTMLElement;
+    // A toast on a busy machine (the whole client suite runs at once) can take more than findBy's second.
+    const removed = (await screen.findByText('Removed from favourites', {}, { timeout: 5_000 })).closest('.mantine-Notification-root') as HTMLElement;
     expect(within(removed).queryByRole('button', { name: 'View' })).toBeNull();
   });
 });

@@ -97,7 +97,7 @@ describe('MarkdownView', () => {
     const [first, second] = screen.getAllByRole('button', { name: 'Copy code' });
     await user.click(second);
     expect(await navigator.clipboard.readText()).toBe('echo two\n');
-    expect(second.getAttribute('aria-label')).toBe('Copied');
+    await waitFor(() => expect(second).toHaveAttribute('aria-label', 'Copied'));
     await user.click(first);
     expect(await navigator.clipboard.readText()).toBe('const a = 1 < 2;\n');
   });
