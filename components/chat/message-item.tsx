@@ -152,6 +152,17 @@ export const MessageItem = memo(function MessageItem({ turn, busy, onRetry, onDe
                 <IconCopy size={14} />
               </ActionIcon>
             </Tooltip>
+            <Tooltip label={t('chat.message.retry')}>
+              <ActionIcon variant="subtle" color="gray" size="sm" aria-label={t('chat.message.retry')} onClick={() => onRetry(turn)} disabled={busy}>
+                <IconRefresh size={14} />
+              </ActionIcon>
+            </Tooltip>
+            <Tooltip label={t('chat.message.delete')}>
+              <ActionIcon variant="subtle" color="gray" size="sm" aria-label={t('chat.message.delete')} onClick={() => onDelete(turn)} disabled={busy}>
+                <IconTrash size={14} />
+              </ActionIcon>
+            </Tooltip>
+            {/* Other features' actions (save, download) come in chunks of their own: after ours, so that none moves under the pointer when they arrive. */}
             {answer &&
               turn.chatMessageId &&
               answerActions?.({
@@ -165,16 +176,6 @@ export const MessageItem = memo(function MessageItem({ turn, busy, onRetry, onDe
                   selection: turn.selection ?? null,
                 },
               })}
-            <Tooltip label={t('chat.message.retry')}>
-              <ActionIcon variant="subtle" color="gray" size="sm" aria-label={t('chat.message.retry')} onClick={() => onRetry(turn)} disabled={busy}>
-                <IconRefresh size={14} />
-              </ActionIcon>
-            </Tooltip>
-            <Tooltip label={t('chat.message.delete')}>
-              <ActionIcon variant="subtle" color="gray" size="sm" aria-label={t('chat.message.delete')} onClick={() => onDelete(turn)} disabled={busy}>
-                <IconTrash size={14} />
-              </ActionIcon>
-            </Tooltip>
           </Group>
         )}
       </Box>

@@ -43,6 +43,10 @@ describe('Answer versions in the web app', () => {
     await waitForText(web, /The first answer: tides follow the moon\./);
 
     answerWith('The second answer: gravity pulls the oceans.');
+    // The answer's actions are all there (saving and downloading come in chunks of their own, and
+    // move Ask again along when they arrive): a click aimed at it lands on it.
+    await web.waitForSelector('::-p-aria(Save to favourites)');
+    await web.waitForSelector('::-p-aria(Download this answer)');
     await web.locator('::-p-aria(Ask again)').click();
     await waitForText(web, /The second answer: gravity pulls the oceans\./);
     await web.waitForSelector('[data-testid="answer-versions"][aria-label="Version 2 of 2"]');

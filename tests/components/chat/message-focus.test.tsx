@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, within, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ChatAddonsContext } from '../../../components/chat/chat-addons.ts';
 import { MessageList } from '../../../components/chat/message-list.tsx';
@@ -55,6 +55,9 @@ describe('MessageList and a linked message', () => {
       <ChatAddonsContext.Provider value={{ answerActions: ({ chatMessageId }) => <button type="button">star {chatMessageId}</button> }}>{list()}</ChatAddonsContext.Provider>,
       { apiBase: server.url },
     );
-    expect(await screen.findByRole('button', { name: 'star m59' })).toBeInTheDocument();
+    const star = await screen.findByRole('button', { name: 'star m59' });
+    // After the chat's own actions: arriving later (a chunk), they move none of them.
+    const row = star.closest('.chat-actions') as HTMLElement;
+    expect(within(row).getAllByRole('button').map((b) => b.getAttribute('aria-label') ?? b.textContent)).toEqual(['Copy', 'Ask again', 'Delete', 'star m59']);
   });
 });
