@@ -62,6 +62,8 @@ function useLiveUnreadCount(token: string | null): LiveState {
       signal: stop.signal,
       onLive: (isLive) => setLive(isLive ? 'live' : 'down'),
       onCount: (unread) => {
+        // A count asked for while the stream was down may still be on its way: it is older than this one.
+        void queryClient.cancelQueries({ queryKey: countKey, exact: true });
         if (queryClient.getQueryData(countKey) === unread) return;
         queryClient.setQueryData(countKey, unread);
         void queryClient.invalidateQueries({ queryKey: notificationListQuery(token).queryKey });

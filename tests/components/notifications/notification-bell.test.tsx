@@ -12,7 +12,16 @@ import { fakeInbox, notification } from './fake-notifications.ts';
 
 /** The live stream's route: absent (10404, as from a server without it) unless a test opens it. */
 let events: Route = (_req, res) => sendEnvelope(res, { Code: 10404, Msg: 'not found' });
-const { inbox, handler } = fakeInbox({ '/api/UserNotification/Events': (req, res, url) => events(req, res, url) });
+/** While set, the count route answers only once it resolves (with the count as it was when asked). */
+let countHeld: Promise<void> | null = null;
+const { inbox, handler } = fakeInbox({
+  '/api/UserNotification/Events': (req, res, url) => events(req, res, url),
+  '/api/UserNotification/GetUnreadCount': async (_req, res) => {
+    const unread = inbox.list.filter((n) => !n.read).length;
+    await countHeld;
+    sendEnvelope(res, { Code: 10000, Data: { unread } });
+  },
+});
 const server = serveTheseTests(handler);
 const calls = (path: string) => server.requests.filter((r) => r.url.startsWith(path));
 const countCalls = () => calls('/api/UserNotification/GetUnreadCount').length;
@@ -125,11 +134,18 @@ describe('NotificationBell', () => {
       await waitFor(() => expect(screen.queryByTestId('notification-count')).toBeNull());
       expect(countCalls()).toBe(0);
 
-      // The server ends the stream (a restart): the bell opens a new one and follows it.
+      // The server ends the stream (a restart): the bell opens a new one and follows it. The count it
+      // asks for meanwhile answers late, after the new stream's: that older count must not win.
+      let answerCount!: () => void;
+      countHeld = new Promise((resolve) => (answerCount = resolve));
       streams[0]!.end();
       await waitFor(() => expect(streams).toHaveLength(2));
       push(2);
       await waitFor(() => expect(shownCount()).toBe('2'));
+      await waitFor(() => expect(countCalls()).toBe(1));
+      answerCount();
+      await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+      expect(shownCount()).toBe('2');
 
       const closed = new Promise<void>((resolve) => streams[1]!.once('close', () => resolve()));
       await act(async () => void (await store.set(authActionAtom, { type: 'logout' })));
@@ -138,6 +154,7 @@ describe('NotificationBell', () => {
     } finally {
       UNREAD_STREAM_TIMING.firstRetryMs = firstRetry;
       FIRST_COUNT_WAIT.ms = firstCountWait;
+      countHeld = null;
       for (const res of streams) res.end();
     }
   });
