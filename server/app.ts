@@ -43,6 +43,7 @@ import { registerAdminUserRoutes } from './routes/admin/user.ts';
 import { registerAdminAuditRoutes } from './routes/admin/audit.ts';
 import { registerAdminRecordRoutes } from './routes/admin/records.ts';
 import { registerPasswordResetRoutes } from './routes/password-reset.ts';
+import { registerEmailVerificationRoutes } from './routes/email-verification.ts';
 import { registerPluginRoutes } from './routes/plugins.ts';
 import { registerAdminPluginRoutes } from './routes/admin/plugins.ts';
 import { registerAdminPlanRoutes } from './routes/admin/plans.ts';
@@ -62,6 +63,8 @@ import { registerPersonalizationRoutes } from './routes/personalization.ts';
 import { watchPersonalizationChanges } from './services/personalization/personalization.ts';
 import { registerQuickFunctionRoutes } from './routes/quick-functions.ts';
 import { registerAdminQuickFunctionRoutes } from './routes/admin/quick-functions.ts';
+import { registerPromptTagRoutes } from './routes/prompt-tags.ts';
+import { registerAdminPromptTagRoutes } from './routes/admin/prompt-tags.ts';
 import { registerFavouriteRoutes } from './routes/favourites.ts';
 import { registerFeedbackRoutes } from './routes/feedback.ts';
 
@@ -235,6 +238,7 @@ function registerApiRoutes(app: FastifyInstance): void {
   registerAdminAuditRoutes(app);
   registerAdminRecordRoutes(app);
   registerPasswordResetRoutes(app);
+  registerEmailVerificationRoutes(app);
   registerPluginRoutes(app);
   registerAdminPluginRoutes(app);
   registerAdminPlanRoutes(app);
@@ -253,6 +257,8 @@ function registerApiRoutes(app: FastifyInstance): void {
   registerPersonalizationRoutes(app);
   registerQuickFunctionRoutes(app);
   registerAdminQuickFunctionRoutes(app);
+  registerPromptTagRoutes(app);
+  registerAdminPromptTagRoutes(app);
   registerFavouriteRoutes(app);
   registerFeedbackRoutes(app);
 }

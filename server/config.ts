@@ -128,6 +128,15 @@ export const EnvSchema = z.object({
   SMTP_URL: z.preprocess(emptyToUndefined, z.string().regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://').optional()),
   /** The From of those e-mails, e.g. "Tandem <no-reply@example.com>"; default no-reply@ the PUBLIC_URL host. */
   SMTP_FROM: optionalString,
+
+  /**
+   * Test runs only: serves GET /api/User/GetTokenForTest (a token for an account by its e-mail, to
+   * callers on loopback), which the end-to-end tests sign in with. Refused with NODE_ENV=production.
+   */
+  TEST_TOKEN_ROUTE: z.preprocess(
+    emptyToUndefined,
+    z.enum(['true', 'false', '1', '0']).default('false').transform((v) => v === 'true' || v === '1'),
+  ),
 });
 export type Env = z.infer<typeof EnvSchema>;
 
@@ -168,6 +177,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.WEB_SEARCH_PROVIDER && !searchKeys[e.WEB_SEARCH_PROVIDER]) {
     const needs = { searxng: 'SEARXNG_URL', tavily: 'TAVILY_API_KEY', brave: 'BRAVE_SEARCH_API_KEY' }[e.WEB_SEARCH_PROVIDER];
     throw new ConfigError(`Invalid environment:\n  WEB_SEARCH_PROVIDER is ${e.WEB_SEARCH_PROVIDER} but ${needs} is not set`);
+  }
+  if (e.TEST_TOKEN_ROUTE && env.NODE_ENV === 'production') {
+    // Anyone on the machine could sign in as anyone: never in a deployment.
+    throw new ConfigError('Invalid environment:\n  TEST_TOKEN_ROUTE is for test runs and cannot be set with NODE_ENV=production');
   }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return { ...e, publicUrl };

@@ -23,12 +23,13 @@ import {
   type AdminSaveRecommendedPromptBodySchema,
 } from '../../shared/contracts/quick-function.ts';
 import type { Language } from '../../shared/contracts/common.ts';
+import { AdminPromptTagListSchema, AdminPromptTagSchema, type AdminPromptTag, type AdminSavePromptTagBodySchema } from '../../shared/contracts/prompt-tag.ts';
 import { AdminSettingListSchema, AdminSettingSchema, type AdminSetting } from '../../shared/contracts/system.ts';
 import { apiGet, apiPost } from '../../shared/api/request.ts';
 
 /**
  * The console's content pages: plugins, the built-in quick functions and their menu tree,
- * recommended prompts, system settings, notification broadcasts, uninstall feedback and the
+ * recommended prompts and their tags, system settings, notification broadcasts, uninstall feedback and the
  * page-view and request-time records (docs/api.md).
  */
 
@@ -97,6 +98,27 @@ export function saveAdminPrompt(body: SavePromptInput): Promise<AdminRecommended
 
 export async function deleteAdminPrompt(aiPrompWordId: string): Promise<void> {
   await apiPost('/api/admin/AiPrompWord/Delete', { aiPrompWordId });
+}
+
+// ---- prompt tags ----
+
+export function adminPromptTagsQuery() {
+  return queryOptions({
+    queryKey: [...adminContentKey, 'prompt-tags'] as const,
+    queryFn: ({ signal }) => apiGet('/api/admin/TagPrompt/GetList', undefined, { data: AdminPromptTagListSchema, signal }),
+  });
+}
+
+export type SavePromptTagInput = z.input<typeof AdminSavePromptTagBodySchema>;
+
+/** Creates (no tagPromptId) or updates a tag; a name another tag has answers 10409 with the server's words. */
+export function saveAdminPromptTag(body: SavePromptTagInput): Promise<AdminPromptTag> {
+  return apiPost('/api/admin/TagPrompt/Save', body, { data: AdminPromptTagSchema });
+}
+
+/** Deletes a tag: the prompts carrying it lose it and stay. */
+export async function deleteAdminPromptTag(tagPromptId: string): Promise<void> {
+  await apiPost('/api/admin/TagPrompt/Delete', { tagPromptId });
 }
 
 // ---- settings ----

@@ -6,26 +6,28 @@ import { RoutedTabs } from '../../components/ui/routed-tabs.tsx';
 import { FeedbackTab } from './feedback-tab.tsx';
 import { NotificationsTab } from './notifications-tab.tsx';
 import { PluginsTab } from './plugins-tab.tsx';
+import { PromptTagsTab } from './prompt-tags-tab.tsx';
 import { PromptsTab } from './prompts-tab.tsx';
 import { QuickFunctionsTab } from './quick-functions-tab.tsx';
 import { RecordsTab } from './records-tab.tsx';
 import { SettingsTab } from './settings-tab.tsx';
 import './strings.ts';
 
-const CONTENT_TABS = ['plugins', 'quick-functions', 'prompts', 'settings', 'notifications', 'feedback', 'records'] as const;
+const CONTENT_TABS = ['plugins', 'quick-functions', 'prompts', 'tags', 'settings', 'notifications', 'feedback', 'records'] as const;
 type ContentTab = (typeof CONTENT_TABS)[number];
 
 const PANELS: Record<ContentTab, () => React.ReactNode> = {
   plugins: () => <PluginsTab />,
   'quick-functions': () => <QuickFunctionsTab />,
   prompts: () => <PromptsTab />,
+  tags: () => <PromptTagsTab />,
   settings: () => <SettingsTab />,
   notifications: () => <NotificationsTab />,
   feedback: () => <FeedbackTab />,
   records: () => <RecordsTab />,
 };
 
-/** /admin/content/:tab — plugins, quick functions, recommended prompts, settings, notifications, feedback, records. */
+/** /admin/content/:tab — plugins, quick functions, recommended prompts, prompt tags, settings, notifications, feedback, records. */
 export function ContentPage() {
   const { t } = useTranslation();
   const { tab: param } = useParams<{ tab?: string }>();

@@ -1,12 +1,13 @@
-import { Badge, Button, Group, NumberInput, Select, Switch, Textarea, TextInput } from '@mantine/core';
+import { Badge, Button, Group, MultiSelect, NumberInput, Select, Switch, Textarea, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { DataTable } from 'mantine-datatable';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { adminContentKey, adminPromptsQuery, CONTENT_PAGE_SIZE, deleteAdminPrompt, saveAdminPrompt, type SavePromptInput } from './api.ts';
+import { adminContentKey, adminPromptsQuery, adminPromptTagsQuery, CONTENT_PAGE_SIZE, deleteAdminPrompt, saveAdminPrompt, type SavePromptInput } from './api.ts';
 import { ResourceForm, useSchemaSubmit } from '../ui/resource-form.tsx';
 import { ResourceTable, type ResourceFormSlot } from '../ui/resource-table.tsx';
 import type { Language } from '../../shared/contracts/common.ts';
+import { MAX_TAGS_PER_PROMPT } from '../../shared/contracts/prompt-tag.ts';
 import { AdminSaveRecommendedPromptBodySchema, type AdminRecommendedPrompt } from '../../shared/contracts/quick-function.ts';
 import { fieldMessages } from '../../components/ui/form-errors.ts';
 import { pagedTableProps } from '../../components/ui/paged-table.ts';
@@ -14,9 +15,9 @@ import { CategorySelect } from './category-select.tsx';
 import { formatTime } from './content-format.ts';
 import './strings.ts';
 
-const PROBLEMS = new Set(['promptNameRequired', 'promptContentRequired']);
+const PROBLEMS = new Set(['promptNameRequired', 'promptContentRequired', 'promptTagsTooMany']);
 
-/** Recommended prompts (the starters users are offered), per language. */
+/** Recommended prompts (the starters users are offered), per language, with their tags. */
 export function PromptsTab() {
   const { t } = useTranslation();
   const [page, setPage] = useState(1);
@@ -60,6 +61,19 @@ export function PromptsTab() {
             { accessor: 'title', title: t('adminContent.prompts.title'), render: (p) => `${p.icon} ${p.title}` },
             { accessor: 'content', title: t('adminContent.prompts.content'), ellipsis: true, width: 360 },
             { accessor: 'language', title: t('adminContent.prompts.language'), render: (p) => t(`adminContent.languages.${p.language}`) },
+            {
+              accessor: 'tags',
+              title: t('adminContent.prompts.tags'),
+              render: (p) => (
+                <Group gap={4}>
+                  {p.tags.map((tag) => (
+                    <Badge key={tag.tagPromptId} size="xs" variant="light" tt="none">
+                      {tag.name}
+                    </Badge>
+                  ))}
+                </Group>
+              ),
+            },
             { accessor: 'sort', title: t('adminContent.prompts.sort'), textAlign: 'right' },
             {
               accessor: 'online',
@@ -102,9 +116,13 @@ function PromptForm({ existing, saving, onSave, onCancel }: ResourceFormSlot<Adm
     icon: existing?.icon ?? '',
     online: existing?.online ?? true,
     sort: (existing?.sort ?? 0) as number | string,
+    tagIds: existing?.tags.map((tag) => tag.tagPromptId) ?? [],
   });
+  const tags = useQuery(adminPromptTagsQuery());
   const set = (patch: Partial<typeof v>) => setV((old) => ({ ...old, ...patch }));
-  const build = (): SavePromptInput => ({ ...(existing ? { aiPrompWordId: existing.aiPrompWordId } : {}), ...v, sort: v.sort === '' ? Number.NaN : Number(v.sort) });
+  // A tag deleted meanwhile is neither shown nor sent back.
+  const tagIds = tags.data ? v.tagIds.filter((id) => tags.data.some((tag) => tag.tagPromptId === id)) : v.tagIds;
+  const build = (): SavePromptInput => ({ ...(existing ? { aiPrompWordId: existing.aiPrompWordId } : {}), ...v, tagIds, sort: v.sort === '' ? Number.NaN : Number(v.sort) });
   const { errors, submit } = useSchemaSubmit(AdminSaveRecommendedPromptBodySchema, build, onSave);
   const err = fieldMessages(errors, PROBLEMS, (code) => t(`adminContent.problems.${code}`), () => t('adminContent.invalid'));
   return (
@@ -126,6 +144,18 @@ function PromptForm({ existing, saving, onSave, onCancel }: ResourceFormSlot<Adm
         <CategorySelect value={v.category} onChange={(category) => set({ category })} />
         <Switch mt="lg" label={t('adminContent.shown')} checked={v.online} onChange={(e) => set({ online: e.currentTarget.checked })} />
       </Group>
+      <MultiSelect
+        label={t('adminContent.prompts.tags')}
+        description={t('adminContent.prompts.tagsHint')}
+        placeholder={v.tagIds.length ? undefined : t('adminContent.prompts.noTags')}
+        data={(tags.data ?? []).map((tag) => ({ value: tag.tagPromptId, label: `${tag.nameEn} · ${tag.nameZh}` }))}
+        value={tagIds}
+        onChange={(tagIds) => set({ tagIds })}
+        maxValues={MAX_TAGS_PER_PROMPT}
+        searchable
+        clearable
+        error={err('tagIds')}
+      />
     </ResourceForm>
   );
 }

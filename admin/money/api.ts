@@ -14,6 +14,7 @@ import { AdminCouponSchema, type AdminCoupon, type SaveCouponSchema } from '../.
 import { Codes } from '../../shared/contracts/envelope.ts';
 import { AdminVipPackageSchema, type AdminVipPackage, type SaveVipPackageSchema } from '../../shared/contracts/plans.ts';
 import { RedeemBatchCreatedSchema, RedeemBatchSchema, RedeemCodeEntrySchema, type RedeemBatch, type RedeemBatchCreate } from '../../shared/contracts/redeem-codes.ts';
+import { getVipPackageModels } from '../../shared/api/plans.ts';
 import { ApiError, apiGet, apiPost, apiUrl, httpErrorMessage, requestHeaders, transportError, unwrapEnvelope } from '../../shared/api/request.ts';
 
 /**
@@ -37,6 +38,17 @@ export function adminPackagesQuery() {
   return queryOptions({
     queryKey: [...adminMoneyKey, 'packages'] as const,
     queryFn: ({ signal }) => apiGet('/api/admin/Vip/GetPackageList', undefined, { data: z.array(AdminVipPackageSchema), signal }),
+  });
+}
+
+/**
+ * What a package unlocks (GetModelListByVipPackageId, which answers operators for packages not on
+ * sale too). Under the money key: a saved or deleted package is read again.
+ */
+export function adminPackageModelsQuery(vipPackageId: string) {
+  return queryOptions({
+    queryKey: [...adminMoneyKey, 'package-models', vipPackageId] as const,
+    queryFn: ({ signal }) => getVipPackageModels(vipPackageId, signal),
   });
 }
 

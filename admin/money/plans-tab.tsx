@@ -2,7 +2,7 @@ import { ActionIcon, Badge, Button, Group, Loader, NumberInput, Select, Switch, 
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { adminMoneyKey, adminPackagesQuery, deleteAdminPackage, saveAdminPackage, type SavePackageInput } from './api.ts';
+import { adminMoneyKey, adminPackageModelsQuery, adminPackagesQuery, deleteAdminPackage, saveAdminPackage, type SavePackageInput } from './api.ts';
 import { ResourceForm, useSchemaSubmit } from '../ui/resource-form.tsx';
 import { ResourceTable, type ResourceFormSlot } from '../ui/resource-table.tsx';
 import { SaveVipPackageSchema, type AdminVipPackage } from '../../shared/contracts/plans.ts';
@@ -39,7 +39,7 @@ export function PlansTab() {
           {packages.isPending && <Loader />}
           {packages.data?.length === 0 && <Text c="dimmed">{t('adminMoney.plans.empty')}</Text>}
           {packages.data && packages.data.length > 0 && (
-            <Table.ScrollContainer minWidth={800}>
+            <Table.ScrollContainer minWidth={960}>
               <Table aria-label={t('adminMoney.tabs.plans')}>
                 <Table.Thead>
                   <Table.Tr>
@@ -48,6 +48,7 @@ export function PlansTab() {
                     <Table.Th>{t('adminMoney.plans.period')}</Table.Th>
                     <Table.Th>{t('adminMoney.plans.prices')}</Table.Th>
                     <Table.Th>{t('adminMoney.plans.monthlyPoints')}</Table.Th>
+                    <Table.Th>{t('adminMoney.plans.models')}</Table.Th>
                     <Table.Th>{t('adminMoney.plans.online')}</Table.Th>
                     <Table.Th>{t('adminMoney.actions')}</Table.Th>
                   </Table.Tr>
@@ -69,6 +70,9 @@ export function PlansTab() {
                           .join(' · ')}
                       </Table.Td>
                       <Table.Td>{p.monthlyPoints}</Table.Td>
+                      <Table.Td>
+                        <PackageModels vipPackageId={p.vipPackageId} />
+                      </Table.Td>
                       <Table.Td>{p.online ? t('adminMoney.yes') : t('adminMoney.no')}</Table.Td>
                       <Table.Td>
                         <Group gap={4} wrap="nowrap">
@@ -89,6 +93,38 @@ export function PlansTab() {
         </>
       )}
     />
+  );
+}
+
+/** What a package unlocks, as the pricing page lists it: how many models, and their names in catalogue order. */
+function PackageModels({ vipPackageId }: { vipPackageId: string }) {
+  const { t, i18n } = useTranslation();
+  const models = useQuery(adminPackageModelsQuery(vipPackageId));
+  if (models.isPending) return <Loader size="xs" />;
+  if (models.isError) {
+    return (
+      <Text size="sm" c="red" data-testid="package-models">
+        {t('adminMoney.plans.modelsFailed')}
+      </Text>
+    );
+  }
+  const list = models.data.list;
+  if (list.length === 0) {
+    return (
+      <Text size="sm" c="dimmed" data-testid="package-models">
+        {t('adminMoney.plans.noModels')}
+      </Text>
+    );
+  }
+  return (
+    <div data-testid="package-models" style={{ maxWidth: 320 }}>
+      <Badge size="sm" variant="light" data-testid="package-model-count">
+        {t('adminMoney.plans.modelCount', { count: list.length })}
+      </Badge>
+      <Text size="xs" c="dimmed" mt={4} translate="no" data-testid="package-model-names">
+        {list.map((m) => m.name).join(i18n.language === 'zh' ? '、' : ', ')}
+      </Text>
+    </div>
   );
 }
 

@@ -3,6 +3,10 @@ import { z } from 'zod';
 import {
   AdminUserDetailSchema,
   AdminUserLedgerPageSchema,
+  AdminUserListSchema,
+  AdminUserSchema,
+  VisitorUserListSchema,
+  type AdminUser,
   AdminUserPageSchema,
   DeletePreviewSchema,
   DeleteUserResultSchema,
@@ -15,7 +19,8 @@ import {
   type ExtendPlanSchema,
   type GrantPoints,
 } from '../../shared/contracts/admin-users.ts';
-import { apiGet, apiPost } from '../../shared/api/request.ts';
+import { ApiError, apiGet, apiPost } from '../../shared/api/request.ts';
+import { Codes } from '../../shared/contracts/envelope.ts';
 
 /**
  * The console's Users pages (/api/admin/User/*, docs/api.md): the searchable list, one user's page
@@ -38,6 +43,49 @@ export function adminUserListQuery(page: number, filters: UserListFilters) {
     queryFn: ({ signal }) => apiGet('/api/admin/User/GetList', { page, count: USERS_PAGE_SIZE, ...filters }, { data: AdminUserPageSchema, signal }),
     // The table keeps its rows while the next page or order is on its way.
     placeholderData: keepPreviousData,
+  });
+}
+
+/** How the Users page finds accounts: the paged list's search, or one of the exact look-ups. */
+export const FIND_BY = ['list', 'account', 'email', 'phone', 'id', 'visitor'] as const;
+export type FindBy = (typeof FIND_BY)[number];
+/** A row a look-up finds; by visitor id, with when the account was last seen there. */
+export type FoundUser = AdminUser & { lastSeenTime?: string };
+
+/** A look-up's rows: none when there is no such account (10404), else its answer. */
+async function lookUp(by: Exclude<FindBy, 'list'>, value: string, signal: AbortSignal): Promise<FoundUser[]> {
+  const one = async (url: string, query: Record<string, string>) => {
+    try {
+      return [await apiGet(url, query, { data: AdminUserSchema, signal })];
+    } catch (error) {
+      if (error instanceof ApiError && error.code === Codes.NotFound) return [];
+      throw error;
+    }
+  };
+  switch (by) {
+    case 'id':
+      return one('/api/Account/GetUserById', { userId: value });
+    case 'email':
+      return one('/api/Account/GetUserByEmail', { email: value });
+    case 'phone':
+      return one('/api/Account/GetUserByPhone', { phone: value });
+    case 'account':
+      return (await apiGet('/api/Account/GetUserByAccount', { account: value }, { data: AdminUserListSchema, signal })).list;
+    case 'visitor':
+      return (await apiGet('/api/Account/GetUserByVisotorId', { visitorId: value }, { data: VisitorUserListSchema, signal })).list;
+  }
+}
+
+/** The accounts an exact look-up finds, shaped as one page of the list. */
+export function adminUserLookupQuery(by: Exclude<FindBy, 'list'>, value: string) {
+  return queryOptions({
+    queryKey: [...adminUsersKey, 'lookup', by, value] as const,
+    queryFn: async ({ signal }) => {
+      const list = await lookUp(by, value, signal);
+      return { list, total: list.length };
+    },
+    enabled: value !== '',
+    retry: false,
   });
 }
 

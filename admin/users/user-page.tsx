@@ -51,9 +51,16 @@ function UserDetail({ user }: { user: AdminUserDetail }) {
             <Badge color={user.status === 'closed' ? 'red' : 'teal'} variant="light" data-testid="user-status">
               {t(`adminUsers.status.${user.status}`)}
             </Badge>
+            {user.emailVerifiedAt !== undefined && (
+              <Badge color={user.emailVerifiedAt ? 'teal' : 'gray'} variant="light" data-testid="user-email-verified">
+                {t(user.emailVerifiedAt ? 'adminUsers.user.emailVerified' : 'adminUsers.user.emailNotVerified')}
+              </Badge>
+            )}
           </Group>
           <Text size="sm" c="dimmed">
             {user.userName} · {t('adminUsers.user.id')}: {user.userId}
+            {user.phone && ` · ${t('adminUsers.user.phone')}: ${user.phone}`}
+            {user.emailVerifiedAt && ` · ${t('adminUsers.user.emailVerifiedAt', { date: format.dateTime(user.emailVerifiedAt) })}`}
           </Text>
         </Stack>
       </Group>

@@ -6,8 +6,8 @@ import 'mantine-datatable/styles.css';
 import { useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
-import { adminUserListQuery, USERS_PAGE_SIZE, type UserListFilters } from './api.ts';
-import type { AdminUser, AdminUserSort } from '../../shared/contracts/admin-users.ts';
+import { adminUserListQuery, adminUserLookupQuery, FIND_BY, USERS_PAGE_SIZE, type FindBy, type FoundUser, type UserListFilters } from './api.ts';
+import type { AdminUserSort } from '../../shared/contracts/admin-users.ts';
 import { IconSearch } from '../../components/ui/icons.tsx';
 import { pagedTableProps } from '../../components/ui/paged-table.ts';
 import { UserAvatar } from '../../components/ui/user-avatar.tsx';
@@ -22,7 +22,7 @@ const COLUMN_BY_SORT = Object.fromEntries(Object.entries(SORT_BY_COLUMN).map(([c
 type Filters = { role: string | null; planLevel: string | null; status: string | null };
 
 /** The query the list asks for: what was typed and chosen, the order, and nothing left empty. */
-export function listFilters(keyword: string, filters: Filters, sort: DataTableSortStatus<AdminUser>): UserListFilters {
+export function listFilters(keyword: string, filters: Filters, sort: DataTableSortStatus<FoundUser>): UserListFilters {
   return {
     keyword: keyword.trim() || undefined,
     role: (filters.role as UserListFilters['role']) ?? undefined,
@@ -33,46 +33,73 @@ export function listFilters(keyword: string, filters: Filters, sort: DataTableSo
   };
 }
 
-/** /admin/users: search by e-mail, name or id; page, sort and filter on the server. */
+/**
+ * /admin/users: search the list by a part of an e-mail or name (paged, sorted and filtered on the
+ * server), or find accounts by exactly one field (id, e-mail, phone, visitor id, or any of them).
+ */
 export function UsersPage() {
   const { t } = useTranslation();
   const [, navigate] = useLocation();
+  const [findBy, setFindBy] = useState<FindBy>('list');
   const [keyword, setKeyword] = useState('');
   const [debouncedKeyword] = useDebouncedValue(keyword, 300);
   const [filters, setFilters] = useState<Filters>({ role: null, planLevel: null, status: null });
-  const [sort, setSort] = useState<DataTableSortStatus<AdminUser>>({ columnAccessor: COLUMN_BY_SORT.created, direction: 'desc' });
+  const [sort, setSort] = useState<DataTableSortStatus<FoundUser>>({ columnAccessor: COLUMN_BY_SORT.created, direction: 'desc' });
   const [page, setPage] = useState(1);
-  const users = useQuery(adminUserListQuery(page, listFilters(debouncedKeyword, filters, sort)));
+  const lookup = findBy !== 'list';
+  const listed = useQuery({ ...adminUserListQuery(page, listFilters(debouncedKeyword, filters, sort)), enabled: !lookup });
+  const found = useQuery(adminUserLookupQuery(lookup ? findBy : 'account', lookup ? debouncedKeyword.trim() : ''));
+  const users = lookup ? found : listed;
 
   // Another search, filter or order starts at the first page.
   const changeFilter = (name: keyof Filters) => (value: string | null) => {
     setFilters((current) => ({ ...current, [name]: value }));
     setPage(1);
   };
-  const columns = useColumns(filters, changeFilter);
+  const columns = useColumns(filters, changeFilter, findBy);
 
   return (
     <Stack gap="md">
       <Title order={2}>{t('adminUsers.title')}</Title>
-      <TextInput
-        label={t('adminUsers.search')}
-        placeholder={t('adminUsers.searchPlaceholder')}
-        leftSection={<IconSearch size={16} />}
-        value={keyword}
-        maxLength={254}
-        onChange={(event) => {
-          setKeyword(event.currentTarget.value);
-          setPage(1);
-        }}
-        maw={420}
-      />
+      <Group gap="sm" align="flex-end">
+        <Select
+          label={t('adminUsers.findBy.label')}
+          data={FIND_BY.map((by) => ({ value: by, label: t(`adminUsers.findBy.${by}`) }))}
+          value={findBy}
+          onChange={(value) => {
+            setFindBy((value as FindBy | null) ?? 'list');
+            setPage(1);
+          }}
+          allowDeselect={false}
+          w={220}
+        />
+        <TextInput
+          label={t('adminUsers.search')}
+          placeholder={t(`adminUsers.findBy.placeholder.${findBy}`)}
+          leftSection={<IconSearch size={16} />}
+          value={keyword}
+          maxLength={254}
+          onChange={(event) => {
+            setKeyword(event.currentTarget.value);
+            setPage(1);
+          }}
+          style={{ flex: 1 }}
+          maw={420}
+          miw={200}
+        />
+      </Group>
       {users.isError && (
         <Alert color="red" role="alert">
           {t('adminUsers.loadFailed', { message: users.error.message })}
         </Alert>
       )}
-      <DataTable<AdminUser>
-        {...pagedTableProps(users, { page, onPageChange: setPage, pageSize: USERS_PAGE_SIZE, emptyText: t('adminUsers.empty') })}
+      <DataTable<FoundUser>
+        {...pagedTableProps(users, {
+          page,
+          onPageChange: setPage,
+          pageSize: USERS_PAGE_SIZE,
+          emptyText: lookup && !debouncedKeyword.trim() ? t('adminUsers.findBy.prompt') : t('adminUsers.empty'),
+        })}
         aria-label={t('adminUsers.title')}
         borderRadius="md"
         highlightOnHover
@@ -90,8 +117,21 @@ export function UsersPage() {
   );
 }
 
-/** The list's columns: sortable ones, and role, plan and status filters in their headers. */
-function useColumns(filters: Filters, changeFilter: (name: keyof Filters) => (value: string | null) => void): DataTableColumn<AdminUser>[] {
+/**
+ * The list's columns: sortable ones, and role, plan and status filters in their headers. A look-up's
+ * rows are few and already in order: no filters, no sorting; by visitor id, when each was last seen.
+ */
+function useColumns(filters: Filters, changeFilter: (name: keyof Filters) => (value: string | null) => void, findBy: FindBy): DataTableColumn<FoundUser>[] {
+  const columns = useListColumns(filters, changeFilter);
+  const format = useUserFormat();
+  const { t } = useTranslation();
+  if (findBy === 'list') return columns;
+  const plain = columns.map(({ filter: _filter, filtering: _filtering, sortable: _sortable, ...column }) => column);
+  if (findBy !== 'visitor') return plain;
+  return [...plain, { accessor: 'lastSeenTime', title: t('adminUsers.columns.lastSeen'), render: (user) => format.dateTime(user.lastSeenTime ?? null) }];
+}
+
+function useListColumns(filters: Filters, changeFilter: (name: keyof Filters) => (value: string | null) => void): DataTableColumn<FoundUser>[] {
   const { t } = useTranslation();
   const format = useUserFormat();
   const filterSelect = (name: keyof Filters, label: string, data: { value: string; label: string }[]) => (
@@ -117,6 +157,11 @@ function useColumns(filters: Filters, changeFilter: (name: keyof Filters) => (va
           <Anchor component={Link} href={`/admin/users/${encodeURIComponent(user.userId)}`} size="sm" onClick={(event: MouseEvent) => event.stopPropagation()}>
             {user.email}
           </Anchor>
+          {user.emailVerifiedAt && (
+            <Badge size="xs" color="teal" variant="light" data-testid="admin-user-row-verified">
+              {t('adminUsers.emailVerifiedShort')}
+            </Badge>
+          )}
         </Group>
       ),
     },

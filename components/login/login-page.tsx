@@ -11,6 +11,7 @@ import { loginFailureMessage } from './login-actions.ts';
 import { validateLoginForm, type LoginFormErrors, type LoginFormValues, type LoginMode } from './login-form.ts';
 import { planRedirect, postToParent, readFrameContext, withTempKey, type FrameContext, type RedirectPlan } from './login-target.ts';
 import { forgetResetToken, ResetPasswordForm, resetTokenOf } from './reset-password-form.tsx';
+import { forgetVerifyToken, VerifyEmailPanel, verifyTokenOf } from './verify-email-panel.tsx';
 
 export interface LoginPageProps {
   /** Sends the browser on after a sign-in outside a frame; defaults to location.assign. */
@@ -85,6 +86,8 @@ function LoginScreen({ allowedIds, navigate }: { allowedIds: string[]; navigate:
   const { outcome, handOn } = useHandOn(frame, plan, navigate);
   // A password-reset link an administrator sent (/login?reset=<token>): set the password first.
   const [resetToken, setResetToken] = useState(() => resetTokenOf(window.location.href));
+  // An e-mail verification link (/login?verifyEmail=<token>): verified on opening, then the sign-in form.
+  const [verifyToken, setVerifyToken] = useState(() => verifyTokenOf(window.location.href));
 
   // Tells the login dialog that its frame is ready and that nobody is signed in here.
   useEffect(() => {
@@ -109,6 +112,16 @@ function LoginScreen({ allowedIds, navigate }: { allowedIds: string[]; navigate:
           {outcome === 'posted' ? t('loginPage.closeHint') : t('loginPage.redirecting')}
         </Text>
       </Stack>
+    );
+  } else if (verifyToken) {
+    body = (
+      <VerifyEmailPanel
+        token={verifyToken}
+        onDone={() => {
+          forgetVerifyToken();
+          setVerifyToken(null);
+        }}
+      />
     );
   } else if (resetToken) {
     body = (

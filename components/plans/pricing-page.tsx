@@ -3,12 +3,11 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { modelListQuery } from '../../shared/api/chat.ts';
-import { createCheckout, subscriptionQuery, vipPackageListQuery } from '../../shared/api/plans.ts';
+import { createCheckout, subscriptionQuery, vipPackageListQuery, vipPackageModelsQuery } from '../../shared/api/plans.ts';
 import { isLoggedInAtom, tokenAtom, userInfoAtom } from '../../shared/atoms/auth.ts';
 import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
 import { isRunningSubscription, type Subscription, type VipPackage, type VipPeriod } from '../../shared/contracts/plans.ts';
-import { AUTO_MODEL_ID, type ModelListItem } from '../../shared/contracts/model.ts';
+import type { CatalogueModel } from '../../shared/contracts/model.ts';
 import type { UserInfo } from '../../shared/contracts/user.ts';
 import { formatMoney } from '../../shared/utils/money.ts';
 import { planColor, planName, planTier } from '../../shared/utils/plan-level.ts';
@@ -53,9 +52,6 @@ export function PricingPage({ onBack, onNavigate, redeemEntry }: PricingPageProp
   const [coupon, setCoupon] = useState(() => new URLSearchParams(window.location.search).get('coupon') ?? '');
   const packages = useQuery(vipPackageListQuery(currencyFor(i18n.language)));
   const subscription = useQuery(subscriptionQuery(token));
-  const loggedIn = useAtomValue(isLoggedInAtom);
-  // The catalogue the picker reads (same cache): what each plan unlocks is its models' levels, not fixed text.
-  const models = useQuery(modelListQuery(loggedIn, user?.vipOrder?.vipPackageLevel ?? 0));
 
   const list = packages.data?.list ?? [];
   const shown = list.filter((pkg) => pkg.level === 0 || pkg.period === period);
@@ -112,7 +108,6 @@ export function PricingPage({ onBack, onNavigate, redeemEntry }: PricingPageProp
           )}
           <PlanGrid
             packages={shown}
-            models={models.data ?? null}
             freeDailyPoints={packages.data.freeDailyPoints}
             checkoutAvailable={packages.data.checkoutAvailable}
             user={user}
@@ -173,8 +168,6 @@ function CouponField({ value, onChange }: { value: string; onChange: (value: str
 
 interface PlanGridProps {
   packages: VipPackage[];
-  /** The catalogue, null until it is read (the cards then say nothing about models rather than guess). */
-  models: readonly ModelListItem[] | null;
   freeDailyPoints: number;
   checkoutAvailable: boolean;
   user: UserInfo | null;
@@ -193,7 +186,7 @@ function isCurrent(pkg: VipPackage, user: UserInfo | null, subscription: Subscri
   return running ? subscription.period === pkg.period : true;
 }
 
-function PlanGrid({ packages, models, freeDailyPoints, checkoutAvailable, user, subscription, couponCode, onNavigate }: PlanGridProps) {
+function PlanGrid({ packages, freeDailyPoints, checkoutAvailable, user, subscription, couponCode, onNavigate }: PlanGridProps) {
   const { t } = useTranslation();
   const { isExtension } = usePlatform();
   const loggedIn = useAtomValue(isLoggedInAtom);
@@ -238,7 +231,7 @@ function PlanGrid({ packages, models, freeDailyPoints, checkoutAvailable, user, 
           <PlanCard
             key={pkg.vipPackageId}
             pkg={pkg}
-            models={models && <PlanModels models={models} pkg={pkg} below={packages[index - 1]} />}
+            models={<PlanModels pkg={pkg} below={packages[index - 1]} />}
             freeDailyPoints={freeDailyPoints}
             current={isCurrent(pkg, user, subscription)}
             action={
@@ -262,37 +255,67 @@ function PlanGrid({ packages, models, freeDailyPoints, checkoutAvailable, user, 
   );
 }
 
-/** How many model names a card lists before "and N more". */
-const NAMES_SHOWN = 6;
-
-function useNames(): (models: readonly ModelListItem[]) => string {
-  const { t, i18n } = useTranslation();
-  return (models) => {
-    const names = models.slice(0, NAMES_SHOWN).map((m) => m.name).join(i18n.language === 'zh' ? '、' : ', ');
-    const more = models.length - NAMES_SHOWN;
-    return more > 0 ? t('plans.pricing.modelsMore', { models: names, more }) : names;
-  };
-}
+/** How many model names a card lists before "and N more"; the rest open on demand. */
+export const MODEL_NAMES_SHOWN = 6;
 
 /**
- * What a plan unlocks, from the catalogue's levels: the models whose level the plan reaches. A card
- * after a cheaper one says only what it adds, or that it adds no model (never a promise the catalogue
- * does not keep).
+ * What a plan unlocks, as the server answers it for the package (GetModelListByVipPackageId): the
+ * models whose level the plan reaches. A card after a cheaper one says only what it adds, or that it
+ * adds no model (never a promise the catalogue does not keep). Past a handful of names, "and N more"
+ * with a button to show them all. Nothing is said until the lists have come (rather than guess).
  */
-function PlanModels({ models, pkg, below }: { models: readonly ModelListItem[]; pkg: VipPackage; below: VipPackage | undefined }) {
-  const { t } = useTranslation();
-  const namesOf = useNames();
-  const level = planTier(pkg.level);
-  const real = models.filter((m) => m.aiModelId !== AUTO_MODEL_ID);
-  const floor = below ? planTier(below.level) : -1;
-  const added = real.filter((m) => m.minVipLevel <= level && m.minVipLevel > floor);
-  const names = namesOf(added);
-  const base = below ? planName(below.level, below.name, t) : '';
+function PlanModels({ pkg, below }: { pkg: VipPackage; below: VipPackage | undefined }) {
+  const { t, i18n } = useTranslation();
+  const [expanded, setExpanded] = useState(false);
+  const own = useQuery(vipPackageModelsQuery(pkg.vipPackageId));
+  // Without a cheaper card, the same key as `own` and switched off: nothing more is asked.
+  const base = useQuery({ ...vipPackageModelsQuery(below?.vipPackageId ?? pkg.vipPackageId), enabled: below !== undefined });
+  if (own.isError || (below && base.isError)) {
+    return (
+      <Feature>
+        <span data-testid="plan-models" data-state="error">
+          {t('plans.pricing.modelsFailed')}
+        </span>
+      </Feature>
+    );
+  }
+  if (!own.data || (below && !base.data)) return null;
+  const inBase = new Set(below ? base.data!.list.map((m) => m.aiModelId) : []);
+  const added = own.data.list.filter((m) => !inBase.has(m.aiModelId));
+  const hidden = expanded ? 0 : Math.max(0, added.length - MODEL_NAMES_SHOWN);
+  const names = namesOf(added.slice(0, added.length - hidden), i18n.language);
+  const listed = hidden > 0 ? t('plans.pricing.modelsMore', { models: names, more: hidden }) : names;
+  const basePlan = below ? planName(below.level, below.name, t) : '';
   let text: string;
-  if (!below) text = added.length ? t('plans.pricing.models', { models: names }) : t('plans.pricing.noModels');
-  else if (added.length) text = t('plans.pricing.modelsPlus', { plan: base, models: names });
-  else text = t('plans.pricing.modelsSame', { plan: base });
-  return <span data-testid="plan-models">{text}</span>;
+  if (!below) text = added.length ? t('plans.pricing.models', { models: listed }) : t('plans.pricing.noModels');
+  else if (added.length) text = t('plans.pricing.modelsPlus', { plan: basePlan, models: listed });
+  else text = t('plans.pricing.modelsSame', { plan: basePlan });
+  const expandable = added.length > MODEL_NAMES_SHOWN;
+  return (
+    <Feature>
+      <span data-testid="plan-models">{text}</span>
+      {expandable && (
+        <>
+          {' '}
+          <Anchor
+            component="button"
+            type="button"
+            size="sm"
+            aria-expanded={expanded}
+            aria-label={t(expanded ? 'plans.pricing.modelsFewerLabel' : 'plans.pricing.modelsAllLabel', { plan: planName(pkg.level, pkg.name, t) })}
+            onClick={() => setExpanded((open) => !open)}
+            style={{ verticalAlign: 'baseline' }}
+          >
+            {expanded ? t('plans.pricing.modelsFewer') : t('plans.pricing.modelsAll', { total: added.length })}
+          </Anchor>
+        </>
+      )}
+    </Feature>
+  );
+}
+
+function namesOf(models: readonly CatalogueModel[], language: string): string {
+  return models.map((m) => m.name).join(language === 'zh' ? '、' : ', ');
 }
 
 interface PlanCardProps {
@@ -359,7 +382,7 @@ function PlanCard({ pkg, models, freeDailyPoints, current, action }: PlanCardPro
         {!free && pkg.period === 'year' && (
           <Feature>{t('plans.pricing.periodPoints', { points: pkg.periodPoints.toLocaleString(i18n.language) })}</Feature>
         )}
-        {models && <Feature>{models}</Feature>}
+        {models}
       </Stack>
       {action}
     </Paper>

@@ -1,9 +1,10 @@
-import { Alert, Badge, Button, Checkbox, Group, SegmentedControl, Select, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
+import { Alert, Badge, Button, Checkbox, Group, MultiSelect, SegmentedControl, Select, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { modelListQuery } from '../../shared/api/chat.ts';
+import { promptTagsQuery } from '../../shared/api/prompt-tags.ts';
 import { saveUserQuickFunction, type SaveUserQuickFunctionInput } from '../../shared/api/quick-functions.ts';
 import { isLoggedInAtom, userInfoAtom } from '../../shared/atoms/auth.ts';
 import {
@@ -17,6 +18,7 @@ import {
   type QuickFunctionCategory,
   type UserQuickFunction,
 } from '../../shared/contracts/quick-function.ts';
+import { MAX_TAGS_PER_PROMPT } from '../../shared/contracts/prompt-tag.ts';
 import { Modal } from '../ui/overlays.tsx';
 
 /** The Prompt form's values (spec: name, content, applicable-to, description, show or hide in list; and more). */
@@ -32,6 +34,8 @@ export interface PromptValues {
   aiModelId: string | null;
   parentId: string | null;
   isGroup: boolean;
+  /** The operator's tags it carries. */
+  tagIds: string[];
 }
 
 export type PromptErrors = Partial<Record<'name' | 'template' | 'appliesTo', string>>;
@@ -39,8 +43,8 @@ export type PromptErrors = Partial<Record<'name' | 'template' | 'appliesTo', str
 /** The form's start: an item's values to edit, or a new prompt's (or group's) defaults. */
 export function initialValues(item: UserQuickFunction | null, isGroup: boolean): PromptValues {
   if (item) {
-    const { name, template, appliesTo, description, online, pinned, category, icon, aiModelId, parentId } = item;
-    return { name, template, appliesTo, description, online, pinned, category, icon, aiModelId, parentId, isGroup: item.isGroup };
+    const { name, template, appliesTo, description, online, pinned, category, icon, aiModelId, parentId, tagIds } = item;
+    return { name, template, appliesTo, description, online, pinned, category, icon, aiModelId, parentId, isGroup: item.isGroup, tagIds };
   }
   return {
     name: '',
@@ -55,6 +59,7 @@ export function initialValues(item: UserQuickFunction | null, isGroup: boolean):
     aiModelId: null,
     parentId: null,
     isGroup,
+    tagIds: [],
   };
 }
 
@@ -236,7 +241,7 @@ function ContentField({ value, error, onChange }: { value: string; error?: strin
   );
 }
 
-/** The fields beyond the spec's form: category, group, preferred model, pinned to the toolbar. */
+/** The fields beyond the spec's form: category, tags, group, preferred model, pinned to the toolbar. */
 function PromptOptions({
   values,
   groups,
@@ -246,7 +251,8 @@ function PromptOptions({
   groups: readonly UserQuickFunction[];
   set: <K extends keyof PromptValues>(key: K, value: PromptValues[K]) => void;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const tags = useQuery(promptTagsQuery(i18n.language === 'zh' ? 'zh' : 'en')).data ?? [];
   const loggedIn = useAtomValue(isLoggedInAtom);
   const planLevel = useAtomValue(userInfoAtom)?.vipOrder?.vipPackageLevel ?? 0;
   const models = useQuery(modelListQuery(loggedIn, planLevel)).data ?? [];
@@ -272,6 +278,20 @@ function PromptOptions({
           style={{ alignSelf: 'flex-start' }}
         />
       </Stack>
+      {tags.length > 0 && (
+        <MultiSelect
+          label={t('quickFunctions.form.tags')}
+          description={t('quickFunctions.form.tagsHint')}
+          placeholder={values.tagIds.length ? undefined : t('quickFunctions.form.tagsPlaceholder')}
+          data={tags.map((tag) => ({ value: tag.tagPromptId, label: tag.name }))}
+          // A tag deleted meanwhile is not offered, and not sent back.
+          value={values.tagIds.filter((id) => tags.some((tag) => tag.tagPromptId === id))}
+          onChange={(v) => set('tagIds', v)}
+          maxValues={MAX_TAGS_PER_PROMPT}
+          clearable
+          comboboxProps={{ withinPortal: true }}
+        />
+      )}
       <Group grow align="flex-start" gap="sm">
         <Select
           label={t('quickFunctions.form.parent')}

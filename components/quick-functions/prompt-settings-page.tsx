@@ -1,4 +1,4 @@
-import { Alert, Button, Center, Group, List, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Center, Group, List, Loader, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { useMemo, useRef, useState, type ChangeEvent } from 'react';
@@ -15,6 +15,7 @@ import {
   sortUserQuickFunctions,
   userQuickFunctionsQuery,
 } from '../../shared/api/quick-functions.ts';
+import { promptTagsQuery } from '../../shared/api/prompt-tags.ts';
 import { isLoggedInAtom, tokenAtom } from '../../shared/atoms/auth.ts';
 import type { UserQuickFunction } from '../../shared/contracts/quick-function.ts';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
@@ -60,8 +61,8 @@ export function PromptSettingsPage({ onBack }: PromptSettingsPageProps) {
 
 /** What the save route takes to keep `item` as it is. */
 function saveBodyOf(item: UserQuickFunction): SaveUserQuickFunctionInput {
-  const { userQuickFunctionId, parentId, name, icon, description, template, category, appliesTo, aiModelId, pinned, online, isGroup } = item;
-  return { userQuickFunctionId, parentId, name, icon, description, template, category, appliesTo, aiModelId, pinned, online, isGroup };
+  const { userQuickFunctionId, parentId, name, icon, description, template, category, appliesTo, aiModelId, pinned, online, isGroup, tagIds } = item;
+  return { userQuickFunctionId, parentId, name, icon, description, template, category, appliesTo, aiModelId, pinned, online, isGroup, tagIds };
 }
 
 type ImportReport = { imported: number; problems: ImportProblem[]; error?: string };
@@ -84,24 +85,30 @@ function useChange() {
 }
 
 function PromptSettingsContent() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const token = useAtomValue(tokenAtom);
   const queryClient = useQueryClient();
   const own = useQuery(userQuickFunctionsQuery(token));
+  const tags = useQuery(promptTagsQuery(i18n.language === 'zh' ? 'zh' : 'en')).data ?? [];
   const [search, setSearch] = useState('');
+  const [chosenTag, setChosenTag] = useState<string | null>(null);
+  // A tag that went away falls back to every prompt.
+  const tagId = chosenTag && tags.some((tag) => tag.tagPromptId === chosenTag) ? chosenTag : null;
   const [editing, setEditing] = useState<Editing>(null);
   const [deleting, setDeleting] = useState<UserQuickFunction | null>(null);
   const change = useChange();
   const items = useMemo(() => own.data ?? [], [own.data]);
   const groups = useMemo(() => items.filter((item) => item.isGroup), [items]);
   const q = search.trim().toLocaleLowerCase();
+  const filtered = q !== '' || tagId !== null;
   const rows = useMemo(() => {
     const all = arrangePrompts(items);
-    if (!q) return all;
+    if (!q && !tagId) return all;
     return all
-      .filter(({ item }) => [item.name, item.description, item.template].some((s) => s.toLocaleLowerCase().includes(q)))
+      .filter(({ item }) => !q || [item.name, item.description, item.template].some((s) => s.toLocaleLowerCase().includes(q)))
+      .filter(({ item }) => !tagId || item.tagIds.includes(tagId))
       .map((row) => ({ ...row, depth: 0 as const }));
-  }, [items, q]);
+  }, [items, q, tagId]);
 
   const setOwn = (next: UserQuickFunction[]) => queryClient.setQueryData(userQuickFunctionsQuery(token).queryKey, next);
   const move = (item: UserQuickFunction, to: number) => {
@@ -137,16 +144,27 @@ function PromptSettingsContent() {
   return (
     <>
       <Toolbar search={search} onSearch={setSearch} onAdd={(isGroup) => setEditing({ item: null, isGroup })} />
+      {tags.length > 0 && (
+        <Select
+          label={t('quickFunctions.tagFilter')}
+          data={[{ value: '', label: t('quickFunctions.tagFilterAll') }, ...tags.map((tag) => ({ value: tag.tagPromptId, label: tag.name }))]}
+          value={tagId ?? ''}
+          onChange={(v) => setChosenTag(v || null)}
+          allowDeselect={false}
+          comboboxProps={{ withinPortal: true }}
+          maw={{ base: '100%', sm: 280 }}
+        />
+      )}
       <Text fw={600}>{t('quickFunctions.mine')}</Text>
       {rows.length === 0 ? (
         <Text size="sm" c="dimmed" data-testid="prompt-list-empty">
-          {q ? t('quickFunctions.noMatch', { query: search.trim() }) : t('quickFunctions.empty')}
+          {q ? t('quickFunctions.noMatch', { query: search.trim() }) : tagId ? t('quickFunctions.noMatchTag') : t('quickFunctions.empty')}
         </Text>
       ) : (
         <PromptList
           rows={rows}
           groups={groups}
-          sortable={!q}
+          sortable={!filtered}
           onEdit={(item) => setEditing({ item, isGroup: item.isGroup })}
           onDelete={setDeleting}
           onOnline={(item, online) => update(item, { online }, () => setUserQuickFunctionOnline(item.userQuickFunctionId, online))}

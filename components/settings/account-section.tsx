@@ -10,7 +10,9 @@ import { signOut, signOutEverywhere } from '../app-shell/account.ts';
 import { SignInPrompt } from '../app-shell/sign-in-prompt.tsx';
 import { notifyError, notifySuccess, onMutationError } from '../ui/notify.ts';
 import { SettingsSection } from '../ui/settings-section.tsx';
+import { EmailVerificationField } from './email-verification-field.tsx';
 import { PasswordSection } from './password-section.tsx';
+import { PhoneField } from './phone-field.tsx';
 import { PictureField } from './picture-field.tsx';
 import strings from '../../locales/features/settings.en.json';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
@@ -19,7 +21,7 @@ import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 addEnglishStrings(strings);
 
 /**
- * Settings' Account section, its own part: the profile (picture, e-mail, plan, nickname), the
+ * Settings' Account section, its own part: the profile (picture, e-mail, plan, nickname, phone), the
  * password, and signing out, here or everywhere; a visitor's way to sign in.
  */
 export function AccountSection() {
@@ -64,9 +66,7 @@ function ProfileSection() {
     <SettingsSection title={t('settings.profile')} testId="settings-profile">
       <Stack gap="xs">
         <PictureField />
-        <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
-          {t('settings.emailLine', { email: user?.email ?? '' })}
-        </Text>
+        <EmailVerificationField email={user?.email ?? ''} />
         <Text size="sm">
           {t('settings.planLine', { plan: user?.vipOrder ? planName(user.vipOrder.vipPackageLevel, user.vipOrder.vipPackageName, t) : t('chat.sider.freeVersion') })}
         </Text>
@@ -90,6 +90,7 @@ function ProfileSection() {
             {t('settings.save')}
           </Button>
         </Group>
+        <PhoneField />
       </Stack>
     </SettingsSection>
   );

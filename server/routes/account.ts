@@ -7,17 +7,32 @@ import {
   LoginRequestSchema,
   LoginResponseSchema,
   UpdateUserPasswordRequestSchema,
+  UpdateUserPhoneRequestSchema,
 } from '../../shared/contracts/account.ts';
+import {
+  AdminUserListSchema,
+  AdminUserSchema,
+  NickNameListSchema,
+  NickNameQuerySchema,
+  UserByAccountQuerySchema,
+  UserByEmailQuerySchema,
+  UserByPhoneQuerySchema,
+  UserByVisitorQuerySchema,
+  UserIdQuerySchema,
+  VisitorUserListSchema,
+} from '../../shared/contracts/admin-users.ts';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import { BytesSchema } from '../../shared/contracts/responses.ts';
 import { UserInfoSchema } from '../../shared/contracts/user.ts';
 import { t } from '../core/i18n.ts';
 import { addRoute, RAW } from '../http/route.ts';
 import { readUploadForm } from '../http/upload-form.ts';
-import { createAccount, login } from '../services/accounts/accounts.ts';
+import { createAccount, login, updatePhone } from '../services/accounts/accounts.ts';
+import { nickNames, userByEmail, userById, userByPhone, usersByAccount, usersByVisitor } from '../services/admin/user-lookups.ts';
 import { bearerOf } from '../services/accounts/auth.ts';
 import { deleteHeadImg, readHeadImg, saveHeadImg } from '../services/accounts/head-img.ts';
 import { changePassword } from '../services/accounts/password-change.ts';
+import { mailVerificationLater } from '../services/accounts/email-verification.ts';
 import { userInfo } from './user.ts';
 
 export function registerAccountRoutes(app: FastifyInstance): void {
@@ -32,7 +47,12 @@ export function registerAccountRoutes(app: FastifyInstance): void {
     body: AddUserRequestSchema,
     data: AddUserResponseSchema,
     rateLimit,
-    handler: ({ ctx, body }) => createAccount(ctx, body),
+    handler: async ({ ctx, body, lang }) => {
+      const account = await createAccount(ctx, body);
+      // With SMTP_URL, the verification link goes out in the background (docs/api.md#verified-e-mail).
+      mailVerificationLater(ctx, account.userId, lang);
+      return account;
+    },
   });
 
   addRoute(app, {
@@ -61,7 +81,83 @@ export function registerAccountRoutes(app: FastifyInstance): void {
     },
   });
 
+  addRoute(app, {
+    method: 'POST',
+    url: '/api/Account/UpdateUserPhone',
+    auth: 'user',
+    summary:
+      "Set the caller's phone number (spaces, dashes, dots and brackets are dropped; an optional + then 6 to 15 digits: 10400 otherwise), or remove it with null or ''. One already on another account: 10409. Answers the user info.",
+    body: UpdateUserPhoneRequestSchema,
+    data: UserInfoSchema,
+    handler: async ({ ctx, user, body }) => {
+      await updatePhone(ctx.db, user.id, body.phone);
+      return userInfo({ ...user, phone: body.phone });
+    },
+  });
+
   registerHeadImgRoutes(app);
+  registerLookupRoutes(app);
+}
+
+/** The administrators' look-ups of accounts (docs/api.md#looking-accounts-up): the console's "Find by". */
+function registerLookupRoutes(app: FastifyInstance): void {
+  const base = '/api/Account';
+  const notFound = ' (10404 when there is none)';
+  addRoute(app, {
+    method: 'GET',
+    url: `${base}/GetUserById`,
+    auth: 'admin',
+    summary: `The account with this id, as a row of the Users list${notFound}`,
+    query: UserIdQuerySchema,
+    data: AdminUserSchema,
+    handler: ({ ctx, query }) => userById(ctx, query.userId),
+  });
+  addRoute(app, {
+    method: 'GET',
+    url: `${base}/GetUserByEmail`,
+    auth: 'admin',
+    summary: `The account with this e-mail, in any case${notFound}`,
+    query: UserByEmailQuerySchema,
+    data: AdminUserSchema,
+    handler: ({ ctx, query }) => userByEmail(ctx, query.email),
+  });
+  addRoute(app, {
+    method: 'GET',
+    url: `${base}/GetUserByPhone`,
+    auth: 'admin',
+    summary: `The account with this phone number, written any way UpdateUserPhone accepts${notFound}`,
+    query: UserByPhoneQuerySchema,
+    data: AdminUserSchema,
+    handler: ({ ctx, query }) => userByPhone(ctx, query.phone),
+  });
+  addRoute(app, {
+    method: 'GET',
+    url: `${base}/GetUserByAccount`,
+    auth: 'admin',
+    summary: 'Every account known by `account` exactly: its id, e-mail or name (any case) or phone number; newest first, at most 50',
+    query: UserByAccountQuerySchema,
+    data: AdminUserListSchema,
+    handler: async ({ ctx, query }) => ({ list: await usersByAccount(ctx, query.account) }),
+  });
+  addRoute(app, {
+    method: 'GET',
+    url: `${base}/GetUserByVisotorId`,
+    auth: 'admin',
+    summary:
+      'The accounts a visitor id (the DriverId header clients send) was signed in as, from the tracking records, with when each was last seen (lastSeenTime), most recent first',
+    query: UserByVisitorQuerySchema,
+    data: VisitorUserListSchema,
+    handler: async ({ ctx, query }) => ({ list: await usersByVisitor(ctx, query.visitorId) }),
+  });
+  addRoute(app, {
+    method: 'GET',
+    url: `${base}/GetUserNickNameForSystem`,
+    auth: 'admin',
+    summary: 'The names and e-mails to show for account ids (userIds: comma-separated, up to 100), in the order asked; unknown ids are left out',
+    query: NickNameQuerySchema,
+    data: NickNameListSchema,
+    handler: ({ ctx, query }) => nickNames(ctx, query.userIds),
+  });
 }
 
 /** The user's picture (docs/api.md#the-users-picture): upload, remove, and the stored bytes by id. */

@@ -4,10 +4,13 @@ import {
   ModelIdQuerySchema,
   ModelLevelCheckSchema,
   ModelListSchema,
+  VipPackageModelListSchema,
+  VipPackageModelsQuerySchema,
   type ModelLevelCheck,
 } from '../../shared/contracts/model.ts';
 import { addRoute } from '../http/route.ts';
 import { findModel, listModels } from '../services/catalogue/catalogue.ts';
+import { modelsForPackage } from '../services/catalogue/plan-models.ts';
 
 export function registerCatalogueRoutes(app: FastifyInstance): void {
   // The client calls the same list under both families.
@@ -30,6 +33,17 @@ export function registerCatalogueRoutes(app: FastifyInstance): void {
     query: ModelIdQuerySchema,
     data: CatalogueModelSchema,
     handler: ({ ctx, query }) => findModel(ctx, query.aiModelId),
+  });
+
+  addRoute(app, {
+    method: 'GET',
+    url: '/api/AiModel/GetModelListByVipPackageId',
+    auth: 'optional',
+    summary:
+      "What a plan unlocks: the catalogue's models (in its order, 'auto' not among them) whose minVipLevel the package's level reaches; 'free' is the free plan. A package not on sale answers 10404 like an unknown one, except to operators",
+    query: VipPackageModelsQuerySchema,
+    data: VipPackageModelListSchema,
+    handler: ({ ctx, query, user }) => modelsForPackage(ctx, query.vipPackageId, user?.role === 'admin'),
   });
 
   addRoute(app, {

@@ -7,6 +7,8 @@ import {
   SubscriptionSchema,
   VipOrderIdBodySchema,
   VipOrderIdQuerySchema,
+  VipDateTypeListSchema,
+  VipLevelListSchema,
   VipOrderSchema,
   VipPackageListQuerySchema,
   VipPackageListSchema,
@@ -17,6 +19,7 @@ import { t } from '../core/i18n.ts';
 import { hideOrder, listOrders, listPublicPackages, orderById } from '../services/plans/plans.ts';
 import { createCheckout, createPortalSession, getSubscription, setCancelAtPeriodEnd } from '../services/plans/stripe.ts';
 import { receiveStripeWebhook, WebhookRefusal } from '../services/plans/stripe-webhook.ts';
+import { listVipDateTypes, listVipLevels } from '../services/plans/plan-levels.ts';
 
 /** Plans, orders and payments for users (docs/economy.md#plans, #payments-stripe, #orders). */
 export function registerPlanRoutes(app: FastifyInstance): void {
@@ -28,6 +31,24 @@ export function registerPlanRoutes(app: FastifyInstance): void {
     query: VipPackageListQuerySchema,
     data: VipPackageListSchema,
     handler: ({ ctx, query }) => listPublicPackages(ctx, query.currency),
+  });
+
+  addRoute(app, {
+    method: 'GET',
+    url: '/api/Vip/GetVipLevelList',
+    auth: 'public',
+    summary: "The plan levels, 0 (free) to 3, named in the caller's language",
+    data: VipLevelListSchema,
+    handler: async ({ lang }) => listVipLevels(lang),
+  });
+
+  addRoute(app, {
+    method: 'GET',
+    url: '/api/Vip/GetVipDateTypeList',
+    auth: 'public',
+    summary: "The billing periods a package can be sold for (month, year), with the months each covers, named in the caller's language",
+    data: VipDateTypeListSchema,
+    handler: async ({ lang }) => listVipDateTypes(lang),
   });
 
   addRoute(app, {

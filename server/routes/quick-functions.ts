@@ -110,13 +110,17 @@ export function registerQuickFunctionRoutes(app: FastifyInstance): void {
     bodyLimit: 4 * 1024 * 1024,
     handler: async ({ ctx, user, body }) => ({ imported: await importOwnQuickFunctions(ctx, user.id, body) }),
   });
-  addRoute(app, {
-    method: 'GET',
-    url: '/api/AiPrompWord/GetAiPrompWordByRecomment',
-    auth: 'public',
-    summary: "The recommended prompts in `language` (default: the caller's accept-language), in their order.",
-    query: RecommendedPromptQuerySchema,
-    data: RecommendedPromptListSchema,
-    handler: ({ ctx, query, lang }) => listRecommendedPrompts(ctx, query.language ?? lang),
-  });
+  // The spec lists this call under /api/Chat too: both addresses answer alike.
+  for (const url of ['/api/AiPrompWord/GetAiPrompWordByRecomment', '/api/Chat/GetAiPrompWordByRecomment']) {
+    addRoute(app, {
+      method: 'GET',
+      url,
+      auth: 'public',
+      summary:
+        "The online recommended prompts in `language` (default: the caller's accept-language), in their order, each with its tags; with `tagId`, only those carrying that tag.",
+      query: RecommendedPromptQuerySchema,
+      data: RecommendedPromptListSchema,
+      handler: ({ ctx, query, lang }) => listRecommendedPrompts(ctx, query.language ?? lang, query.tagId),
+    });
+  }
 }

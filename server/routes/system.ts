@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { Codes } from '../../shared/contracts/envelope.ts';
-import { HealthSchema, SettingKeyQuerySchema, SettingListSchema, SettingSchema } from '../../shared/contracts/system.ts';
+import { CountryListSchema, HealthSchema, SettingKeyQuerySchema, SettingListSchema, SettingSchema, VisitorCountrySchema } from '../../shared/contracts/system.ts';
 import { AddRequestTimeBodySchema, SavedCountSchema } from '../../shared/contracts/tracking.ts';
 import { t } from '../core/i18n.ts';
 import { addRoute, RAW } from '../http/route.ts';
+import { countryList, visitorCountry } from '../services/system/countries.ts';
 import { checkHealth } from '../services/system/health.ts';
 import { getPublicSetting, listPublicSettings } from '../services/system/settings.ts';
 import { saveRequestTimes, type TrackingSource } from '../services/system/tracking.ts';
@@ -78,6 +79,26 @@ export function registerSystemRoutes(app: FastifyInstance): void {
       const setting = await getPublicSetting(ctx, query.settingKey);
       reply.header('Cache-Control', SETTINGS_CACHE);
       return setting.settingValue;
+    },
+  });
+  addRoute(app, {
+    method: 'GET',
+    url: `${base}/IsChina`,
+    auth: 'public',
+    summary:
+      "Where the caller's address is, from a local GeoLite2 copy (no outside call): country (ISO 3166-1 alpha-2, null when unknown: loopback, private ranges) and isChina (mainland China). Behind a proxy, set TRUST_PROXY so the client's address counts.",
+    data: VisitorCountrySchema,
+    handler: ({ req }) => visitorCountry(req.ip),
+  });
+  addRoute(app, {
+    method: 'GET',
+    url: `${base}/GetCountrieList`,
+    auth: 'public',
+    summary: "Every country (ISO 3166-1), named in the caller's language and in its alphabetical order (Chinese by pinyin). Cacheable for a day.",
+    data: CountryListSchema,
+    handler: async ({ lang, reply }) => {
+      reply.header('Cache-Control', 'public, max-age=86400').header('Vary', 'Accept-Language');
+      return countryList(lang);
     },
   });
   addRoute(app, {

@@ -3,12 +3,15 @@ import { z } from 'zod';
 import {
   IntegralEntrySchema,
   TempKeyQuerySchema,
+  TestTokenQuerySchema,
   UpdateNickNameRequestSchema,
   UserInfoSchema,
   UserSettingSchema,
 } from '../../shared/contracts/user.ts';
 import { addRoute } from '../http/route.ts';
-import { exchangeTempKey, getSettings, saveSettings, updateNickName } from '../services/accounts/accounts.ts';
+import { exchangeTempKey, getSettings, saveSettings, tokenForTest, updateNickName } from '../services/accounts/accounts.ts';
+import { AppError } from '../core/errors.ts';
+import { Codes } from '../../shared/contracts/envelope.ts';
 import { bearerOf, revokeAllTokens, revokeToken, type AuthUser } from '../services/accounts/auth.ts';
 import { headImgPath } from '../services/accounts/head-img.ts';
 import { getIntegral, listLedger } from '../services/points/ledger.ts';
@@ -23,6 +26,7 @@ export const userInfo = (u: AuthUser) => ({
   role: u.role,
   vipOrder: u.vipOrder,
   headImg: headImgPath(u.headImg),
+  phone: u.phone ?? null,
 });
 
 export function registerUserRoutes(app: FastifyInstance): void {
@@ -35,6 +39,8 @@ export function registerUserRoutes(app: FastifyInstance): void {
     data: z.string(),
     handler: ({ ctx, query }) => exchangeTempKey(ctx, query.tempKey),
   });
+
+  if (app.ctx.config.TEST_TOKEN_ROUTE) registerTestTokenRoute(app);
 
   addRoute(app, {
     method: 'GET',
@@ -116,6 +122,30 @@ export function registerUserRoutes(app: FastifyInstance): void {
     handler: async ({ ctx, user }) => {
       await revokeAllTokens(ctx, user.id);
       return null;
+    },
+  });
+}
+
+/** Callers on this machine: the socket's own address, whatever a proxy header claims. */
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
+
+/**
+ * GetTokenForTest: a token by e-mail with no password, for the end-to-end tests. Absent unless the
+ * server runs with TEST_TOKEN_ROUTE (refused with NODE_ENV=production, server/config.ts), and even
+ * then answered only to callers on loopback.
+ */
+function registerTestTokenRoute(app: FastifyInstance): void {
+  addRoute(app, {
+    method: 'GET',
+    url: '/api/User/GetTokenForTest',
+    auth: 'public',
+    summary:
+      'Test runs only (TEST_TOKEN_ROUTE; absent otherwise, never with NODE_ENV=production): a token for the active account with this e-mail, to callers on loopback (others: 10403)',
+    query: TestTokenQuerySchema,
+    data: z.string(),
+    handler: async ({ ctx, req, query }) => {
+      if (!LOOPBACK.test(req.socket.remoteAddress ?? '')) throw new AppError(Codes.Forbidden, 'forbidden');
+      return tokenForTest(ctx, query.email);
     },
   });
 }

@@ -11,6 +11,7 @@ import {
   type VipOrder,
   type VipPackageList,
 } from '../contracts/plans.ts';
+import { VipPackageModelListSchema, type VipPackageModelList } from '../contracts/model.ts';
 import { apiGet, apiPost } from './request.ts';
 
 /**
@@ -79,6 +80,23 @@ export function vipPackageListQuery(currency: string) {
   return queryOptions({
     queryKey: [...plansKey, 'packages', currency] as const,
     queryFn: ({ signal }) => getVipPackageListIn(currency, signal),
+    staleTime: 5 * 60_000,
+  });
+}
+
+/**
+ * What a package unlocks ('free': the free plan): the catalogue's models its level reaches, in
+ * catalogue order. Public; operators also get packages not on sale.
+ */
+export function getVipPackageModels(vipPackageId: string, signal?: AbortSignal): Promise<VipPackageModelList> {
+  return apiGet('/api/AiModel/GetModelListByVipPackageId', { vipPackageId }, { data: VipPackageModelListSchema, signal });
+}
+
+/** Under 'packages': a payment does not change what a plan unlocks (invalidatePlans leaves it). */
+export function vipPackageModelsQuery(vipPackageId: string) {
+  return queryOptions({
+    queryKey: [...plansKey, 'packages', 'models', vipPackageId] as const,
+    queryFn: ({ signal }) => getVipPackageModels(vipPackageId, signal),
     staleTime: 5 * 60_000,
   });
 }

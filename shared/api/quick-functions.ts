@@ -54,11 +54,12 @@ export function userQuickFunctionsQuery(token: string | null) {
   });
 }
 
-/** The operator's recommended prompts in `language` (public). */
-export function recommendedPromptsQuery(language: Language) {
+/** The operator's recommended prompts in `language` (public); with `tagId`, only those carrying that tag. */
+export function recommendedPromptsQuery(language: Language, tagId: string | null = null) {
   return queryOptions({
-    queryKey: [...quickFunctionsKey, 'recommended', language] as const,
-    queryFn: ({ signal }) => apiGet('/api/AiPrompWord/GetAiPrompWordByRecomment', { language }, { data: RecommendedPromptListSchema, signal }),
+    queryKey: [...quickFunctionsKey, 'recommended', language, tagId] as const,
+    queryFn: ({ signal }) =>
+      apiGet('/api/AiPrompWord/GetAiPrompWordByRecomment', { language, ...(tagId ? { tagId } : {}) }, { data: RecommendedPromptListSchema, signal }),
     staleTime: 5 * 60_000,
   });
 }

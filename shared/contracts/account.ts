@@ -54,3 +54,20 @@ export const HEAD_IMG = {
 export const HeadImgQuerySchema = z.object({
   headImgId: z.string().trim().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
 });
+
+/**
+ * A phone number as stored: spaces, dashes, dots and brackets dropped, then an optional leading +
+ * and 6 to 15 digits, not starting with 0 after the + (E.164's length). An empty value is none.
+ */
+export const PhoneSchema = z
+  .string()
+  .trim()
+  .max(40)
+  .transform((v) => v.replace(/[\s\-.()]/g, ''))
+  .pipe(z.string().regex(/^(\+[1-9]\d{5,14}|\d{6,15})$/, 'phoneInvalid'));
+
+/** POST /api/Account/UpdateUserPhone: the signed-in user sets (or, with null or '', removes) their phone number. */
+export const UpdateUserPhoneRequestSchema = z.object({
+  phone: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v), PhoneSchema.nullable()),
+});
+export type UpdateUserPhoneRequest = z.infer<typeof UpdateUserPhoneRequestSchema>;

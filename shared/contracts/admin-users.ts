@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PhoneSchema } from './account.ts';
 import { IdSchema, PageQuerySchema } from './common.ts';
 import { AdminAdjustPointsResultSchema, AdminAdjustPointsSchema, LedgerEntrySchema } from './points.ts';
 import { ExtendEndTimeResultSchema, ExtendEndTimeSchema } from './plans.ts';
@@ -46,6 +47,10 @@ export const AdminUserSchema = z.object({
   createTime: z.string(),
   /** The user's picture (as UserInfo.headImg); null without one. */
   headImg: z.string().nullable().optional(),
+  /** The phone number the user gave (normalised); null without one. */
+  phone: z.string().nullable().optional(),
+  /** When the user verified their e-mail (ISO 8601); null while not verified. Absent from older servers. */
+  emailVerifiedAt: z.string().nullable().optional(),
 });
 export type AdminUser = z.infer<typeof AdminUserSchema>;
 
@@ -162,3 +167,30 @@ export type DeletePreview = z.infer<typeof DeletePreviewSchema>;
  */
 export const DeleteUserSchema = z.object({ userId: IdSchema, confirmEmail: z.string().trim().min(1).max(254) });
 export const DeleteUserResultSchema = z.object({ subscription: SubscriptionFateSchema });
+
+/**
+ * The administrators' look-ups of accounts (docs/api.md#looking-accounts-up), each by the field it
+ * names. By id, e-mail (exact, any case) and phone: one account or 10404. By account (whatever the
+ * account is known by: id, e-mail, name or phone, exactly) and by visitor id: every account that
+ * matches.
+ */
+export const UserByEmailQuerySchema = z.object({ email: z.string().trim().min(1).max(254) });
+export const UserByPhoneQuerySchema = z.object({ phone: PhoneSchema });
+export const UserByAccountQuerySchema = z.object({ account: z.string().trim().min(1).max(254) });
+/** The visitor id is the DriverId header the clients send with every call (the tracking records keep it). */
+export const UserByVisitorQuerySchema = z.object({ visitorId: z.string().trim().min(1).max(200) });
+export const AdminUserListSchema = z.object({ list: z.array(AdminUserSchema) });
+
+/** An account a visitor id was signed in as, and when it last was. */
+export const VisitorUserSchema = AdminUserSchema.extend({ lastSeenTime: z.string() });
+export type VisitorUser = z.infer<typeof VisitorUserSchema>;
+export const VisitorUserListSchema = z.object({ list: z.array(VisitorUserSchema) });
+
+/** GET /api/Account/GetUserNickNameForSystem?userIds=a,b: the names to show for ids (up to 100; unknown ids are left out). */
+export const NickNameQuerySchema = z.object({
+  userIds: z.preprocess(
+    (v) => (typeof v === 'string' ? [...new Set(v.split(',').map((s) => s.trim()).filter(Boolean))] : v),
+    z.array(IdSchema).min(1).max(100),
+  ),
+});
+export const NickNameListSchema = z.array(z.object({ userId: z.string(), userName: z.string(), email: z.string() }));

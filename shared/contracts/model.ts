@@ -57,6 +57,18 @@ export const ModelListSchema = z.array(ModelListItemSchema);
 
 export const ModelIdQuerySchema = z.object({ aiModelId: IdSchema });
 
+/** GET /api/AiModel/GetModelListByVipPackageId: a package of the pricing list ('free' for the free plan). */
+export const VipPackageModelsQuerySchema = z.object({ vipPackageId: IdSchema });
+
+/** What a package unlocks: the catalogue's models whose minVipLevel its level reaches, in catalogue order ('auto' not among them). */
+export const VipPackageModelListSchema = z.object({
+  vipPackageId: z.string(),
+  /** The package's level: 0 for the free plan, else 1 to 3. */
+  level: z.number().int(),
+  list: z.array(CatalogueModelSchema),
+});
+export type VipPackageModelList = z.infer<typeof VipPackageModelListSchema>;
+
 export const ModelLevelCheckSchema = z.object({
   allowed: z.boolean(),
   minVipLevel: z.number().int(),

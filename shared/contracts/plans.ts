@@ -9,6 +9,19 @@ import { IdSchema } from './common.ts';
 export const VipPeriodSchema = z.enum(['month', 'year']);
 export type VipPeriod = z.infer<typeof VipPeriodSchema>;
 
+/** The free plan's id in the public package list (it is no stored package). */
+export const FREE_VIP_PACKAGE_ID = 'free';
+
+/** GET /api/Vip/GetVipLevelList: a plan level (0 Free, 1 Standard, 2 Advanced, 3 Super), named in the caller's language. */
+export const VipLevelItemSchema = z.object({ level: z.number().int(), name: z.string() });
+export type VipLevelItem = z.infer<typeof VipLevelItemSchema>;
+export const VipLevelListSchema = z.array(VipLevelItemSchema);
+
+/** GET /api/Vip/GetVipDateTypeList: a billing period a package can be sold for, named in the caller's language. */
+export const VipDateTypeSchema = z.object({ period: VipPeriodSchema, months: z.number().int(), name: z.string() });
+export type VipDateType = z.infer<typeof VipDateTypeSchema>;
+export const VipDateTypeListSchema = z.array(VipDateTypeSchema);
+
 /** An ISO 4217 currency code, lower case as Stripe writes it (usd, cny, eur). */
 export const CurrencySchema = z
   .string()

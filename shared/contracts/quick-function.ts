@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IdSchema, LanguageSchema, PageQuerySchema, pagedSchema } from './common.ts';
+import { PromptTagIdsSchema, PromptTagRefSchema } from './prompt-tag.ts';
 
 /**
  * Quick functions (prompt tools) and custom prompts (the QuickFunction and AiPrompWord route families).
@@ -19,7 +20,8 @@ import { IdSchema, LanguageSchema, PageQuerySchema, pagedSchema } from './common
  * - POST /api/QuickFunction/GroupUserQuickFunction  GroupUserQuickFunctionBody → null (set parent; null: root)
  * - GET  /api/QuickFunction/ExportUserQuickFunction             → QuickFunctionExport (JSON file content)
  * - POST /api/QuickFunction/ImportUserQuickFunction QuickFunctionExport → { imported } (adds, never replaces)
- * - GET  /api/AiPrompWord/GetAiPrompWordByRecomment ?language=  → RecommendedPrompt[] (public)
+ * - GET  /api/AiPrompWord/GetAiPrompWordByRecomment ?language=&tagId= → RecommendedPrompt[] (public; also answered at
+ *        /api/Chat/GetAiPrompWordByRecomment; tags: shared/contracts/prompt-tag.ts)
  * Admin (role admin, 10403 otherwise):
  * - GET  /api/admin/QuickFunction/GetList → AdminQuickFunction[]; POST Save (AdminSaveQuickFunctionBody → AdminQuickFunction),
  *        Delete ({ quickFunctionId }), Online ({ quickFunctionId, online }), Sort ({ ids })
@@ -83,7 +85,12 @@ export const QuickFunctionNodeSchema: z.ZodType<QuickFunctionNode> = QuickFuncti
 export const QuickFunctionTreeSchema = z.array(QuickFunctionNodeSchema);
 
 /** The user's own, as the settings screen (/prompt_setting) lists them. */
-export const UserQuickFunctionSchema = QuickFunctionItemSchema.extend({ userQuickFunctionId: z.string(), updateTime: z.string() });
+export const UserQuickFunctionSchema = QuickFunctionItemSchema.extend({
+  userQuickFunctionId: z.string(),
+  updateTime: z.string(),
+  /** The operator's tags (TagPrompt) the user gave it, in the tags' order. */
+  tagIds: z.array(z.string()),
+});
 export type UserQuickFunction = z.infer<typeof UserQuickFunctionSchema>;
 export const UserQuickFunctionListSchema = z.array(UserQuickFunctionSchema);
 
@@ -127,6 +134,8 @@ const contentRequired = <T extends { isGroup: boolean; template: string }>(v: T,
 export const SaveUserQuickFunctionBodySchema = UserQuickFunctionFieldsSchema.extend({
   /** Absent: create. */
   userQuickFunctionId: IdSchema.nullish(),
+  /** The tags it carries (replacing what it had); absent: unchanged (none for a new one). */
+  tagIds: PromptTagIdsSchema.optional(),
 }).superRefine(contentRequired);
 export type SaveUserQuickFunctionBody = z.infer<typeof SaveUserQuickFunctionBodySchema>;
 
@@ -161,7 +170,11 @@ export const QuickFunctionImportResultSchema = z.object({ imported: z.number().i
 
 // ---- recommended prompts (AiPrompWord) ----
 
-export const RecommendedPromptQuerySchema = z.object({ language: LanguageSchema.optional() });
+export const RecommendedPromptQuerySchema = z.object({
+  language: LanguageSchema.optional(),
+  /** Only the prompts carrying this tag (an unknown tag: none). */
+  tagId: IdSchema.optional(),
+});
 export const RecommendedPromptSchema = z.object({
   aiPrompWordId: z.string(),
   title: z.string(),
@@ -169,6 +182,8 @@ export const RecommendedPromptSchema = z.object({
   category: QuickFunctionCategorySchema,
   icon: z.string(),
   sort: z.number().int(),
+  /** Its tags, named in the prompt's language, in the tags' order. */
+  tags: z.array(PromptTagRefSchema),
 });
 export type RecommendedPrompt = z.infer<typeof RecommendedPromptSchema>;
 export const RecommendedPromptListSchema = z.array(RecommendedPromptSchema);
@@ -243,6 +258,8 @@ export const AdminSaveRecommendedPromptBodySchema = z.object({
   icon: z.string().trim().max(MAX_QF_ICON_CHARS).default(''),
   online: z.boolean().default(true),
   sort: z.number().int().min(0).max(1_000_000).default(0),
+  /** The tags it carries (replacing what it had); absent: unchanged (none for a new one). */
+  tagIds: PromptTagIdsSchema.optional(),
 });
 export type AdminSaveRecommendedPromptBody = z.infer<typeof AdminSaveRecommendedPromptBodySchema>;
 

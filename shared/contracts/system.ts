@@ -68,3 +68,12 @@ export const HealthSchema = z.object({
   draining: z.boolean(),
 });
 export type Health = z.infer<typeof HealthSchema>;
+
+/** GET /api/System/IsChina: where the caller's address is (country: ISO 3166-1 alpha-2; null when unknown, e.g. a private address). */
+export const VisitorCountrySchema = z.object({ isChina: z.boolean(), country: z.string().nullable() });
+export type VisitorCountry = z.infer<typeof VisitorCountrySchema>;
+
+/** GET /api/System/GetCountrieList: every country, named in the caller's language, in its alphabetical order. */
+export const CountrySchema = z.object({ code: z.string(), name: z.string() });
+export type Country = z.infer<typeof CountrySchema>;
+export const CountryListSchema = z.array(CountrySchema);

@@ -21,10 +21,15 @@ export const UserInfoSchema = z.object({
    * time it changes; null without one. Absent from servers older than pictures.
    */
   headImg: z.string().nullable().optional(),
+  /** The phone number the user gave (normalised), null without one. Absent from servers older than it. */
+  phone: z.string().nullable().optional(),
 });
 export type UserInfo = z.infer<typeof UserInfoSchema>;
 
 export const TempKeyQuerySchema = z.object({ tempKey: z.string().trim().min(1).max(200) });
+
+/** GET /api/User/GetTokenForTest (test runs only, TEST_TOKEN_ROUTE): the account to sign in as. */
+export const TestTokenQuerySchema = z.object({ email: z.email().max(254) });
 
 /**
  * The user's points of one kind (docs/economy.md#the-ledger). `integralValue` is what can be spent

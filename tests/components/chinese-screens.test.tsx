@@ -32,7 +32,7 @@ import { listedMessage } from '../helpers/messages.ts';
 import { testModel } from '../helpers/models.ts';
 import { renderInApp, testUser } from '../helpers/render-app.tsx';
 import { prepareDataTables } from '../admin/shell/datatable-env.ts';
-import { packageList } from './plans/fake-plans.ts';
+import { packageList, packageModelsRoute } from './plans/fake-plans.ts';
 
 /**
  * The main screens in Chinese: no run of Latin words that is not a product or model name. The
@@ -202,6 +202,7 @@ const CONSOLE_ROUTES: Record<string, Route> = {
   }),
   '/api/admin/QuickFunction/GetList': answer([]),
   '/api/admin/AiPrompWord/GetList': empty,
+  '/api/admin/TagPrompt/GetList': answer([{ tagPromptId: 't1', nameEn: 'Email', nameZh: '邮件', sort: 10, createTime: '2026-11-01T00:00:00.000Z', promptCount: 2, userPromptCount: 0 }]),
   '/api/admin/System/GetSettingList': answer([]),
   '/api/admin/Feedback/GetList': empty,
   '/api/admin/Records/GetRequestTimes': empty,
@@ -338,6 +339,7 @@ const server = serveTheseTests(
     ...CONSOLE_ROUTES,
     ...USER_ROUTES,
     '/api/Chat/GetModelListAll': answer(MODELS),
+    '/api/AiModel/GetModelListByVipPackageId': packageModelsRoute(() => MODELS.filter((m) => m.aiModelId !== 'auto')),
     '/api/Vip/GetVipPackageList': (_req, res, url) => answer(packageList(url.searchParams.get('currency') ?? 'usd'))(_req, res, url),
     '/api/Vip/GetSubscription': answer(null),
   }),
@@ -581,6 +583,7 @@ describe('the console in Chinese', () => {
     ['/admin/money/coupons', '/api/admin/Coupons/GetList'],
     ['/admin/content/quick-functions', '/api/admin/QuickFunction/GetList'],
     ['/admin/content/prompts', '/api/admin/AiPrompWord/GetList'],
+    ['/admin/content/tags', '/api/admin/TagPrompt/GetList'],
     ['/admin/content/settings', '/api/admin/System/GetSettingList'],
     ['/admin/content/notifications', null],
     ['/admin/content/feedback', '/api/admin/Feedback/GetList'],

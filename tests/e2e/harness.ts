@@ -52,6 +52,8 @@ export async function startStack(env: Record<string, string> = {}): Promise<Stac
       OPENAI_API_KEY: 'test-key',
       OPENAI_BASE_URL: upstream.baseUrl,
       OPENAI_MODELS: 'basic-model:0,standard-model:1,pro-model:2',
+      // Test users get their tokens from GetTokenForTest (tests/helpers/users.ts).
+      TEST_TOKEN_ROUTE: 'true',
       ...env,
       // The test site, plus what the caller allows (a fake search engine's pages).
       READER_ALLOWLIST: [new URL(site.origin).host, env.READER_ALLOWLIST].filter(Boolean).join(','),

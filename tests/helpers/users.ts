@@ -43,7 +43,11 @@ export async function createUser(
   const { userId } = await call(app, 'POST', '/api/Account/AddUser', { email, password, userName: opts.userName });
   // The first account of a database becomes admin; tests that want a plain user get one.
   await app.ctx.db.update(users).set({ role: 'user' }).where(eq(users.id, userId));
-  return { userId, email, password, token: await loginUser(app, email, password) };
+  // The end-to-end stack runs with TEST_TOKEN_ROUTE: its users sign in through GetTokenForTest.
+  const token = app.ctx.config.TEST_TOKEN_ROUTE
+    ? await call(app, 'GET', `/api/User/GetTokenForTest?email=${encodeURIComponent(email)}`)
+    : await loginUser(app, email, password);
+  return { userId, email, password, token };
 }
 
 export async function createAdmin(app: FastifyInstance): Promise<TestUser> {

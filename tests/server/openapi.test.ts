@@ -10,6 +10,7 @@ import { TINY_PNG, startFakeImages, type FakeImages } from '../fixtures/fake-ima
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { startFakeSearxng, type FakeSearxng } from '../fixtures/fake-searxng.ts';
 import { startFakeStripe, type FakeStripe } from '../fixtures/fake-stripe.ts';
+import { startFakeSmtp, type FakeSmtp } from '../fixtures/smtp-server.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { parseChatStream } from '../helpers/chat.ts';
 import { allowOnlyLoopbackConnections } from '../helpers/loopback-only.ts';
@@ -54,7 +55,7 @@ const WEBHOOK = '/api/Vip/StripeWebhook';
 const UPLOAD_ROUTES = new Set(['/api/Chat/AddChatMedia', '/api/Chat/UploadMediaByFile', '/api/Chat/AddChatFileToAi', '/api/Account/AddUserForHeadImg']);
 
 /** Calls that end what later calls need (the session, the model, the account): made last, in this order. */
-const LAST = ['/api/Chat/RevokeShare', '/api/QuickFunction/DeleteUserQuickFunction', '/api/admin/QuickFunction/Delete', '/api/admin/AiPrompWord/Delete', '/api/Vip/DeleteVipOrder', '/api/Chat/DeleteMessage', '/api/Chat/DeleteSessions', '/api/admin/AiModelMap/Delete', '/api/admin/AiModel/Delete', '/api/admin/System/DeleteSetting', '/api/admin/User/Close', '/api/admin/User/Delete', '/api/Account/UpdateUserPassword', '/api/User/Logout', '/api/User/LogoutAll'];
+const LAST = ['/api/Chat/RevokeShare', '/api/QuickFunction/DeleteUserQuickFunction', '/api/admin/QuickFunction/Delete', '/api/admin/AiPrompWord/Delete', '/api/admin/TagPrompt/Delete', '/api/Vip/DeleteVipOrder', '/api/Chat/DeleteMessage', '/api/Chat/DeleteSessions', '/api/admin/AiModelMap/Delete', '/api/admin/AiModel/Delete', '/api/admin/System/DeleteSetting', '/api/admin/User/Close', '/api/admin/User/Delete', '/api/Account/UpdateUserPassword', '/api/User/Logout', '/api/User/LogoutAll'];
 /** Ends every login of whoever calls it: called with accounts of its own, so the calls after it keep theirs. */
 const LOGOUT_ALL = '/api/User/LogoutAll';
 const lastRank = (route: RouteTableEntry) => LAST.indexOf(route.url);
@@ -71,6 +72,8 @@ let searx: FakeSearxng;
 let images: FakeImages;
 let site: { server: Server; origin: string };
 let stripe: FakeStripe;
+// Mail goes out (SendVerifyEmail answers success only then), to a server on loopback.
+let smtp: FakeSmtp;
 let t: TestApp;
 let doc: OpenApi;
 let check: ReturnType<typeof answerChecker>;
@@ -88,7 +91,7 @@ const answerOf = async (sent: Sent): Promise<Answer> => {
 const json = (payload: unknown) => ({ 'content-type': 'application/json-patch+json', payload: JSON.stringify(payload) });
 
 beforeAll(async () => {
-  [fake, searx, images, site, stripe] = await Promise.all([startFakeOpenAI(), startFakeSearxng(), startFakeImages(), startSite(), startFakeStripe()]);
+  [fake, searx, images, site, stripe, smtp] = await Promise.all([startFakeOpenAI(), startFakeSearxng(), startFakeImages(), startSite(), startFakeStripe(), startFakeSmtp()]);
   t = await createTestApp({
     OPENAI_API_KEY: 'test',
     OPENAI_BASE_URL: fake.baseUrl,
@@ -101,6 +104,7 @@ beforeAll(async () => {
     STRIPE_SECRET_KEY: 'sk_test_doc',
     STRIPE_WEBHOOK_SECRET: stripe.webhookSecret,
     STRIPE_API_BASE: stripe.url,
+    SMTP_URL: smtp.url,
   });
   doc = await fetchApiDocument(t.app);
   check = answerChecker(doc);
@@ -108,7 +112,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
-  await Promise.all([fake.close(), searx.close(), images.close(), stripe.close(), new Promise((r) => site.server.close(r))]);
+  await Promise.all([fake.close(), searx.close(), images.close(), stripe.close(), smtp.close(), new Promise((r) => site.server.close(r))]);
 });
 
 describe('the API reference: the document', () => {
@@ -223,18 +227,26 @@ async function seed() {
   const memory = (await api(t.app, owner).postBody('/api/Memory/Save', { fact: 'Writes Python', sourceMessageId: events[0]!.Data.ChatMessageId })).Data;
   // One of the owner's own quick functions, for the user quick-function calls.
   const ownTool = (await api(t.app, owner).postBody('/api/QuickFunction/SaveUserQuickFunction', { name: 'Doc tool', template: 'Do {selection}', appliesTo: ['selection'] })).Data;
+  // A prompt tag, for TagPrompt/Save (an update) and Delete.
+  const promptTag = (await api(t.app, owner).postBody('/api/admin/TagPrompt/Save', { nameEn: 'Doc tag', nameZh: '文档标签' })).Data;
   // A share link of the seeded chat, for GetShare and RevokeShare.
   const shared = (await api(t.app, owner).postBody('/api/Chat/ShareSession', { chatSessionId: events[0]!.Data.ChatSessionId })).Data;
   // A picture of an account of its own (the sweep's own uploads replace and remove the caller's), for GetHeadImg.
   const pictured = await createUser(t.app);
   const picture = await formBody({}, { field: 'headImg', name: 'me.png', bytes: TINY_PNG });
   const headImg = JSON.parse((await answerOf({ method: 'POST', url: '/api/Account/AddUserForHeadImg', headers: { ...auth(pictured.token), 'content-type': picture.contentType }, payload: picture.payload })).body).Data.headImg;
+  // An account of its own with its sign-up's verification link, for VerifyEmail.
+  const verifiee = await createUser(t.app);
+  const verifyMail = await smtp.waitFor((m) => m.to.includes(verifiee.email));
+  const verifyToken = decodeURIComponent(/verifyEmail=([A-Za-z0-9_%-]+)/.exec(verifyMail.text)![1]!);
   return {
+    verifyToken,
     headImgId: new URL(headImg, 'http://x').searchParams.get('headImgId'),
     shareId: shared.shareId,
     userQuickFunctionId: ownTool.userQuickFunctionId,
     quickFunctionId: 'qf-summarize',
     aiPrompWordId: 'rp-en-1',
+    tagPromptId: promptTag.tagPromptId,
     chatMediaId: upload.Data.chatMediaId,
     exp: link.searchParams.get('exp'),
     sig: link.searchParams.get('sig'),
@@ -331,13 +343,14 @@ const perRoute = (known: Record<string, unknown> = {}): Record<string, Record<st
   // A fact typed in settings (no source answer).
   '/api/Memory/Save': { sourceMessageId: undefined },
   // Quick functions: a root item (no group), the owner's own ids, a valid file to import, a new built-in.
-  '/api/QuickFunction/SaveUserQuickFunction': { parentId: null, isGroup: false },
+  '/api/QuickFunction/SaveUserQuickFunction': { parentId: null, isGroup: false, tagIds: [] },
   '/api/QuickFunction/GroupUserQuickFunction': { parentId: null },
   '/api/QuickFunction/SortUserQuickFunction': { ids: [known.userQuickFunctionId] },
   '/api/QuickFunction/ImportUserQuickFunction': { version: 1, items: [{ key: 'a', name: 'Imported', template: 'Do {selection}', appliesTo: ['selection'] }] },
   '/api/admin/QuickFunction/Save': { quickFunctionId: undefined, parentId: null, isGroup: false, appliesTo: ['selection'], sort: undefined },
   '/api/admin/QuickFunction/Sort': { ids: ['qf-summarize', 'qf-explain'] },
-  '/api/admin/AiPrompWord/Save': { aiPrompWordId: undefined },
+  '/api/admin/AiPrompWord/Save': { aiPrompWordId: undefined, tagIds: [] },
+  '/api/admin/TagPrompt/Save': { nameEn: 'Doc tag renamed', nameZh: '文档标签改名', sort: 5 },
   '/api/admin/User/GrantPoints': { amount: 5, reason: 'openapi', requestId: 'openapi-grant' },
   '/api/admin/User/ExtendPlan': { level: 1, days: 1, requestId: 'openapi-extend' },
   '/api/admin/User/SetRole': { role: 'user' },
@@ -346,8 +359,13 @@ const perRoute = (known: Record<string, unknown> = {}): Record<string, Record<st
   '/api/admin/Records/GetRequestTimes': { from: '2020-01-01', to: '2100-01-01', path: 'api', userId: undefined, minDurationMs: 0 },
   '/api/admin/Records/GetPageViews': { from: '2020-01-01', to: '2100-01-01', url: undefined, userId: undefined },
   '/api/Account/ResetPassword': { token: known.resetToken, password: 'openapi new password' },
+  '/api/Account/VerifyEmail': { token: known.verifyToken },
   // The sweep's accounts share the helper's password; each call (last but the logouts) changes its caller's.
   '/api/Account/UpdateUserPassword': { oldPassword: owner.password, newPassword: 'openapi changed password' },
+  // The user's call sets the number (the admin's then answers 10409: it is taken); the look-up finds it.
+  '/api/Account/UpdateUserPhone': { phone: '+1 555 000 1111' },
+  '/api/Account/GetUserByPhone': { phone: '+15550001111' },
+  '/api/Account/GetUserByEmail': { email: owner.email },
   '/api/admin/UserNotification/Broadcast': { audience: 'all', title: 'Hello', body: 'Welcome', link: '/setting', level: undefined, userId: undefined, requestId: 'openapi-broadcast' },
 });
 

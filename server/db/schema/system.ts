@@ -20,7 +20,11 @@ export const requestTimes = pgTable(
     errMsg: text('err_msg'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('request_times_created_idx').on(t.createdAt)],
+  (t) => [
+    index('request_times_created_idx').on(t.createdAt),
+    // The console finds the accounts a visitor id (DriverId) was signed in as (GetUserByVisotorId).
+    index('request_times_driver_user_idx').on(t.driverId, t.userId),
+  ],
 );
 
 /** Page-view and other browser records (AddBrowser). */
@@ -39,5 +43,6 @@ export const browserRecords = pgTable(
     index('browser_records_created_idx').on(t.createdAt),
     // The admin list filters by event type, newest first.
     index('browser_records_event_created_idx').on(t.eventType, t.createdAt),
+    index('browser_records_driver_user_idx').on(t.driverId, t.userId),
   ],
 );

@@ -26,6 +26,16 @@ export const users = pgTable(
      * random id for each upload; null without one (server/services/accounts/head-img.ts).
      */
     headImg: text('head_img'),
+    /**
+     * An optional phone number the user gave (Settings → Account), stored normalised: a leading +
+     * and digits only (shared/contracts/account.ts PhoneSchema). Operators find accounts by it.
+     */
+    phone: text('phone'),
+    /**
+     * When the account proved it owns its e-mail (a verification link opened); null: not verified.
+     * Accounts made before verification existed start as not verified (docs/api.md#verified-e-mail).
+     */
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -34,6 +44,8 @@ export const users = pgTable(
     index('users_invited_by_idx').on(t.invitedBy),
     // GetHeadImg finds a picture by its id; most accounts have none.
     uniqueIndex('users_head_img_uq').on(t.headImg).where(sql`${t.headImg} is not null`),
+    // One account per phone number; most accounts have none.
+    uniqueIndex('users_phone_uq').on(t.phone).where(sql`${t.phone} is not null`),
   ],
 );
 

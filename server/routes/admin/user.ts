@@ -41,16 +41,19 @@ const onUser = () => ({ target: 'user', id: ({ body }: { body: { userId: string 
 /** The console's Users pages (docs/api.md#users). */
 export function registerAdminUserRoutes(app: FastifyInstance): void {
   const base = '/api/admin/User';
-  addRoute(app, {
-    method: 'GET',
-    url: `${base}/GetList`,
-    auth: 'admin',
-    summary:
-      'Users with plan, balance, sessions and last activity; keyword searches e-mail, name or id (email: the older e-mail-only filter); filters role, planLevel (0 free), status; sort created, lastActive, balance or email',
-    query: AdminUserListQuerySchema,
-    data: AdminUserPageSchema,
-    handler: ({ ctx, query }) => listAdminUsers(ctx, query),
-  });
+  // The spec names the list under /api/User too: the same call, for administrators only.
+  for (const url of [`${base}/GetList`, '/api/User/GetUserList']) {
+    addRoute(app, {
+      method: 'GET',
+      url,
+      auth: 'admin',
+      summary:
+        'Users with plan, balance, sessions and last activity; keyword searches e-mail, name or id (email: the older e-mail-only filter); filters role, planLevel (0 free), status; sort created, lastActive, balance or email',
+      query: AdminUserListQuerySchema,
+      data: AdminUserPageSchema,
+      handler: ({ ctx, query }) => listAdminUsers(ctx, query),
+    });
+  }
 
   addRoute(app, {
     method: 'GET',

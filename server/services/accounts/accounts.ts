@@ -131,6 +131,29 @@ export async function exchangeTempKey(ctx: AppContext, tempKey: string): Promise
   });
 }
 
+/**
+ * A token for an active account by its e-mail, with no password: only ever reached through
+ * GetTokenForTest, which exists in test runs alone (TEST_TOKEN_ROUTE, docs/api.md#gettokenfortest).
+ */
+export async function tokenForTest(ctx: AppContext, email: string): Promise<string> {
+  const [found] = await ctx.db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(sql`lower(${users.email}) = lower(${email})`, eq(users.status, 'active')));
+  if (!found) throw new AppError(Codes.NotFound, 'notFound');
+  return issueToken(ctx.db, found.id, { ttlDays: ctx.config.TOKEN_TTL_DAYS, renewAfterSeconds: ctx.config.TOKEN_RENEW_AFTER_SECONDS });
+}
+
+/** Sets (or, null, removes) the user's phone number; one already on another account answers 10409. */
+export async function updatePhone(db: Db, userId: string, phone: string | null): Promise<void> {
+  try {
+    await db.update(users).set({ phone, updatedAt: sql`now()` }).where(eq(users.id, userId));
+  } catch (err) {
+    if (isUniqueViolation(err, 'users_phone_uq')) throw new AppError(Codes.Conflict, 'phoneTaken');
+    throw err;
+  }
+}
+
 export async function updateNickName(db: Db, userId: string, userName: string): Promise<void> {
   await db.update(users).set({ userName, updatedAt: sql`now()` }).where(eq(users.id, userId));
 }

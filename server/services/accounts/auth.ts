@@ -20,6 +20,8 @@ export type AuthUser = {
   invitedBy: string | null;
   /** The id of the user's picture in the file store (head-img.ts); null or absent without one. */
   headImg?: string | null;
+  /** The phone number the user gave (normalised); null or absent without one. */
+  phone?: string | null;
 };
 
 export type TokenPolicy = { ttlDays: number; renewAfterSeconds: number };
@@ -95,6 +97,7 @@ export async function authenticate(
       role: users.role,
       invitedBy: users.invitedBy,
       headImg: users.headImg,
+      phone: users.phone,
       loginId: authTokens.loginId,
       tokenCreatedAt: authTokens.createdAt,
       tokenExpiresAt: authTokens.expiresAt,
@@ -122,6 +125,7 @@ export async function authenticate(
     vipLevel: row.vipOrder?.vipPackageLevel ?? 0,
     invitedBy: row.invitedBy,
     headImg: row.headImg,
+    phone: row.phone,
   };
   const renewAt = row.tokenCreatedAt.getTime() + policy.renewAfterSeconds * 1000;
   if (Date.now() < renewAt) {

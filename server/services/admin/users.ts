@@ -65,9 +65,11 @@ const rowFields = {
   lastActiveTime: iso(lastActiveRaw),
   createTime: iso(sql`${users.createdAt}`).mapWith(String),
   headImg: users.headImg,
+  phone: users.phone,
+  emailVerifiedAt: iso(sql`${users.emailVerifiedAt}`),
 };
 
-function userRows(db: Db) {
+export function userRows(db: Db) {
   return db.select(rowFields).from(users).leftJoin(pointBalances, eq(pointBalances.userId, users.id));
 }
 
@@ -104,7 +106,7 @@ export async function listAdminUsers(ctx: AppContext, q: AdminUserListQuery): Pr
   return { list: rows.map(toAdminUser), total };
 }
 
-function toAdminUser(r: Awaited<ReturnType<typeof userRows>>[number]): AdminUser {
+export function toAdminUser(r: Awaited<ReturnType<typeof userRows>>[number]): AdminUser {
   return { ...r, planLevel: Number(r.planLevel), balance: Number(r.balance), sessionCount: Number(r.sessionCount), headImg: headImgPath(r.headImg) };
 }
 

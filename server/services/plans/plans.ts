@@ -11,6 +11,7 @@ import type {
   VipPackageList,
   VipPeriod,
 } from '../../../shared/contracts/plans.ts';
+import { FREE_VIP_PACKAGE_ID } from '../../../shared/contracts/plans.ts';
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { isUniqueViolation } from '../../core/db-errors.ts';
@@ -64,7 +65,7 @@ export async function seedPackages(ctx: AppContext): Promise<void> {
 }
 
 const FREE_PLAN = (currency: string): VipPackage => ({
-  vipPackageId: 'free',
+  vipPackageId: FREE_VIP_PACKAGE_ID,
   name: levelName(0),
   level: 0,
   levelName: levelName(0),

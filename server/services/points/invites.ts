@@ -17,7 +17,8 @@ import { SETTINGS, settingValues, wholeNumberSetting } from '../system/settings.
  * with it is linked to the inviter (accounts.ts, createAccount), and the inviter earns
  * `invite_points` on the ledger once the invitee has spent `invite_min_spend` points of their own
  * (beyond the free daily allowance), at most once per invitee and at most `invite_daily_cap` times
- * per UTC day.
+ * per UTC day. With the setting require_verified_email_for_invite_reward on, the invitee's e-mail must
+ * be verified too (docs/api.md#verified-e-mail).
  */
 
 /** Upper-case letters and digits without the look-alikes 0/O, 1/I/L. */
@@ -139,6 +140,12 @@ async function ownPointsSpent(db: Db, userId: string): Promise<number> {
   return row?.spent ?? 0;
 }
 
+/** The setting require_verified_email_for_invite_reward: only 'true' turns the wait on. */
+async function requiresVerifiedEmail(ctx: AppContext): Promise<boolean> {
+  const { require_verified_email_for_invite_reward: value } = await settingValues(ctx, ['require_verified_email_for_invite_reward']);
+  return value === 'true';
+}
+
 /** Thrown inside the credit's transaction to undo it (a duplicate key has aborted it already). */
 class Undo extends Error {
   constructor(readonly outcome: CreditOutcome) {
@@ -156,7 +163,7 @@ export async function creditInviter(ctx: AppContext, inviteeId: string): Promise
   const key = inviteKey(inviteeId);
   // The common case, an account nobody invited or one already credited, costs this one lookup.
   const [pair] = await ctx.db
-    .select({ inviterId: users.invitedBy, inviteeName: users.userName, inviteeStatus: users.status })
+    .select({ inviterId: users.invitedBy, inviteeName: users.userName, inviteeStatus: users.status, inviteeVerifiedAt: users.emailVerifiedAt })
     .from(users)
     .where(and(eq(users.id, inviteeId), sql`${users.invitedBy} is not null`, sql`not exists (select 1 from ${pointLedger} where ${pointLedger.idempotencyKey} = ${key})`));
   if (!pair?.inviterId) return 'none';
@@ -168,6 +175,9 @@ export async function creditInviter(ctx: AppContext, inviteeId: string): Promise
   }
   const settings = await intSettings(ctx, ['invite_points', 'invite_daily_cap', 'invite_min_spend']);
   if (settings.invite_points <= 0) return 'none';
+  // The operator may make the reward wait for the invitee's verified e-mail: verifying tries again
+  // (accounts/email-verification.ts), and so does every later message.
+  if (!pair.inviteeVerifiedAt && (await requiresVerifiedEmail(ctx))) return 'not-yet';
   // Scripted sign-ups living on the free allowance earn their inviter nothing; tried again at the next message.
   if (settings.invite_min_spend > 0 && (await ownPointsSpent(ctx.db, inviteeId)) < settings.invite_min_spend) return 'not-yet';
   await ensureBalance(ctx.db, inviterId);

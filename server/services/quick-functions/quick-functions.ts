@@ -19,6 +19,7 @@ import { quickFunctions, userQuickFunctions } from '../../db/schema/quick-functi
 import { AppError } from '../../core/errors.ts';
 import { buildQuickFunctionTree, flattenTree } from './quick-function-tree.ts';
 import { lockUser } from '../accounts/user-lock.ts';
+import { setOwnPromptTags, tagIdsOfOwnPrompts } from '../prompts/prompt-tags.ts';
 import { toolLabel } from '../../../shared/utils/tool-label.ts';
 
 /**
@@ -162,7 +163,7 @@ const builtInItem = (row: BuiltInRow, lang: Language): QuickFunctionItem => ({
   ...placement(row),
 });
 
-const userItem = (row: UserRow): UserQuickFunction => ({
+const userItem = (row: UserRow, tagIds: string[] = []): UserQuickFunction => ({
   quickFunctionId: row.id,
   userQuickFunctionId: row.id,
   parentId: row.parentId,
@@ -172,6 +173,7 @@ const userItem = (row: UserRow): UserQuickFunction => ({
   template: row.template,
   ...placement(row),
   updateTime: row.updatedAt.toISOString(),
+  tagIds,
 });
 
 /**
@@ -190,8 +192,8 @@ export async function quickFunctionMenu(ctx: AppContext, userId: string | null, 
     if (state.builtIns?.rows === rows) state.builtIns.trees.set(lang, builtIn);
   }
   if (!userId) return builtIn;
-  const own = (await userRows(ctx, userId)).filter((r) => r.online).map(userItem);
-  return [...builtIn, ...buildQuickFunctionTree(own.map(({ updateTime: _t, ...item }) => item), MAX_QF_DEPTH)];
+  const own = (await userRows(ctx, userId)).filter((r) => r.online).map((r) => userItem(r));
+  return [...builtIn, ...buildQuickFunctionTree(own.map(({ updateTime: _t, tagIds: _tags, ...item }) => item), MAX_QF_DEPTH)];
 }
 
 /** A quick function used in a message, from the cache: a built-in (online) or one of the user's own. */
@@ -213,8 +215,10 @@ export async function quickFunctionForMessage(ctx: AppContext, userId: string, i
 
 // ---- the user's own ----
 
+/** The caller's own, with their tags (read from the database each time: the cache keeps the menu's fields only). */
 export async function listOwnQuickFunctions(ctx: AppContext, userId: string): Promise<UserQuickFunction[]> {
-  return (await userRows(ctx, userId)).map(userItem);
+  const [rows, tags] = await Promise.all([userRows(ctx, userId), tagIdsOfOwnPrompts(ctx.db, userId)]);
+  return rows.map((row) => userItem(row, tags.get(row.id)));
 }
 
 const notFound = () => new AppError(Codes.NotFound, 'notFound');
@@ -245,30 +249,35 @@ function checkParent(rows: { id: string; parentId: string | null }[], itemId: st
 }
 
 export async function saveOwnQuickFunction(ctx: AppContext, userId: string, body: SaveUserQuickFunctionBody): Promise<UserQuickFunction> {
-  const { userQuickFunctionId: id, ...fields } = body;
+  const { userQuickFunctionId: id, tagIds, ...fields } = body;
   // Read, checked and written under the user's row lock: concurrent saves cannot pass the limit together.
+  // The item and its tags are written together: an unknown tag leaves both as they were.
   const saved: UserRow[] = await ctx.db.transaction(async (tx) => {
     await lockUser(tx, userId);
     const rows = await tx.select().from(userQuickFunctions).where(eq(userQuickFunctions.userId, userId));
     if (id && !rows.some((r) => r.id === id)) throw notFound();
     checkParent(rows, id ?? null, fields.parentId);
+    let written: UserRow[];
     if (id) {
-      return tx
+      written = await tx
         .update(userQuickFunctions)
         .set({ ...fields, updatedAt: new Date() })
         .where(and(eq(userQuickFunctions.id, id), eq(userQuickFunctions.userId, userId)))
         .returning();
+    } else {
+      if (rows.length >= MAX_USER_QUICK_FUNCTIONS) throw new AppError(Codes.BadRequest, 'promptTooMany', { max: MAX_USER_QUICK_FUNCTIONS });
+      const sort = rows.reduce((m, r) => Math.max(m, r.sort), 0) + 10;
+      written = await tx
+        .insert(userQuickFunctions)
+        .values({ id: randomUUID(), userId, ...fields, sort })
+        .returning();
     }
-    if (rows.length >= MAX_USER_QUICK_FUNCTIONS) throw new AppError(Codes.BadRequest, 'promptTooMany', { max: MAX_USER_QUICK_FUNCTIONS });
-    const sort = rows.reduce((m, r) => Math.max(m, r.sort), 0) + 10;
-    return tx
-      .insert(userQuickFunctions)
-      .values({ id: randomUUID(), userId, ...fields, sort })
-      .returning();
+    if (written[0] && tagIds) await setOwnPromptTags(tx, written[0].id, tagIds);
+    return written;
   });
   await userChanged(ctx, userId);
   if (!saved[0]) throw notFound();
-  return userItem(saved[0]);
+  return userItem(saved[0], (await tagIdsOfOwnPrompts(ctx.db, userId)).get(saved[0].id));
 }
 
 /** Deletes one of the caller's own; what was under it moves to the root. */

@@ -139,6 +139,16 @@ export const SETTINGS: readonly SettingDefinition[] = [
     defaultValue: () => '50',
   },
   {
+    key: 'require_verified_email_for_invite_reward',
+    public: false,
+    description:
+      "'true': an inviter's reward waits until the invitee has verified their e-mail (docs/api.md#verified-e-mail); it is then credited at verification, or later once invite_min_spend is met. Needs SMTP_URL, or no invitee can verify. 'false' (the default) does not look at verification.",
+    descriptionZh:
+      "'true'：邀请奖励须等被邀请人验证邮箱后才发放（在验证时发放，若尚未达到 invite_min_spend 则在达到后发放）。需要设置 SMTP_URL，否则无人能验证。'false'（默认）不考虑邮箱验证。",
+    type: 'boolean',
+    defaultValue: () => 'false',
+  },
+  {
     key: 'checkin_points',
     public: true,
     description: 'Points a daily check-in gives (docs/economy.md#check-in): a whole number from 1 to 1000000; any other value counts as the default.',

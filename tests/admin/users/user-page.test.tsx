@@ -130,6 +130,25 @@ describe('UserPage', () => {
     expect(within(tree).getByRole('link', { name: 'friend@example.com' })).toHaveAttribute('href', '/admin/users/v1');
   });
 
+  it('says whether the e-mail is verified, and when', async () => {
+    user = detail({ emailVerifiedAt: '2026-10-02T08:30:00.000Z' });
+    await renderPage();
+    expect(screen.getByTestId('user-email-verified')).toHaveTextContent('E-mail verified');
+    expect(screen.getByText(/E-mail verified .*2026/)).toBeInTheDocument();
+  });
+
+  it('says an e-mail is not verified', async () => {
+    user = detail({ emailVerifiedAt: null });
+    await renderPage();
+    expect(screen.getByTestId('user-email-verified')).toHaveTextContent('E-mail not verified');
+    expect(screen.queryByText(/E-mail verified /)).toBeNull();
+  });
+
+  it('shows no verification badge when the server does not say', async () => {
+    await renderPage();
+    expect(screen.queryByTestId('user-email-verified')).toBeNull();
+  });
+
   it('grants points with a reason, once per opened form (one request id), and shows the new balance', async () => {
     await renderPage();
     await userEvent.click(screen.getByRole('button', { name: 'Grant or deduct points' }));

@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { listFilters, UsersPage } from '../../../admin/users/users-page.tsx';
@@ -28,6 +28,20 @@ const row = (i: number): AdminUser => ({
   headImg: i === 1 ? '/api/Account/GetHeadImg?headImgId=0b8e7a52-57c4-4a0e-9d3f-3b7f0d2a7a11' : null,
 });
 
+/** The look-ups' answers: by phone, one account or none (10404), 10400 for what is not a number; by visitor id, a list. */
+const lookups = {
+  '/api/Account/GetUserByPhone': (_req: unknown, res: Parameters<typeof sendEnvelope>[0], url: URL) => {
+    const phone = url.searchParams.get('phone');
+    if (phone === 'abc') return sendEnvelope(res, { Code: 10400, Msg: 'Enter a phone number of 6 to 15 digits.' });
+    if (phone === '+15550001111') return sendEnvelope(res, { Code: 10000, Data: { ...row(7), phone } });
+    return sendEnvelope(res, { Code: 10404, Msg: 'Not found.' });
+  },
+  '/api/Account/GetUserByVisotorId': (_req: unknown, res: Parameters<typeof sendEnvelope>[0], url: URL) =>
+    sendEnvelope(res, {
+      Code: 10000,
+      Data: { list: url.searchParams.get('visitorId') === 'browser-7' ? [{ ...row(3), lastSeenTime: '2026-12-01T08:00:00.000Z' }] : [] },
+    }),
+};
 const server = serveTheseTests(
   fakeApi({
     '/api/admin/User/GetList': (_req, res, url) => {
@@ -36,6 +50,7 @@ const server = serveTheseTests(
       const page = Number(url.searchParams.get('page'));
       return sendEnvelope(res, { Code: 10000, Data: { list: list.slice((page - 1) * 20, page * 20), total: list.length } });
     },
+    ...lookups,
   }),
 );
 const asked = () => server.requests.filter((r) => r.url.startsWith('/api/admin/User/GetList')).map((r) => new URL(r.url, 'http://x').searchParams);
@@ -96,5 +111,58 @@ describe('UsersPage', () => {
 
     await userEvent.click(screen.getByRole('link', { name: 'user4@example.com' }));
     expect(memory.history.at(-1)).toBe('/admin/users/u4');
+  });
+
+  it('finds accounts by exactly one field: one row, none, a refusal, and by visitor id when each was last seen', { timeout: 90_000 }, async () => {
+    // The open menu scrolls its chosen option into view; jsdom has no scrolling.
+    Element.prototype.scrollIntoView = () => undefined;
+    onTestFinished(() => void delete (Element.prototype as { scrollIntoView?: unknown }).scrollIntoView);
+    await renderInApp(
+      <Router hook={memoryLocation({ path: '/admin/users' }).hook}>
+        <UsersPage />
+      </Router>,
+      { apiBase: server.url, user: admin },
+    );
+    const table = () => screen.getByRole('table', { name: 'Users' });
+    await waitFor(() => expect(table()).toHaveTextContent('user1@example.com'));
+    const listed = asked().length;
+    const findBy = async (option: string) => {
+      await userEvent.click(screen.getByLabelText('Find by', { selector: 'input' }));
+      await userEvent.click(await screen.findByRole('option', { name: option, hidden: true }));
+    };
+    const search = () => screen.getByRole('textbox', { name: 'Search' });
+    const lookedUp = (path: string) => server.requests.filter((r) => r.url.startsWith(path)).map((r) => new URL(r.url, 'http://x').searchParams);
+
+    await findBy('Phone number');
+    expect(await screen.findByText('Type what to find')).toBeInTheDocument();
+    await waitFor(() => expect(table()).not.toHaveTextContent('user1@example.com'));
+    expect(search()).toHaveAttribute('placeholder', 'The phone number, any spacing');
+    await userEvent.type(search(), '+15550001111');
+    await waitFor(() => expect(table()).toHaveTextContent('user7@example.com'));
+    expect(table()).not.toHaveTextContent('user1@example.com');
+    expect(lookedUp('/api/Account/GetUserByPhone').at(-1)!.get('phone')).toBe('+15550001111');
+
+    await userEvent.clear(search());
+    await userEvent.type(search(), '+15559999999');
+    await waitFor(() => expect(table()).not.toHaveTextContent('user7@example.com'));
+    expect(screen.getByText('No user matches')).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).toBeNull();
+
+    await userEvent.clear(search());
+    await userEvent.type(search(), 'abc');
+    expect(await screen.findByRole('alert')).toHaveTextContent('Enter a phone number of 6 to 15 digits.');
+
+    await findBy('Visitor id');
+    await userEvent.clear(search());
+    await userEvent.type(search(), 'browser-7');
+    await waitFor(() => expect(table()).toHaveTextContent('user3@example.com'));
+    expect(screen.getByRole('columnheader', { name: 'Last seen there' })).toBeInTheDocument();
+    expect(lookedUp('/api/Account/GetUserByVisotorId').at(-1)!.get('visitorId')).toBe('browser-7');
+    // The list was not asked again while looking up.
+    expect(asked()).toHaveLength(listed);
+
+    await findBy('Search the list');
+    await waitFor(() => expect(asked().length).toBeGreaterThan(listed));
+    expect(asked().at(-1)!.get('keyword')).toBe('browser-7');
   });
 });

@@ -1,4 +1,7 @@
+import type { CatalogueModel } from '../../../shared/contracts/model.ts';
 import type { VipPackage, VipPackageList } from '../../../shared/contracts/plans.ts';
+import type { Route } from '../../helpers/fake-api.ts';
+import { sendEnvelope } from '../../helpers/http-server.ts';
 
 /** A package of the public list as the server answers it (prices in minor units). */
 export function pkg(vipPackageId: string, level: number, period: 'month' | 'year', price: number, fields: Partial<VipPackage> = {}): VipPackage {
@@ -34,4 +37,18 @@ export function packageList(currency = 'usd', checkoutAvailable = true): VipPack
     pkg('super-year', 3, 'year', p[5]!),
   ].map((item) => ({ ...item, currency }));
   return { currency, checkoutAvailable, freeDailyPoints: 50, list };
+}
+
+/**
+ * GET /api/AiModel/GetModelListByVipPackageId as the server answers it for the packages of
+ * packageList(): the models of `catalogue()` (in its order) whose level the package reaches; 10404
+ * for any other id. `catalogue` is read on every request, so a test may change it between renders.
+ */
+export function packageModelsRoute(catalogue: () => readonly CatalogueModel[]): Route {
+  return (_req, res, url) => {
+    const id = url.searchParams.get('vipPackageId') ?? '';
+    const found = packageList().list.find((p) => p.vipPackageId === id);
+    if (!found) return sendEnvelope(res, { Code: 10404, Msg: `There is no plan ${id} on sale. Refresh the plan list and try again.` });
+    sendEnvelope(res, { Code: 10000, Data: { vipPackageId: id, level: found.level, list: catalogue().filter((m) => m.minVipLevel <= found.level) } });
+  };
 }

@@ -3,18 +3,27 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PricingPage } from '../../../components/plans/pricing-page.tsx';
 import { loginDialogAtom } from '../../../shared/atoms/login-dialog.ts';
+import type { CatalogueModel } from '../../../shared/contracts/model.ts';
 import type { Subscription } from '../../../shared/contracts/plans.ts';
 import { setLanguage } from '../../../shared/i18n/i18n.ts';
 import { fakeApi, serveTheseTests } from '../../helpers/fake-api.ts';
 import { sendEnvelope } from '../../helpers/http-server.ts';
 import { testModel } from '../../helpers/models.ts';
 import { renderInApp, testUser } from '../../helpers/render-app.tsx';
-import { packageList } from './fake-plans.ts';
+import { packageList, packageModelsRoute } from './fake-plans.ts';
 
 let checkoutAvailable: boolean;
 /** Currencies the server has packages in; others answer the free plan alone, as the server does. */
 let priced: string[];
 let subscription: Subscription | null;
+/** The served catalogue, in its order; what each package unlocks is read from it by level. */
+let catalogue: CatalogueModel[];
+/** Package ids whose model list fails (a transport error the page cannot mend). */
+let failing: string[];
+
+// No model at the Standard level: Standard unlocks nothing the free plan does not (the case the old fixed text hid).
+const BASE_CATALOGUE = [testModel('mini', 0, { name: 'Mini' }), testModel('lite', 0, { name: 'Lite' }), testModel('pro', 2, { name: 'Pro' }), testModel('ultra', 3, { name: 'Ultra' })];
+const servedModels = packageModelsRoute(() => catalogue);
 
 const server = serveTheseTests(
   fakeApi({
@@ -24,12 +33,8 @@ const server = serveTheseTests(
       sendEnvelope(res, { Code: 10000, Data: priced.includes(currency) ? list : { ...list, list: list.list.slice(0, 1) } });
     },
     '/api/Vip/GetSubscription': (_req, res) => sendEnvelope(res, { Code: 10000, Data: subscription }),
-    // No model at the Standard level: Standard unlocks nothing the free plan does not (the case the old fixed text hid).
-    '/api/Chat/GetModelListAll': (_req, res) =>
-      sendEnvelope(res, {
-        Code: 10000,
-        Data: [testModel('auto', 0, { name: 'Auto' }), testModel('mini', 0, { name: 'Mini' }), testModel('lite', 0, { name: 'Lite' }), testModel('pro', 2, { name: 'Pro', locked: true }), testModel('ultra', 3, { name: 'Ultra', locked: true })],
-      }),
+    '/api/AiModel/GetModelListByVipPackageId': (req, res, url) =>
+      failing.includes(url.searchParams.get('vipPackageId') ?? '') ? sendEnvelope(res, { Code: 10404, Msg: 'gone' }) : servedModels(req, res, url),
     '/api/Vip/CreateCheckout': (req, res) => {
       const body = JSON.parse(req.body) as { couponCode?: string };
       if (body.couponCode === 'NOPE') {
@@ -44,12 +49,21 @@ beforeEach(() => {
   checkoutAvailable = true;
   priced = ['usd', 'cny'];
   subscription = null;
+  catalogue = BASE_CATALOGUE;
+  failing = [];
 });
 afterEach(() => vi.restoreAllMocks());
 
 const calls = (path: string) => server.requests.filter((r) => r.url.startsWith(path));
 const card = (id: string) => document.querySelector<HTMLElement>(`[data-testid="plan-card"][data-package="${id}"]`)!;
 const shownIds = () => screen.getAllByTestId('plan-card').map((c) => c.dataset.package);
+const models = (id: string) => within(card(id)).getByTestId('plan-models').textContent;
+/** What every shown card says its plan unlocks (null while its lists load); each card loads its own. */
+const shownModels = () => Object.fromEntries(shownIds().map((id) => [id, card(id!).querySelector('[data-testid="plan-models"]')?.textContent ?? null]));
+/** The packages whose models were asked for, each once. */
+const askedModelsOf = () => [...new Set(calls('/api/AiModel/GetModelListByVipPackageId').map((r) => new URL(r.url, 'http://x').searchParams.get('vipPackageId')))];
+/** Nine Super-only models, after the base catalogue. */
+const MANY = [...BASE_CATALOGUE, ...Array.from({ length: 9 }, (_, i) => testModel(`s${i + 1}`, 3, { name: `S${i + 1}` }))];
 
 describe('PricingPage', () => {
   it('lists the monthly plans, then the yearly ones with the best-deal tag, and marks the free plan as current', async () => {
@@ -61,12 +75,16 @@ describe('PricingPage', () => {
     expect(advanced).toHaveTextContent(/\$19\.99 \/ month/);
     expect(advanced).toHaveTextContent('20,000 points per month');
     expect(card('free')).toHaveTextContent('50 free points a day');
-    // What each card lists is what the catalogue's levels unlock, never a fixed promise.
-    const models = (id: string) => within(card(id)).getByTestId('plan-models').textContent;
-    await waitFor(() => expect(models('free')).toBe('Models: Mini, Lite'));
-    expect(models('standard-month')).toBe('The same models as Free');
-    expect(models('advanced-month')).toBe('Everything in Standard, plus Pro');
-    expect(models('super-month')).toBe('Everything in Advanced, plus Ultra');
+    // What each card lists is what the server says the package unlocks, never a fixed promise.
+    await waitFor(() =>
+      expect(shownModels()).toEqual({
+        free: 'Models: Mini, Lite',
+        'standard-month': 'The same models as Free',
+        'advanced-month': 'Everything in Standard, plus Pro',
+        'super-month': 'Everything in Advanced, plus Ultra',
+      }),
+    );
+    expect(askedModelsOf().sort()).toEqual(['advanced-month', 'free', 'standard-month', 'super-month']);
     expect(card('standard-month')).not.toHaveTextContent(/Advanced models|Pro/);
     expect(within(card('free')).getByTestId('current-plan')).toHaveTextContent('Current plan');
     expect(screen.getAllByTestId('current-plan')).toHaveLength(1);
@@ -78,6 +96,8 @@ describe('PricingPage', () => {
     expect(yearly).toHaveTextContent(/\$191\.90 \/ year/);
     expect(yearly).toHaveTextContent('$15.99 a month, billed yearly');
     expect(yearly).toHaveTextContent('240,000 points at once for the year');
+    await waitFor(() => expect(models('advanced-year')).toBe('Everything in Standard, plus Pro'));
+    expect(askedModelsOf()).toContain('super-year');
     expect(within(yearly).getByText('Best deal')).toBeInTheDocument();
     expect(screen.getAllByText('Best deal')).toHaveLength(1);
   });
@@ -162,5 +182,65 @@ describe('PricingPage', () => {
     await waitFor(() => expect(card('standard-month')).toHaveTextContent(/US\$9\.99 \/ 月/));
     // Asked in yuan, answered with the free plan alone: asked again in dollars.
     expect(calls('/api/Vip/GetVipPackageList').map((r) => new URL(r.url, 'http://x').searchParams.get('currency')).slice(-2)).toEqual(['cny', 'usd']);
+  });
+
+  it('lists a handful of names, says how many more, and opens them all on demand', async () => {
+    catalogue = MANY;
+    await renderInApp(<PricingPage onBack={vi.fn()} onNavigate={vi.fn()} />, { apiBase: server.url, user: null });
+    await waitFor(() =>
+      expect(shownModels()).toEqual({
+        free: 'Models: Mini, Lite',
+        'standard-month': 'The same models as Free',
+        'advanced-month': 'Everything in Standard, plus Pro',
+        'super-month': 'Everything in Advanced, plus Ultra, S1, S2, S3, S4, S5 and 4 more',
+      }),
+    );
+    // A short list has nothing to open.
+    expect(screen.getAllByRole('button', { name: /^Show all/ })).toHaveLength(1);
+
+    const open = within(card('super-month')).getByRole('button', { name: 'Show all models of Super' });
+    expect(open).toHaveTextContent('Show all 10');
+    expect(open).toHaveAttribute('aria-expanded', 'false');
+    await userEvent.click(open);
+    expect(models('super-month')).toBe('Everything in Advanced, plus Ultra, S1, S2, S3, S4, S5, S6, S7, S8, S9');
+    const close = within(card('super-month')).getByRole('button', { name: 'Show fewer models of Super' });
+    expect(close).toHaveAttribute('aria-expanded', 'true');
+    await userEvent.click(close);
+    expect(models('super-month')).toBe('Everything in Advanced, plus Ultra, S1, S2, S3, S4, S5 and 4 more');
+  });
+
+  it("follows the server's list for the package, and says so when it cannot be read", async () => {
+    // A model taken offline is not in the server's answer: no card names it.
+    catalogue = BASE_CATALOGUE.filter((m) => m.aiModelId !== 'pro');
+    failing = ['super-month'];
+    await renderInApp(<PricingPage onBack={vi.fn()} onNavigate={vi.fn()} />, { apiBase: server.url, user: testUser });
+    // The other cards are not held up by the one that failed.
+    await waitFor(() =>
+      expect(shownModels()).toEqual({
+        free: 'Models: Mini, Lite',
+        'standard-month': 'The same models as Free',
+        'advanced-month': 'The same models as Standard',
+        'super-month': "Couldn't load this plan's models.",
+      }),
+    );
+    expect(document.body).not.toHaveTextContent('Pro');
+  });
+
+  it('names the models in Chinese punctuation and words', async () => {
+    catalogue = MANY;
+    await setLanguage('zh');
+    await renderInApp(<PricingPage onBack={vi.fn()} onNavigate={vi.fn()} />, { apiBase: server.url, user: testUser });
+    await setLanguage('zh');
+    await waitFor(() =>
+      expect(shownModels()).toEqual({
+        free: '可用模型：Mini、Lite',
+        'standard-month': '与免费版的模型相同',
+        'advanced-month': '包含标准版的全部模型，另加 Pro',
+        'super-month': '包含高级版的全部模型，另加 Ultra、S1、S2、S3、S4、S5，另有 4 个',
+      }),
+    );
+    await userEvent.click(within(card('super-month')).getByRole('button', { name: '查看至尊版的全部模型' }));
+    expect(models('super-month')).toBe('包含高级版的全部模型，另加 Ultra、S1、S2、S3、S4、S5、S6、S7、S8、S9');
+    expect(within(card('super-month')).getByRole('button', { name: '收起至尊版的模型' })).toHaveTextContent('收起');
   });
 });

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import type { PromptTag } from '../../../shared/contracts/prompt-tag.ts';
 import {
   QuickFunctionExportSchema,
   SaveUserQuickFunctionBodySchema,
@@ -17,9 +18,16 @@ const MESSAGES: Record<string, string> = {
   promptAppliesToRequired: 'Please choose where the prompt applies',
 };
 
+/** The operator's tags as GetTagPromptList answers them in English ('Empty' carries no prompt). */
+export const TAGS: PromptTag[] = [
+  { tagPromptId: 'tag-writing', name: 'Writing', sort: 10, promptCount: 1 },
+  { tagPromptId: 'tag-code', name: 'Code', sort: 20, promptCount: 1 },
+  { tagPromptId: 'tag-empty', name: 'Empty', sort: 30, promptCount: 0 },
+];
+
 export const RECOMMENDED: RecommendedPrompt[] = [
-  { aiPrompWordId: 'r1', title: 'Proofread', content: 'Proofread {selection} and list the changes.', category: 'style', icon: '🔍', sort: 0 },
-  { aiPrompWordId: 'r2', title: 'Code review', content: 'Review this code: {input}', category: 'scoped', icon: '🧑‍💻', sort: 1 },
+  { aiPrompWordId: 'r1', title: 'Proofread', content: 'Proofread {selection} and list the changes.', category: 'style', icon: '🔍', sort: 0, tags: [{ tagPromptId: 'tag-writing', name: 'Writing' }] },
+  { aiPrompWordId: 'r2', title: 'Code review', content: 'Review this code: {input}', category: 'scoped', icon: '🧑‍💻', sort: 1, tags: [{ tagPromptId: 'tag-code', name: 'Code' }] },
 ];
 
 /**
@@ -36,9 +44,11 @@ export function fakePromptsApi(initial: UserQuickFunction[] = []) {
     if (!parsed.success) return bad(res, MESSAGES[parsed.error.issues[0].message] ?? parsed.error.issues[0].message);
     const { userQuickFunctionId, ...fields } = parsed.data;
     const existing = state.items.find((i) => i.userQuickFunctionId === userQuickFunctionId);
+    const { tagIds, ...rest } = fields;
+    const tags = { tagIds: tagIds ?? existing?.tagIds ?? [] };
     const saved: UserQuickFunction = existing
-      ? { ...existing, ...fields }
-      : own(`own-${++state.next}`, fields.name, { ...fields, sort: state.items.length });
+      ? { ...existing, ...rest, ...tags }
+      : own(`own-${++state.next}`, fields.name, { ...rest, ...tags, sort: state.items.length });
     state.items = existing ? state.items.map((i) => (i === existing ? saved : i)) : [...state.items, saved];
     sendEnvelope(res, { Code: 10000, Data: saved });
   };
@@ -74,7 +84,12 @@ export function fakePromptsApi(initial: UserQuickFunction[] = []) {
       state.imported.push(parsed.data);
       sendEnvelope(res, { Code: 10000, Data: { imported: parsed.data.items.length } });
     },
-    '/api/AiPrompWord/GetAiPrompWordByRecomment': answer(RECOMMENDED),
+    '/api/TagPrompt/GetTagPromptList': answer(TAGS),
+    // As the server filters: with tagId, only the prompts carrying it.
+    '/api/AiPrompWord/GetAiPrompWordByRecomment': (_req, res, url) => {
+      const tagId = url.searchParams.get('tagId');
+      sendEnvelope(res, { Code: 10000, Data: RECOMMENDED.filter((p) => !tagId || p.tags.some((tag) => tag.tagPromptId === tagId)) });
+    },
   });
   return { handler, state };
 }

@@ -35,6 +35,7 @@ export function own(id: string, name: string, extra: Partial<UserQuickFunction> 
     appliesTo: ['input'],
     ...UNPLACED,
     updateTime: '2026-11-25T10:00:00.000Z',
+    tagIds: [],
     ...extra,
   };
 }
