@@ -15,7 +15,7 @@ describe('the logged-in user', () => {
   it('answers the user with vipOrder null for free users, and the plan in force otherwise', async () => {
     const u = await createUser(t.app, { userName: 'Grace' });
     const free = await api(t.app, u).getBody('/api/User/GetUserByLogin');
-    expect(free.Data).toEqual({ userId: u.userId, userName: 'Grace', email: u.email, role: 'user', vipOrder: null, headImg: null });
+    expect(free.Data).toEqual({ userId: u.userId, userName: 'Grace', email: u.email, role: 'user', vipOrder: null, headImg: null, phone: null });
     const orderId = await grantVip(t.app, u.userId, 2);
     const vip = await api(t.app, u).getBody('/api/User/GetUserByLogin');
     expect(vip.Data.vipOrder).toMatchObject({ vipOrderId: orderId, vipPackageLevel: 2, vipPackageName: 'Advanced' });
