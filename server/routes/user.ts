@@ -14,6 +14,7 @@ import { AppError } from '../core/errors.ts';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import { bearerOf, revokeAllTokens, revokeToken, type AuthUser } from '../services/accounts/auth.ts';
 import { headImgPath } from '../services/accounts/head-img.ts';
+import { blockedReason } from '../services/reader/address-guard.ts';
 import { getIntegral, listLedger } from '../services/points/ledger.ts';
 import { pagedSchema } from '../../shared/contracts/common.ts';
 import { LedgerEntrySchema, LedgerListQuerySchema } from '../../shared/contracts/points.ts';
@@ -126,9 +127,6 @@ export function registerUserRoutes(app: FastifyInstance): void {
   });
 }
 
-/** Callers on this machine: the socket's own address, whatever a proxy header claims. */
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/;
-
 /**
  * GetTokenForTest: a token by e-mail with no password, for the end-to-end tests. Absent unless the
  * server runs with TEST_TOKEN_ROUTE (refused with NODE_ENV=production, server/config.ts), and even
@@ -144,7 +142,8 @@ function registerTestTokenRoute(app: FastifyInstance): void {
     query: TestTokenQuerySchema,
     data: z.string(),
     handler: async ({ ctx, req, query }) => {
-      if (!LOOPBACK.test(req.socket.remoteAddress ?? '')) throw new AppError(Codes.Forbidden, 'forbidden');
+      // The socket's own address, whatever a proxy header claims (the page reader's address rules).
+      if (blockedReason(req.socket.remoteAddress ?? '') !== 'loopback') throw new AppError(Codes.Forbidden, 'forbidden');
       return tokenForTest(ctx, query.email);
     },
   });
