@@ -1,16 +1,13 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { sql, type SQL } from 'drizzle-orm';
 import { PgDialect, type PgDatabase } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import type { BoundStatement } from './compiled.ts';
+import { startPglite } from './pglite-engine.ts';
 import { openPipelines } from './pipelined.ts';
 import { schema } from './schema.ts';
 
@@ -22,15 +19,17 @@ export type Database = {
   /** Set for PostgreSQL: the connection string, for LISTEN/NOTIFY on a dedicated connection. */
   url?: string;
   /**
-   * Runs a statement of the hot path (one per chat message) and returns its rows. On PostgreSQL it
-   * is a prepared statement named after its text, so each connection parses and plans it once
-   * (bench/README.md#proxy-overhead), written on a pipelined connection without waiting for one of
-   * the pool's (pipelined.ts); PGlite runs it as any other. `pooled`: on one of the pool's
-   * connections instead, for a read that may answer much (a follow-up's history), which would hold
-   * up the writes behind it on a pipelined one. A statement compiled once (compiled.ts) skips
-   * building its text.
+   * Runs a statement of the hot path (one per chat message) and returns its rows, as a prepared
+   * statement named after its text, so a connection parses and plans it once
+   * (bench/README.md#proxy-overhead). On PostgreSQL it is written on a pipelined connection without
+   * waiting for one of the pool's (pipelined.ts); `pooled`: on one of the pool's connections
+   * instead, for a read that may answer much (a follow-up's history), which would hold up the writes
+   * behind it on a pipelined one. PGlite has one connection, which takes all. A statement compiled
+   * once (compiled.ts) skips building its text.
    */
   runPrepared<T extends Record<string, unknown>>(query: SQL | BoundStatement, opts?: { pooled?: boolean }): Promise<T[]>;
+  /** PGlite: its data as a tarball (dumpDataDir), e.g. the tests' migrated template. */
+  dump?(): Promise<Uint8Array>;
   /** Ends its connections; a second call resolves with the first. */
   close(): Promise<void>;
 };
@@ -45,7 +44,8 @@ const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url))
 
 /**
  * Opens PostgreSQL when `url` is given, else PGlite in `dataDir` (or in memory when dataDir is
- * 'memory://'), and applies the migrations. `loadDataDir`: an in-memory PGlite starts from this
+ * 'memory://') in a thread of its own (pglite-engine.ts), and applies the migrations. Both are
+ * reached through pg. `loadDataDir`: an in-memory PGlite starts from this
  * snapshot (PGlite's dumpDataDir) instead of an empty folder: the tests' migrated template, which
  * skips PGlite's first-open setup and the migrations (seconds per test app).
  */
@@ -65,22 +65,9 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; poolS
     } finally {
       await lock.end();
     }
-    const dialect = new PgDialect();
     const pipelines = openPipelines(opts.url);
-    // Named by the text: a statement whose text differs (another branch of the same query) is another
-    // name. The hot path has a handful of texts, so each is hashed once, not once per message.
-    const names = new Map<string, string>();
-    const nameOf = (text: string) => {
-      let name = names.get(text);
-      if (name === undefined) {
-        name = `tandem_${createHash('sha256').update(text).digest('base64url').slice(0, 20)}`;
-        if (names.size < MAX_NAMED_TEXTS) names.set(text, name);
-      }
-      return name;
-    };
     const runPrepared = async <T extends Record<string, unknown>>(query: SQL | BoundStatement, opts: { pooled?: boolean } = {}) => {
-      const { text, values } = isBound(query) ? query : toBound(dialect, query);
-      const named = { name: nameOf(text), text, values };
+      const named = namedStatement(query);
       return opts.pooled ? (await pool.query<T>(named)).rows : pipelines.query<T>(named);
     };
     return { db: db as unknown as Db, kind: 'postgres', url: opts.url, runPrepared, close: once(() => Promise.all([pipelines.close(), pool.end()]).then(() => {})) };
@@ -88,22 +75,54 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; poolS
   const dataDir = opts.dataDir ?? './data';
   const inMemory = dataDir.startsWith('memory://');
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create(inMemory ? undefined : `${dataDir}/pglite`, {
-    extensions: { pg_trgm },
-    ...(inMemory && opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {}),
-  });
-  const db = drizzlePglite(client, { schema });
-  await db.execute(sql`create extension if not exists pg_trgm`);
-  await migratePglite(db, { migrationsFolder });
-  const runPrepared = async <T extends Record<string, unknown>>(query: SQL | BoundStatement) =>
-    isBound(query) ? (await client.query<T>(query.text, query.values)).rows : ((await db.execute(query)).rows as T[]);
-  return { db: db as unknown as Db, kind: 'pglite', runPrepared, close: once(() => client.close()) };
+  const engine = await startPglite({ dataDir: inMemory ? undefined : `${dataDir}/pglite`, loadDataDir: inMemory ? opts.loadDataDir : undefined });
+  // One connection: PGlite has one session, so statements (and a transaction's) run one at a time
+  // anyway, and prepared statements are named per session. Kept open: it costs nothing idle.
+  const pool = new pg.Pool({ max: 1, idleTimeoutMillis: 0, user: 'postgres', database: 'postgres', stream: () => engine.connection() });
+  pool.on('error', () => {});
+  const db = drizzlePg(pool, { schema });
+  try {
+    await db.execute(sql`create extension if not exists pg_trgm`);
+    await migratePg(db, { migrationsFolder });
+  } catch (err) {
+    await pool.end().finally(() => engine.close());
+    throw err;
+  }
+  // No pipelined connections here: the one connection is the only way in.
+  const runPrepared = async <T extends Record<string, unknown>>(query: SQL | BoundStatement) => (await pool.query<T>(namedStatement(query))).rows;
+  return {
+    db: db as unknown as Db,
+    kind: 'pglite',
+    runPrepared,
+    dump: () => engine.dump(),
+    close: once(() => pool.end().finally(() => engine.close())),
+  };
+}
+
+const dialect = new PgDialect();
+
+// Named by the text: a statement whose text differs (another branch of the same query) is another
+// name. The hot path has a handful of texts, so each is hashed once, not once per message.
+const names = new Map<string, string>();
+function nameOf(text: string): string {
+  let name = names.get(text);
+  if (name === undefined) {
+    name = `tandem_${createHash('sha256').update(text).digest('base64url').slice(0, 20)}`;
+    if (names.size < MAX_NAMED_TEXTS) names.set(text, name);
+  }
+  return name;
+}
+
+/** A prepared statement named after its text, so each connection parses and plans it once. */
+function namedStatement(query: SQL | BoundStatement): { name: string; text: string; values: unknown[] } {
+  const { text, values } = isBound(query) ? query : toBound(query);
+  return { name: nameOf(text), text, values };
 }
 
 /** Told apart by shape: Drizzle's `is` walks the prototype chain of a plain object, once per message here. */
 const isBound = (query: SQL | BoundStatement): query is BoundStatement => 'text' in query;
 
-function toBound(dialect: PgDialect, query: SQL): BoundStatement {
+function toBound(query: SQL): BoundStatement {
   const { sql: text, params } = dialect.sqlToQuery(query);
   return { text, values: params };
 }

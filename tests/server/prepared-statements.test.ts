@@ -41,8 +41,8 @@ describe('runPrepared: the hot path statements', () => {
     expect(rows).toEqual([{ name: expect.stringMatching(/^tandem_/), statement: "select current_setting('application_name') as app, $1::int as n" }]);
   });
 
-  (onPostgres ? it : it.skip)('prepares each text once per connection, under a name of its own', async () => {
-    // One at a time, the statements all go to the first pipelined connection; so does the check.
+  it('prepares each text once per connection, under a name of its own', async () => {
+    // One at a time, the statements all go to the first pipelined connection (PGlite: its one); so does the check.
     for (let i = 0; i < 5; i++) await database.runPrepared(query(i, `w${i}`));
     await database.runPrepared(sql`select ${'other'} as text`);
     const prepared = await database.runPrepared<{ name: string; statement: string }>(
@@ -77,6 +77,40 @@ describe('runPrepared: the hot path statements', () => {
     it('refuses a call that lacks a value', () => {
       expect(() => greeting({ loud: false }, { n: 1 } as { n: number; word: string })).toThrow(/no value for the placeholder word/);
     });
+  });
+});
+
+describe.skipIf(onPostgres)('PGlite in a thread of its own, reached through pg', () => {
+  let database: Database;
+
+  beforeAll(async () => {
+    database = await openDatabase({ dataDir: 'memory://' });
+  });
+  afterAll(() => database?.close());
+
+  it('runs a statement whose first run failed: the connection pg opens after an error finds a clean session', async () => {
+    // pg's pool ends a connection whose query failed; PGlite's one session still had the statement prepared.
+    const divide = (by: number) => database.runPrepared<{ q: number }>(sql`select 12 / ${by}::int as q`);
+    await expect(divide(0)).rejects.toThrow(/division by zero/);
+    expect(await divide(4)).toEqual([{ q: 3 }]);
+    await expect(database.db.transaction(async (tx) => {
+      await tx.execute(sql`create table kept_or_not (n int)`);
+      throw new Error('changed my mind');
+    })).rejects.toThrow(/changed my mind/);
+    expect((await database.db.execute(sql`select to_regclass('kept_or_not') as t`)).rows).toEqual([{ t: null }]);
+  });
+
+  it('keeps the event loop free while a statement runs', async () => {
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 5);
+    try {
+      const [{ n }] = (await database.db.execute(sql`select count(*)::int as n from generate_series(1, 3000000)`)).rows as [{ n: number }];
+      expect(n).toBe(3_000_000);
+    } finally {
+      clearInterval(timer);
+    }
+    // On the server's own thread the statement would have held every timer until it ended.
+    expect(ticks).toBeGreaterThan(0);
   });
 });
 

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { openDatabase } from '../../server/db/client.ts';
 
@@ -23,8 +22,7 @@ export default async function setup(): Promise<(() => Promise<void>) | void> {
   const dropTemplate = process.env.TEST_DATABASE_URL ? await makePostgresTemplate(process.env.TEST_DATABASE_URL, `tandem_tpl_${run}`) : undefined;
   const database = await openDatabase({ dataDir: 'memory://' });
   try {
-    const client = (database.db as unknown as { $client: PGlite }).$client;
-    writeFileSync(snapshot, Buffer.from(await (await client.dumpDataDir('none')).arrayBuffer()));
+    writeFileSync(snapshot, await database.dump!());
   } finally {
     await database.close();
   }
