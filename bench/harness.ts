@@ -83,18 +83,24 @@ export function cpuMsOf(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-export type BenchServer = { url: string; databaseUrl?: string; child: ChildProcess; drop(): Promise<void> };
+/** `dataDir`: PGlite's folder (when not on PostgreSQL), which another process may open once `drop` stopped the server. */
+export type BenchServer = { url: string; databaseUrl?: string; dataDir: string; child: ChildProcess; drop(): Promise<void> };
+
+/** The PostgreSQL server a benchmark on PostgreSQL creates its database in. */
+export const benchPostgresUrl = () => process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 
 /**
  * The Tandem server as `npm start` runs it, against `upstream`, on a PostgreSQL database of its own
- * (BENCH_DATABASE_URL names the server to create it in) or else PGlite in a temporary folder.
- * `nodeArgs` go to node (e.g. `--expose-gc`), `imports` are loaded before the server (after tsx).
+ * (BENCH_DATABASE_URL names the server to create it in; `database` chooses against it) or else
+ * PGlite in a temporary folder. `nodeArgs` go to node (e.g. `--expose-gc`), `imports` are loaded
+ * before the server (after tsx).
  */
 export async function startTandem(
   upstream: string,
-  opts: { nodeArgs?: string[]; imports?: string[]; env?: Record<string, string> } = {},
+  opts: { nodeArgs?: string[]; imports?: string[]; env?: Record<string, string>; database?: 'pglite' | 'postgres' } = {},
 ): Promise<BenchServer> {
-  const pgDb = process.env.BENCH_DATABASE_URL ? await createPostgresDatabase(process.env.BENCH_DATABASE_URL) : undefined;
+  const database = opts.database ?? (process.env.BENCH_DATABASE_URL ? 'postgres' : 'pglite');
+  const pgDb = database === 'postgres' ? await createPostgresDatabase(benchPostgresUrl()) : undefined;
   const dataDir = mkdtempSync(join(tmpdir(), 'tandem-bench-'));
   cleanup.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const port = freePort();
@@ -132,7 +138,7 @@ export async function startTandem(
     await drop();
     throw err;
   }
-  return { url, databaseUrl: pgDb?.url, child, drop };
+  return { url, databaseUrl: pgDb?.url, dataDir, child, drop };
 }
 
 /** Signs up and logs in `count` users through the API, a few at a time; their bearer tokens. */

@@ -20,6 +20,7 @@
  */
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { openDatabase } from '../../server/db/client.ts';
 import { openLoop } from './open-loop.ts';
 import { CHAT_BODY, chatHeaders, cpuMsOf, freePort, loggedInUsers, pct, readSse, startFakeUpstream, startPassThrough, startTandem, UPSTREAM_BODY, type BenchServer } from '../harness.ts';
 
@@ -169,20 +170,38 @@ async function soak() {
   );
   const results = await Promise.all(running);
   const ok = results.filter((r) => r.ok);
-  const db = new pg.Client({ connectionString: tandem.databaseUrl });
-  await db.connect();
-  const { rows } = await db.query(
-    `select count(*) filter (where finish_reason = 'stop' and output_message like $1)::int as complete, count(*)::int as total
-     from chat_messages where created_at >= $2`,
-    [`%tok${seconds - 1} %`, since],
-  );
-  await db.end();
   const end = await report('gc');
+  const stored = await storedAnswers(tandem, `%tok${seconds - 1} %`, since);
   console.log(
     `soak: ${ok.length}/${streams} answers complete at the client (first token p50/p99 ${f1(pct(ok.map((r) => r.ttft), 50))}/${f1(pct(ok.map((r) => r.ttft), 99))} ms);` +
-      ` stored complete ${rows[0].complete} of ${rows[0].total}; after: rss ${end.rssMB} MB, heap ${end.heapUsedMB} MB`,
+      ` stored complete ${stored.complete} of ${stored.total}; after: rss ${end.rssMB} MB, heap ${end.heapUsedMB} MB`,
   );
   await tandem.drop();
+}
+
+/**
+ * The answers stored since `since`, and those stored whole (`whole`: a pattern of the last chunk).
+ * On PGlite only one process may open the folder: the server is stopped first (it closes it cleanly).
+ */
+async function storedAnswers(tandem: BenchServer, whole: string, since: Date): Promise<{ complete: number; total: number }> {
+  const text = `select count(*) filter (where finish_reason = 'stop' and output_message like $1)::int as complete, count(*)::int as total
+     from chat_messages where created_at >= $2`;
+  if (tandem.databaseUrl) {
+    const db = new pg.Client({ connectionString: tandem.databaseUrl });
+    await db.connect();
+    try {
+      return (await db.query(text, [whole, since])).rows[0];
+    } finally {
+      await db.end();
+    }
+  }
+  await tandem.drop();
+  const database = await openDatabase({ dataDir: tandem.dataDir });
+  try {
+    return (await database.runPrepared<{ complete: number; total: number }>({ text, values: [whole, since] }))[0]!;
+  } finally {
+    await database.close();
+  }
 }
 
 (args.soak ? soak() : load()).then(

@@ -24,8 +24,8 @@ export type Database = {
    * (bench/README.md#proxy-overhead). On PostgreSQL it is written on a pipelined connection without
    * waiting for one of the pool's (pipelined.ts); `pooled`: on one of the pool's connections
    * instead, for a read that may answer much (a follow-up's history), which would hold up the writes
-   * behind it on a pipelined one. PGlite has one connection, which takes all. A statement compiled
-   * once (compiled.ts) skips building its text.
+   * behind it on a pipelined one. On PGlite all go to its one pipelined connection (a name is
+   * prepared once per session there). A statement compiled once (compiled.ts) skips building its text.
    */
   runPrepared<T extends Record<string, unknown>>(query: SQL | BoundStatement, opts?: { pooled?: boolean }): Promise<T[]>;
   /** PGlite: its data as a tarball (dumpDataDir), e.g. the tests' migrated template. */
@@ -36,6 +36,9 @@ export type Database = {
 
 /** An arbitrary constant naming Tandem's migration lock among the database's advisory locks. */
 const MIGRATION_LOCK = 7_317_001;
+
+/** Connections to the embedded database besides the pipelined one (all share its one session). */
+const EMBEDDED_POOL_SIZE = 4;
 
 /** More texts than the hot path has; beyond it a text is hashed each time rather than kept. */
 const MAX_NAMED_TEXTS = 100;
@@ -65,7 +68,7 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; poolS
     } finally {
       await lock.end();
     }
-    const pipelines = openPipelines(opts.url);
+    const pipelines = openPipelines({ url: opts.url });
     const runPrepared = async <T extends Record<string, unknown>>(query: SQL | BoundStatement, opts: { pooled?: boolean } = {}) => {
       const named = namedStatement(query);
       return opts.pooled ? (await pool.query<T>(named)).rows : pipelines.query<T>(named);
@@ -76,9 +79,11 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; poolS
   const inMemory = dataDir.startsWith('memory://');
   if (!inMemory) mkdirSync(dataDir, { recursive: true });
   const engine = await startPglite({ dataDir: inMemory ? undefined : `${dataDir}/pglite`, loadDataDir: inMemory ? opts.loadDataDir : undefined });
-  // One connection: PGlite has one session, so statements (and a transaction's) run one at a time
-  // anyway, and prepared statements are named per session. Kept open: it costs nothing idle.
-  const pool = new pg.Pool({ max: 1, idleTimeoutMillis: 0, user: 'postgres', database: 'postgres', stream: () => engine.connection() });
+  // PGlite has one session, shared by the connections (pglite-worker.ts): a transaction's statements
+  // run alone, and the named statements are all the pipelined connection's. Several connections keep
+  // statements waiting in the thread instead of behind a round trip through this busy event loop.
+  const stream = () => engine.connection();
+  const pool = new pg.Pool({ max: EMBEDDED_POOL_SIZE, idleTimeoutMillis: 0, user: 'postgres', database: 'postgres', stream });
   pool.on('error', () => {});
   const db = drizzlePg(pool, { schema });
   try {
@@ -88,14 +93,20 @@ export async function openDatabase(opts: { url?: string; dataDir?: string; poolS
     await pool.end().finally(() => engine.close());
     throw err;
   }
-  // No pipelined connections here: the one connection is the only way in.
-  const runPrepared = async <T extends Record<string, unknown>>(query: SQL | BoundStatement) => (await pool.query<T>(namedStatement(query))).rows;
+  const pipelines = openPipelines({ stream });
+  const runPrepared = <T extends Record<string, unknown>>(query: SQL | BoundStatement) => pipelines.query<T>(namedStatement(query));
   return {
     db: db as unknown as Db,
     kind: 'pglite',
     runPrepared,
     dump: () => engine.dump(),
-    close: once(() => pool.end().finally(() => engine.close())),
+    close: once(async () => {
+      try {
+        await Promise.all([pipelines.close(), pool.end()]);
+      } finally {
+        await engine.close();
+      }
+    }),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import pg from 'pg';
 
 /**
@@ -21,6 +22,8 @@ import pg from 'pg';
 
 /** Enough for the writes to pass a connection held up by a lock; each is one PostgreSQL backend. */
 const CONNECTIONS = 2;
+/** The embedded database (PGlite) has one session: one connection prepares its named statements. */
+const EMBEDDED_CONNECTIONS = 1;
 /** A statement of the hot path takes about a millisecond; a connection silent this long is held up. */
 const HELD_UP_MS = 50;
 
@@ -39,9 +42,11 @@ export type Pipelines = {
   close(): Promise<void>;
 };
 
-export function openPipelines(url: string): Pipelines {
+/** On PostgreSQL at `url`, or on the embedded database through `stream` (pglite-engine.ts). */
+export function openPipelines(to: { url: string } | { stream: () => Duplex }): Pipelines {
+  const target = 'url' in to ? { connectionString: to.url } : { stream: to.stream, user: 'postgres', database: 'postgres' };
   const open = (): Connection => {
-    const client = new pg.Client({ connectionString: url, pipeline: true, keepAlive: true, application_name: 'tandem-pipeline' });
+    const client = new pg.Client({ ...target, pipeline: true, keepAlive: true, application_name: 'tandem-pipeline' });
     const c: Connection = { client, connected: client.connect(), inFlight: 0, progressAt: 0, broken: false, corked: false };
     const lost = () => {
       c.broken = true;
@@ -51,7 +56,7 @@ export function openPipelines(url: string): Pipelines {
     client.on('end', lost);
     return c;
   };
-  const connections = Array.from({ length: CONNECTIONS }, open);
+  const connections = Array.from({ length: 'url' in to ? CONNECTIONS : EMBEDDED_CONNECTIONS }, open);
   let closing = false;
 
   const pick = (): Connection => {

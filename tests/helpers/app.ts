@@ -145,10 +145,10 @@ export function useTestAppWithAdmin(env: Record<string, string> | (() => Record<
 }
 
 /**
- * Counts the statements the app sends to its database until restored: what goes through pg's pool or
- * PGlite (both take `query`) and, on PostgreSQL, the hot path's statements on their pipelined
- * connections (`runPrepared`, which on PGlite goes through `query` and is counted there). The search
- * indexes' background merges (search-index-upkeep.ts) belong to no request: left out unless
+ * Counts the statements the app sends to its database until restored: what goes through pg's pool
+ * (`query`) and the hot path's statements on their pipelined connections (`runPrepared`; on
+ * PostgreSQL a pooled one goes through the pool, counted there; on PGlite all are pipelined). The
+ * search indexes' background merges (search-index-upkeep.ts) belong to no request: left out unless
  * `withBackground`.
  */
 export function countQueries(t: TestApp, opts: { withBackground?: boolean } = {}): { seen: string[]; restore(): void } {
@@ -163,14 +163,11 @@ export function countQueries(t: TestApp, opts: { withBackground?: boolean } = {}
     note(typeof q === 'string' ? q : String((q as { text?: string }).text));
     return original.call(this, q, ...rest);
   };
-  if (t.database.kind === 'postgres') {
-    const dialect = new PgDialect();
-    t.database.runPrepared = (query, prepared) => {
-      // A pooled one goes through the pool's query, counted there.
-      if (!prepared?.pooled) note(is(query, SQL) ? dialect.sqlToQuery(query).sql : query.text);
-      return originalPrepared(query, prepared);
-    };
-  }
+  const dialect = new PgDialect();
+  t.database.runPrepared = (query, prepared) => {
+    if (t.database.kind === 'pglite' || !prepared?.pooled) note(is(query, SQL) ? dialect.sqlToQuery(query).sql : query.text);
+    return originalPrepared(query, prepared);
+  };
   return {
     seen,
     restore: () => {

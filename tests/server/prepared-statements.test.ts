@@ -100,6 +100,22 @@ describe.skipIf(onPostgres)('PGlite in a thread of its own, reached through pg',
     expect((await database.db.execute(sql`select to_regclass('kept_or_not') as t`)).rows).toEqual([{ t: null }]);
   });
 
+  it('runs a transaction alone: another connection’s statement waits for its end, and never sees inside it', async () => {
+    await database.db.execute(sql`create table if not exists held (n int)`);
+    let seen: Promise<{ n: number }[]> | undefined;
+    let settled = false;
+    await expect(database.db.transaction(async (tx) => {
+      await tx.execute(sql`insert into held values (1)`);
+      // On the pipelined connection, while the pool's connection is inside the transaction.
+      seen = database.runPrepared<{ n: number }>(sql`select count(*)::int as n from held where ${1} = 1`);
+      void seen.then(() => (settled = true));
+      await new Promise((r) => setTimeout(r, 100));
+      expect(settled).toBe(false);
+      throw new Error('rolled back');
+    })).rejects.toThrow(/rolled back/);
+    expect(await seen).toEqual([{ n: 0 }]);
+  });
+
   it('keeps the event loop free while a statement runs', async () => {
     let ticks = 0;
     const timer = setInterval(() => ticks++, 5);
