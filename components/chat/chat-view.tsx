@@ -13,7 +13,7 @@ import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
 import type { ModelListItem } from '../../shared/contracts/model.ts';
 import type { MessageQuickFunction } from '../../shared/contracts/quick-function.ts';
 import type { TabAccess } from '../../shared/platform/platform.ts';
-import { pickDefaultModel } from '../../shared/utils/default-model.ts';
+import { resolveModel } from '../../shared/utils/default-model.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
 import { ServerUnreachableNotice } from '../app-shell/server-unreachable-notice.ts';
 import { useSystemSetting } from '../app-shell/system-settings.ts';
@@ -48,12 +48,6 @@ export interface ChatViewProps {
 }
 
 const NO_ADDONS: ChatAddons = {};
-
-/** The model the picker shows: the user's last pick while it is usable, else the default rule's. */
-export function resolveModel(models: readonly ModelListItem[], chosen: string | null): ModelListItem | undefined {
-  const usable = models.filter((m) => !m.locked);
-  return usable.find((m) => m.aiModelId === chosen) ?? pickDefaultModel(usable) ?? undefined;
-}
 
 /** A retry or delete that the server refused: its message (localized by the server) is shown. */
 function reportFailure(error: unknown): void {
@@ -239,7 +233,9 @@ export function ChatView({ sessionId, onSessionCreated, addons = NO_ADDONS, focu
     focusInput: () => input.current?.focus(),
   });
 
-  const send = (text: string, extra: Pick<SendOptions, 'quickFunction' | 'selection'> = {}) => {
+  const send = (text: string, extra: Pick<SendOptions, 'quickFunction' | 'selection' | 'sent'> = {}) => {
+    // Sent already, by the side panel before this view existed: its answer is shown, whatever has loaded since.
+    if (extra.sent) return void chat.send(text, { ...options, ...extra });
     if (!loggedIn) {
       openLogin('chat.notLoginTip');
       return;

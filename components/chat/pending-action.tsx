@@ -2,7 +2,7 @@ import { ActionIcon, Text } from '@mantine/core';
 import { useAtom } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { pendingChatActionAtom } from '../../shared/atoms/pending-action.ts';
+import { pendingChatActionAtom, type SentMessage } from '../../shared/atoms/pending-action.ts';
 import type { ModelListItem } from '../../shared/contracts/model.ts';
 import type { ChatSelection, MessageQuickFunction } from '../../shared/contracts/quick-function.ts';
 import type { PendingAction } from '../../shared/contracts/selection-action.ts';
@@ -28,7 +28,7 @@ export interface PendingActionHost {
   streaming: boolean;
   /** How many attachments are ready to go. */
   ready: number;
-  send: (text: string, extra: { quickFunction?: MessageQuickFunction | null; selection?: ChatSelection | null }) => void;
+  send: (text: string, extra: { quickFunction?: MessageQuickFunction | null; selection?: ChatSelection | null; sent?: SentMessage }) => void;
   readTab: (tab: ActiveTab) => void;
   addFile: (file: File) => string | null;
   chooseModel: (aiModelId: string) => void;
@@ -46,7 +46,8 @@ type Waiting = { kind: 'summary'; sawBusy: boolean } | { kind: 'image'; srcUrl: 
 
 /**
  * Runs what the page sent to the side panel (shared/atoms/pending-action.ts), once, in a new chat:
- * - a tool: sends at once with the quick function and the selection (the normal send path);
+ * - a tool: sends at once with the quick function and the selection (the normal send path); when the
+ *   panel's first script sent it already (`sent`), the chat shows that message and streams its answer;
  * - "Ask": the selection waits above the text box (`selection`, shown by `chip`) for the question;
  * - a page: reads the tab's page in as "Read this page" does, and for "Summarize" sends when read;
  * - an image: attaches it, switching to a model that sees images first (or says there is none).
@@ -68,6 +69,15 @@ export function usePendingChatAction(host: PendingActionHost) {
     if (host.sessionId === undefined) reachedNewChat.current = envelope.id;
     if (reachedNewChat.current !== envelope.id) return;
     const h = hostRef.current;
+    // Sent already (only a tool's is): shown without waiting for the login or the model list; its
+    // answer says what went wrong, as a send's would. (An answer streaming now is never so in a panel
+    // that opened for it.)
+    if (envelope.sent) {
+      if (h.streaming) return;
+      setEnvelope(null);
+      run(envelope.action, envelope.sent);
+      return;
+    }
     if (!h.loggedIn) {
       setEnvelope(null);
       h.openLogin();
@@ -80,10 +90,10 @@ export function usePendingChatAction(host: PendingActionHost) {
     // Runs when an action arrives and when what it waits for (the route, the login, the model) is there.
   }, [envelope, host.sessionId, host.loggedIn, host.model, host.busy, host.streaming]);
 
-  function run(action: PendingAction) {
+  function run(action: PendingAction, sent?: SentMessage) {
     const h = hostRef.current;
     if (action.kind === 'tool') {
-      h.send('', { quickFunction: { quickFunctionId: action.quickFunctionId, name: action.name, icon: action.icon }, selection: action.selection });
+      h.send('', { quickFunction: { quickFunctionId: action.quickFunctionId, name: action.name, icon: action.icon }, selection: action.selection, sent });
     } else if (action.kind === 'ask') {
       setSelection(action.selection);
       h.focusInput();

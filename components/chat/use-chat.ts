@@ -15,6 +15,7 @@ import { cachedPointsUsed, pollBalanceAfterAnswer, stopBalancePoll } from '../..
 import { ApiError } from '../../shared/api/request.ts';
 import { StreamDroppedError, type StreamUpdate } from '../../shared/api/sse.ts';
 import { tokenAtom } from '../../shared/atoms/auth.ts';
+import type { SentMessage } from '../../shared/atoms/pending-action.ts';
 import { ChatFinishReasons, type ChatCitation, type ChatMessageItem, type ChatToolCall, type MessageMedia } from '../../shared/contracts/chat.ts';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import type { ChatSelection, MessageQuickFunction, MessageSelection } from '../../shared/contracts/quick-function.ts';
@@ -59,6 +60,8 @@ export interface SendOptions {
   quickFunction?: MessageQuickFunction | null;
   /** Text selected on a page, sent as a separate part of the message. */
   selection?: ChatSelection | null;
+  /** The message left already (the side panel's first script sent a tool's): its answer is shown, nothing is sent again. */
+  sent?: SentMessage;
 }
 
 export interface UseChatOptions {
@@ -306,7 +309,7 @@ async function streamTurn(
   };
   try {
     const signal = run.controller.signal;
-    const final = await sendChatMessage(body, { signal, onUpdate }).catch((error: unknown) => {
+    const final = await sendChatMessage(body, { signal, onUpdate, sent: options.sent }).catch((error: unknown) => {
       // The connection dropped mid-answer: the answer runs on at the server; follow it from the text received.
       const latest = batch.latest();
       if (!(error instanceof StreamDroppedError) || !latest || run.stopped) throw error;

@@ -7,8 +7,8 @@ import { modelListQuery } from '../../shared/api/chat.ts';
 import { isLoggedInAtom, userInfoAtom } from '../../shared/atoms/auth.ts';
 import { chatModelAtom } from '../../shared/atoms/chat.ts';
 import type { ChatSessionItem } from '../../shared/contracts/chat.ts';
+import { resolveModel } from '../../shared/utils/default-model.ts';
 import { SessionHeader } from '../chat-history/session-header.tsx';
-import { resolveModel } from '../chat/chat-view.tsx';
 import { modelName } from '../chat/model-name.ts';
 import { ShareDialog, ShareMenuItems } from './chat-share.tsx';
 

@@ -1,10 +1,12 @@
 import { browser, type Browser } from 'wxt/browser';
 import { z } from 'zod';
+import { followPreparedMessageSources, prepareToolMessage } from '../../shared/api/tool-message.ts';
 import { ChatSelectionSchema } from '../../shared/contracts/quick-function.ts';
 import type { PendingAction } from '../../shared/contracts/selection-action.ts';
 import { queuePendingAction } from '../../shared/messaging/pending-action.ts';
 import { MAX_SELECTION_TEXT, SELECTION_MESSAGE_SOURCE, type SelectionTools } from '../../shared/utils/sider-settings.ts';
 import { currentSelectionTools, watchSelectionTools } from './selection-tools.ts';
+import { loadServerUrl } from './server.ts';
 
 /** The command declared in wxt.config.ts (Alt+Shift+K; Alt+Shift+T is Chrome's own "focus the toolbar"): the page's selection goes to the panel's composer. */
 export const SEND_SELECTION_COMMAND = 'send-selection';
@@ -25,9 +27,22 @@ export function openPanelNow(windowId: number | undefined): void {
   }
 }
 
+/**
+ * Leaves `action` for the side panel of `windowId`; a tool's with its message ready, so a panel opened
+ * for it sends before its app has loaded (entrypoints/sidepanel-early.ts). What the message is made of
+ * is kept current here (wireSelection), so it is ready well before the panel reads it.
+ */
 function queue(windowId: number | undefined, action: PendingAction): void {
   if (windowId === undefined) return;
-  queuePendingAction(windowId, action).catch((error: unknown) => console.error('selection: queueing the action failed', error));
+  const prepared =
+    action.kind === 'tool'
+      ? loadServerUrl()
+          .then((server) => prepareToolMessage(action, server))
+          .catch((error: unknown) => void console.warn('selection: preparing the message failed', error))
+      : Promise.resolve(undefined);
+  prepared
+    .then((send) => queuePendingAction(windowId, action, send ?? undefined))
+    .catch((error: unknown) => console.error('selection: queueing the action failed', error));
 }
 
 // ---- the content script's messages --------------------------------------------------------
@@ -201,6 +216,7 @@ export function wireSelection(): void {
     if (command === SEND_SELECTION_COMMAND) handleSendSelectionCommand(tab);
   });
   watchSelectionTools((tools) => void rebuildMenus(tools));
+  followPreparedMessageSources();
   (globalThis as { tandemSelection?: SelectionTestHooks }).tandemSelection = {
     menuItems: () => menuItems,
     clickMenu: handleMenuClick,

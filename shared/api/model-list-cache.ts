@@ -36,10 +36,13 @@ function currentAccount(): string {
   return `user-${(a >>> 0).toString(36)}${(b >>> 0).toString(36)}`;
 }
 
-/** The list kept for this server, account and plan level (read from the storage cache, which start-up fills); else undefined. */
-export function lastModelList(planLevel: number): ModelListItem[] | undefined {
+/**
+ * The list kept for this server (the API base unless given), account and plan level (read from the
+ * storage cache, which start-up fills); else undefined.
+ */
+export function lastModelList(planLevel: number, server = getApiBase()): ModelListItem[] | undefined {
   const kept = peekPersisted(lastModelListPersisted);
-  if (!kept || kept.server !== getApiBase() || kept.planLevel !== planLevel || kept.account !== currentAccount()) return undefined;
+  if (!kept || kept.server !== server || kept.planLevel !== planLevel || kept.account !== currentAccount()) return undefined;
   return kept.list;
 }
 

@@ -92,7 +92,7 @@ export function observeRequests(observer: (record: RequestRecord) => void): () =
  */
 export async function requestHeaders(asToken?: string): Promise<Headers> {
   const [driverId, stored] = await Promise.all([getDriverId(), asToken ? null : loadPersisted(tokenPersisted)]);
-  return headersOf(driverId, asToken ?? stored);
+  return callHeaders(driverId, asToken ?? stored);
 }
 
 /**
@@ -103,12 +103,13 @@ export async function requestHeaders(asToken?: string): Promise<Headers> {
 export function requestHeadersNow(): Headers | null {
   const token = peekLoaded(tokenPersisted);
   const driverId = driverIdNow();
-  return token && driverId !== null ? headersOf(driverId, token.value) : null;
+  return token && driverId !== null ? callHeaders(driverId, token.value) : null;
 }
 
-function headersOf(driverId: string, token: string | null): Headers {
+/** The headers of a call as `token` (null: a visitor), in `language` (the UI's unless given: a context without it, the background, names it). */
+export function callHeaders(driverId: string, token: string | null, language: string = i18next.language): Headers {
   const headers = new Headers({ ReqTarget: 'web', DriverId: driverId });
-  headers.set('Accept-Language', i18next.language === 'zh' ? 'zh' : 'en');
+  headers.set('Accept-Language', language === 'zh' ? 'zh' : 'en');
   if (token) headers.set('Authorization', `Bearer ${token}`);
   return headers;
 }

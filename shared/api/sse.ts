@@ -1,4 +1,5 @@
 import i18next from 'i18next';
+import type { SentMessage } from '../atoms/pending-action.ts';
 import {
   ChatStreamDataSchema,
   ChatStreamExtrasSchema,
@@ -61,6 +62,8 @@ export interface StreamOptions {
   onUpdate?: (update: StreamUpdate) => void;
   /** The answer's text the caller already has (a resumed stream continues it). */
   prefix?: string;
+  /** The request left already (the side panel's first script: early-message.ts): its answer is read, nothing is sent. */
+  sent?: SentMessage;
 }
 
 /**
@@ -139,11 +142,18 @@ export function streamMessageGet(path: string, query: Record<string, string | nu
   return readAnswerStream({ url: apiUrl(path, query), method: 'GET' }, options);
 }
 
+/** A request sent before its reader existed: the reader's signal cancels it as it would its own. */
+function takeOver(sent: SentMessage, signal: AbortSignal | undefined): Promise<Response> {
+  if (signal?.aborted) sent.abort(signal.reason);
+  else signal?.addEventListener('abort', () => sent.abort(signal.reason), { once: true });
+  return sent.response;
+}
+
 async function readAnswerStream(request: { url: string; method: 'GET' | 'POST'; body?: unknown }, options: StreamOptions): Promise<StreamUpdate> {
   const busy = () => i18next.t('chat.modelBusy');
-  const headers = requestHeadersNow() ?? (await requestHeaders());
-  if (request.method === 'POST') headers.set('Content-Type', JSON_PATCH_CONTENT_TYPE);
-  headers.set('Accept', 'text/event-stream');
+  const headers = options.sent ? null : (requestHeadersNow() ?? (await requestHeaders()));
+  if (request.method === 'POST') headers?.set('Content-Type', JSON_PATCH_CONTENT_TYPE);
+  headers?.set('Accept', 'text/event-stream');
 
   let update: StreamUpdate | undefined;
   const apply = (data: ChatStreamData, raw: unknown) => {
@@ -161,12 +171,14 @@ async function readAnswerStream(request: { url: string; method: 'GET' | 'POST'; 
   };
 
   try {
-    const response = await fetch(request.url, {
-      method: request.method,
-      headers,
-      ...(request.method === 'POST' ? { body: JSON.stringify(request.body) } : {}),
-      signal: options.signal,
-    });
+    const response = await (options.sent
+      ? takeOver(options.sent, options.signal)
+      : fetch(request.url, {
+          method: request.method,
+          headers: headers ?? undefined,
+          ...(request.method === 'POST' ? { body: JSON.stringify(request.body) } : {}),
+          signal: options.signal,
+        }));
     await adoptRenewedToken(response);
     if (!response.ok) throw new ApiError(Codes.ServerError, httpErrorMessage(response.status), response.status);
 

@@ -38,11 +38,28 @@ export const PendingActionSchema = z.discriminatedUnion('kind', [
 ]);
 export type PendingAction = z.infer<typeof PendingActionSchema>;
 
+/**
+ * A tool's AddMessage request, made ready by the background from what is kept in extension storage
+ * (the login, the last model list, the model picked, web search, the language): a side panel opened
+ * for the action sends it from its first script, before its app has loaded
+ * (entrypoints/sidepanel-early.ts). It carries the login's token, so it lives only where the
+ * envelope does: storage.session, in memory and out of content scripts' reach.
+ */
+export const PreparedMessageSchema = z.object({
+  url: z.string().min(1).max(2000),
+  headers: z.record(z.string(), z.string()),
+  /** The AddMessage body (shared/contracts/chat.ts), as the chat would send it; the server checks it. */
+  body: z.record(z.string(), z.unknown()),
+});
+export type PreparedMessage = z.infer<typeof PreparedMessageSchema>;
+
 export const PendingActionEnvelopeSchema = z.object({
   id: z.string().min(1).max(100),
   /** The window whose side panel runs it. */
   windowId: z.number().int(),
   createdAt: z.number(),
   action: PendingActionSchema,
+  /** A tool's message ready to send (absent when something it needs is not kept: the panel then sends as usual). */
+  send: PreparedMessageSchema.optional(),
 });
 export type PendingActionEnvelope = z.infer<typeof PendingActionEnvelopeSchema>;

@@ -5,6 +5,7 @@ import {
   PendingActionEnvelopeSchema,
   type PendingAction,
   type PendingActionEnvelope,
+  type PreparedMessage,
 } from '../contracts/selection-action.ts';
 
 /**
@@ -17,30 +18,71 @@ import {
  * browser closes, and is not readable by content scripts (their default access level).
  *
  * Exactly once: one action waits at a time (a newer click replaces an older unclaimed one), the
- * panel of the action's window claims it by removing it, and remembers the ids it ran.
+ * panel of the action's window claims it by removing it, and remembers the ids it ran. A tool's
+ * action may come with its message ready (`send`): the first script of a panel opened for it sends
+ * that and claims it (waitingMessage, claimPendingAction) before the panel's app watches.
  */
 
 let sequence = 0;
 
-/** Background: leaves `action` for the side panel of `windowId`. */
-export async function queuePendingAction(windowId: number, action: PendingAction): Promise<PendingActionEnvelope> {
-  const envelope: PendingActionEnvelope = { id: `${Date.now().toString(36)}-${++sequence}-${Math.random().toString(36).slice(2, 8)}`, windowId, createdAt: Date.now(), action };
+/** Background: leaves `action` for the side panel of `windowId`, with its message when it is ready to send. */
+export async function queuePendingAction(windowId: number, action: PendingAction, send?: PreparedMessage): Promise<PendingActionEnvelope> {
+  const envelope: PendingActionEnvelope = {
+    id: `${Date.now().toString(36)}-${++sequence}-${Math.random().toString(36).slice(2, 8)}`,
+    windowId,
+    createdAt: Date.now(),
+    action,
+    ...(send ? { send } : {}),
+  };
   await browser.storage.session.set({ [PENDING_ACTION_KEY]: envelope });
   return envelope;
+}
+
+/** This page's window (undefined when it cannot be told: then every action is taken as this window's). */
+const currentWindowId = (): Promise<number | undefined> =>
+  browser.windows
+    .getCurrent()
+    .then((w) => w.id)
+    .catch(() => undefined);
+
+const isOld = (envelope: { createdAt: number }) => Date.now() - envelope.createdAt > PENDING_ACTION_TTL_MS;
+
+/** Claims the action `id`: removed only if it is still the one waiting (a newer click may have replaced it meanwhile). */
+export async function claimPendingAction(id: string): Promise<void> {
+  const current = (await browser.storage.session.get(PENDING_ACTION_KEY))[PENDING_ACTION_KEY] as { id?: unknown } | undefined;
+  if (current?.id === id) await browser.storage.session.remove(PENDING_ACTION_KEY);
+}
+
+/**
+ * The side panel's first script (entrypoints/sidepanel-early.ts): the action waiting for this panel's
+ * window when its message is ready to send, else null. Read without zod, which that script does not
+ * load: only what it acts on is checked here; the panel's app checks the envelope as a whole
+ * (PendingActionEnvelopeSchema), and the server the message.
+ */
+export async function waitingMessage(): Promise<{ id: string; envelope: unknown; send: PreparedMessage } | null> {
+  const [found, windowId] = await Promise.all([browser.storage.session.get(PENDING_ACTION_KEY), currentWindowId()]);
+  const envelope = found[PENDING_ACTION_KEY] as { id?: unknown; windowId?: unknown; createdAt?: unknown; send?: Partial<PreparedMessage> } | undefined;
+  const send = envelope?.send;
+  if (typeof envelope?.id !== 'string' || typeof envelope.createdAt !== 'number' || isOld({ createdAt: envelope.createdAt })) return null;
+  if (windowId !== undefined && envelope.windowId !== windowId) return null;
+  if (typeof send?.url !== 'string' || typeof send.headers !== 'object' || typeof send.body !== 'object' || !send.headers || !send.body) return null;
+  return { id: envelope.id, envelope, send: send as PreparedMessage };
 }
 
 /**
  * Side panel: calls `onAction` with every action left for this panel's window, the one waiting at
  * start included, each once. `stop` unsubscribes; `ready` settles once the one waiting at start (if
  * any) has been claimed and handed to `onAction`, so the panel can start with it in its first screen.
+ * `claimedBefore`: the id of the action the page's first script claimed (null: none); the one waiting
+ * is read once that is settled, and that action is not run again here.
  */
-export function watchPendingActions(onAction: (action: PendingAction, envelope: PendingActionEnvelope) => void): { stop: () => void; ready: Promise<void> } {
+export function watchPendingActions(
+  onAction: (action: PendingAction, envelope: PendingActionEnvelope) => void,
+  options: { claimedBefore?: Promise<string | null> } = {},
+): { stop: () => void; ready: Promise<void> } {
   const seen = new Set<string>();
   let stopped = false;
-  const windowIdPromise: Promise<number | undefined> = browser.windows
-    .getCurrent()
-    .then((w) => w.id)
-    .catch(() => undefined);
+  const windowIdPromise = currentWindowId();
 
   const consider = async (raw: unknown) => {
     const parsed = PendingActionEnvelopeSchema.safeParse(raw);
@@ -49,10 +91,8 @@ export function watchPendingActions(onAction: (action: PendingAction, envelope: 
     const windowId = await windowIdPromise;
     if (stopped || (windowId !== undefined && envelope.windowId !== windowId) || seen.has(envelope.id)) return;
     seen.add(envelope.id);
-    // Claimed: removed only if it is still this one (a newer click may have replaced it meanwhile).
-    const current = (await browser.storage.session.get(PENDING_ACTION_KEY))[PENDING_ACTION_KEY] as { id?: unknown } | undefined;
-    if (current?.id === envelope.id) await browser.storage.session.remove(PENDING_ACTION_KEY);
-    if (Date.now() - envelope.createdAt > PENDING_ACTION_TTL_MS) return;
+    await claimPendingAction(envelope.id);
+    if (isOld(envelope)) return;
     onAction(envelope.action, envelope);
   };
 
@@ -62,8 +102,12 @@ export function watchPendingActions(onAction: (action: PendingAction, envelope: 
     if (next !== undefined) void consider(next);
   };
   browser.storage.onChanged.addListener(listener);
-  const ready = browser.storage.session
-    .get(PENDING_ACTION_KEY)
+  const claimed = (options.claimedBefore ?? Promise.resolve(null)).catch(() => null);
+  const ready = claimed
+    .then((id) => {
+      if (id !== null) seen.add(id);
+      return browser.storage.session.get(PENDING_ACTION_KEY);
+    })
     .then((found) => consider(found[PENDING_ACTION_KEY]))
     .catch((error: unknown) => console.warn('pending action: reading the waiting one failed', error));
   return {

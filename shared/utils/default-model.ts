@@ -1,4 +1,4 @@
-import type { CatalogueModel } from '../contracts/model.ts';
+import type { CatalogueModel, ModelListItem } from '../contracts/model.ts';
 
 /** The fields the selection rules read; any catalogue model (listed, locked, admin) has them. */
 export type LevelledModel = Pick<CatalogueModel, 'minVipLevel' | 'minVipLevelName'>;
@@ -14,6 +14,16 @@ export function pickDefaultModel<T extends LevelledModel>(models: readonly T[]):
     if (best === undefined || model.minVipLevel < best.minVipLevel) best = model;
   }
   return best ?? models[0];
+}
+
+/**
+ * The model a message goes to: the user's last pick while it is usable, else the default rule's. The
+ * chat's picker shows it; the background prepares a selection tool's message with it
+ * (shared/api/tool-message.ts prepareToolMessage).
+ */
+export function resolveModel(models: readonly ModelListItem[], chosen: string | null): ModelListItem | undefined {
+  const usable = models.filter((m) => !m.locked);
+  return usable.find((m) => m.aiModelId === chosen) ?? pickDefaultModel(usable) ?? undefined;
 }
 
 export interface ModelLevelGroup<T> {

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { CDPSession, Page, WebWorker } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SENT_EARLY_MARK } from '../../shared/api/early-message.ts';
 import { createUser, type TestUser } from '../helpers/users.ts';
 import { DESKTOP, launchWithExtension, startStack, useServer, waitForExtensionStorage, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
 import { ARTICLE_PARAGRAPH, isSidePanel, selectParagraph, serviceWorker, shadowPoint, shadowRootType, startArticleSite, waitForShadow } from './selection-helpers.ts';
@@ -101,6 +102,35 @@ describe('Selection toolbar and context menus: asking about a selection and a pa
     // The toolbar went away after the click; the page's selection is still there.
     expect(await shadowPoint(cdp, '[data-tool="qf-explain"]')).toBeNull();
     await page.screenshot({ path: `${SHOTS}/side-panel-explain-answer-en.png` });
+  });
+
+  it('with the panel closed, the tool\'s message leaves from the panel\'s first script, once, and its answer streams into the chat', async () => {
+    // The panel of the test before kept this account's model list: the next one opened sends at once.
+    const open = await sidePanel();
+    const gone = new Promise<void>((resolve) => ext.browser.on('targetdestroyed', (t) => t.url().includes('/sidepanel.html') && resolve()));
+    await open.evaluate(() => window.close());
+    await gone;
+    await article.bringToFront();
+    await selectParagraph(article, '#second');
+    const explain = await waitForShadow(cdp, '[data-tool="qf-explain"]');
+    const before = stack.upstream.requests.length;
+    await article.mouse.click(explain.x, explain.y);
+    const page = await sidePanel();
+    await page.waitForSelector('[data-testid="chat-turn"][data-status="done"]', { timeout: 20_000 });
+    await waitForRequests(before + 1);
+    expect(lastModelInput()).toContain('forests that had sheltered fish');
+    // Sent by the page's first script (entrypoints/sidepanel-early.ts), not by the chat after its first render; nothing twice.
+    const sent = await page.evaluate(
+      (mark) => ({
+        early: performance.getEntriesByName(mark).length,
+        requests: performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/Chat/AddMessage')).length,
+      }),
+      SENT_EARLY_MARK,
+    );
+    expect(sent).toEqual({ early: 1, requests: 1 });
+    await page.waitForSelector('[data-testid="chat-turn"] ::-p-text(Explain)');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(stack.upstream.requests.length).toBe(before + 1);
   });
 
   it('"Ask" puts the selection above the panel\'s text box; the question goes with it', async () => {

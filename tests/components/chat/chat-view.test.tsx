@@ -1,9 +1,10 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { ChatView, resolveModel } from '../../../components/chat/chat-view.tsx';
+import { ChatView } from '../../../components/chat/chat-view.tsx';
 import { Composer } from '../../../components/chat/composer.tsx';
 import { loginDialogAtom } from '../../../shared/atoms/login-dialog.ts';
+import { resolveModel } from '../../../shared/utils/default-model.ts';
 import { answer, fakeApi, serveTheseTests } from '../../helpers/fake-api.ts';
 import { chatData, createGate, endChatStream, openChatStream, sendChatEvent } from '../../helpers/http-server.ts';
 import { testModel } from '../../helpers/models.ts';

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ServerResponse } from 'node:http';
 import { tokenPersisted } from '../../../shared/atoms/auth.ts';
 import { visitorIdPersisted } from '../../../shared/api/driver-id.ts';
+import { sendPreparedMessage } from '../../../shared/api/early-message.ts';
 import { ApiError, onUnauthorized } from '../../../shared/api/request.ts';
 import { sseEvents, streamMessage, type StreamUpdate } from '../../../shared/api/sse.ts';
 import { peekPersisted, writePersisted } from '../../../shared/storage/active.ts';
@@ -115,6 +116,24 @@ describe('sseEvents', () => {
 });
 
 describe('streamMessage', () => {
+  it('reads the answer of a request sent before it (the side panel’s first script), sending nothing itself; its signal cancels that request', async () => {
+    server.handle((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(ok('Sent early.', { FinishReason: 'stop' }) + 'data: DONE\n\n');
+    });
+    const sent = sendPreparedMessage({ url: `${server.url}${PATH}`, headers: { 'content-type': 'application/json-patch+json' }, body: { aiModelId: 'basic', inputMessage: 'hi' } });
+    const result = await streamMessage(PATH, { aiModelId: 'other' }, { sent });
+    expect(result.text).toBe('Sent early.');
+    expect(server.requests.map((r) => JSON.parse(r.body))).toEqual([{ aiModelId: 'basic', inputMessage: 'hi' }]);
+
+    server.handle(() => undefined);
+    const controller = new AbortController();
+    const pending = streamMessage(PATH, {}, { signal: controller.signal, sent: sendPreparedMessage({ url: `${server.url}${PATH}`, headers: {}, body: {} }) });
+    await vi.waitFor(() => expect(server.requests).toHaveLength(2));
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ code: 10087 });
+  });
+
   it('posts with the usual headers and accumulates the answer across awkward chunks', async () => {
     await writePersisted(tokenPersisted, 'tok');
     const wire = Buffer.from(

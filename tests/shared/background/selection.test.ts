@@ -3,8 +3,25 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { handleSelectionMessage, menuDefinition } from '../../../entrypoints/background/selection.ts';
 import { pinnedSelectionTools } from '../../../entrypoints/background/selection-tools.ts';
 import type { QuickFunctionNode } from '../../../shared/contracts/quick-function.ts';
-import { PENDING_ACTION_KEY, PENDING_ACTION_TTL_MS, type PendingAction, type PendingActionEnvelope } from '../../../shared/contracts/selection-action.ts';
-import { queuePendingAction, watchPendingActions } from '../../../shared/messaging/pending-action.ts';
+import { keepingModelList } from '../../../shared/api/model-list-cache.ts';
+import { visitorIdPersisted } from '../../../shared/api/driver-id.ts';
+import { setApiBase } from '../../../shared/api/request.ts';
+import { systemConfigPersisted, tokenPersisted, userInfoPersisted } from '../../../shared/atoms/auth.ts';
+import { chatModelPersisted, webSearchPersisted } from '../../../shared/atoms/chat.ts';
+import {
+  PENDING_ACTION_KEY,
+  PENDING_ACTION_TTL_MS,
+  type PendingAction,
+  type PendingActionEnvelope,
+  type PreparedMessage,
+} from '../../../shared/contracts/selection-action.ts';
+import { languagePersisted } from '../../../shared/i18n/language.ts';
+import { claimPendingAction, queuePendingAction, waitingMessage, watchPendingActions } from '../../../shared/messaging/pending-action.ts';
+import { serverUrlPersisted } from '../../../shared/platform/server-url.ts';
+import { installStorage, writePersisted } from '../../../shared/storage/active.ts';
+import { createExtensionStorage } from '../../../shared/storage/extension.ts';
+import { testModel } from '../../helpers/models.ts';
+import { testUser } from '../../helpers/render-app.tsx';
 import {
   DEFAULT_SIDER_SETTINGS,
   MAX_TOOLBAR_TOOLS,
@@ -188,5 +205,130 @@ describe('the hand-off to the side panel', () => {
     stops.push(watchPendingActions((action) => seen.push(action)).stop);
     await vi.waitFor(async () => expect(await stored()).toBeUndefined());
     expect(seen).toEqual([]);
+  });
+});
+
+describe("a tool's message, made ready with the action (sent by a panel opened for it before its app loads)", () => {
+  const SERVER = 'http://tandem.test';
+  const runTool = { source: SELECTION_MESSAGE_SOURCE, type: 'runTool', quickFunctionId: 'qf-explain', name: 'Explain', icon: '💡', selection };
+  beforeEach(async () => {
+    fakeBrowser.reset();
+    installStorage(createExtensionStorage());
+    setApiBase(SERVER);
+    await writePersisted(serverUrlPersisted, SERVER);
+  });
+
+  /** What an earlier page kept: the login, and the model list this server gave it at `planLevel`. */
+  async function kept(list = [testModel('auto', 0), testModel('fast', 1, { webSearch: true })], planLevel = 0) {
+    await writePersisted(tokenPersisted, 'token-a');
+    await writePersisted(visitorIdPersisted, 'visitor-1');
+    await keepingModelList(planLevel, async () => list);
+  }
+  const queued = async () => {
+    expect(handleSelectionMessage(runTool, fromContentScript)).toBe(true);
+    await vi.waitFor(async () => expect(await stored()).toBeDefined());
+    return (await stored())!;
+  };
+
+  it('is the chat’s send from the kept list and settings: the model picked, web search where it is on and available, the login, the language', async () => {
+    await kept();
+    await writePersisted(chatModelPersisted, 'fast');
+    await writePersisted(webSearchPersisted, true);
+    await writePersisted(systemConfigPersisted, [{ settingKey: 'web_search_provider', settingValue: 'fake' }]);
+    await writePersisted(languagePersisted, 'zh');
+    const envelope = await queued();
+    expect(envelope.send).toEqual({
+      url: `${SERVER}/api/Chat/AddMessage`,
+      headers: {
+        accept: 'text/event-stream',
+        'accept-language': 'zh',
+        authorization: 'Bearer token-a',
+        'content-type': 'application/json-patch+json',
+        driverid: 'visitor-1',
+        reqtarget: 'web',
+      },
+      body: { aiModelId: 'fast', inputMessage: '', chatMediaIds: [], webSearch: true, pluginIds: [], quickFunctionId: 'qf-explain', selection },
+    });
+  });
+
+  it('goes to the default model without web search when nothing was picked or the server has no search', async () => {
+    await kept();
+    await writePersisted(webSearchPersisted, true);
+    const { send } = await queued();
+    expect(send?.body).toMatchObject({ aiModelId: 'fast', webSearch: false });
+    expect(send?.headers['accept-language']).toBe('en');
+  });
+
+  it('is left out for a visitor, and without a list kept for this account and plan: the panel sends as before', async () => {
+    await kept([testModel('auto', 0)], 2);
+    expect((await queued()).send).toBeUndefined();
+    await fakeBrowser.storage.session.clear();
+    await writePersisted(userInfoPersisted, { ...testUser, vipOrder: { vipOrderId: 'o', vipPackageLevel: 2, vipPackageName: 'Advanced', endTime: '' } });
+    expect((await queued()).send?.body).toMatchObject({ aiModelId: 'auto' });
+    await fakeBrowser.storage.session.clear();
+    await writePersisted(tokenPersisted, null);
+    expect((await queued()).send).toBeUndefined();
+  });
+});
+
+describe("the side panel's first script and its app", () => {
+  const stops: (() => void)[] = [];
+  const tool: PendingAction = { kind: 'tool', quickFunctionId: 'qf-explain', name: 'Explain', icon: '', selection };
+  const ask: PendingAction = { kind: 'ask', selection };
+  const send: PreparedMessage = { url: 'http://tandem.test/api/Chat/AddMessage', headers: { reqtarget: 'web' }, body: { aiModelId: 'auto' } };
+  beforeEach(() => {
+    fakeBrowser.reset();
+    vi.spyOn(fakeBrowser.windows, 'getCurrent').mockResolvedValue({ id: 7 } as Awaited<ReturnType<typeof fakeBrowser.windows.getCurrent>>);
+  });
+  afterEach(() => {
+    stops.splice(0).forEach((stop) => stop());
+    vi.restoreAllMocks();
+  });
+
+  it('the script takes a message ready for its window; the app then does not run that action again', async () => {
+    const envelope = await queuePendingAction(7, tool, send);
+    const waiting = await waitingMessage();
+    expect(waiting).toEqual({ id: envelope.id, envelope, send });
+    await claimPendingAction(envelope.id);
+    expect(await stored()).toBeUndefined();
+    const seen: PendingAction[] = [];
+    const watch = watchPendingActions((action) => seen.push(action), { claimedBefore: Promise.resolve(envelope.id) });
+    stops.push(watch.stop);
+    await watch.ready;
+    expect(seen).toEqual([]);
+  });
+
+  it('the app reads the waiting action only after the script, and never runs the one it claimed, even if its removal failed', async () => {
+    const envelope = await queuePendingAction(7, tool, send);
+    let claim!: (id: string) => void;
+    const seen: PendingAction[] = [];
+    const watch = watchPendingActions((action) => seen.push(action), { claimedBefore: new Promise<string>((resolve) => (claim = resolve)) });
+    stops.push(watch.stop);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Still there: the app has not taken it while the script was deciding.
+    expect((await stored())?.id).toBe(envelope.id);
+    claim(envelope.id);
+    await watch.ready;
+    expect(seen).toEqual([]);
+    // A newer click's action is the app's.
+    await queuePendingAction(7, ask);
+    await vi.waitFor(() => expect(seen).toEqual([ask]));
+  });
+
+  it('leaves to the app an action without a message ready, another window’s and an old one', async () => {
+    await queuePendingAction(7, ask);
+    expect(await waitingMessage()).toBeNull();
+    await queuePendingAction(8, tool, send);
+    expect(await waitingMessage()).toBeNull();
+    await fakeBrowser.storage.session.set({ [PENDING_ACTION_KEY]: { id: 'old', windowId: 7, createdAt: Date.now() - PENDING_ACTION_TTL_MS - 1, action: tool, send } });
+    expect(await waitingMessage()).toBeNull();
+    expect((await stored())?.id).toBe('old');
+  });
+
+  it('claims only the action it sent: a newer click that replaced it stays for the app', async () => {
+    const first = await queuePendingAction(7, tool, send);
+    const newer = await queuePendingAction(7, ask);
+    await claimPendingAction(first.id);
+    expect((await stored())?.id).toBe(newer.id);
   });
 });
