@@ -27,6 +27,8 @@ export type PgliteEngine = {
   dump(): Promise<Uint8Array>;
   /** Closes PGlite (its files consistent) and ends the thread; a second call resolves with the first. */
   close(): Promise<void>;
+  /** The thread itself (tests end it to see what a crash of it does). */
+  thread: Worker;
 };
 
 /** The thread runs TypeScript like the server; its entry registers the loader (see the file). */
@@ -37,8 +39,11 @@ export async function startPglite(data: PgliteWorkerData): Promise<PgliteEngine>
   const worker = new Worker(WORKER_ENTRY, { workerData: data, execArgv: [] });
   const streams = new Map<number, PgliteStream>();
   let nextId = 1;
-  let dumpWaiter: ((bytes: Uint8Array) => void) | undefined;
+  let dumpWaiter: { resolve: (bytes: Uint8Array) => void; reject: (err: Error) => void } | undefined;
   let closedWaiter: (() => void) | undefined;
+  /** Set once the thread is gone (closed, or died): what every later call fails with. */
+  let gone: Error | undefined;
+  let closing: Promise<void> | undefined;
 
   await new Promise<void>((resolve, reject) => {
     const failed = (err: Error) => {
@@ -57,23 +62,30 @@ export async function startPglite(data: PgliteWorkerData): Promise<PgliteEngine>
   worker.on('message', (m: FromPglite) => {
     if (m.type === 'data') streams.get(m.id)?.push(Buffer.from(m.bytes.buffer, m.bytes.byteOffset, m.bytes.byteLength));
     else if (m.type === 'error') streams.get(m.id)?.destroy(new Error(`embedded database: ${m.message}`));
-    else if (m.type === 'dump') dumpWaiter?.(m.bytes);
+    else if (m.type === 'dump') dumpWaiter?.resolve(m.bytes);
     else if (m.type === 'closed') closedWaiter?.();
   });
-  // The thread ends only when closed; if it dies, every connection fails as a lost socket would.
+  // The thread ends only when closed. If it dies, every connection fails as a lost socket would, and
+  // so does every later one (a statement fails at once instead of waiting for ever); so does a dump,
+  // and a close has nothing left to wait for.
   const lost = (err: Error) => {
+    if (!gone && !closing) console.error('the embedded database stopped', err);
+    gone ??= err;
     for (const s of streams.values()) s.destroy(err);
     streams.clear();
+    dumpWaiter?.reject(err);
+    closedWaiter?.();
   };
   worker.on('error', lost);
   worker.on('exit', () => lost(new Error('the embedded database stopped')));
 
   const post = (message: ToPglite, transfer: ArrayBuffer[] = []) => worker.postMessage(message, transfer);
-  let closing: Promise<void> | undefined;
   return {
     connection() {
+      if (gone) return new PgliteStream(gone);
       const id = nextId++;
       const stream = new PgliteStream(
+        undefined,
         (bytes) => post({ type: 'data', id, bytes }, [bytes.buffer as ArrayBuffer]),
         () => {
           streams.delete(id);
@@ -85,15 +97,18 @@ export async function startPglite(data: PgliteWorkerData): Promise<PgliteEngine>
       return stream;
     },
     dump: () =>
-      new Promise<Uint8Array>((resolve) => {
-        dumpWaiter = resolve;
+      new Promise<Uint8Array>((resolve, reject) => {
+        if (gone) return reject(gone);
+        dumpWaiter = { resolve, reject };
         post({ type: 'dump' });
       }),
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
+        if (gone) return resolve();
         closedWaiter = resolve;
         post({ type: 'close' });
       }).then(() => worker.terminate().then(() => {}))),
+    thread: worker,
   };
 }
 
@@ -105,15 +120,17 @@ class PgliteStream extends Duplex {
   private pending: Uint8Array[] = [];
   private hungUp = false;
 
+  /** `refused`: the thread is gone, the connection fails as it starts. */
   constructor(
-    private readonly sendBytes: (bytes: Uint8Array) => void,
-    private readonly hangUp: () => void,
+    private readonly refused?: Error,
+    private readonly sendBytes: (bytes: Uint8Array) => void = () => {},
+    private readonly hangUp: () => void = () => {},
   ) {
     super();
   }
 
   connect(): this {
-    process.nextTick(() => this.emit('connect'));
+    process.nextTick(() => (this.refused ? this.destroy(this.refused) : this.emit('connect')));
     return this;
   }
 
@@ -162,7 +179,7 @@ class PgliteStream extends Duplex {
   }
 
   private end_(): void {
-    if (this.hungUp) return;
+    if (this.hungUp || this.refused) return;
     this.hungUp = true;
     this.hangUp();
   }

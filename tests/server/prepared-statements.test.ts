@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type Database } from '../../server/db/client.ts';
 import { compiledStatement } from '../../server/db/compiled.ts';
+import { startPglite } from '../../server/db/pglite-engine.ts';
 import { createPostgresDatabase, onPostgres } from '../helpers/app.ts';
 
 describe('runPrepared: the hot path statements', () => {
@@ -114,6 +115,26 @@ describe.skipIf(onPostgres)('PGlite in a thread of its own, reached through pg',
       throw new Error('rolled back');
     })).rejects.toThrow(/rolled back/);
     expect(await seen).toEqual([{ n: 0 }]);
+  });
+
+  it('fails at once, not for ever, once its thread has died; closing then ends at once', async () => {
+    const engine = await startPglite({});
+    const pool = new pg.Pool({ max: 1, user: 'postgres', database: 'postgres', stream: () => engine.connection() });
+    pool.on('error', () => {});
+    expect((await pool.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      await engine.thread.terminate();
+      await expect(pool.query('select 1 as one')).rejects.toThrow(/embedded database stopped/);
+      // A new connection too: refused as it starts.
+      await expect(pool.query('select 1 as one')).rejects.toThrow(/embedded database stopped/);
+      await expect(engine.dump()).rejects.toThrow(/embedded database stopped/);
+      expect(errors).toHaveBeenCalledWith('the embedded database stopped', expect.any(Error));
+    } finally {
+      errors.mockRestore();
+    }
+    await pool.end();
+    await engine.close();
   });
 
   it('keeps the event loop free while a statement runs', async () => {
