@@ -128,8 +128,8 @@ describe('Selection toolbar and context menus: asking about a selection and a pa
       SENT_EARLY_MARK,
     );
     expect(sent).toEqual({ early: 1, requests: 1 });
+    // The chat took the answer over (the turn under the tool's name, done): its app sent nothing of its own.
     await page.waitForSelector('[data-testid="chat-turn"] ::-p-text(Explain)');
-    await new Promise((resolve) => setTimeout(resolve, 500));
     expect(stack.upstream.requests.length).toBe(before + 1);
   });
 

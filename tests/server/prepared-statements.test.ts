@@ -110,7 +110,10 @@ describe.skipIf(onPostgres)('PGlite in a thread of its own, reached through pg',
       // On the pipelined connection, while the pool's connection is inside the transaction.
       seen = database.runPrepared<{ n: number }>(sql`select count(*)::int as n from held where ${1} = 1`);
       void seen.then(() => (settled = true));
-      await new Promise((r) => setTimeout(r, 100));
+      // Once it has left for the thread (a turn of the event loop), a statement of the transaction
+      // after it: run first, and answered while the other still waits.
+      await new Promise((r) => setImmediate(r));
+      await tx.execute(sql`select 1`);
       expect(settled).toBe(false);
       throw new Error('rolled back');
     })).rejects.toThrow(/rolled back/);

@@ -1,15 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { Route, Router } from 'wouter';
-import { memoryLocation } from 'wouter/memory-location';
-import { MoneyPage } from '../../../admin/money/money-page.tsx';
 import { formatMoney } from '../../../shared/utils/money.ts';
 import type { AdminOrder } from '../../../shared/contracts/admin-money.ts';
 import { prepareDataTables } from '../shell/datatable-env.ts';
 import { fakeApi, serveTheseTests } from '../../helpers/fake-api.ts';
 import { sendEnvelope } from '../../helpers/http-server.ts';
-import { renderInApp } from '../../helpers/render-app.tsx';
+import { renderMoneyPage } from './render-money-page.tsx';
 
 const admin = { userId: 'a1', userName: 'Admin', email: 'admin@example.com', role: 'admin' as const, vipOrder: null };
 
@@ -54,18 +51,6 @@ const orderQueries = () => server.requests.filter((r) => r.url.startsWith('/api/
 
 prepareDataTables();
 
-async function renderAt(path: string) {
-  const location = memoryLocation({ path, record: true });
-  await renderInApp(
-    <Router hook={location.hook}>
-      <Route path="/admin/money/:tab">
-        <MoneyPage />
-      </Route>
-    </Router>,
-    { apiBase: server.url, user: admin },
-  );
-  return location;
-}
 
 describe('formatMoney', () => {
   it('reads minor units in the currency’s own digits', () => {
@@ -77,7 +62,7 @@ describe('formatMoney', () => {
 
 describe('MoneyPage', () => {
   it('lists orders a page at a time, and a filter asks the server again from page 1', async () => {
-    const location = await renderAt('/admin/money/orders');
+    const location = await renderMoneyPage('/admin/money/orders', { apiBase: server.url, user: admin });
     const table = () => screen.getByRole('table', { name: 'Orders' });
     // The rows are drawn again once the data arrives: each check asks for the table afresh.
     await waitFor(() => expect(within(table()).getByText('user1@example.com').closest('tr')).toHaveTextContent('Standard (Standard, Monthly)StripeActive$9.99'));
@@ -101,7 +86,7 @@ describe('MoneyPage', () => {
   });
 
   it('the redeem form names what is missing before sending', async () => {
-    await renderAt('/admin/money/redeem');
+    await renderMoneyPage('/admin/money/redeem', { apiBase: server.url, user: admin });
     await userEvent.click(await screen.findByRole('button', { name: 'Generate codes' }));
     const dialog = await screen.findByRole('dialog', { name: 'Generate codes' });
     await userEvent.type(within(dialog).getByLabelText(/Batch name/), 'Launch week');

@@ -1,16 +1,13 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
-import { Route, Router } from 'wouter';
-import { memoryLocation } from 'wouter/memory-location';
-import { MoneyPage } from '../../../admin/money/money-page.tsx';
 import moneyZh from '../../../locales/features/admin-money.zh.json';
 import type { AdminVipPackage } from '../../../shared/contracts/plans.ts';
 import { setLanguage } from '../../../shared/i18n/i18n.ts';
 import { fakeApi, serveTheseTests } from '../../helpers/fake-api.ts';
 import { sendEnvelope } from '../../helpers/http-server.ts';
+import { renderMoneyPage } from './render-money-page.tsx';
 import { testModel } from '../../helpers/models.ts';
-import { renderInApp } from '../../helpers/render-app.tsx';
 
 /** The console's plans tab: what each package unlocks (GetModelListByVipPackageId), a count and the names. */
 
@@ -47,17 +44,6 @@ const server = serveTheseTests(
   }),
 );
 
-async function renderPlans() {
-  const location = memoryLocation({ path: '/admin/money/plans' });
-  await renderInApp(
-    <Router hook={location.hook}>
-      <Route path="/admin/money/:tab">
-        <MoneyPage />
-      </Route>
-    </Router>,
-    { apiBase: server.url, user: admin },
-  );
-}
 
 /** The row of the package whose id the table shows. */
 const row = (id: string) => screen.getByText(id).closest('tr')!;
@@ -65,7 +51,7 @@ const modelsOf = (id: string) => within(row(id)).queryByTestId('package-models')
 
 describe('the plans tab: what each package unlocks', () => {
   it('shows per package how many models it unlocks and their names, offline packages too', async () => {
-    await renderPlans();
+    await renderMoneyPage('/admin/money/plans', { apiBase: server.url, user: admin });
     const table = await screen.findByRole('table', { name: 'Plans and prices' });
     expect(within(table).getByRole('columnheader', { name: 'Models' })).toBeInTheDocument();
     await waitFor(() => expect(within(row('super-month')).queryByTestId('package-model-count')).toHaveTextContent('4 models'));
@@ -82,7 +68,7 @@ describe('the plans tab: what each package unlocks', () => {
   });
 
   it('in Chinese: the count and the names', async () => {
-    await renderPlans();
+    await renderMoneyPage('/admin/money/plans', { apiBase: server.url, user: admin });
     // As admin/main.tsx does: the console's Chinese strings join the shared bundle when it comes.
     const addMoneyZh = (language: string) => language === 'zh' && i18next.addResourceBundle('zh', 'translation', moneyZh, true, false);
     i18next.on('languageChanged', addMoneyZh);

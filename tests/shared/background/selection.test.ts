@@ -153,7 +153,8 @@ describe("the content script's messages", () => {
   });
 });
 
-describe('the hand-off to the side panel', () => {
+/** A side panel in window 7, on fresh fake storage for each test; the watchers it started, ended after each. */
+function panelOfWindow7(): (() => void)[] {
   const stops: (() => void)[] = [];
   beforeEach(() => {
     fakeBrowser.reset();
@@ -163,6 +164,11 @@ describe('the hand-off to the side panel', () => {
     stops.splice(0).forEach((stop) => stop());
     vi.restoreAllMocks();
   });
+  return stops;
+}
+
+describe('the hand-off to the side panel', () => {
+  const stops = panelOfWindow7();
   const ask: PendingAction = { kind: 'ask', selection };
 
   it('runs an action left before the panel started, once, and removes it', async () => {
@@ -272,18 +278,10 @@ describe("a tool's message, made ready with the action (sent by a panel opened f
 });
 
 describe("the side panel's first script and its app", () => {
-  const stops: (() => void)[] = [];
+  const stops = panelOfWindow7();
   const tool: PendingAction = { kind: 'tool', quickFunctionId: 'qf-explain', name: 'Explain', icon: '', selection };
   const ask: PendingAction = { kind: 'ask', selection };
   const send: PreparedMessage = { url: 'http://tandem.test/api/Chat/AddMessage', headers: { reqtarget: 'web' }, body: { aiModelId: 'auto' } };
-  beforeEach(() => {
-    fakeBrowser.reset();
-    vi.spyOn(fakeBrowser.windows, 'getCurrent').mockResolvedValue({ id: 7 } as Awaited<ReturnType<typeof fakeBrowser.windows.getCurrent>>);
-  });
-  afterEach(() => {
-    stops.splice(0).forEach((stop) => stop());
-    vi.restoreAllMocks();
-  });
 
   it('the script takes a message ready for its window; the app then does not run that action again', async () => {
     const envelope = await queuePendingAction(7, tool, send);
@@ -304,7 +302,8 @@ describe("the side panel's first script and its app", () => {
     const seen: PendingAction[] = [];
     const watch = watchPendingActions((action) => seen.push(action), { claimedBefore: new Promise<string>((resolve) => (claim = resolve)) });
     stops.push(watch.stop);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // A turn of the event loop: every storage read and removal the app could start has settled.
+    await new Promise((resolve) => setImmediate(resolve));
     // Still there: the app has not taken it while the script was deciding.
     expect((await stored())?.id).toBe(envelope.id);
     claim(envelope.id);
