@@ -4,8 +4,8 @@
  * The request is seen in the side panel's own network events (DevTools protocol, Network
  * requestWillBeSent: its wallTime) when the panel is open; when the click opens it, in the panel's
  * resource timing (the time fetch was called: the panel sends before a DevTools session can attach
- * to it, from its first script since issue 39 §2). The click's time is taken just before the click
- * is dispatched.
+ * to it, from its first script, entrypoints/sidepanel-early.ts, since 2026-12-07). The click's time
+ * is taken just before the click is dispatched.
  * Two cases: the side panel already open (the action arrives through storage.onChanged), and closed
  * (Chrome opens it for the click; the panel starts, takes the action, loads the model list, sends).
  * Target (issue 11): ≤ 300 ms.
