@@ -23,7 +23,10 @@ export interface RenderAppOptions {
  * Renders `ui` inside the app's real provider stack, on fresh web storage, in English, talking to
  * `apiBase` (a real local HTTP server of the test).
  */
-export async function renderInApp(ui: ReactElement, options: RenderAppOptions): Promise<RenderResult & { store: ReturnType<typeof createStore> }> {
+export async function renderInApp(
+  ui: ReactElement,
+  options: RenderAppOptions,
+): Promise<RenderResult & { store: ReturnType<typeof createStore>; queryClient: ReturnType<typeof createQueryClient> }> {
   const i18n = await startFreshClient(options.apiBase);
   await options.before?.();
   const store = createStore();
@@ -31,12 +34,13 @@ export async function renderInApp(ui: ReactElement, options: RenderAppOptions): 
   // An extension page gets the browser's tabs as its entrypoint gives them (the fake browser's here).
   const tabs = options.platform?.isExtension ? extensionTabs : null;
   const platform: Platform = { isExtension: false, scene: 'web', isH5: false, standalone: false, tabs, ...options.platform };
+  const queryClient = createQueryClient();
   const result = render(
-    <AppProviders store={store} queryClient={createQueryClient()} i18n={i18n} platform={platform}>
+    <AppProviders store={store} queryClient={queryClient} i18n={i18n} platform={platform}>
       {ui}
     </AppProviders>,
   );
-  return { ...result, store };
+  return { ...result, store, queryClient };
 }
 
 /** Fires the jsdom IntersectionObserver stand-in of tests/setup/jsdom.ts. */

@@ -3,6 +3,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FIRST_COUNT_WAIT, NotificationBell, UNREAD_REFRESH_MS } from '../../../components/notifications/notification-bell.tsx';
+import { unreadCountQuery } from '../../../shared/api/notifications.ts';
 import { UNREAD_STREAM_TIMING } from '../../../shared/api/notification-events.ts';
 import { authActionAtom } from '../../../shared/atoms/auth.ts';
 import { serveTheseTests, type Route } from '../../helpers/fake-api.ts';
@@ -117,7 +118,7 @@ describe('NotificationBell', () => {
     const push = (unread: number) => streams.at(-1)!.write(`data: ${JSON.stringify({ unread })}\n\n`);
     try {
       inbox.list = unreadInvites(1);
-      const { store } = await renderInApp(<NotificationBell onNavigate={vi.fn()} />, { apiBase: server.url, user: testUser });
+      const { store, queryClient } = await renderInApp(<NotificationBell onNavigate={vi.fn()} />, { apiBase: server.url, user: testUser });
       await waitFor(() => expect(shownCount()).toBe('1'));
       await waitFor(() => expect(streams).toHaveLength(1));
       expect(calls('/api/UserNotification/Events')[0]!.headers.authorization).toBe('Bearer test-token');
@@ -144,7 +145,8 @@ describe('NotificationBell', () => {
       await waitFor(() => expect(shownCount()).toBe('2'));
       await waitFor(() => expect(countCalls()).toBe(1));
       answerCount();
-      await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+      // Until the count asked for is no longer being fetched: answered and taken, or given up.
+      await waitFor(() => expect(queryClient.isFetching({ queryKey: unreadCountQuery('test-token').queryKey })).toBe(0));
       expect(shownCount()).toBe('2');
 
       const closed = new Promise<void>((resolve) => streams[1]!.once('close', () => resolve()));
