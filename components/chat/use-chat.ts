@@ -16,7 +16,7 @@ import { ApiError } from '../../shared/api/request.ts';
 import { StreamDroppedError, type StreamUpdate } from '../../shared/api/sse.ts';
 import { tokenAtom } from '../../shared/atoms/auth.ts';
 import type { SentMessage } from '../../shared/atoms/pending-action.ts';
-import { ChatFinishReasons, type ChatCitation, type ChatMessageItem, type ChatToolCall, type MessageMedia } from '../../shared/contracts/chat.ts';
+import { ChatFinishReasons, type AddMessageBody, type ChatCitation, type ChatMessageItem, type ChatToolCall, type MessageMedia } from '../../shared/contracts/chat.ts';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import type { ChatSelection, MessageQuickFunction, MessageSelection } from '../../shared/contracts/quick-function.ts';
 
@@ -301,7 +301,7 @@ async function streamTurn(
     ...(options.quickFunction ? { quickFunctionId: options.quickFunction.quickFunctionId } : {}),
     ...(options.selection ? { selection: options.selection } : {}),
     ...(options.versionOf ? { versionOf: options.versionOf } : {}),
-  };
+  } satisfies AddMessageBody;
   // The answer started: one more exchange on the branch shown.
   const counted = () => {
     known.current += 1;

@@ -1,5 +1,6 @@
 import { systemConfigPersisted, tokenPersisted, userInfoPersisted } from '../atoms/auth.ts';
 import { chatModelPersisted, webSearchPersisted } from '../atoms/chat.ts';
+import type { AddMessageBody } from '../contracts/chat.ts';
 import type { PendingAction, PreparedMessage } from '../contracts/selection-action.ts';
 import { browserLanguages, detectLanguage, languagePersisted } from '../i18n/language.ts';
 import { loadPersisted, watchPersisted } from '../storage/active.ts';
@@ -41,7 +42,7 @@ export async function prepareToolMessage(action: Extract<PendingAction, { kind: 
     pluginIds: [],
     quickFunctionId: action.quickFunctionId,
     selection: action.selection,
-  };
+  } satisfies AddMessageBody;
   return { url: `${server}/api/Chat/AddMessage`, headers: Object.fromEntries(headers), body };
 }
 
