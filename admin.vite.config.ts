@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
@@ -16,6 +17,8 @@ export default defineConfig({
   base: '/admin/',
   // The icons are the web app's (/icon/32.png), served from its build.
   publicDir: false,
+  // The app's version, which the error log records (shared/api/client-error-log.ts).
+  define: { 'import.meta.env.WXT_APP_VERSION': JSON.stringify((JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string }).version) },
   plugins: [react()],
   build: {
     outDir: fileURLToPath(new URL('./.output/admin', import.meta.url)),

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'wxt';
 import { pageChunks } from './scripts/page-chunks.ts';
 import { pureContracts } from './scripts/pure-contracts.ts';
@@ -7,6 +8,9 @@ import { EXTENSION_MANIFEST_KEY } from './shared/contracts/extension.ts';
  * The server the extension talks to out of the box. Set WXT_SERVER_URL at build time to ship a build
  * for another self-hosted server; the client reads the same variable (shared/platform/server-url.ts).
  */
+/** The app's version, which the error log records (shared/api/client-error-log.ts). */
+const appVersion = (JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
 const serverUrl = new URL(process.env.WXT_SERVER_URL ?? 'http://localhost:3000');
 
 /**
@@ -74,7 +78,7 @@ export default defineConfig({
       if (wxt.config.browser === 'firefox') firefoxManifest(manifest as unknown as Record<string, unknown>);
     },
   },
-  vite: () => ({ plugins: [katexWoff2Only(), katexOutOfMarkdownPlugin(), pureContracts(), pageChunks()] }),
+  vite: () => ({ define: { 'import.meta.env.WXT_APP_VERSION': JSON.stringify(appVersion) }, plugins: [katexWoff2Only(), katexOutOfMarkdownPlugin(), pureContracts(), pageChunks()] }),
   // Every name is imported explicitly (docs/architecture.md#layers-and-import-rules), so no auto-imports.
   imports: false,
   modules: ['@wxt-dev/module-react'],

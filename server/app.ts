@@ -67,6 +67,10 @@ import { registerPromptTagRoutes } from './routes/prompt-tags.ts';
 import { registerAdminPromptTagRoutes } from './routes/admin/prompt-tags.ts';
 import { registerFavouriteRoutes } from './routes/favourites.ts';
 import { registerFeedbackRoutes } from './routes/feedback.ts';
+import { registerLanguageRoutes } from './routes/language.ts';
+import { registerAdminLanguageRoutes } from './routes/admin/language.ts';
+import { registerLogRoutes } from './routes/log.ts';
+import { registerAdminLogRoutes } from './routes/admin/log.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -232,6 +236,10 @@ function registerApiRoutes(app: FastifyInstance): void {
   registerCatalogueRoutes(app);
   registerSystemRoutes(app);
   registerBrowserRoutes(app);
+  registerLanguageRoutes(app);
+  registerAdminLanguageRoutes(app);
+  registerLogRoutes(app);
+  registerAdminLogRoutes(app);
   registerAdminCatalogueRoutes(app);
   registerAdminSystemRoutes(app);
   registerAdminUserRoutes(app);

@@ -130,6 +130,15 @@ export const EnvSchema = z.object({
   SMTP_FROM: optionalString,
 
   /**
+   * Analytics (docs/api.md#analytics): off unless both the GA4 measurement id (G-...) and a Measurement
+   * Protocol API secret are set; then events of users who agreed (Settings) are forwarded to GA4.
+   */
+  GA_MEASUREMENT_ID: z.preprocess(emptyToUndefined, z.string().regex(/^G-[A-Z0-9]{4,20}$/, 'must look like G-XXXXXXXXXX').optional()),
+  GA_API_SECRET: optionalString,
+  /** Where the Measurement Protocol is (default https://www.google-analytics.com/mp/collect): tests point it at a fake on loopback. */
+  GA_ENDPOINT: z.preprocess(emptyToUndefined, z.url().default('https://www.google-analytics.com/mp/collect')),
+
+  /**
    * Test runs only: serves GET /api/User/GetTokenForTest (a token for an account by its e-mail, to
    * callers on loopback), which the end-to-end tests sign in with. Refused with NODE_ENV=production.
    */
@@ -181,6 +190,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.TEST_TOKEN_ROUTE && env.NODE_ENV === 'production') {
     // Anyone on the machine could sign in as anyone: never in a deployment.
     throw new ConfigError('Invalid environment:\n  TEST_TOKEN_ROUTE is for test runs and cannot be set with NODE_ENV=production');
+  }
+  if (!!e.GA_MEASUREMENT_ID !== !!e.GA_API_SECRET) {
+    throw new ConfigError('Invalid environment:\n  GA_MEASUREMENT_ID and GA_API_SECRET must be set together (docs/api.md#analytics)');
   }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return { ...e, publicUrl };

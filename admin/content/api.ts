@@ -26,11 +26,18 @@ import type { Language } from '../../shared/contracts/common.ts';
 import { AdminPromptTagListSchema, AdminPromptTagSchema, type AdminPromptTag, type AdminSavePromptTagBodySchema } from '../../shared/contracts/prompt-tag.ts';
 import { AdminSettingListSchema, AdminSettingSchema, type AdminSetting } from '../../shared/contracts/system.ts';
 import { apiGet, apiPost } from '../../shared/api/request.ts';
+import {
+  AdminTranslationPageSchema,
+  AdminTranslationSchema,
+  type AdminSaveTranslationBody,
+  type AdminTranslation,
+} from '../../shared/contracts/translations.ts';
+import { ClientErrorGroupSchema, ClientErrorPageSchema, type ClientErrorGroup, type ClientErrorSurface } from '../../shared/contracts/client-error-log.ts';
 
 /**
  * The console's content pages: plugins, the built-in quick functions and their menu tree,
- * recommended prompts and their tags, system settings, notification broadcasts, uninstall feedback and the
- * page-view and request-time records (docs/api.md).
+ * recommended prompts and their tags, system settings, notification broadcasts, uninstall feedback, the
+ * page-view and request-time records, the translations' overrides and the client error log (docs/api.md).
  */
 
 /** Every content query starts with this key: a change refetches the content pages. */
@@ -183,4 +190,45 @@ export function pageViewsQuery(page: number, filters: PageViewFilters) {
       apiGet('/api/admin/Records/GetPageViews', present({ ...filters, page, count: CONTENT_PAGE_SIZE }), { data: PageViewPageSchema, signal }),
     placeholderData: keepPreviousData,
   });
+}
+
+// ---- translations ----
+
+export function adminTranslationsQuery(page: number, search: string, overridden: boolean) {
+  return queryOptions({
+    queryKey: [...adminContentKey, 'translations', page, search, overridden] as const,
+    queryFn: ({ signal }) =>
+      apiGet('/api/admin/Language/GetList', { page, count: CONTENT_PAGE_SIZE, search: search || undefined, overridden: overridden || undefined }, { data: AdminTranslationPageSchema, signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Sets a key's override in one language; a value that drops or adds a {{placeholder}} answers 10400 with the server's words. */
+export function saveAdminTranslation(body: AdminSaveTranslationBody): Promise<AdminTranslation> {
+  return apiPost('/api/admin/Language/Save', body, { data: AdminTranslationSchema });
+}
+
+/** Back to the built-in string. */
+export function resetAdminTranslation(key: string, language: Language): Promise<AdminTranslation> {
+  return apiPost('/api/admin/Language/Reset', { key, language }, { data: AdminTranslationSchema });
+}
+
+// ---- client error log ----
+
+export function clientErrorsQuery(page: number, filter: { search: string; surface: ClientErrorSurface | null; state: 'open' | 'resolved' | 'all' }) {
+  return queryOptions({
+    queryKey: [...adminContentKey, 'error-log', page, filter] as const,
+    queryFn: ({ signal }) =>
+      apiGet(
+        '/api/admin/Log/GetClientErrorList',
+        { page, count: CONTENT_PAGE_SIZE, search: filter.search || undefined, surface: filter.surface ?? undefined, state: filter.state },
+        { data: ClientErrorPageSchema, signal },
+      ),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Marks a group resolved; it comes back when it is reported again. */
+export function resolveClientError(clientErrorId: string): Promise<ClientErrorGroup> {
+  return apiPost('/api/admin/Log/Resolve', { clientErrorId }, { data: ClientErrorGroupSchema });
 }

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useParams } from 'wouter';
 import 'mantine-datatable/styles.css';
 import { RoutedTabs } from '../../components/ui/routed-tabs.tsx';
+import { ErrorLogTab } from './error-log-tab.tsx';
 import { FeedbackTab } from './feedback-tab.tsx';
 import { NotificationsTab } from './notifications-tab.tsx';
 import { PluginsTab } from './plugins-tab.tsx';
@@ -11,9 +12,10 @@ import { PromptsTab } from './prompts-tab.tsx';
 import { QuickFunctionsTab } from './quick-functions-tab.tsx';
 import { RecordsTab } from './records-tab.tsx';
 import { SettingsTab } from './settings-tab.tsx';
+import { TranslationsTab } from './translations-tab.tsx';
 import './strings.ts';
 
-const CONTENT_TABS = ['plugins', 'quick-functions', 'prompts', 'tags', 'settings', 'notifications', 'feedback', 'records'] as const;
+const CONTENT_TABS = ['plugins', 'quick-functions', 'prompts', 'tags', 'settings', 'notifications', 'feedback', 'records', 'translations', 'error-log'] as const;
 type ContentTab = (typeof CONTENT_TABS)[number];
 
 const PANELS: Record<ContentTab, () => React.ReactNode> = {
@@ -25,9 +27,11 @@ const PANELS: Record<ContentTab, () => React.ReactNode> = {
   notifications: () => <NotificationsTab />,
   feedback: () => <FeedbackTab />,
   records: () => <RecordsTab />,
+  translations: () => <TranslationsTab />,
+  'error-log': () => <ErrorLogTab />,
 };
 
-/** /admin/content/:tab — plugins, quick functions, recommended prompts, prompt tags, settings, notifications, feedback, records. */
+/** /admin/content/:tab — plugins, quick functions, recommended prompts, prompt tags, settings, notifications, feedback, records, translations, the client error log. */
 export function ContentPage() {
   const { t } = useTranslation();
   const { tab: param } = useParams<{ tab?: string }>();

@@ -5,6 +5,11 @@ import { visitorIdPersisted } from '../../shared/api/driver-id.ts';
 import { lastModelListPersisted } from '../../shared/api/model-list-cache.ts';
 import { onUnauthorized, setApiBase } from '../../shared/api/request.ts';
 import { startRequestTracking } from '../../shared/api/tracking.ts';
+import { startErrorReporting } from '../../shared/api/client-error-log.ts';
+import { ApiError } from '../../shared/api/request.ts';
+import { getLanguageOverrides } from '../../shared/api/language.ts';
+import { Codes } from '../../shared/contracts/envelope.ts';
+import { overridesPersisted, startTranslationOverrides } from '../../shared/i18n/overrides.ts';
 import { authActionAtom, authPersisted } from '../../shared/atoms/auth.ts';
 import { chatModelPersisted, webSearchPersisted } from '../../shared/atoms/chat.ts';
 import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
@@ -14,7 +19,7 @@ import { browserLanguages, languagePersisted } from '../../shared/i18n/language.
 import { detectPlatform, type Platform, type PlatformProbe, type TabAccess } from '../../shared/platform/platform.ts';
 import { apiBaseFor, serverUrlPersisted } from '../../shared/platform/server-url.ts';
 import type { StorageAdapter } from '../../shared/storage/adapter.ts';
-import { installStorage, loadPersisted, watchPersisted } from '../../shared/storage/active.ts';
+import { installStorage, loadPersisted, peekPersisted, watchPersisted } from '../../shared/storage/active.ts';
 import type { Persisted } from '../../shared/storage/persisted.ts';
 import { storageFor } from '../../shared/storage/for-platform.ts';
 import { colorSchemePersisted } from './color-scheme.ts';
@@ -53,7 +58,7 @@ export async function startApp(options: StartOptions = {}): Promise<StartedApp> 
     loadPersisted(languagePersisted),
     // The first screen's (the last model list, the colour scheme) and the first call's (the visitor id of its DriverId header) too.
     Promise.all(
-      [...authPersisted, chatModelPersisted, webSearchPersisted, chatPluginsPersisted, lastModelListPersisted, visitorIdPersisted, colorSchemePersisted].map((declaration) =>
+      [...authPersisted, chatModelPersisted, webSearchPersisted, chatPluginsPersisted, lastModelListPersisted, visitorIdPersisted, colorSchemePersisted, overridesPersisted].map((declaration) =>
         loadPersisted(declaration as Persisted<unknown>),
       ),
     ),
@@ -63,6 +68,8 @@ export async function startApp(options: StartOptions = {}): Promise<StartedApp> 
   // The server may be changed in the settings of another extension page while this one is open.
   const stopServerWatch = watchPersisted(serverUrlPersisted, (chosen) => setApiBase(apiBaseFor(platform.isExtension, chosen)));
   const stopTracking = startRequestTracking();
+  const stopErrorReporting = startErrorReporting(window, import.meta.env.WXT_APP_VERSION ?? null);
+  const stopOverrides = loadTranslationOverrides(i18n);
 
   const store = createStore();
   const stopUnauthorized = onUnauthorized(() => {
@@ -79,7 +86,35 @@ export async function startApp(options: StartOptions = {}): Promise<StartedApp> 
     stop() {
       stopUnauthorized();
       stopTracking();
+      stopErrorReporting();
+      stopOverrides();
       stopServerWatch();
     },
+  };
+}
+
+/**
+ * The operators' overrides of the built-in strings: the stored ones at once (before the first
+ * render), fresh ones in the background for English (the fallback) and the language shown, and for
+ * a language switched to later. A server that answers with a Code (an older server without the
+ * route) is not asked again; a network or server failure is retried (shared/i18n/overrides.ts).
+ */
+function loadTranslationOverrides(i18n: i18n): () => void {
+  const overrides = startTranslationOverrides(
+    i18n,
+    (language, version) =>
+      getLanguageOverrides(language, version).catch((err: unknown) => {
+        if (err instanceof ApiError && err.code !== Codes.ServerError && !err.status) throw Object.assign(err, { final: true });
+        throw err;
+      }),
+    peekPersisted(overridesPersisted),
+  );
+  const load = (language: string) => void overrides.load(language === 'zh' ? 'zh' : 'en');
+  load('en');
+  load(i18n.language);
+  i18n.on('languageChanged', load);
+  return () => {
+    i18n.off('languageChanged', load);
+    overrides.stop();
   };
 }

@@ -1,7 +1,9 @@
-import { Button, Group, SegmentedControl, Stack, Text, TextInput, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
+import { Button, Group, SegmentedControl, Stack, Switch, Text, TextInput, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { useAtomValue, useStore } from 'jotai';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { analyticsConsentPersisted, getAnalyticsStatus } from '../../shared/api/analytics.ts';
 import { saveUserSetting } from '../../shared/api/user.ts';
 import { isLoggedInAtom } from '../../shared/atoms/auth.ts';
 import type { Language } from '../../shared/contracts/common.ts';
@@ -20,6 +22,7 @@ export function GeneralSettings() {
     <>
       <LanguageSection />
       <AppearanceSection />
+      <UsageStatisticsSection />
       {isExtension && <ServerSection />}
     </>
   );
@@ -66,6 +69,36 @@ function AppearanceSection() {
         ]}
         aria-label={t('settings.appearance')}
       />
+    </SettingsSection>
+  );
+}
+
+/**
+ * "Share anonymous usage statistics": off until the user turns it on, and shown only when the
+ * server has analytics set up (shared/api/analytics.ts); each page's views go to the server, which
+ * forwards them to the operator's analytics provider.
+ */
+function UsageStatisticsSection() {
+  const { t } = useTranslation();
+  const analytics = useQuery({ queryKey: ['analytics-status'], queryFn: getAnalyticsStatus, staleTime: Infinity, retry: false });
+  const [consent, setConsent] = useState(() => peekPersisted(analyticsConsentPersisted));
+  if (!analytics.data?.enabled) return null;
+  return (
+    <SettingsSection title={t('settings.usageStatistics')}>
+      <Stack gap="xs">
+        <Switch
+          label={t('settings.usageStatisticsShare')}
+          checked={consent}
+          onChange={(event) => {
+            const next = event.currentTarget.checked;
+            setConsent(next);
+            void writePersisted(analyticsConsentPersisted, next);
+          }}
+        />
+        <Text size="xs" c="dimmed">
+          {t('settings.usageStatisticsHint')}
+        </Text>
+      </Stack>
     </SettingsSection>
   );
 }

@@ -1,6 +1,7 @@
 import { Alert, Button, Code, Group, Stack, Text } from '@mantine/core';
 import { Component, lazy, useState, type ComponentProps, type ComponentType, type ErrorInfo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { reportCaughtError } from '../../shared/utils/caught-errors.ts';
 
 /**
  * What the browsers say when the code of a lazily loaded piece does not arrive (a deploy replaced the
@@ -174,6 +175,8 @@ export class ErrorBoundary extends Component<ErrorBoundaryProps, ErrorBoundarySt
   override componentDidCatch(error: Error, info: ErrorInfo) {
     if (isChunkLoadError(error) && reloadOnceForChunk()) return;
     console.error('screen failed', error, info.componentStack);
+    // To the error log (shared/api/client-error-log.ts listens): a screen that failed is an uncaught error too.
+    reportCaughtError(error);
   }
 
   private readonly retry = () => this.setState({ error: null });

@@ -27,10 +27,10 @@ export function registerPlanRoutes(app: FastifyInstance): void {
     method: 'GET',
     url: '/api/Vip/GetVipPackageList',
     auth: 'public',
-    summary: 'The plans on sale, priced in currency (default usd): the free plan first, then the online packages that have a price in it; checkoutAvailable says whether they can be bought here',
+    summary: 'The plans on sale, priced in currency (default usd): the free plan first, then the online packages that have a price in it; checkoutAvailable says whether they can be bought here; country (where the caller is) and paymentMethods (the ways to pay offered there)',
     query: VipPackageListQuerySchema,
     data: VipPackageListSchema,
-    handler: ({ ctx, query }) => listPublicPackages(ctx, query.currency),
+    handler: ({ ctx, query, req }) => listPublicPackages(ctx, query.currency, req.ip),
   });
 
   addRoute(app, {

@@ -59,6 +59,13 @@ export const VipPackageListSchema = z.object({
   checkoutAvailable: z.boolean(),
   /** The free allowance every account gets each day (FREE_DAILY_POINTS). */
   freeDailyPoints: z.number().int(),
+  /** Where the caller is (ISO 3166-1 alpha-2, as IsChina answers; null when unknown): what paymentMethods was chosen for. */
+  country: z.string().nullable().default(null),
+  /**
+   * The ways to pay shown to this caller, decided by the server in one place (services/plans/plans.ts
+   * paymentMethodsFor): today a card through Stripe Checkout, everywhere, when payments are set up.
+   */
+  paymentMethods: z.array(z.enum(['card'])).default([]),
   /** The free plan first, then the online packages priced in `currency`, by sort. */
   list: z.array(VipPackageSchema),
 });

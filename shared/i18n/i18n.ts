@@ -49,6 +49,9 @@ export async function initI18n(languages: readonly string[] = browserLanguages()
       supportedLngs: ['en', 'zh'],
       // React escapes what it renders; escaping here too would double-escape.
       interpolation: { escapeValue: false },
+      // A key missing in every language (English is the fallback of Chinese) shows its default text
+      // when the call gives one, else nothing: never the key itself.
+      parseMissingKeyHandler: (_key: string, defaultValue?: string) => defaultValue ?? '',
     });
     addPendingStrings();
   }

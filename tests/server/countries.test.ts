@@ -69,3 +69,23 @@ describe('GetCountrieList', () => {
     expect(at('DE')).toBeLessThan(at('CN'));
   });
 });
+
+describe('where the visitor is, used by the pricing page', () => {
+  it("names the caller's country and the ways to pay there (none until payments are set up)", async () => {
+    const list = async (remoteAddress: string) => (await api(t.app).getBody('/api/Vip/GetVipPackageList', { remoteAddress })).Data;
+    expect(await list('1.2.4.8')).toMatchObject({ country: 'CN', checkoutAvailable: false, paymentMethods: [] });
+    expect(await list('8.8.8.8')).toMatchObject({ country: 'US', paymentMethods: [] });
+    expect((await list('127.0.0.1')).country).toBeNull();
+  });
+
+  it('offers a card through Stripe everywhere once payments are set up', async () => {
+    const paid = await createTestApp({ STRIPE_SECRET_KEY: 'sk_test_x', STRIPE_WEBHOOK_SECRET: 'whsec_x', STRIPE_API_BASE: 'http://127.0.0.1:9' });
+    try {
+      for (const remoteAddress of ['1.2.4.8', '8.8.8.8', '127.0.0.1']) {
+        expect((await api(paid.app).getBody('/api/Vip/GetVipPackageList', { remoteAddress })).Data.paymentMethods, remoteAddress).toEqual(['card']);
+      }
+    } finally {
+      await paid.close();
+    }
+  });
+});

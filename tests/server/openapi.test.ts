@@ -239,8 +239,12 @@ async function seed() {
   const verifiee = await createUser(t.app);
   const verifyMail = await smtp.waitFor((m) => m.to.includes(verifiee.email));
   const verifyToken = decodeURIComponent(/verifyEmail=([A-Za-z0-9_%-]+)/.exec(verifyMail.text)![1]!);
+  // A group of the client error log, for Log/Resolve.
+  await api(t.app).postBody('/api/Log/AddClientError', [{ message: 'Doc failure', surface: 'web' }]);
+  const clientError = (await api(t.app, owner).getBody('/api/admin/Log/GetClientErrorList')).Data.list[0];
   return {
     verifyToken,
+    clientErrorId: clientError.clientErrorId,
     headImgId: new URL(headImg, 'http://x').searchParams.get('headImgId'),
     shareId: shared.shareId,
     userQuickFunctionId: ownTool.userQuickFunctionId,
@@ -366,6 +370,10 @@ const perRoute = (known: Record<string, unknown> = {}): Record<string, Record<st
   '/api/Account/UpdateUserPhone': { phone: '+1 555 000 1111' },
   '/api/Account/GetUserByPhone': { phone: '+15550001111' },
   '/api/Account/GetUserByEmail': { email: owner.email },
+  // A built-in string, and an override that keeps its placeholders (it has none).
+  '/api/admin/Language/GetByKey': { key: 'chat.notLoginTip' },
+  '/api/admin/Language/Save': { key: 'chat.notLoginTip', value: 'Please sign in' },
+  '/api/admin/Language/Reset': { key: 'chat.notLoginTip' },
   '/api/admin/UserNotification/Broadcast': { audience: 'all', title: 'Hello', body: 'Welcome', link: '/setting', level: undefined, userId: undefined, requestId: 'openapi-broadcast' },
 });
 

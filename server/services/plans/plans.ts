@@ -23,6 +23,7 @@ import { applyLedgerChange } from '../points/ledger.ts';
 import { settingValues } from '../system/settings.ts';
 import { notify } from '../notifications/notifications.ts';
 import { announcingNotified } from '../notifications/unread-events.ts';
+import { visitorCountry } from '../system/countries.ts';
 
 /**
  * Plans (docs/economy.md#plans) and orders (docs/economy.md#orders). A package is what is sold: a
@@ -96,8 +97,18 @@ function publicPackage(row: PackageRow, currency: string): VipPackage {
 
 export const checkoutAvailable = (ctx: AppContext) => !!ctx.config.STRIPE_SECRET_KEY;
 
-/** The free plan, then the online packages that have a price in `currency`, by sort. */
-export async function listPublicPackages(ctx: AppContext, currency = 'usd'): Promise<VipPackageList> {
+/**
+ * The ways to pay offered to a caller in `country` (null: unknown), the one place this is decided.
+ * Only Stripe Checkout (cards) exists, and it is offered everywhere, mainland China included, when
+ * payments are set up; a method for one region (e.g. a wallet for isChina) would be added here.
+ */
+export function paymentMethodsFor(ctx: AppContext, _country: string | null): VipPackageList['paymentMethods'] {
+  return checkoutAvailable(ctx) ? ['card'] : [];
+}
+
+/** The free plan, then the online packages that have a price in `currency`, by sort; the payment methods for the caller's `address`. */
+export async function listPublicPackages(ctx: AppContext, currency = 'usd', address?: string): Promise<VipPackageList> {
+  const country = address ? (await visitorCountry(address)).country : null;
   const rows = await ctx.db
     .select()
     .from(vipPackages)
@@ -108,6 +119,8 @@ export async function listPublicPackages(ctx: AppContext, currency = 'usd'): Pro
     currency,
     checkoutAvailable: checkoutAvailable(ctx),
     freeDailyPoints: ctx.config.FREE_DAILY_POINTS,
+    country,
+    paymentMethods: paymentMethodsFor(ctx, country),
     list: [FREE_PLAN(currency), ...sold.map((r) => publicPackage(r, currency))],
   };
 }

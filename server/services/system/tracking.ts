@@ -10,6 +10,7 @@ import type {
 import type { AppContext } from '../../context.ts';
 import { browserRecords, requestTimes } from '../../db/schema/system.ts';
 import { pageOf } from '../../db/list-query.ts';
+import { sweepClientErrors } from './client-error-log.ts';
 
 /** Who sent a tracking call: the user when logged in, the client's DriverId header, the address. */
 export type TrackingSource = { userId: string | null; driverId: string | null; ip: string | null };
@@ -114,15 +115,23 @@ export async function sweepTrackingRecords(ctx: AppContext, now = new Date()): P
 
 /** Sweeps a minute after the start, then hourly; returns the stop. */
 export function startTrackingSweep(ctx: AppContext): () => void {
-  const run = () =>
-    void sweepTrackingRecords(ctx).then(
-      (deleted) => {
-        if (deleted.requestTimes || deleted.browserRecords) ctx.log.info(deleted, 'old tracking records deleted');
-      },
-      (err: unknown) => ctx.log.error({ err }, 'deleting old tracking records failed'),
-    );
-  const first = setTimeout(run, FIRST_SWEEP_MS);
-  const timer = setInterval(run, SWEEP_EVERY_MS);
+  const run = async () => {
+    try {
+      const deleted = await sweepTrackingRecords(ctx);
+      if (deleted.requestTimes || deleted.browserRecords) ctx.log.info(deleted, 'old tracking records deleted');
+    } catch (err) {
+      ctx.log.error({ err }, 'deleting old tracking records failed');
+    }
+    try {
+      // The client error log's groups no one has reported for as long (docs/api.md#client-error-log).
+      const groups = await sweepClientErrors(ctx);
+      if (groups) ctx.log.info({ clientErrors: groups }, 'old client error groups deleted');
+    } catch (err) {
+      ctx.log.error({ err }, 'deleting old client error groups failed');
+    }
+  };
+  const first = setTimeout(() => void run(), FIRST_SWEEP_MS);
+  const timer = setInterval(() => void run(), SWEEP_EVERY_MS);
   first.unref();
   timer.unref();
   return () => {

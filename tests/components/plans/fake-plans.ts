@@ -36,7 +36,7 @@ export function packageList(currency = 'usd', checkoutAvailable = true): VipPack
     pkg('super-month', 3, 'month', p[4]!),
     pkg('super-year', 3, 'year', p[5]!),
   ].map((item) => ({ ...item, currency }));
-  return { currency, checkoutAvailable, freeDailyPoints: 50, list };
+  return { currency, checkoutAvailable, freeDailyPoints: 50, country: null, paymentMethods: checkoutAvailable ? ['card'] : [], list };
 }
 
 /**
