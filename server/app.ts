@@ -65,6 +65,8 @@ import { registerQuickFunctionRoutes } from './routes/quick-functions.ts';
 import { registerAdminQuickFunctionRoutes } from './routes/admin/quick-functions.ts';
 import { registerPromptTagRoutes } from './routes/prompt-tags.ts';
 import { registerAdminPromptTagRoutes } from './routes/admin/prompt-tags.ts';
+import { registerParamToolsRoutes } from './routes/param-tools.ts';
+import { registerAdminParamToolsRoutes } from './routes/admin/param-tools.ts';
 import { registerFavouriteRoutes } from './routes/favourites.ts';
 import { registerFeedbackRoutes } from './routes/feedback.ts';
 import { registerLanguageRoutes } from './routes/language.ts';
@@ -267,6 +269,8 @@ function registerApiRoutes(app: FastifyInstance): void {
   registerAdminQuickFunctionRoutes(app);
   registerPromptTagRoutes(app);
   registerAdminPromptTagRoutes(app);
+  registerParamToolsRoutes(app);
+  registerAdminParamToolsRoutes(app);
   registerFavouriteRoutes(app);
   registerFeedbackRoutes(app);
 }

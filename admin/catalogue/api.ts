@@ -17,6 +17,7 @@ import {
   type UpstreamModelEntry,
   type UpstreamModelListRequest,
 } from '../../shared/contracts/model.ts';
+import { AdminModelParamsSchema, type AdminModelParams, type ParamBounds } from '../../shared/contracts/param-tools.ts';
 import { apiGet, apiPost } from '../../shared/api/request.ts';
 
 /**
@@ -99,4 +100,17 @@ export async function listUpstreamModels(body: Partial<UpstreamModelListRequest>
 /** Creates catalogue models and deployments for the chosen upstream models (those imported already are skipped). */
 export function syncModelMap(body: Partial<SyncModelMap> & Pick<SyncModelMap, 'upstreamModelIds'>): Promise<SyncModelMapResult> {
   return apiPost('/api/admin/AiModel/SyncModelMap', body, { data: SyncModelMapResultSchema });
+}
+
+/** A model's chat-parameter bounds (/api/admin/ParamTools/*, docs/api.md#model-parameters). */
+export function adminModelParamsQuery(aiModelId: string) {
+  return queryOptions({
+    queryKey: [...adminCatalogueKey, 'params', aiModelId] as const,
+    queryFn: ({ signal }) => apiGet('/api/admin/ParamTools/GetByModelId', { aiModelId }, { data: AdminModelParamsSchema, signal }),
+  });
+}
+
+/** Sets a model's bounds; null restores the defaults. */
+export function saveAdminModelParams(aiModelId: string, bounds: ParamBounds | null): Promise<AdminModelParams> {
+  return apiPost('/api/admin/ParamTools/Save', { aiModelId, bounds }, { data: AdminModelParamsSchema });
 }

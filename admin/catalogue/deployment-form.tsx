@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { testAdminDeployment, type SaveDeploymentInput } from './api.ts';
-import { PROVIDERS, SaveDeploymentSchema, type AdminDeployment, type Provider } from '../../shared/contracts/model.ts';
+import { DEPLOYMENT_PROTOCOLS, PROVIDERS, RESPONSES_PROVIDERS, SaveDeploymentSchema, type AdminDeployment, type DeploymentProtocol, type Provider } from '../../shared/contracts/model.ts';
 import { onMutationError } from '../../components/ui/notify.ts';
 import { ResourceForm, useSchemaSubmit } from '../ui/resource-form.tsx';
 import type { ResourceFormSlot } from '../ui/resource-table.tsx';
@@ -12,6 +12,8 @@ import './strings.ts';
 
 interface DeploymentFormValues {
   provider: Provider;
+  /** Chat completions or the Responses API (OpenAI-style providers only). */
+  protocol: DeploymentProtocol;
   baseUrl: string;
   upstreamModelId: string;
   /** A new key; empty keeps the stored one (unless removeKey). */
@@ -25,6 +27,7 @@ interface DeploymentFormValues {
 function deploymentFormValues(deployment: AdminDeployment | null): DeploymentFormValues {
   return {
     provider: deployment?.provider ?? 'openai-compatible',
+    protocol: deployment?.protocol ?? 'chat',
     baseUrl: deployment?.baseUrl ?? '',
     upstreamModelId: deployment?.upstreamModelId ?? '',
     apiKey: '',
@@ -53,6 +56,8 @@ function deploymentBody(values: DeploymentFormValues, aiModelId: string, existin
     ...(existing ? { aiModelMapId: existing.aiModelMapId } : {}),
     aiModelId,
     provider: values.provider,
+    // Only OpenAI-style providers speak the Responses API; the others always chat.
+    protocol: RESPONSES_PROVIDERS.includes(values.provider) ? values.protocol : 'chat',
     baseUrl: values.baseUrl.trim() || null,
     upstreamModelId: values.upstreamModelId,
     priority: values.priority === '' ? Number.NaN : Number(values.priority),
@@ -74,6 +79,7 @@ export function DeploymentForm({ aiModelId, existing: deployment, saving, onSave
       testAdminDeployment({
         ...(deployment ? { aiModelMapId: deployment.aiModelMapId } : {}),
         provider: values.provider,
+        protocol: RESPONSES_PROVIDERS.includes(values.provider) ? values.protocol : 'chat',
         baseUrl: values.baseUrl.trim() || null,
         upstreamModelId: values.upstreamModelId.trim(),
         ...apiKeyField(values),
@@ -108,6 +114,16 @@ export function DeploymentForm({ aiModelId, existing: deployment, saving, onSave
         onChange={(value) => value && set('provider', value as Provider)}
         allowDeselect={false}
       />
+      {RESPONSES_PROVIDERS.includes(values.provider) && (
+        <Select
+          label={t('adminModels.deployment.protocol')}
+          description={t('adminModels.deployment.protocolHint')}
+          data={DEPLOYMENT_PROTOCOLS.map((p) => ({ value: p, label: t(`adminModels.deployment.protocols.${p}`) }))}
+          value={values.protocol}
+          onChange={(value) => value && set('protocol', value as DeploymentProtocol)}
+          allowDeselect={false}
+        />
+      )}
       <TextInput
         label={t('adminModels.deployment.baseUrl')}
         description={t('adminModels.deployment.baseUrlHint')}

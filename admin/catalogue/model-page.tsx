@@ -19,6 +19,7 @@ import { IconArrowLeft, IconPencil, IconTrash } from '../../components/ui/icons.
 import { onMutationError } from '../../components/ui/notify.ts';
 import { ResourceTable } from '../ui/resource-table.tsx';
 import { DeploymentForm } from './deployment-form.tsx';
+import { ModelParamsSection } from './model-params.tsx';
 import { TestResult } from './test-result.tsx';
 import './strings.ts';
 import { modelCostLabel } from './model-cost.ts';
@@ -120,6 +121,7 @@ export function ModelPage() {
           </>
         )}
       />
+      {m && <ModelParamsSection aiModelId={aiModelId} />}
     </Stack>
   );
 }
@@ -175,6 +177,11 @@ function DeploymentCard({ deployment: d, testResult, testing, toggling, onToggle
           <div>
             <Text fw={600}>
               {d.provider} · {d.upstreamModelId}
+              {d.protocol === 'responses' && (
+                <Badge ml="xs" variant="light" size="sm">
+                  {t('adminModels.deployment.protocols.responses')}
+                </Badge>
+              )}
             </Text>
             <Text size="xs" c="dimmed">
               {d.baseUrl ?? t('adminModels.deployment.defaultUrl')} · {t('adminModels.deployment.priorityValue', { priority: d.priority })} ·{' '}

@@ -1,3 +1,4 @@
+import { Menu } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { Suspense, useState, type ReactNode } from 'react';
@@ -10,7 +11,12 @@ import type { ChatSessionItem } from '../../shared/contracts/chat.ts';
 import { resolveModel } from '../../shared/utils/default-model.ts';
 import { SessionHeader } from '../chat-history/session-header.tsx';
 import { modelName } from '../chat/model-name.ts';
+import { IconSettings } from '../ui/icons.tsx';
+import { lazyPiece } from '../ui/error-boundary.tsx';
 import { ShareDialog, ShareMenuItems } from './chat-share.tsx';
+
+/** The chat's settings (temperature, answer length, system prompt): a chunk fetched when first opened. */
+const ChatSettingsDialog = lazyPiece(() => import('../chat/chat-settings.tsx').then((module) => ({ default: module.ChatSettingsDialog })));
 
 export interface ChatHeaderProps {
   /** The open chat (/{id}). */
@@ -22,37 +28,50 @@ export interface ChatHeaderProps {
   fallback?: ReactNode;
 }
 
-/** The model the composer's picker shows (the same query and choice it reads), by name. */
-function useCurrentModelName(): string | null {
+/** The model the composer's picker shows (the same query and choice it reads): its name and id. */
+function useCurrentModel(): { name: string; aiModelId: string } | null {
   const { t } = useTranslation();
   const loggedIn = useAtomValue(isLoggedInAtom);
   const planLevel = useAtomValue(userInfoAtom)?.vipOrder?.vipPackageLevel ?? 0;
   const models = useQuery(modelListQuery(loggedIn, planLevel));
   const model = resolveModel(models.data ?? [], useAtomValue(chatModelAtom));
-  return model ? modelName(model, t) : null;
+  return model ? { name: modelName(model, t), aiModelId: model.aiModelId } : null;
 }
 
 /** The header with the share feature's pieces: Share… and Export in the menu, the share dialog once first asked for. */
 function SharingHeader({ session, onNavigate, compact }: { session: Pick<ChatSessionItem, 'chatSessionId' | 'sessionTitle' | 'pinned'>; onNavigate: (path: string) => void; compact: boolean }) {
-  const model = useCurrentModelName();
+  const { t } = useTranslation();
+  const model = useCurrentModel();
   // The dialog (its chunk, and its list of links) is mounted once first asked for: null until then.
   const [sharing, setSharing] = useState<boolean | null>(null);
+  // The same for the chat's settings.
+  const [settings, setSettings] = useState<boolean | null>(null);
   const share = () => setSharing(true);
   return (
     <>
       <SessionHeader
         session={session}
-        model={model}
+        model={model?.name ?? null}
         compact={compact}
         onNavigate={onNavigate}
         onShare={share}
         menuItems={
-          // The menu's items load with the share chunk when it first opens; the wide layout's Share is a button of its own.
-          <Suspense fallback={null}>
-            <ShareMenuItems session={session} onShare={compact ? share : undefined} />
-          </Suspense>
+          <>
+            <Menu.Item leftSection={<IconSettings size={14} />} onClick={() => setSettings(true)} disabled={!model} data-testid="chat-settings-item">
+              {t('chatHeader.settings')}
+            </Menu.Item>
+            {/* The menu's items load with the share chunk when it first opens; the wide layout's Share is a button of its own. */}
+            <Suspense fallback={null}>
+              <ShareMenuItems session={session} onShare={compact ? share : undefined} />
+            </Suspense>
+          </>
         }
       />
+      {settings !== null && model && (
+        <Suspense fallback={null}>
+          <ChatSettingsDialog chatSessionId={settings ? session.chatSessionId : null} aiModelId={model.aiModelId} onClose={() => setSettings(false)} />
+        </Suspense>
+      )}
       {sharing !== null && (
         <Suspense fallback={null}>
           <ShareDialog session={sharing ? session : null} onClose={() => setSharing(false)} />

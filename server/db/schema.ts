@@ -19,6 +19,7 @@ import * as audit from './schema/audit.ts';
 import * as usage from './schema/usage.ts';
 import * as emailVerifications from './schema/email-verifications.ts';
 import * as languageLog from './schema/language-log.ts';
+import * as responsesFiles from './schema/responses-files.ts';
 
 /** The whole schema, for Drizzle's relational queries. Tables are imported from their own files. */
-export const schema = { ...users, ...points, ...models, ...chat, ...system, ...media, ...plugins, ...redeemCodes, ...notifications, ...plans, ...coupons, ...favourites, ...feedback, ...quickFunctions, ...personalization, ...instances, ...shares, ...audit, ...usage, ...emailVerifications, ...languageLog };
+export const schema = { ...users, ...points, ...models, ...chat, ...system, ...media, ...plugins, ...redeemCodes, ...notifications, ...plans, ...coupons, ...favourites, ...feedback, ...quickFunctions, ...personalization, ...instances, ...shares, ...audit, ...usage, ...emailVerifications, ...languageLog, ...responsesFiles };

@@ -18,7 +18,14 @@ export type ChatTurn = {
   images?: TurnImage[];
   /** Further text parts of a user turn, sent as separate content parts after `content` (a delimited page selection). */
   parts?: string[];
+  /**
+   * Files the upstream already holds (the Responses API's `/files`), by the upstream's id: sent as
+   * input_file parts (input_image for images). Only a Responses deployment can read them.
+   */
+  upstreamFiles?: UpstreamFileRef[];
 };
+/** A file uploaded to the deployment: its upstream id (`file-…`) and sniffed MIME type. */
+export type UpstreamFileRef = { fileId: string; mimeType: string };
 export type StreamPart =
   | { type: 'text'; text: string }
   /** `usage`: the tokens the provider reported for this call, when it did (token metering). */
@@ -72,6 +79,13 @@ function toPrompt(messages: ChatTurn[], canSeeImages: boolean): LanguageModelV3P
       role: 'user',
       content: [
         ...images.map((i) => ({ type: 'file' as const, mediaType: i.mediaType, data: i.data })),
+        // An id string as the data: the Responses client sends it as file_id. Its media type only picks
+        // input_image or input_file (any non-image goes as input_file, which the client takes as PDF).
+        ...(m.upstreamFiles ?? []).map((f) => ({
+          type: 'file' as const,
+          mediaType: f.mimeType.startsWith('image/') ? f.mimeType : 'application/pdf',
+          data: f.fileId,
+        })),
         { type: 'text', text: m.content },
         ...(m.parts ?? []).map((text) => ({ type: 'text' as const, text })),
       ],
@@ -140,6 +154,9 @@ export type UpstreamRequest = {
   tools?: ModelTool[];
   toolChoice?: 'auto' | 'none';
   toolRounds?: readonly ToolRound[];
+  /** The chat's parameters (ParamTools), already clamped to the model's bounds; absent: not sent. */
+  temperature?: number;
+  maxOutputTokens?: number;
 };
 
 /** Calls one deployment's model and reads its answer as our parts. Failures are UpstreamFailure. */
@@ -156,7 +173,11 @@ export async function openUpstreamStream(model: UpstreamModel, req: UpstreamRequ
   const failure = (err: unknown) => (req.signal.aborted ? err : upstreamFailureOf(err));
   let reader: ReadableStreamDefaultReader<LanguageModelV3StreamPart>;
   try {
-    reader = (await model.doStream({ prompt, ...tools, abortSignal: req.signal })).stream.getReader();
+    const sampling = {
+      ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
+      ...(req.maxOutputTokens !== undefined ? { maxOutputTokens: req.maxOutputTokens } : {}),
+    };
+    reader = (await model.doStream({ prompt, ...tools, ...sampling, abortSignal: req.signal })).stream.getReader();
   } catch (err) {
     throw failure(err);
   }

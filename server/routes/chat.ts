@@ -2,6 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
   AddMessageBodySchema,
+  ResponsesFileSchema,
+  ResponsesUploadFieldsSchema,
+  SendResponsesBodySchema,
   ChatMessagePageSchema,
   ChatSessionItemSchema,
   ChatSessionPageSchema,
@@ -36,6 +39,7 @@ import { readUploadForm } from '../http/upload-form.ts';
 import { bearerOf } from '../services/accounts/auth.ts';
 import { deleteMessage, deleteSessions, getSession, listMessages, listSessions, pinSession, renameSession, switchVersion } from '../services/chat/sessions.ts';
 import { prepareToSend } from '../services/chat/send.ts';
+import { prepareResponsesSend, uploadResponsesFile } from '../services/chat/responses.ts';
 import { resumeChatAnswer, startResumeBackground } from '../services/chat/resume.ts';
 import { refuseWhileDraining, startChatBackground, stopChatMessage } from '../services/chat/running.ts';
 import { streamChatAnswer } from '../services/chat/stream.ts';
@@ -99,6 +103,27 @@ function registerMessageRoutes(app: FastifyInstance): void {
       // Its Server-Timing header says what the server spent before calling the model (prepare), the
       // statement's time (store) and how long the first answer text waited for it (wait): shown by
       // browser devtools, read by bench/proxy-overhead.
+      await streamChatAnswer(ctx, deferredEventStream(reply), prepared, lang, { id: req.id, log: req.log, prepareMs: reply.elapsedTime });
+      return RAW;
+    },
+  });
+
+  addRoute(app, {
+    method: 'POST',
+    url: '/api/Chat/SendResponses',
+    auth: 'user',
+    cachedAuth: true,
+    summary:
+      "AddMessage through OpenAI's Responses API: the same body plus responsesFileIds (ResponsesUpload ids, the caller's own), the same stream, stored the same way. The model needs a deployment whose protocol is responses (10400 otherwise).",
+    body: SendResponsesBodySchema,
+    raw: {
+      description:
+        "The answer as it streams, in AddMessage's format (text/event-stream of {Code, Msg, Data} events, then `data: DONE`). Refusals before the message is stored (input, a file id that is not the caller's: 10404, a model without a Responses deployment: 10400, login, plan, points) are not a stream.",
+      content: { 'text/event-stream': ChatStreamEventSchema },
+    },
+    handler: async ({ ctx, user, body, reply, lang, req }) => {
+      refuseWhileDraining(ctx);
+      const prepared = await prepareResponsesSend(ctx, user, bearerOf(req.headers.authorization)!, body, lang);
       await streamChatAnswer(ctx, deferredEventStream(reply), prepared, lang, { id: req.id, log: req.log, prepareMs: reply.elapsedTime });
       return RAW;
     },
@@ -184,6 +209,21 @@ function registerMediaRoutes(app: FastifyInstance): void {
   uploadRoute('/api/Chat/UploadMediaByFile', 'chat', MEDIA_LIMITS.chat.maxBytes, 'Same as AddChatMedia.');
 
   uploadRoute('/api/Chat/AddChatFileToAi', 'ai', MEDIA_LIMITS.generic.maxBytes, 'The generic uploader: one file for the model.');
+
+  addRoute(app, {
+    method: 'POST',
+    url: '/api/Chat/ResponsesUpload',
+    auth: 'user',
+    summary: `Uploads one file for SendResponses to a Responses deployment of aiModelId (its /files, purpose user_data). multipart/form-data: aiModelId and the file (any field name); at most ${MEDIA_LIMITS.generic.maxBytes / 1024 / 1024} MB. Answers our id for it, usable only by the caller.`,
+    data: ResponsesFileSchema,
+    // Each call sends a file on to the provider: bounded per address.
+    rateLimit: { max: 30, timeWindow: 60_000 },
+    handler: async ({ ctx, user, req, reply, lang }) => {
+      const form = await readUploadForm(req, reply, MEDIA_LIMITS.generic.maxBytes);
+      const fields = parseInput(ResponsesUploadFieldsSchema, form.fields, lang);
+      return uploadResponsesFile(ctx, user.id, fields.aiModelId, form.file);
+    },
+  });
 
   addRoute(app, {
     method: 'GET',

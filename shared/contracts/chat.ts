@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { IdSchema, PageQuerySchema, pagedSchema } from './common.ts';
 import { MediaTypeSchema } from './media.ts';
+import { ChatParamsSchema } from './param-tools.ts';
 import { ChatSelectionSchema, MessageQuickFunctionSchema, MessageSelectionSchema } from './quick-function.ts';
 
 /** The client sends an absent session as undefined, null or '' alike. */
@@ -10,7 +11,7 @@ export const MAX_INPUT_CHARS = 32_000;
 export const MAX_MEDIA_PER_MESSAGE = 5;
 export const MAX_SESSION_TITLE_CHARS = 100;
 
-export const AddMessageBodySchema = z.object({
+const addMessageFields = {
   chatSessionId: optionalId,
   aiModelId: IdSchema,
   /** May be empty when a quickFunctionId is given (the tool's name is then shown). */
@@ -33,11 +34,51 @@ export const AddMessageBodySchema = z.object({
    * Needs chatSessionId. Without it the message follows the exchange the chat shows last.
    */
   versionOf: optionalId,
-}).superRefine((v, ctx) => {
+  /**
+   * The chat's parameters (temperature, maximum answer length, system prompt: ParamTools) for a new
+   * chat, checked against the model's bounds and stored with it. Ignored with chatSessionId: an
+   * existing chat's are set by ParamTools/SaveBySession.
+   */
+  chatParams: ChatParamsSchema.nullish(),
+};
+const refineMessage = (v: { inputMessage: string; quickFunctionId?: string | null; versionOf?: string; chatSessionId?: string }, ctx: z.RefinementCtx) => {
   if (!v.inputMessage && !v.quickFunctionId) ctx.addIssue({ code: 'custom', path: ['inputMessage'], message: 'inputMessageRequired' });
   if (v.versionOf && !v.chatSessionId) ctx.addIssue({ code: 'custom', path: ['versionOf'], message: 'versionOfNeedsSession' });
-});
+};
+export const AddMessageBodySchema = z.object(addMessageFields).superRefine(refineMessage);
 export type AddMessageBody = z.infer<typeof AddMessageBodySchema>;
+
+/** Files uploaded by ResponsesUpload one SendResponses message may carry. */
+export const MAX_RESPONSES_FILES = 5;
+
+/**
+ * POST /api/Chat/SendResponses: AddMessage through the Responses API (docs/api.md#the-responses-api).
+ * The same body and stream; the model must have a deployment that speaks it, and `responsesFileIds`
+ * (ResponsesUpload ids, the caller's own) go to the model as input_file parts.
+ */
+export const SendResponsesBodySchema = z
+  .object({
+    ...addMessageFields,
+    responsesFileIds: z
+      .array(IdSchema)
+      .max(MAX_RESPONSES_FILES, 'attachmentCountExceed')
+      .nullish()
+      .transform((v) => [...new Set(v ?? [])]),
+  })
+  .superRefine(refineMessage);
+export type SendResponsesBody = z.infer<typeof SendResponsesBodySchema>;
+
+/** ResponsesUpload's answer: our id of the file (for SendResponses) and what was uploaded. */
+export const ResponsesFileSchema = z.object({
+  responsesFileId: z.string(),
+  aiModelId: z.string(),
+  fileName: z.string(),
+  mimeType: z.string(),
+  byteSize: z.number().int(),
+});
+export type ResponsesFile = z.infer<typeof ResponsesFileSchema>;
+/** ResponsesUpload's text fields: the model whose Responses deployment receives the file. */
+export const ResponsesUploadFieldsSchema = z.object({ aiModelId: IdSchema });
 
 /**
  * Data of every `data:` event of the AddMessage stream. OutputMessage is the text to append (or the

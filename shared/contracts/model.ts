@@ -125,6 +125,15 @@ export const ModelOnlineSchema = z.object({ aiModelId: IdSchema, online: z.boole
 
 export const PROVIDERS = ['openai-compatible', 'openai', 'anthropic', 'google', 'ollama'] as const;
 export const ProviderSchema = z.enum(PROVIDERS);
+/**
+ * What an OpenAI-style deployment (openai, openai-compatible, ollama) speaks: 'chat' (chat completions)
+ * or 'responses' (OpenAI's Responses API, for models offered only there). Other providers: 'chat'.
+ */
+export const DEPLOYMENT_PROTOCOLS = ['chat', 'responses'] as const;
+export const DeploymentProtocolSchema = z.enum(DEPLOYMENT_PROTOCOLS);
+export type DeploymentProtocol = z.infer<typeof DeploymentProtocolSchema>;
+/** The providers whose deployments may speak the Responses API. */
+export const RESPONSES_PROVIDERS: readonly Provider[] = ['openai', 'openai-compatible', 'ollama'];
 export type Provider = z.infer<typeof ProviderSchema>;
 
 /** Answers of one deployment over a window, from stored messages and recorded upstream failures. */
@@ -156,6 +165,7 @@ export const AdminDeploymentSchema = z.object({
   aiModelMapId: z.string(),
   aiModelId: z.string(),
   provider: ProviderSchema,
+  protocol: DeploymentProtocolSchema,
   baseUrl: z.string().nullable(),
   upstreamModelId: z.string(),
   priority: z.number().int(),
@@ -186,6 +196,8 @@ export const SaveDeploymentSchema = z.object({
   /** Omitted (or null): keep the stored key. Empty string: remove it. */
   apiKey: z.string().trim().max(1000).nullable().optional(),
   upstreamModelId: z.string().trim().min(1).max(200),
+  /** Absent: unchanged ('chat' for a new deployment). 'responses' only for OpenAI-style providers. */
+  protocol: DeploymentProtocolSchema.optional(),
   /** Lower is tried first. */
   priority: z.number().int().min(-1000).max(1000).default(0),
   enabled: z.boolean().default(true),
@@ -218,6 +230,8 @@ const upstreamTargetFields = {
     z.url({ protocol: /^https?$/ }).max(500).nullable().optional(),
   ),
   apiKey: z.string().trim().max(1000).nullable().optional(),
+  /** Absent: the saved deployment's (or chat completions). */
+  protocol: DeploymentProtocolSchema.optional(),
 };
 
 /** POST /api/admin/AiModelMap/Test: one short prompt, nobody charged, nothing stored. */

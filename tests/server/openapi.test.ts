@@ -8,6 +8,7 @@ import type { RouteTableEntry } from '../../server/http/route.ts';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import { TINY_PNG, startFakeImages, type FakeImages } from '../fixtures/fake-images.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
+import { startFakeResponses, type FakeResponses } from '../fixtures/fake-openai-responses.ts';
 import { startFakeSearxng, type FakeSearxng } from '../fixtures/fake-searxng.ts';
 import { startFakeStripe, type FakeStripe } from '../fixtures/fake-stripe.ts';
 import { startFakeSmtp, type FakeSmtp } from '../fixtures/smtp-server.ts';
@@ -68,6 +69,8 @@ type Sent = { method: string; url: string; headers?: Record<string, string>; pay
 
 // The app, its fake services and the document of the describes below (all but the last, which make apps of their own).
 let fake: FakeOpenAI;
+// A deployment speaking the Responses API, for SendResponses and ResponsesUpload.
+let responses: FakeResponses;
 let searx: FakeSearxng;
 let images: FakeImages;
 let site: { server: Server; origin: string };
@@ -91,7 +94,15 @@ const answerOf = async (sent: Sent): Promise<Answer> => {
 const json = (payload: unknown) => ({ 'content-type': 'application/json-patch+json', payload: JSON.stringify(payload) });
 
 beforeAll(async () => {
-  [fake, searx, images, site, stripe, smtp] = await Promise.all([startFakeOpenAI(), startFakeSearxng(), startFakeImages(), startSite(), startFakeStripe(), startFakeSmtp()]);
+  [fake, searx, images, site, stripe, smtp, responses] = await Promise.all([
+    startFakeOpenAI(),
+    startFakeSearxng(),
+    startFakeImages(),
+    startSite(),
+    startFakeStripe(),
+    startFakeSmtp(),
+    startFakeResponses(),
+  ]);
   t = await createTestApp({
     OPENAI_API_KEY: 'test',
     OPENAI_BASE_URL: fake.baseUrl,
@@ -112,7 +123,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t.close();
-  await Promise.all([fake.close(), searx.close(), images.close(), stripe.close(), smtp.close(), new Promise((r) => site.server.close(r))]);
+  await Promise.all([fake.close(), responses.close(), searx.close(), images.close(), stripe.close(), smtp.close(), new Promise((r) => site.server.close(r))]);
 });
 
 describe('the API reference: the document', () => {
@@ -211,6 +222,9 @@ async function seed() {
   const link = new URL(upload.Data.image.imgSrcAll, 'http://x');
   const events = parseChatStream((await api(t.app, owner).post('/api/Chat/AddMessage', { aiModelId: 'doc-model', inputMessage: 'Hello' })).body);
   const deployments = (await api(t.app, owner).getBody('/api/admin/AiModelMap/GetList?aiModelId=doc-model'));
+  // A model whose deployment speaks the Responses API, with a file uploaded for it (SendResponses, ResponsesUpload).
+  await api(t.app, owner).postBody('/api/admin/AiModel/Save', { aiModelId: 'doc-responses', name: 'Doc responses' });
+  await api(t.app, owner).postBody('/api/admin/AiModelMap/Save', { aiModelId: 'doc-responses', provider: 'openai', protocol: 'responses', baseUrl: responses.baseUrl, upstreamModelId: 'doc-responses' });
   const victim = await createUser(t.app);
   // A second account, with a password-reset link of its own (SendPasswordReset of the sweep makes the victim's older links useless).
   const resetee = await createUser(t.app);
@@ -319,6 +333,10 @@ const perRoute = (known: Record<string, unknown> = {}): Record<string, Record<st
   '/api/Chat/ResumeMessage': { offset: 0 },
   // A message after the chat's last exchange (a new version of one is a test of its own: chat-versions).
   '/api/Chat/AddMessage': { versionOf: undefined },
+  // A new chat on the Responses model (its files: ResponsesUpload's own test).
+  '/api/Chat/SendResponses': { aiModelId: 'doc-responses', chatSessionId: undefined, versionOf: undefined, responsesFileIds: [], chatParams: undefined },
+  '/api/ParamTools/SaveBySession': { temperature: 0.5, maxOutputTokens: 100, systemPrompt: 'Be brief.' },
+  '/api/admin/ParamTools/Save': { bounds: null },
   '/api/admin/AiModel/Save': { aiModelId: 'doc-extra', modelMap: { isImage: false, fileTypes: [] } },
   '/api/admin/AiModel/Delete': { aiModelId: 'doc-extra' },
   // A new deployment of the model, on the fake upstream as the first one.
@@ -382,6 +400,10 @@ async function requestsFor(route: RouteTableEntry, known: Record<string, unknown
   const valid = sampleRequest(doc, route, { ...known, ...perRoute(known)[route.url] });
   const base = { method: route.method, url: valid.url };
   const asSent = async (headers: Record<string, string>): Promise<Sent> => {
+    if (route.url === '/api/Chat/ResponsesUpload') {
+      const form = await formBody({ aiModelId: 'doc-responses' }, { field: 'file', name: 'dot.png', bytes: TINY_PNG });
+      return { ...base, headers: { ...headers, 'content-type': form.contentType }, payload: form.payload };
+    }
     if (UPLOAD_ROUTES.has(route.url)) {
       const form = await formBody({ mediaType: 'image' }, { field: 'imageFile', name: 'dot.png', bytes: TINY_PNG });
       return { ...base, headers: { ...headers, 'content-type': form.contentType }, payload: form.payload };

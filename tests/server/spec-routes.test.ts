@@ -110,8 +110,6 @@ const FAMILIES = [
 
 /** Named in the spec, not built yet (the issue tracking the rest of the spec says which and why). */
 const NOT_YET = [
-  '/api/Chat/SendResponses',
-  '/api/Chat/ResponsesUpload',
   '/api/User/AutoLinkWeb',
   '/api/User/GetUserProviderList',
   '/api/User/GetUserProviderById',
@@ -126,11 +124,9 @@ const NOT_YET = [
   '/api/Prompt/',
   '/api/Provider/',
   '/api/UserPrompt/',
-  '/api/ParamTools/',
   '/api/admin/AiModelType/',
   '/api/admin/InviteCodeUsed/',
   '/api/admin/MarketActivity/',
-  '/api/admin/ParamTools/',
   '/api/admin/Poster/',
   '/api/admin/UserPrompt/',
 ];

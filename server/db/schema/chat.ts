@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import type { ChatParams } from '../../../shared/contracts/param-tools.ts';
 import { users } from './users.ts';
 
 export const chatSessions = pgTable(
@@ -19,6 +20,12 @@ export const chatSessions = pgTable(
      * not set (then the newest exchange stands in). No foreign key: kept by the statements that write it.
      */
     currentLeafId: text('current_leaf_id'),
+    /**
+     * The parameters the user set for this chat (ParamTools/SaveBySession, or AddMessage's chatParams
+     * for a new chat): temperature, maximum answer length, system prompt. Null: none set. Read with
+     * the session row by the send path and clamped to the answering model's bounds then.
+     */
+    params: jsonb('params').$type<ChatParams>(),
   },
   (t) => [
     // The history's order, ties included (lastActiveAt, then id): a page is read from the index in

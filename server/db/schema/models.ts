@@ -1,3 +1,4 @@
+import type { ParamBounds } from '../../../shared/contracts/param-tools.ts';
 import { boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** What users pick: a catalogue model. It is served by one or more deployments. */
@@ -18,6 +19,12 @@ export const aiModels = pgTable('ai_models', {
   inputPointsPer1m: integer('input_points_per_1m'),
   outputPointsPer1m: integer('output_points_per_1m'),
   contextWindow: integer('context_window').notNull().default(8192),
+  /**
+   * The bounds of the parameters users may set per chat (ParamTools, docs/api.md#model-parameters):
+   * temperature, maximum answer length, a system prompt. Null: the defaults (DEFAULT_PARAM_BOUNDS).
+   * Read with the catalogue, so applying them costs the send path no query.
+   */
+  paramBounds: jsonb('param_bounds').$type<ParamBounds>(),
   sort: integer('sort').notNull().default(0),
   online: boolean('online').notNull().default(true),
   /** 'env', 'ollama' or 'admin': who created it; seeding only touches its own entries. */
@@ -40,6 +47,11 @@ export const aiDeployments = pgTable(
     baseUrl: text('base_url'),
     apiKeyEnc: text('api_key_enc'),
     upstreamModelId: text('upstream_model_id').notNull(),
+    /**
+     * The API an OpenAI-style deployment speaks: 'chat' (chat completions) or 'responses' (OpenAI's
+     * Responses API, for models offered only there). Other providers ignore it.
+     */
+    protocol: text('protocol', { enum: ['chat', 'responses'] }).notNull().default('chat'),
     /** Lower is tried first. */
     priority: integer('priority').notNull().default(0),
     enabled: boolean('enabled').notNull().default(true),

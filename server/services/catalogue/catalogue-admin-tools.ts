@@ -4,6 +4,7 @@ import { DOCUMENT_EXTENSIONS } from '../../../shared/contracts/media.ts';
 import { Codes } from '../../../shared/contracts/envelope.ts';
 import {
   AUTO_MODEL_ID,
+  type DeploymentProtocol,
   type Provider,
   type SyncModelMap,
   type SyncModelMapResult,
@@ -60,7 +61,7 @@ export async function sortModels(ctx: AppContext, ids: string[]): Promise<void> 
 
 // ---- the upstream of a test or an import ----
 
-type TargetInput = { aiModelMapId?: string; provider?: Provider; baseUrl?: string | null; apiKey?: string | null; upstreamModelId?: string };
+type TargetInput = { aiModelMapId?: string; provider?: Provider; protocol?: DeploymentProtocol; baseUrl?: string | null; apiKey?: string | null; upstreamModelId?: string };
 
 /** A saved deployment's settings with the given fields over them, or the given fields alone. */
 async function targetOf(ctx: AppContext, input: TargetInput): Promise<UpstreamTarget> {
@@ -76,7 +77,7 @@ async function targetOf(ctx: AppContext, input: TargetInput): Promise<UpstreamTa
         throw new AppError(Codes.ModelMisconfigured, 'deploymentKeyUnreadable');
       }
     }
-    saved = { provider: row.provider, baseUrl: row.baseUrl, apiKey, upstreamModelId: row.upstreamModelId };
+    saved = { provider: row.provider, baseUrl: row.baseUrl, apiKey, upstreamModelId: row.upstreamModelId, protocol: row.protocol };
   }
   const provider = input.provider ?? saved?.provider;
   if (!provider) throw new AppError(Codes.BadRequest, 'deploymentTargetRequired');
@@ -87,6 +88,7 @@ async function targetOf(ctx: AppContext, input: TargetInput): Promise<UpstreamTa
     // Absent or null: the saved key (of the same provider); an empty string: none.
     apiKey: input.apiKey != null ? input.apiKey || null : provider === saved?.provider ? saved.apiKey : null,
     upstreamModelId: input.upstreamModelId ?? saved?.upstreamModelId ?? '',
+    protocol: input.protocol ?? (provider === saved?.provider ? saved.protocol : undefined),
   };
 }
 

@@ -4,6 +4,7 @@ import { Codes } from '../../../shared/contracts/envelope.ts';
 import type { Paged } from '../../../shared/contracts/common.ts';
 import {
   AUTO_MODEL_ID,
+  RESPONSES_PROVIDERS,
   type AdminDeployment,
   type AdminModel,
   type SaveDeployment,
@@ -119,6 +120,7 @@ function toAdminDeployment(ctx: AppContext, row: DeploymentRow): Omit<AdminDeplo
     aiModelMapId: row.id,
     aiModelId: row.aiModelId,
     provider: row.provider,
+    protocol: row.protocol,
     baseUrl: row.baseUrl,
     upstreamModelId: row.upstreamModelId,
     priority: row.priority,
@@ -165,9 +167,13 @@ export async function deploymentAuditState(ctx: AppContext, aiModelMapId: string
 
 export async function adminSaveDeployment(ctx: AppContext, input: SaveDeployment): Promise<AdminDeployment> {
   await modelRow(ctx, input.aiModelId);
+  if (input.protocol === 'responses' && !RESPONSES_PROVIDERS.includes(input.provider)) {
+    throw new AppError(Codes.BadRequest, 'deploymentProtocolUnsupported', { provider: input.provider });
+  }
   const values = {
     aiModelId: input.aiModelId,
     provider: input.provider,
+    ...(input.protocol ? { protocol: input.protocol } : {}),
     baseUrl: input.baseUrl ?? null,
     upstreamModelId: input.upstreamModelId,
     priority: input.priority,

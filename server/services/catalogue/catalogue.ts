@@ -4,7 +4,8 @@ import { AUTO_MODEL_ID, VIP_LEVEL_NAMES, type CatalogueModel, type ModelListItem
 import type { AppContext } from '../../context.ts';
 import { aiDeployments, aiModels } from '../../db/schema/models.ts';
 import { AppError } from '../../core/errors.ts';
-import { createUpstreamModel, type UpstreamModel } from '../../providers/llm.ts';
+import { DEFAULT_PARAM_BOUNDS, type ParamBounds } from '../../../shared/contracts/param-tools.ts';
+import { createUpstreamModel, type DeploymentProtocol, type UpstreamModel } from '../../providers/llm.ts';
 import { secretBox } from '../system/secrets.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -18,12 +19,15 @@ export type CachedDeployment = {
   baseUrl: string | null;
   apiKey: string | null;
   upstreamModelId: string;
+  /** Chat completions or the Responses API (OpenAI-style providers only). */
+  protocol: DeploymentProtocol;
   priority: number;
   /** The AI SDK model object, made on first use; dropped with the cache when anything changes. */
   upstream?: UpstreamModel;
 };
 
-export type CatalogueEntry = { model: CatalogueModel; deployments: CachedDeployment[] };
+/** paramBounds: the operator's bounds of the chat parameters (ParamTools), or the defaults. */
+export type CatalogueEntry = { model: CatalogueModel; deployments: CachedDeployment[]; paramBounds: ParamBounds };
 
 type State = {
   entries: CatalogueEntry[] | null;
@@ -122,12 +126,15 @@ async function loadEntries(ctx: AppContext): Promise<CatalogueEntry[]> {
       baseUrl: d.baseUrl,
       apiKey,
       upstreamModelId: d.upstreamModelId,
+      protocol: d.protocol,
       priority: d.priority,
     });
     byModel.set(d.aiModelId, list);
   }
   // A model without a usable deployment cannot answer: users do not see it.
-  return models.filter((m) => byModel.has(m.id)).map((m) => ({ model: toCatalogueModel(m), deployments: byModel.get(m.id)! }));
+  return models
+    .filter((m) => byModel.has(m.id))
+    .map((m) => ({ model: toCatalogueModel(m), deployments: byModel.get(m.id)!, paramBounds: m.paramBounds ?? DEFAULT_PARAM_BOUNDS }));
 }
 
 /** The served catalogue, from memory after the first read. */
@@ -149,6 +156,11 @@ export async function getCatalogue(ctx: AppContext): Promise<CatalogueEntry[]> {
     state.loading = loading;
   }
   return state.loading;
+}
+
+/** A served model's entry (its deployments and parameter bounds), from memory; undefined when not served. */
+export async function catalogueEntryOf(ctx: AppContext, aiModelId: string): Promise<CatalogueEntry | undefined> {
+  return (await getCatalogue(ctx)).find((e) => e.model.aiModelId === aiModelId);
 }
 
 export function upstreamOf(ctx: AppContext, deployment: CachedDeployment): UpstreamModel {

@@ -137,6 +137,11 @@ export type ModelStreamRequest = {
   toolRounds?: readonly ToolRound[];
   /** Told of each failed attempt (kept in memory and stored with the answer's end: no round trip here). */
   onFailure?: (failure: DeploymentFailure) => void;
+  /** The chat's parameters, clamped to the model's bounds (ParamTools); absent: not sent. */
+  temperature?: number;
+  maxOutputTokens?: number;
+  /** Only the deployments that speak the Responses API (SendResponses), and with `deploymentIds` only those. */
+  responses?: { deploymentIds: string[] | null } | null;
 };
 
 /** One deployment's try: its reader and first part, or the failure (already logged and counted). */
@@ -161,6 +166,8 @@ async function attemptDeployment(
       tools: req.tools,
       toolChoice: req.toolChoice,
       toolRounds: req.toolRounds,
+      temperature: req.temperature,
+      maxOutputTokens: req.maxOutputTokens,
       signal: AbortSignal.any([req.signal, attempt.signal]),
     });
     const first = await readFirst(reader);
@@ -191,7 +198,9 @@ async function attemptDeployment(
 export async function openModelStream(ctx: AppContext, resolved: ResolvedModel, req: ModelStreamRequest): Promise<OpenedStream> {
   const entry = entryOf(await getCatalogue(ctx), resolved.model.aiModelId);
   const kinds: UpstreamFailureKind[] = [];
-  const order = entry ? attemptOrder(ctx, entry.deployments) : [];
+  const only = req.responses;
+  const deployments = entry && only ? entry.deployments.filter((d) => d.protocol === 'responses' && (!only.deploymentIds || only.deploymentIds.includes(d.id))) : entry?.deployments;
+  const order = deployments ? attemptOrder(ctx, deployments) : [];
   for (const [i, deployment] of order.entries()) {
     req.signal.throwIfAborted();
     const outcome = await attemptDeployment(ctx, resolved, deployment, req);

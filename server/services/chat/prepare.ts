@@ -6,7 +6,10 @@ import type { AppContext } from '../../context.ts';
 import type { Language } from '../../../shared/contracts/common.ts';
 import type { MessageSelection } from '../../../shared/contracts/quick-function.ts';
 import { AppError } from '../../core/errors.ts';
-import type { ChatTurn } from '../../providers/upstream.ts';
+import type { ChatTurn, UpstreamFileRef } from '../../providers/upstream.ts';
+import { DEFAULT_PARAM_BOUNDS, type ChatParams } from '../../../shared/contracts/param-tools.ts';
+import { checkParams, effectiveParams, normalizeParams, withChatSystemPrompt } from '../params/param-tools.ts';
+import { catalogueEntryOf } from '../catalogue/catalogue.ts';
 import { forgetCachedToken, planLevelSql, tokenStillValidSql, type AuthUser } from '../accounts/auth.ts';
 import { vipLevelName } from '../catalogue/catalogue.ts';
 import { sessionDescribeFrom, sessionTitleFrom } from './sessions.ts';
@@ -45,6 +48,13 @@ export type PreparedMessage = {
   webSearch: boolean;
   /** Function plugins the model may call while answering. */
   plugins: MessagePlugin[];
+  /** The chat's temperature and maximum answer length, clamped to the model's bounds (ParamTools); empty: none sent. */
+  sampling: { temperature?: number; maxOutputTokens?: number };
+  /**
+   * Set for SendResponses: only the model's deployments that speak the Responses API answer, and with
+   * `deploymentIds` only those (the deployment that holds the message's uploaded files).
+   */
+  responses: { deploymentIds: string[] | null } | null;
   /** Milliseconds the statement that charges and stores the message took (Server-Timing). */
   storeMs: number;
   /**
@@ -61,7 +71,7 @@ type HistoryRow = { input: string; output: string; mediaIds: string[]; promptTex
 const MAX_BYTES_PER_CHAR = 4;
 
 /** What a follow-up reads of its chat: the history the model is sent, and the exchange the new one follows. */
-export type Conversation = { history: HistoryRow[]; parentId: string | null };
+export type Conversation = { history: HistoryRow[]; parentId: string | null; params: ChatParams | null };
 
 /**
  * The caller's session (null when it is not theirs, or `versionOf` is not one of its exchanges) with
@@ -86,10 +96,10 @@ export async function loadConversation(
   const sent = (length: SQL) => sql`${length}(coalesce(m.prompt_text, m.input_message)) + ${length}(m.output_message)`;
   // An exchange the model is sent: finished, with an answer. Its size in bytes, 0 for the others.
   const bytes = sql`case when m.finish_reason is not null and octet_length(m.output_message) > 0 then ${sent(sql`octet_length`)} else 0 end`;
-  const [row] = await ctx.database.runPrepared<{ found: boolean | null; parent_id: string | null; history: HistoryRow[] | string }>(
+  const [row] = await ctx.database.runPrepared<{ found: boolean | null; parent_id: string | null; params: ChatParams | string | null; history: HistoryRow[] | string }>(
     sql`
     with recursive chat as (
-      select s.id,
+      select s.id, s.params,
         case when ${version} is null then ${leafOf(sql`s`)}
              else (select v.parent_id from chat_messages v where v.id = ${version} and v.session_id = s.id) end as start,
         (${version} is null or exists (select 1 from chat_messages v where v.id = ${version} and v.session_id = s.id)) as found
@@ -102,7 +112,7 @@ export async function loadConversation(
       from walk w join chat_messages m on m.id = w.parent_id and m.session_id = ${sessionId}
       where w.bytes_before + w.bytes < ${MAX_BYTES_PER_CHAR * budgetChars} and w.depth < ${MAX_PATH}
     )
-    select (select chat.found from chat) as found, (select chat.start from chat) as parent_id, coalesce((
+    select (select chat.found from chat) as found, (select chat.start from chat) as parent_id, (select chat.params from chat) as params, coalesce((
       select json_agg(json_build_object('input', e.input_message, 'output', e.output_message, 'mediaIds', e.media_ids, 'promptText', e.prompt_text, 'selection', e.selection) order by e.depth)
       from (
         select e.*, sum(e.chars) over (order by e.depth) - e.chars as chars_before
@@ -117,7 +127,8 @@ export async function loadConversation(
     { pooled: true },
   );
   if (!row?.found) return null;
-  return { history: typeof row.history === 'string' ? (JSON.parse(row.history) as HistoryRow[]) : row.history, parentId: row.parent_id };
+  const json = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
+  return { history: json(row.history), parentId: row.parent_id, params: row.params === null ? null : json(row.params) };
 }
 
 /** The history a follow-up in `sessionId` reads (loadConversation), newest first; null when the session is not the caller's. */
@@ -164,6 +175,9 @@ function buildTurns(
   return turns;
 }
 
+/** What SendResponses adds to a message: the Responses path forced, and the uploaded files it carries. */
+export type SendExtras = { responses?: { deploymentIds: string[] | null }; upstreamFiles?: UpstreamFileRef[] };
+
 /**
  * Everything the upstream call needs: ownership, model gating, the conversation. Nothing is stored
  * or charged until `commit`. With the login cache warm this asks the database nothing for a new
@@ -177,7 +191,9 @@ export async function prepareChatMessage(
   // A quick function's rendered text and a page selection (chat/quick-function.ts frameMessage).
   framing: MessageFraming = plainFraming(body),
   lang: Language = 'en',
+  extras: SendExtras = {},
 ): Promise<PreparedMessage> {
+  const responses = extras.responses ?? null;
   // Web search that is not set up, and plugins that are off, are refused before anything is charged.
   if (body.webSearch) requireSearchProvider(ctx);
   const plugins = body.pluginIds?.length ? await loadMessagePlugins(ctx, body.pluginIds) : [];
@@ -189,7 +205,7 @@ export async function prepareChatMessage(
         Math.min(HISTORY_MAX_CHARS, await historyBudgetChars(ctx, body.aiModelId, CHARS_PER_TOKEN)),
         body.versionOf ?? null,
       )
-    : { history: [], parentId: null };
+    : { history: [], parentId: null, params: null };
   if (!conversation) throw new AppError(Codes.NotFound, 'notFound');
   const { history, parentId } = conversation;
   // Attached media must be the caller's own; the history's are looked up in the same query.
@@ -203,9 +219,23 @@ export async function prepareChatMessage(
   const hasImages = attachedImages.length > 0;
   const resolved = await resolveModel(ctx, { user, aiModelId: body.aiModelId, hasImages, conversationChars, webSearch: !!body.webSearch });
   const { model } = resolved;
+  const entry = await catalogueEntryOf(ctx, model.aiModelId);
+  if (responses && !entry?.deployments.some((d) => d.protocol === 'responses' && (!responses.deploymentIds || responses.deploymentIds.includes(d.id)))) {
+    throw new AppError(Codes.BadRequest, 'modelNoResponses', { model: model.name });
+  }
+  // The chat's parameters: an existing chat's as stored (read with its row), a new chat's as sent
+  // (checked against the model's bounds: a clear refusal before anything is charged). Either is
+  // clamped to the answering model's bounds, which may have narrowed since they were set.
+  const newParams = body.chatSessionId ? null : (body.chatParams ?? null);
+  const bounds = entry?.paramBounds ?? DEFAULT_PARAM_BOUNDS;
+  if (newParams) checkParams(newParams, bounds);
+  const effective = effectiveParams(body.chatSessionId ? conversation.params : newParams, bounds);
   // Read (and scaled down) before anything is charged: a missing image is an ordinary refusal.
   const images = await Promise.all(attachedImages.map((m) => imageOfMedia(ctx, m)));
 
+  const turns = buildTurns(history, { text: framing.modelText, mediaIds: body.chatMediaIds, images, parts: framing.parts }, media, model.contextWindow, lang);
+  // Files uploaded to the deployment (SendResponses) go with the new input.
+  if (extras.upstreamFiles?.length) turns[turns.length - 1] = { ...turns[turns.length - 1], upstreamFiles: extras.upstreamFiles };
   const messageId = randomUUID();
   const sessionId = body.chatSessionId ?? randomUUID();
   const prepared: PreparedMessage = {
@@ -215,14 +245,19 @@ export async function prepareChatMessage(
     input: framing.storedInput,
     resolved,
     // The user's personalization and remembered facts (cached: no query once read), and the remember tool when asked.
-    turns: await withPersonalization(ctx, user.id, buildTurns(history, { text: framing.modelText, mediaIds: body.chatMediaIds, images, parts: framing.parts }, media, model.contextWindow, lang)),
+    turns: withChatSystemPrompt(await withPersonalization(ctx, user.id, turns), effective.systemPrompt),
+    sampling: {
+      ...(effective.temperature !== undefined ? { temperature: effective.temperature } : {}),
+      ...(effective.maxOutputTokens !== undefined ? { maxOutputTokens: effective.maxOutputTokens } : {}),
+    },
+    responses,
     webSearch: !!body.webSearch,
     plugins: await withMemoryTool(ctx, user.id, body.inputMessage, plugins),
     storeMs: 0,
     commit: async () => {
       const started = performance.now();
       try {
-        await storeMessage(ctx, { user, tokenHash, body, resolved, messageId, sessionId, parentId, framing });
+        await storeMessage(ctx, { user, tokenHash, body, resolved, messageId, sessionId, parentId, framing, newParams });
       } finally {
         prepared.storeMs = performance.now() - started;
       }
@@ -232,7 +267,7 @@ export async function prepareChatMessage(
 }
 
 /** The branches of the statement that stores a message: one compiled text for each. */
-type StoreShape = { existing: boolean; parent: boolean; token: boolean; charged: boolean; quickFunction: boolean; selection: boolean };
+type StoreShape = { existing: boolean; parent: boolean; token: boolean; charged: boolean; quickFunction: boolean; selection: boolean; params: boolean };
 
 type StoreValues = {
   userId: string;
@@ -257,6 +292,7 @@ type StoreValues = {
   selection: string | null;
   promptText: string | null;
   instanceId: number | null;
+  params: string | null;
 };
 
 /**
@@ -281,8 +317,8 @@ const storeStatement = compiledStatement<StoreShape, StoreValues>((shape, v) => 
       shape.existing
         ? sql`update chat_sessions set last_active_at = now(), describe = ${v.describe}, current_leaf_id = ${v.messageId}
               where id = ${v.sessionId} and user_id = ${v.userId} and ${ifCharged}${parentStillThere} returning id`
-        : sql`insert into chat_sessions (id, user_id, title, describe, current_leaf_id)
-              select ${v.sessionId}, ${v.userId}, ${v.title}, ${v.describe}, ${v.messageId} where ${ifCharged} returning id`
+        : sql`insert into chat_sessions (id, user_id, title, describe, current_leaf_id, params)
+              select ${v.sessionId}, ${v.userId}, ${v.title}, ${v.describe}, ${v.messageId}, ${jsonb(shape.params, v.params)} where ${ifCharged} returning id`
     }),
     m as (
       insert into chat_messages (id, session_id, parent_id, user_id, input_message, media_ids, requested_model_id, ai_model_id, model_name, points_cost,
@@ -306,6 +342,8 @@ async function storeMessage(
     sessionId: string;
     parentId: string | null;
     framing: MessageFraming;
+    /** A new chat's parameters (AddMessage chatParams), stored with the session. */
+    newParams: ChatParams | null;
   },
 ): Promise<void> {
   const { user, body, resolved, messageId, sessionId, parentId, framing } = m;
@@ -319,6 +357,7 @@ async function storeMessage(
     charged: cost > 0,
     quickFunction: framing.quickFunction !== null,
     selection: framing.selection !== null,
+    params: !body.chatSessionId && m.newParams !== null,
   };
   const [row] = await ctx.database.runPrepared<{ authorized: boolean; level: number; charged: boolean; message_id: string | null }>(
     storeStatement(shape, {
@@ -344,6 +383,7 @@ async function storeMessage(
       selection: framing.selection === null ? null : JSON.stringify(framing.selection),
       promptText: framing.promptText,
       instanceId: instanceIdOf(ctx),
+      params: m.newParams ? JSON.stringify(normalizeParams(m.newParams)) : null,
     }),
   );
   const { authorized: ok, level, charged, message_id: inserted } = row!;

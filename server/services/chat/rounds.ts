@@ -94,6 +94,8 @@ async function streamRound(s: AnswerState, turns: ChatTurn[], round: number, rou
     messages: turns,
     signal: s.signal,
     onFailure: (failure) => s.metering.failures.push(failure),
+    ...s.p.sampling,
+    responses: s.p.responses,
     ...(tools ? { tools, toolRounds: rounds, toolChoice: round === MAX_TOOL_ROUNDS ? 'none' : 'auto' } : {}),
   });
   s.modelId = opened.modelId;

@@ -4,7 +4,7 @@ import { Codes } from '../../../shared/contracts/envelope.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../core/errors.ts';
 import { authenticateCached, hashSecret, type AuthUser } from '../accounts/auth.ts';
-import { prepareChatMessage, type PreparedMessage } from './prepare.ts';
+import { prepareChatMessage, type PreparedMessage, type SendExtras } from './prepare.ts';
 import { frameMessage } from './quick-function.ts';
 
 /**
@@ -14,14 +14,22 @@ import { frameMessage } from './quick-function.ts';
  * on this hot path), so a plan bought since then must count at once: a PlanRequired is checked once
  * more against a fresh login, and the message prepared again if the plan changed.
  */
-export async function prepareToSend(ctx: AppContext, user: AuthUser, token: string, body: AddMessageBody, lang: Language): Promise<PreparedMessage> {
+export async function prepareToSend(
+  ctx: AppContext,
+  user: AuthUser,
+  token: string,
+  body: AddMessageBody,
+  lang: Language,
+  // SendResponses: the Responses path forced, with its uploaded files (chat/responses.ts).
+  extras: SendExtras = {},
+): Promise<PreparedMessage> {
   const tokenHash = hashSecret(token);
   const framing = await frameMessage(ctx, user.id, body, lang);
-  return prepareChatMessage(ctx, user, body, tokenHash, framing, lang).catch(async (err: unknown) => {
+  return prepareChatMessage(ctx, user, body, tokenHash, framing, lang, extras).catch(async (err: unknown) => {
     if (!(err instanceof AppError) || err.code !== Codes.PlanRequired) throw err;
     const policy = { ttlDays: ctx.config.TOKEN_TTL_DAYS, renewAfterSeconds: ctx.config.TOKEN_RENEW_AFTER_SECONDS };
     const fresh = await authenticateCached(ctx, token, policy, true);
     if (!fresh || fresh.user.vipLevel === user.vipLevel) throw err;
-    return prepareChatMessage(ctx, fresh.user, body, tokenHash, framing, lang);
+    return prepareChatMessage(ctx, fresh.user, body, tokenHash, framing, lang, extras);
   });
 }

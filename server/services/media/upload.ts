@@ -77,7 +77,7 @@ export type UploadPurpose = 'chat' | 'ai';
 export type UploadedFile = { fieldName: string; fileName: string; bytes: Buffer };
 
 /** What a user may call a file: its last path segment, without control characters, at most 200 characters. */
-function cleanFileName(name: string): string {
+export function cleanFileName(name: string): string {
   // eslint-disable-next-line no-control-regex
   const base = (name.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim();
   if (base.length <= 200) return base || 'file';

@@ -1,11 +1,12 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Route, Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { ModelPage } from '../../../admin/catalogue/model-page.tsx';
 import { apiKeyField } from '../../../admin/catalogue/deployment-form.tsx';
 import type { AdminDeployment, AdminModel } from '../../../shared/contracts/model.ts';
+import { DEFAULT_PARAM_BOUNDS, type AdminModelParams, type ParamBounds } from '../../../shared/contracts/param-tools.ts';
 import { fakeApi, serveTheseTests } from '../../helpers/fake-api.ts';
 import { sendEnvelope } from '../../helpers/http-server.ts';
 import { renderInApp } from '../../helpers/render-app.tsx';
@@ -37,6 +38,7 @@ const deployment = (fields: Partial<AdminDeployment> = {}): AdminDeployment => (
   aiModelMapId: 'd1',
   aiModelId: 'basic',
   provider: 'openai-compatible',
+  protocol: 'chat',
   baseUrl: 'http://127.0.0.1:9/v1',
   upstreamModelId: 'gpt-small',
   priority: 0,
@@ -56,8 +58,16 @@ const deployment = (fields: Partial<AdminDeployment> = {}): AdminDeployment => (
   ...fields,
 });
 
+let modelParams: AdminModelParams;
+
 const server = serveTheseTests(
   fakeApi({
+    '/api/admin/ParamTools/GetByModelId': (_req, res) => sendEnvelope(res, { Code: 10000, Data: modelParams }),
+    '/api/admin/ParamTools/Save': (req, res) => {
+      const body = JSON.parse(req.body) as { bounds: ParamBounds | null };
+      modelParams = { ...modelParams, bounds: body.bounds ?? DEFAULT_PARAM_BOUNDS, custom: body.bounds !== null };
+      return sendEnvelope(res, { Code: 10000, Data: modelParams });
+    },
     '/api/admin/AiModel/GetById': (_req, res) => sendEnvelope(res, { Code: 10000, Data: model }),
     '/api/admin/AiModelMap/GetList': (_req, res) => sendEnvelope(res, { Code: 10000, Data: deployments }),
     '/api/admin/AiModelMap/Save': (req, res) => {
@@ -83,7 +93,9 @@ const saves = () => server.requests.filter((r) => r.url === '/api/admin/AiModelM
 
 beforeEach(() => {
   deployments = [deployment()];
+  modelParams = { aiModelId: 'basic', name: 'Basic', bounds: DEFAULT_PARAM_BOUNDS, custom: false };
 });
+const paramSaves = () => server.requests.filter((r) => r.url === '/api/admin/ParamTools/Save').map((r) => JSON.parse(r.body) as Record<string, unknown>);
 
 async function renderPage() {
   const { hook } = memoryLocation({ path: '/admin/models/basic' });
@@ -190,5 +202,56 @@ describe('ModelPage', () => {
     await userEvent.click(within(form).getByRole('button', { name: 'Test these settings' }));
     const failed = await within(form).findByRole('region', { name: 'Test result' });
     expect(failed).toHaveTextContent('The upstream refused the key (401).');
+  });
+});
+
+describe('ModelPage: the protocol and the parameters', () => {
+  // jsdom has no scrollIntoView; Mantine's option lists call it on the option they highlight.
+  beforeAll(() => {
+    Element.prototype.scrollIntoView = () => undefined;
+  });
+  afterAll(() => {
+    delete (Element.prototype as { scrollIntoView?: unknown }).scrollIntoView;
+  });
+  it("sets a deployment's protocol to the Responses API, and shows it on its card", async () => {
+    const form = await openEdit();
+    await userEvent.click(within(form).getByRole('combobox', { name: /^API/ }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Responses API', hidden: true }));
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(saves()).toHaveLength(1));
+    expect(saves()[0]).toMatchObject({ aiModelMapId: 'd1', protocol: 'responses' });
+    const card = await screen.findByRole('article', { name: 'Deployment gpt-small' });
+    await waitFor(() => expect(card).toHaveTextContent('Responses API'));
+  });
+
+  it("saves the model's parameter bounds, refuses inverted ones with a clear message, and restores the defaults", async () => {
+    await renderPage();
+    const section = await screen.findByRole('form', { name: 'Parameters' });
+    const max = within(section).getByRole('textbox', { name: 'Highest temperature' });
+    await userEvent.clear(max);
+    await userEvent.type(max, '1.2');
+    const tokens = within(section).getByRole('textbox', { name: /Maximum answer length/ });
+    await userEvent.clear(tokens);
+    await userEvent.type(tokens, '1000');
+    await userEvent.click(within(section).getByRole('switch', { name: 'Users may add a system prompt' }));
+    await userEvent.click(within(section).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(paramSaves()).toHaveLength(1));
+    expect(paramSaves()[0]).toEqual({
+      aiModelId: 'basic',
+      bounds: { ...DEFAULT_PARAM_BOUNDS, temperatureMax: 1.2, maxOutputTokensMax: 1000, systemPromptAllowed: false },
+    });
+    expect(await screen.findByText('Parameters saved')).toBeInTheDocument();
+
+    const again = await screen.findByRole('form', { name: 'Parameters' });
+    const min = within(again).getByRole('textbox', { name: 'Lowest temperature' });
+    await userEvent.clear(min);
+    await userEvent.type(min, '1.5');
+    await userEvent.click(within(again).getByRole('button', { name: 'Save' }));
+    expect(await within(again).findByText('The lowest temperature must not be above the highest.')).toBeInTheDocument();
+    expect(paramSaves()).toHaveLength(1);
+
+    await userEvent.click(within(again).getByRole('button', { name: 'Restore defaults' }));
+    await waitFor(() => expect(paramSaves()).toHaveLength(2));
+    expect(paramSaves()[1]).toEqual({ aiModelId: 'basic', bounds: null });
   });
 });
