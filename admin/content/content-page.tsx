@@ -11,9 +11,10 @@ import { PromptsTab } from './prompts-tab.tsx';
 import { QuickFunctionsTab } from './quick-functions-tab.tsx';
 import { RecordsTab } from './records-tab.tsx';
 import { SettingsTab } from './settings-tab.tsx';
+import { SignInProvidersTab } from './sign-in-providers-tab.tsx';
 import './strings.ts';
 
-const CONTENT_TABS = ['plugins', 'quick-functions', 'prompts', 'tags', 'settings', 'notifications', 'feedback', 'records'] as const;
+const CONTENT_TABS = ['plugins', 'quick-functions', 'prompts', 'tags', 'settings', 'notifications', 'feedback', 'records', 'sign-in'] as const;
 type ContentTab = (typeof CONTENT_TABS)[number];
 
 const PANELS: Record<ContentTab, () => React.ReactNode> = {
@@ -25,9 +26,10 @@ const PANELS: Record<ContentTab, () => React.ReactNode> = {
   notifications: () => <NotificationsTab />,
   feedback: () => <FeedbackTab />,
   records: () => <RecordsTab />,
+  'sign-in': () => <SignInProvidersTab />,
 };
 
-/** /admin/content/:tab — plugins, quick functions, recommended prompts, prompt tags, settings, notifications, feedback, records. */
+/** /admin/content/:tab — plugins, quick functions, recommended prompts, prompt tags, settings, notifications, feedback, records, sign-in providers. */
 export function ContentPage() {
   const { t } = useTranslation();
   const { tab: param } = useParams<{ tab?: string }>();
