@@ -73,6 +73,8 @@ import { registerLanguageRoutes } from './routes/language.ts';
 import { registerAdminLanguageRoutes } from './routes/admin/language.ts';
 import { registerLogRoutes } from './routes/log.ts';
 import { registerAdminLogRoutes } from './routes/admin/log.ts';
+import { registerSignInProviderRoutes } from './routes/sign-in-providers.ts';
+import { registerAdminSignInProviderRoutes } from './routes/admin/sign-in-providers.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -273,6 +275,8 @@ function registerApiRoutes(app: FastifyInstance): void {
   registerAdminParamToolsRoutes(app);
   registerFavouriteRoutes(app);
   registerFeedbackRoutes(app);
+  registerSignInProviderRoutes(app);
+  registerAdminSignInProviderRoutes(app);
 }
 
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {

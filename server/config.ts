@@ -139,6 +139,43 @@ export const EnvSchema = z.object({
   GA_ENDPOINT: z.preprocess(emptyToUndefined, z.url().default('https://www.google-analytics.com/mp/collect')),
 
   /**
+   * Sign in with another account (docs/api.md#sign-in-with-another-account). Each pair
+   * (client id and secret) turns a provider on; OIDC_PROVIDERS adds any OpenID Connect issuers as a
+   * JSON array of {key, name, issuer, clientId, clientSecret}. More can be added in the console.
+   */
+  GOOGLE_CLIENT_ID: optionalString,
+  GOOGLE_CLIENT_SECRET: optionalString,
+  GITHUB_CLIENT_ID: optionalString,
+  GITHUB_CLIENT_SECRET: optionalString,
+  MICROSOFT_CLIENT_ID: optionalString,
+  MICROSOFT_CLIENT_SECRET: optionalString,
+  /** A tenant id, or consumers (personal accounts, the default). */
+  MICROSOFT_TENANT: optionalString,
+  OIDC_PROVIDERS: z.preprocess(
+    (v) => {
+      if (typeof v !== 'string' || v.trim() === '') return [];
+      try {
+        return JSON.parse(v) as unknown;
+      } catch {
+        return 'not JSON';
+      }
+    },
+    z.array(
+      z.object({
+        key: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,39}$/, 'key: lower-case letters, digits, - and _ (at most 40)'),
+        name: z.string().min(1).max(60),
+        issuer: z.url().refine((u) => {
+          const url = new URL(u);
+          return url.protocol === 'https:' || (url.protocol === 'http:' && ['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname));
+        }, 'issuer must be https:// (http:// only on 127.0.0.1, ::1 or localhost)'),
+        clientId: z.string().min(1),
+        clientSecret: z.string().min(1),
+      }),
+      { error: 'must be a JSON array of {key, name, issuer, clientId, clientSecret}' },
+    ),
+  ),
+
+  /**
    * Test runs only: serves GET /api/User/GetTokenForTest (a token for an account by its e-mail, to
    * callers on loopback), which the end-to-end tests sign in with. Refused with NODE_ENV=production.
    */
@@ -193,6 +230,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (!!e.GA_MEASUREMENT_ID !== !!e.GA_API_SECRET) {
     throw new ConfigError('Invalid environment:\n  GA_MEASUREMENT_ID and GA_API_SECRET must be set together (docs/api.md#analytics)');
+  }
+  for (const name of ['GOOGLE', 'GITHUB', 'MICROSOFT'] as const) {
+    if (!e[`${name}_CLIENT_ID`] !== !e[`${name}_CLIENT_SECRET`]) {
+      throw new ConfigError(`Invalid environment:\n  ${name}_CLIENT_ID and ${name}_CLIENT_SECRET must be set together`);
+    }
   }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return { ...e, publicUrl };

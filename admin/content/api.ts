@@ -23,6 +23,12 @@ import {
   type AdminSaveRecommendedPromptBodySchema,
 } from '../../shared/contracts/quick-function.ts';
 import type { Language } from '../../shared/contracts/common.ts';
+import {
+  AdminSignInProviderListSchema,
+  AdminSignInProviderSchema,
+  type AdminSignInProvider,
+  type SaveSignInProvider,
+} from '../../shared/contracts/sign-in-providers.ts';
 import { AdminPromptTagListSchema, AdminPromptTagSchema, type AdminPromptTag, type AdminSavePromptTagBodySchema } from '../../shared/contracts/prompt-tag.ts';
 import { AdminSettingListSchema, AdminSettingSchema, type AdminSetting } from '../../shared/contracts/system.ts';
 import { apiGet, apiPost } from '../../shared/api/request.ts';
@@ -126,6 +132,24 @@ export function saveAdminPromptTag(body: SavePromptTagInput): Promise<AdminPromp
 /** Deletes a tag: the prompts carrying it lose it and stay. */
 export async function deleteAdminPromptTag(tagPromptId: string): Promise<void> {
   await apiPost('/api/admin/TagPrompt/Delete', { tagPromptId });
+}
+
+// ---- sign-in providers ----
+
+export function adminSignInProvidersQuery() {
+  return queryOptions({
+    queryKey: [...adminContentKey, 'sign-in-providers'] as const,
+    queryFn: async ({ signal }) => (await apiGet('/api/admin/SignInProvider/GetList', undefined, { data: AdminSignInProviderListSchema, signal })).list,
+  });
+}
+
+/** Adds or edits a console provider; an empty clientSecret keeps the stored one. */
+export function saveAdminSignInProvider(body: SaveSignInProvider): Promise<AdminSignInProvider> {
+  return apiPost('/api/admin/SignInProvider/Save', body, { data: AdminSignInProviderSchema });
+}
+
+export async function deleteAdminSignInProvider(providerKey: string): Promise<void> {
+  await apiPost('/api/admin/SignInProvider/Delete', { providerKey });
 }
 
 // ---- settings ----

@@ -12,10 +12,11 @@ import { PromptsTab } from './prompts-tab.tsx';
 import { QuickFunctionsTab } from './quick-functions-tab.tsx';
 import { RecordsTab } from './records-tab.tsx';
 import { SettingsTab } from './settings-tab.tsx';
+import { SignInProvidersTab } from './sign-in-providers-tab.tsx';
 import { TranslationsTab } from './translations-tab.tsx';
 import './strings.ts';
 
-const CONTENT_TABS = ['plugins', 'quick-functions', 'prompts', 'tags', 'settings', 'notifications', 'feedback', 'records', 'translations', 'error-log'] as const;
+const CONTENT_TABS = ['plugins', 'quick-functions', 'prompts', 'tags', 'settings', 'notifications', 'feedback', 'records', 'translations', 'error-log', 'sign-in'] as const;
 type ContentTab = (typeof CONTENT_TABS)[number];
 
 const PANELS: Record<ContentTab, () => React.ReactNode> = {
@@ -29,9 +30,10 @@ const PANELS: Record<ContentTab, () => React.ReactNode> = {
   records: () => <RecordsTab />,
   translations: () => <TranslationsTab />,
   'error-log': () => <ErrorLogTab />,
+  'sign-in': () => <SignInProvidersTab />,
 };
 
-/** /admin/content/:tab — plugins, quick functions, recommended prompts, prompt tags, settings, notifications, feedback, records, translations, the client error log. */
+/** /admin/content/:tab — plugins, quick functions, recommended prompts, prompt tags, settings, notifications, feedback, records, translations, the client error log, sign-in providers. */
 export function ContentPage() {
   const { t } = useTranslation();
   const { tab: param } = useParams<{ tab?: string }>();

@@ -1,5 +1,5 @@
 import { Alert, Button, Center, Group, Loader, Paper, PasswordInput, Stack, Tabs, Text, TextInput, Title } from '@mantine/core';
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { addUser, login } from '../../shared/api/account.ts';
 import { forgetInviteCode, keepInviteCodeFromUrl, pendingInviteCode } from '../../shared/atoms/invite-code.ts';
@@ -12,6 +12,8 @@ import { validateLoginForm, type LoginFormErrors, type LoginFormValues, type Log
 import { planRedirect, postToParent, readFrameContext, withTempKey, type FrameContext, type RedirectPlan } from './login-target.ts';
 import { forgetResetToken, ResetPasswordForm, resetTokenOf } from './reset-password-form.tsx';
 import { forgetVerifyToken, VerifyEmailPanel, verifyTokenOf } from './verify-email-panel.tsx';
+import { readProviderReturn, START_PARAM, withoutProviderParams, type ProviderReturn } from './provider-return.ts';
+import { postToOpener, ProviderButtons, ProviderLinkPanel, startProviderSignIn, useProviderPopupResult } from './provider-sign-in.tsx';
 
 export interface LoginPageProps {
   /** Sends the browser on after a sign-in outside a frame; defaults to location.assign. */
@@ -94,6 +96,7 @@ function LoginScreen({ allowedIds, navigate }: { allowedIds: string[]; navigate:
     if (frame.framed && frame.targetOrigin) postToParent(window, frame.targetOrigin, { type: 'not-logged-in' });
   }, [frame]);
   useReportHeight(frame);
+  const provider = useProviderReturn(frame, notAllowed, handOn, navigate);
 
   let body: ReactNode;
   if (notAllowed) {
@@ -113,6 +116,15 @@ function LoginScreen({ allowedIds, navigate }: { allowedIds: string[]; navigate:
         </Text>
       </Stack>
     );
+  } else if (provider.popupDone) {
+    body = (
+      <Text size="sm" role="status" data-testid="provider-popup-done">
+        {t('signInProviders.popupDone')}
+      </Text>
+    );
+  } else if (provider.pending?.kind === 'confirmLink') {
+    const { linkId, email, provider: name } = provider.pending;
+    body = <ProviderLinkPanel linkId={linkId} email={email} provider={name} onSignedIn={provider.signedIn} onCancel={provider.clear} />;
   } else if (verifyToken) {
     body = (
       <VerifyEmailPanel
@@ -134,9 +146,65 @@ function LoginScreen({ allowedIds, navigate }: { allowedIds: string[]; navigate:
       />
     );
   } else {
-    body = <LoginForm onSignedIn={handOn} />;
+    body = (
+      <LoginForm
+        onSignedIn={handOn}
+        notice={provider.error}
+        providers={<ProviderButtons framed={frame.framed} navigate={navigate} onError={provider.setError} />}
+      />
+    );
   }
   return <LoginShell>{body}</LoginShell>;
+}
+
+/**
+ * The sign-in with a provider around this page (docs/api.md#sign-in-with-another-account): what the
+ * server's callback put on the address (read once, then taken off it), a pop-up's start, and the
+ * temp key a pop-up posts back to the framed page. A pop-up that signed in hands the key to the page
+ * that opened it and closes; without one it goes on as the page alone would.
+ */
+function useProviderReturn(frame: FrameContext, notAllowed: boolean, handOn: (tempKey: string) => Promise<void>, navigate: (url: string) => void) {
+  const { t } = useTranslation();
+  const [pending, setPending] = useState<ProviderReturn>(() => readProviderReturn(window.location.href));
+  const [errorKey, setErrorKey] = useState<string | null>(() => (pending?.kind === 'error' ? `signInProviders.errors.${pending.error}` : null));
+  const [message, setMessage] = useState<string | null>(null);
+  const [popupDone, setPopupDone] = useState(false);
+  const started = useRef(false);
+  const signedIn = async (tempKey: string) => {
+    if (postToOpener(tempKey)) {
+      setPopupDone(true);
+      window.close();
+      return;
+    }
+    await handOn(tempKey);
+  };
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    const href = window.location.href;
+    const start = new URL(href).searchParams.get(START_PARAM);
+    if (pending || start) window.history.replaceState(window.history.state, '', withoutProviderParams(href));
+    if (notAllowed) return;
+    if (pending?.kind === 'signedIn') {
+      signedIn(pending.tempKey).catch((error: unknown) => setMessage(loginFailureMessage(error)));
+      setPending(null);
+    } else if (start && !frame.framed) {
+      startProviderSignIn(start, navigate).catch((error: unknown) => setMessage(loginFailureMessage(error)));
+    }
+    // Once, on opening: what the address said when the page loaded.
+  }, []);
+  useProviderPopupResult(frame.framed && !notAllowed, (tempKey) => void handOn(tempKey));
+  return {
+    pending,
+    popupDone,
+    error: message ?? (errorKey ? t(errorKey) : null),
+    setError: (next: string | null) => {
+      setErrorKey(null);
+      setMessage(next);
+    },
+    signedIn,
+    clear: () => setPending(null),
+  };
 }
 
 /**
@@ -190,7 +258,7 @@ function LoginShell({ children }: { children: ReactNode }) {
 }
 
 /** Sign in, or create an account and sign in; hands the temp key to `onSignedIn`. */
-function LoginForm({ onSignedIn }: { onSignedIn: (tempKey: string) => Promise<void> }) {
+function LoginForm({ onSignedIn, notice, providers }: { onSignedIn: (tempKey: string) => Promise<void>; notice: string | null; providers: ReactNode }) {
   const { t } = useTranslation();
   const [mode, setMode] = useState<LoginMode>('signIn');
   const [values, setValues] = useState<LoginFormValues>(EMPTY);
@@ -256,6 +324,12 @@ function LoginForm({ onSignedIn }: { onSignedIn: (tempKey: string) => Promise<vo
           </Button>
         </Stack>
       </form>
+      {notice && (
+        <Alert color="red" role="alert" data-testid="provider-error">
+          {notice}
+        </Alert>
+      )}
+      {providers}
     </>
   );
 }

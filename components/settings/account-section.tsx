@@ -12,6 +12,7 @@ import { notifyError, notifySuccess, onMutationError } from '../ui/notify.ts';
 import { SettingsSection } from '../ui/settings-section.tsx';
 import { EmailVerificationField } from './email-verification-field.tsx';
 import { PasswordSection } from './password-section.tsx';
+import { ConnectedAccountsSection } from './connected-accounts-section.tsx';
 import { PhoneField } from './phone-field.tsx';
 import { PictureField } from './picture-field.tsx';
 import strings from '../../locales/features/settings.en.json';
@@ -32,6 +33,7 @@ export function AccountSection() {
     <>
       <ProfileSection />
       <PasswordSection />
+      <ConnectedAccountsSection />
       <SignOutSection />
     </>
   );

@@ -3,6 +3,7 @@ import { HEAD_IMG, type UpdateUserPasswordRequest } from '../../shared/contracts
 import { UserInfoSchema, type UserInfo } from '../../shared/contracts/user.ts';
 import { apiGet, apiPost } from '../../shared/api/request.ts';
 import { EmailStateSchema, type EmailState } from '../../shared/contracts/email-verification.ts';
+import { getUserProviderList } from '../../shared/api/sign-in-providers.ts';
 
 /**
  * Changes the signed-in user's password. The server ends every other login of the account and keeps
@@ -47,6 +48,15 @@ export function emailStateQuery(token: string | null) {
   return queryOptions({
     queryKey: ['email-state', token] as const,
     queryFn: ({ signal }) => getEmailState(signal),
+    enabled: token !== null,
+  });
+}
+
+/** The signed-in user's linked sign-in providers and whether the account has a password; keyed by the login's token. */
+export function userProvidersQuery(token: string | null) {
+  return queryOptions({
+    queryKey: ['user-providers', token] as const,
+    queryFn: ({ signal }) => getUserProviderList(signal),
     enabled: token !== null,
   });
 }

@@ -1,17 +1,21 @@
 import { Alert, Button, PasswordInput, Stack, Text } from '@mantine/core';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../shared/api/request.ts';
-import { userInfoAtom } from '../../shared/atoms/auth.ts';
+import { tokenAtom, userInfoAtom } from '../../shared/atoms/auth.ts';
 import { UpdateUserPasswordRequestSchema } from '../../shared/contracts/account.ts';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import { errorMessage } from '../ui/error-message.ts';
 import { fieldErrors } from '../ui/form-errors.ts';
 import { notifySuccess } from '../ui/notify.ts';
 import { SettingsSection } from '../ui/settings-section.tsx';
-import { updateUserPassword } from './api.ts';
+import { updateUserPassword, userProvidersQuery } from './api.ts';
+import providerStrings from '../../locales/features/sign-in-providers.en.json';
+import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
+
+addEnglishStrings(providerStrings);
 
 type Field = 'current' | 'next' | 'confirm';
 type Errors = Partial<Record<Field | 'form', string>>;
@@ -22,12 +26,14 @@ const MIN = UpdateUserPasswordRequestSchema.shape.newPassword.minLength ?? 8;
 const MAX = UpdateUserPasswordRequestSchema.shape.newPassword.maxLength ?? 200;
 
 /** What is wrong with the form before it is sent: the contract's problems, then the two checks it cannot make. */
-export function passwordFormErrors(values: Record<Field, string>, t: (key: string, params?: Record<string, unknown>) => string): Errors {
+export function passwordFormErrors(values: Record<Field, string>, t: (key: string, params?: Record<string, unknown>) => string, firstPassword = false): Errors {
   const errors: Errors = {};
+  // Only an account without a password yet (made through a sign-in provider) sets one without the current one.
+  if (!firstPassword && !values.current) errors.current = t('settings.password.currentRequired');
   const parsed = UpdateUserPasswordRequestSchema.safeParse({ oldPassword: values.current, newPassword: values.next });
   if (!parsed.success) {
     const problems = fieldErrors(parsed.error);
-    if (problems.oldPassword) errors.current = problems.oldPassword === 'currentPasswordRequired' ? t('settings.password.currentRequired') : t('settings.password.tooLong', { max: MAX });
+    if (problems.oldPassword && !errors.current) errors.current = problems.oldPassword === 'currentPasswordRequired' ? t('settings.password.currentRequired') : t('settings.password.tooLong', { max: MAX });
     if (problems.newPassword) errors.next = problems.newPassword === 'passwordTooShort' ? t('settings.password.tooShort', { min: MIN }) : t('settings.password.tooLong', { max: MAX });
   }
   if (!errors.next && values.current && values.next === values.current) errors.next = t('settings.password.unchanged');
@@ -44,15 +50,21 @@ export function passwordFormErrors(values: Record<Field, string>, t: (key: strin
 export function PasswordSection() {
   const { t } = useTranslation();
   const email = useAtomValue(userInfoAtom)?.email ?? '';
+  const token = useAtomValue(tokenAtom);
+  const queryClient = useQueryClient();
+  const providers = userProvidersQuery(token);
+  // An account made through a sign-in provider has no password yet: it sets its first one.
+  const firstPassword = useQuery(providers).data?.hasPassword === false;
   const [values, setValues] = useState(EMPTY);
   const [errors, setErrors] = useState<Errors>({});
 
   const change = useMutation({
-    mutationFn: () => updateUserPassword({ oldPassword: values.current, newPassword: values.next }),
+    mutationFn: () => updateUserPassword({ oldPassword: firstPassword ? '' : values.current, newPassword: values.next }),
     onSuccess: () => {
       setValues(EMPTY);
       setErrors({});
-      notifySuccess(t('settings.password.changed'));
+      notifySuccess(firstPassword ? t('signInProviders.password.set') : t('settings.password.changed'));
+      void queryClient.invalidateQueries({ queryKey: providers.queryKey });
     },
     // Shown where it belongs: a wrong current password under it, a refused new one under that.
     onError: (error) => {
@@ -66,7 +78,7 @@ export function PasswordSection() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (change.isPending) return;
-    const found = passwordFormErrors(values, t);
+    const found = passwordFormErrors(values, t, firstPassword);
     setErrors(found);
     if (Object.keys(found).length === 0) change.mutate();
   };
@@ -93,11 +105,11 @@ export function PasswordSection() {
 
   return (
     <SettingsSection
-      title={t('settings.password.title')}
+      title={firstPassword ? t('signInProviders.password.setTitle') : t('settings.password.title')}
       testId="settings-password"
       description={
         <Text size="sm" c="dimmed" mb="sm">
-          {t('settings.password.hint')}
+          {firstPassword ? t('signInProviders.password.setHint') : t('settings.password.hint')}
         </Text>
       }
     >
@@ -105,7 +117,7 @@ export function PasswordSection() {
         <Stack gap="xs">
           {/* The account a password manager files the new password under. */}
           <input type="email" name="username" autoComplete="username" value={email} readOnly hidden />
-          {input('current', t('settings.password.current'), 'current-password')}
+          {!firstPassword && input('current', t('settings.password.current'), 'current-password')}
           {input('next', t('settings.password.new'), 'new-password')}
           {input('confirm', t('settings.password.confirm'), 'new-password')}
           {errors.form && (
@@ -114,7 +126,7 @@ export function PasswordSection() {
             </Alert>
           )}
           <Button type="submit" loading={change.isPending} style={{ alignSelf: 'flex-start' }}>
-            {t('settings.password.submit')}
+            {firstPassword ? t('signInProviders.password.setSubmit') : t('settings.password.submit')}
           </Button>
         </Stack>
       </form>

@@ -28,11 +28,13 @@ export type LoginResponse = z.infer<typeof LoginResponseSchema>;
  * sign-up's rule. Every other login of the account ends; the one that asked stays signed in.
  */
 export const UpdateUserPasswordRequestSchema = z.object({
-  oldPassword: z.string().min(1, 'currentPasswordRequired').max(200),
+  // Empty only for an account without a password yet (made through a sign-in provider): its first
+  // one is set without one. An account with a password is refused (currentPasswordRequired).
+  oldPassword: z.string().max(200).default(''),
   // The same rule as at sign-up and at a reset.
   newPassword: AddUserRequestSchema.shape.password,
 });
-export type UpdateUserPasswordRequest = z.infer<typeof UpdateUserPasswordRequestSchema>;
+export type UpdateUserPasswordRequest = z.input<typeof UpdateUserPasswordRequestSchema>;
 
 /**
  * POST /api/Account/AddUserForHeadImg (multipart/form-data, one file, sent as `headImg`): the user's

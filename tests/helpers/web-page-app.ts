@@ -7,8 +7,8 @@ import { startTestAppProcess, type TestAppProcess } from './test-app-process.ts'
  * The real server in a child process and the app started as the web page at `pathname` (in
  * English, on fresh localStorage) talking to it over HTTP: for client tests of login flows.
  */
-export async function startWebPageAgainstServer(pathname: string): Promise<{ server: TestAppProcess; app: StartedApp }> {
-  const server = await startTestAppProcess({ AUTH_RATE_LIMIT: '1000' });
+export async function startWebPageAgainstServer(pathname: string, env: Record<string, string> = {}): Promise<{ server: TestAppProcess; app: StartedApp }> {
+  const server = await startTestAppProcess({ AUTH_RATE_LIMIT: '1000', ...env });
   localStorage.clear();
   const app = await startApp({
     storage: createWebStorage(),

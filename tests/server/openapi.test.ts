@@ -12,6 +12,9 @@ import { startFakeResponses, type FakeResponses } from '../fixtures/fake-openai-
 import { startFakeSearxng, type FakeSearxng } from '../fixtures/fake-searxng.ts';
 import { startFakeStripe, type FakeStripe } from '../fixtures/fake-stripe.ts';
 import { startFakeSmtp, type FakeSmtp } from '../fixtures/smtp-server.ts';
+import { startFakeOidc, type FakeOidc } from '../fixtures/fake-oidc.ts';
+import { reservePort } from '../helpers/ports.ts';
+import { CookieJar, providerSignIn } from '../helpers/provider-flow.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { parseChatStream } from '../helpers/chat.ts';
 import { allowOnlyLoopbackConnections } from '../helpers/loopback-only.ts';
@@ -56,7 +59,7 @@ const WEBHOOK = '/api/Vip/StripeWebhook';
 const UPLOAD_ROUTES = new Set(['/api/Chat/AddChatMedia', '/api/Chat/UploadMediaByFile', '/api/Chat/AddChatFileToAi', '/api/Account/AddUserForHeadImg']);
 
 /** Calls that end what later calls need (the session, the model, the account): made last, in this order. */
-const LAST = ['/api/Chat/RevokeShare', '/api/QuickFunction/DeleteUserQuickFunction', '/api/admin/QuickFunction/Delete', '/api/admin/AiPrompWord/Delete', '/api/admin/TagPrompt/Delete', '/api/Vip/DeleteVipOrder', '/api/Chat/DeleteMessage', '/api/Chat/DeleteSessions', '/api/admin/AiModelMap/Delete', '/api/admin/AiModel/Delete', '/api/admin/System/DeleteSetting', '/api/admin/User/Close', '/api/admin/User/Delete', '/api/Account/UpdateUserPassword', '/api/User/Logout', '/api/User/LogoutAll'];
+const LAST = ['/api/User/DeleteUserProvider', '/api/admin/SignInProvider/Delete', '/api/Chat/RevokeShare', '/api/QuickFunction/DeleteUserQuickFunction', '/api/admin/QuickFunction/Delete', '/api/admin/AiPrompWord/Delete', '/api/admin/TagPrompt/Delete', '/api/Vip/DeleteVipOrder', '/api/Chat/DeleteMessage', '/api/Chat/DeleteSessions', '/api/admin/AiModelMap/Delete', '/api/admin/AiModel/Delete', '/api/admin/System/DeleteSetting', '/api/admin/User/Close', '/api/admin/User/Delete', '/api/Account/UpdateUserPassword', '/api/User/Logout', '/api/User/LogoutAll'];
 /** Ends every login of whoever calls it: called with accounts of its own, so the calls after it keep theirs. */
 const LOGOUT_ALL = '/api/User/LogoutAll';
 const lastRank = (route: RouteTableEntry) => LAST.indexOf(route.url);
@@ -81,6 +84,9 @@ let t: TestApp;
 let doc: OpenApi;
 let check: ReturnType<typeof answerChecker>;
 let owner: TestUser;
+// A real OpenID provider, for the sign-in-with-another-account routes (the app listens: the browser's part goes over HTTP).
+let oidc: FakeOidc;
+let appUrl: string;
 
 /**
  * Sends a request as described, raw (the sweep below sends bad input too). An endless stream (the
@@ -103,7 +109,12 @@ beforeAll(async () => {
     startFakeSmtp(),
     startFakeResponses(),
   ]);
+  const port = await reservePort();
+  appUrl = `http://127.0.0.1:${port.port}`;
+  oidc = await startFakeOidc({ redirectUris: [`${appUrl}/api/Provider/Callback`] });
   t = await createTestApp({
+    PUBLIC_URL: appUrl,
+    OIDC_PROVIDERS: JSON.stringify([{ key: 'doc-oidc', name: 'Doc ID', issuer: oidc.issuer, clientId: oidc.clientId, clientSecret: oidc.clientSecret }]),
     OPENAI_API_KEY: 'test',
     OPENAI_BASE_URL: fake.baseUrl,
     OPENAI_MODELS: 'doc-model',
@@ -120,10 +131,12 @@ beforeAll(async () => {
   doc = await fetchApiDocument(t.app);
   check = answerChecker(doc);
   owner = await createAdmin(t.app);
+  await port.release();
+  await t.app.listen({ port: port.port, host: '127.0.0.1' });
 });
 afterAll(async () => {
   await t.close();
-  await Promise.all([fake.close(), responses.close(), searx.close(), images.close(), stripe.close(), smtp.close(), new Promise((r) => site.server.close(r))]);
+  await Promise.all([oidc?.close(), fake.close(), responses.close(), searx.close(), images.close(), stripe.close(), smtp.close(), new Promise((r) => site.server.close(r))]);
 });
 
 describe('the API reference: the document', () => {
@@ -256,7 +269,15 @@ async function seed() {
   // A group of the client error log, for Log/Resolve.
   await api(t.app).postBody('/api/Log/AddClientError', [{ message: 'Doc failure', surface: 'web' }]);
   const clientError = (await api(t.app, owner).getBody('/api/admin/Log/GetClientErrorList')).Data.list[0];
+  // Sign in with another account: a link to confirm (the owner's verified e-mail), and a provider linked to the owner.
+  oidc.setAccount('doc-owner', { email: owner.email, email_verified: true });
+  oidc.setAccount('doc-linked', { email: 'doc-linked@example.test', email_verified: true });
+  const toConfirm = await providerSignIn(new CookieJar(), appUrl, oidc, 'doc-owner', { providerKey: 'doc-oidc' });
+  await providerSignIn(new CookieJar(), appUrl, oidc, 'doc-linked', { providerKey: 'doc-oidc', action: 'link', returnTo: '/setting/account' }, owner.token);
+  const linked = (await api(t.app, owner).getBody('/api/User/GetUserProviderList')).Data.list;
   return {
+    linkId: toConfirm.searchParams.get('providerLink'),
+    userProviderId: linked.find((l: { email: string }) => l.email === 'doc-linked@example.test').id,
     verifyToken,
     clientErrorId: clientError.clientErrorId,
     headImgId: new URL(headImg, 'http://x').searchParams.get('headImgId'),
@@ -386,6 +407,13 @@ const perRoute = (known: Record<string, unknown> = {}): Record<string, Record<st
   '/api/Account/UpdateUserPassword': { oldPassword: owner.password, newPassword: 'openapi changed password' },
   // The user's call sets the number (the admin's then answers 10409: it is taken); the look-up finds it.
   '/api/Account/UpdateUserPhone': { phone: '+1 555 000 1111' },
+  // Sign in with another account: the provider of the environment, the seeded link request and link.
+  '/api/Account/GetProviderByAction': { providerKey: 'doc-oidc', action: 'login', returnTo: '/login' },
+  '/api/User/AutoLinkWeb': { linkId: known.linkId, password: undefined },
+  '/api/User/GetUserProviderById': { id: known.userProviderId },
+  '/api/User/DeleteUserProvider': { id: known.userProviderId },
+  '/api/admin/SignInProvider/Save': { providerKey: 'doc-console', kind: 'oidc', displayName: 'Doc console', issuer: oidc.issuer, tenant: undefined, clientId: 'doc', clientSecret: 'doc-secret', enabled: true, sortOrder: 0 },
+  '/api/admin/SignInProvider/Delete': { providerKey: 'doc-console' },
   '/api/Account/GetUserByPhone': { phone: '+15550001111' },
   '/api/Account/GetUserByEmail': { email: owner.email },
   // A built-in string, and an override that keeps its placeholders (it has none).

@@ -110,19 +110,11 @@ const FAMILIES = [
 
 /** Named in the spec, not built yet (the issue tracking the rest of the spec says which and why). */
 const NOT_YET = [
-  '/api/User/AutoLinkWeb',
-  '/api/User/GetUserProviderList',
-  '/api/User/GetUserProviderById',
-  '/api/System/TransText',
-  'GET /api/Account/GetProviderByAction',
-  'GET /api/Account/GetProviderListAll',
-  'GET /api/Account/GetUserProviderByUserId',
   'GET /api/AiModelType/GetAiModelTypeAll',
   '/api/admin/AiModelMap/GetAiModelListAll',
   '/api/MarketActivity/',
   '/api/Poster/',
   '/api/Prompt/',
-  '/api/Provider/',
   '/api/UserPrompt/',
   '/api/admin/AiModelType/',
   '/api/admin/InviteCodeUsed/',

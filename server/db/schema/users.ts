@@ -6,7 +6,8 @@ export const users = pgTable(
   {
     id: text('id').primaryKey(),
     email: text('email').notNull(),
-    passwordHash: text('password_hash').notNull(),
+    /** null: an account made through a sign-in provider that has not set a password yet. */
+    passwordHash: text('password_hash'),
     userName: text('user_name').notNull(),
     role: text('role', { enum: ['user', 'admin'] }).notNull().default('user'),
     status: text('status', { enum: ['active', 'closed'] }).notNull().default('active'),

@@ -34,12 +34,31 @@ export async function createAccount(
   input: AddUserRequest,
   role?: 'user' | 'admin',
 ): Promise<{ userId: string; userName: string; email: string }> {
-  const { db } = ctx;
-  const taken = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${input.email}`).limit(1);
+  const taken = await ctx.db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = ${input.email}`).limit(1);
   if (taken.length) throw new AppError(Codes.Conflict, 'emailTaken');
-  const userId = randomUUID();
-  const userName = input.userName || input.email.split('@')[0].slice(0, 50);
   const passwordHash = await hash(input.password, ARGON2);
+  return insertAccount(ctx, { ...input, passwordHash, emailVerified: false }, role);
+}
+
+/**
+ * An account made through a sign-in provider (server/services/accounts/sign-in-providers.ts): no
+ * password until the person sets one in Settings; the e-mail counts as verified only when the
+ * provider said so.
+ */
+export function createProviderAccount(
+  ctx: AppContext,
+  input: { email: string; userName?: string; emailVerified: boolean },
+): Promise<{ userId: string; userName: string; email: string }> {
+  return insertAccount(ctx, { ...input, passwordHash: null });
+}
+
+type NewAccount = { email: string; userName?: string; inviteCode?: string; passwordHash: string | null; emailVerified: boolean };
+
+async function insertAccount(ctx: AppContext, input: NewAccount, role?: 'user' | 'admin'): Promise<{ userId: string; userName: string; email: string }> {
+  const { db } = ctx;
+  const { passwordHash } = input;
+  const userId = randomUUID();
+  const userName = (input.userName || input.email.split('@')[0]).slice(0, 50);
   // The very first account administers the server, unless the operator named an admin. Checked
   // after the slow hash, right before the insert, to keep the window for a second "first" small.
   let effectiveRole = role ?? 'user';
@@ -55,7 +74,16 @@ export async function createAccount(
     await db.transaction(async (tx) => {
       await tx
         .insert(users)
-        .values({ id: userId, email: input.email, passwordHash, userName, role: effectiveRole, inviteCode: input.inviteCode || null, invitedBy: inviter?.id ?? null });
+        .values({
+          id: userId,
+          email: input.email,
+          passwordHash,
+          userName,
+          role: effectiveRole,
+          inviteCode: input.inviteCode || null,
+          invitedBy: inviter?.id ?? null,
+          emailVerifiedAt: input.emailVerified ? new Date() : null,
+        });
       await ensureBalance(tx, userId);
       if (inviter) await notifyInvited(tx, userId, inviter.userName);
     });
@@ -97,16 +125,25 @@ export async function login(ctx: AppContext, email: string, password: string): P
   }
   // Refused before the hash is checked: a blocked account gives a guesser no answer about passwords.
   if (user.blockedSeconds > 0) throw new AppError(Codes.RateLimited, 'loginBlocked', { seconds: user.blockedSeconds });
-  const ok = await verify(user.passwordHash, password).catch(() => false);
+  // An account made through a sign-in provider has no password until it sets one.
+  // Checked against the dummy hash then, so the answer takes as long as for a wrong password.
+  dummyHash ??= hash('not-a-real-password', ARGON2);
+  const checked = await verify(user.passwordHash ?? (await dummyHash), password).catch(() => false);
+  const ok = checked && !!user.passwordHash;
   if (!ok) {
     await recordFailedLogin(ctx.db, user.id);
     throw new AppError(Codes.LoginFailed, 'loginFailed');
   }
   await clearFailedLogins(ctx.db, user.id);
   if (user.status !== 'active') throw new AppError(Codes.LoginFailed, 'accountClosed');
+  return { tempKey: await issueTempKey(ctx.db, user.id) };
+}
+
+/** A single-use key, valid 60 s, that GetTokenForTempKey exchanges for a token: what a login hands the page. */
+export async function issueTempKey(db: Db, userId: string): Promise<string> {
   const tempKey = newSecret();
-  await ctx.db.insert(tempKeys).values({ keyHash: hashSecret(tempKey), userId: user.id, expiresAt: new Date(Date.now() + TEMP_KEY_TTL_MS) });
-  return { tempKey };
+  await db.insert(tempKeys).values({ keyHash: hashSecret(tempKey), userId, expiresAt: new Date(Date.now() + TEMP_KEY_TTL_MS) });
+  return tempKey;
 }
 
 /** Consumes a temp key in one statement, so even two parallel exchanges get one token between them. */

@@ -1,5 +1,5 @@
 import { verify } from '@node-rs/argon2';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { Codes } from '../../../shared/contracts/envelope.ts';
 import type { UpdateUserPasswordRequest } from '../../../shared/contracts/account.ts';
 import type { Language } from '../../../shared/contracts/common.ts';
@@ -35,13 +35,18 @@ export async function changePassword(
     .where(eq(users.id, userId));
   if (!account) throw new AppError(Codes.NotLoggedIn, 'notLoggedIn');
   if (account.blockedSeconds > 0) throw new AppError(Codes.RateLimited, 'passwordChangeBlocked', { seconds: account.blockedSeconds });
-  const ok = await verify(account.passwordHash, input.oldPassword).catch(() => false);
-  if (!ok) {
-    await recordFailedLogin(ctx.db, userId);
-    throw new AppError(Codes.LoginFailed, 'currentPasswordWrong');
+  const oldPassword = input.oldPassword ?? '';
+  // An account made through a sign-in provider sets its first password without a current one.
+  if (account.passwordHash !== null) {
+    if (!oldPassword) throw new AppError(Codes.BadRequest, 'badRequest', { detail: `oldPassword: ${t(lang, 'currentPasswordRequired')}` });
+    const ok = await verify(account.passwordHash, oldPassword).catch(() => false);
+    if (!ok) {
+      await recordFailedLogin(ctx.db, userId);
+      throw new AppError(Codes.LoginFailed, 'currentPasswordWrong');
+    }
+    await clearFailedLogins(ctx.db, userId);
+    if (input.newPassword === oldPassword) throw new AppError(Codes.BadRequest, 'passwordUnchanged');
   }
-  await clearFailedLogins(ctx.db, userId);
-  if (input.newPassword === input.oldPassword) throw new AppError(Codes.BadRequest, 'passwordUnchanged');
 
   const passwordHash = await hashPassword(input.newPassword);
   const changed = await ctx.db.transaction(async (tx) => {
@@ -49,7 +54,7 @@ export async function changePassword(
     const rows = await tx
       .update(users)
       .set({ passwordHash, failedLogins: 0, loginBlockedUntil: null, updatedAt: sql`now()` })
-      .where(and(eq(users.id, userId), eq(users.passwordHash, account.passwordHash)))
+      .where(and(eq(users.id, userId), account.passwordHash === null ? isNull(users.passwordHash) : eq(users.passwordHash, account.passwordHash)))
       .returning({ id: users.id });
     if (!rows.length) return false;
     await endLogins(tx, userId, hashSecret(currentToken));
