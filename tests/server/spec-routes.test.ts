@@ -125,7 +125,6 @@ const NOT_YET = [
   'GET /api/AiModelType/GetAiModelTypeAll',
   '/api/admin/AiModelMap/GetAiModelListAll',
   '/api/MarketActivity/',
-  '/api/Poster/',
   '/api/Prompt/',
   '/api/Provider/',
   '/api/UserPrompt/',
@@ -136,7 +135,6 @@ const NOT_YET = [
   '/api/admin/Language/',
   '/api/admin/MarketActivity/',
   '/api/admin/ParamTools/',
-  '/api/admin/Poster/',
   '/api/admin/UserPrompt/',
 ];
 
