@@ -15,7 +15,8 @@ import { Codes } from '../../shared/contracts/envelope.ts';
 import { AdminVipPackageSchema, type AdminVipPackage, type SaveVipPackageSchema } from '../../shared/contracts/plans.ts';
 import { RedeemBatchCreatedSchema, RedeemBatchSchema, RedeemCodeEntrySchema, type RedeemBatch, type RedeemBatchCreate } from '../../shared/contracts/redeem-codes.ts';
 import { getVipPackageModels } from '../../shared/api/plans.ts';
-import { ApiError, apiGet, apiPost, apiUrl, httpErrorMessage, requestHeaders, transportError, unwrapEnvelope } from '../../shared/api/request.ts';
+import { AdminPosterSettingsSchema, POSTER, type AdminPosterSettings, type AdminSavePosterBody } from '../../shared/contracts/poster.ts';
+import { ApiError, apiGet, apiGetFile, apiPost, apiUrl, httpErrorMessage, requestHeaders, transportError, unwrapEnvelope } from '../../shared/api/request.ts';
 
 /**
  * The console's money pages: plans and prices (/api/admin/Vip/*Package*), orders and Stripe
@@ -163,5 +164,37 @@ export function inviteStatisticsQuery(query: Partial<InviteStatisticsQuery>) {
     queryKey: [...adminMoneyKey, 'invites', query] as const,
     queryFn: ({ signal }) => apiGet('/api/admin/InviteCode/GetStatistics', present(query), { data: InviteStatisticsSchema, signal }),
     placeholderData: keepPreviousData,
+  });
+}
+
+// ---- invite poster ----
+
+/** The invite poster's settings (docs/api.md#invite-poster). */
+export function adminPosterQuery() {
+  return queryOptions({
+    queryKey: [...adminMoneyKey, 'poster'] as const,
+    queryFn: ({ signal }) => apiGet('/api/admin/Poster/Get', undefined, { data: AdminPosterSettingsSchema, signal }),
+  });
+}
+
+export function saveAdminPoster(body: AdminSavePosterBody): Promise<AdminPosterSettings> {
+  return apiPost('/api/admin/Poster/Save', body, { data: AdminPosterSettingsSchema });
+}
+
+/** Sends the operator's picture as the server takes it: multipart, one file as POSTER.pictureField. */
+export function uploadPosterPicture(file: File): Promise<AdminPosterSettings> {
+  const form = new FormData();
+  form.append(POSTER.pictureField, file, file.name);
+  return apiPost('/api/admin/Poster/SavePicture', form, { data: AdminPosterSettingsSchema });
+}
+
+/** The poster with a sample account, the draft words and colour over the saved ones; made anew after every save. */
+export function adminPosterPreviewQuery(query: { lang: 'en' | 'zh'; headline: string; subtext: string; accentColor: string }, updateTime: string | null) {
+  return queryOptions({
+    queryKey: [...adminMoneyKey, 'poster', 'preview', query, updateTime] as const,
+    queryFn: ({ signal }) => apiGetFile('/api/admin/Poster/Preview', query, { signal }),
+    placeholderData: keepPreviousData,
+    staleTime: Infinity,
+    retry: false,
   });
 }

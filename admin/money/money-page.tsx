@@ -7,11 +7,12 @@ import { CouponsTab } from './coupons-tab.tsx';
 import { InvitesTab } from './invites-tab.tsx';
 import { OrdersTab } from './orders-tab.tsx';
 import { PlansTab } from './plans-tab.tsx';
+import { PosterTab } from './poster-tab.tsx';
 import { RedeemTab } from './redeem-tab.tsx';
 import { SubscriptionsTab } from './subscriptions-tab.tsx';
 import './strings.ts';
 
-const MONEY_TABS = ['plans', 'orders', 'subscriptions', 'redeem', 'coupons', 'invites'] as const;
+const MONEY_TABS = ['plans', 'orders', 'subscriptions', 'redeem', 'coupons', 'invites', 'poster'] as const;
 type MoneyTab = (typeof MONEY_TABS)[number];
 
 const PANELS: Record<MoneyTab, () => React.ReactNode> = {
@@ -21,9 +22,10 @@ const PANELS: Record<MoneyTab, () => React.ReactNode> = {
   redeem: () => <RedeemTab />,
   coupons: () => <CouponsTab />,
   invites: () => <InvitesTab />,
+  poster: () => <PosterTab />,
 };
 
-/** /admin/money/:tab — plans and prices, orders, subscriptions, redeem codes, coupons, invites. */
+/** /admin/money/:tab — plans and prices, orders, subscriptions, redeem codes, coupons, invites, the invite poster. */
 export function MoneyPage() {
   const { t } = useTranslation();
   const { tab: param } = useParams<{ tab?: string }>();

@@ -1,7 +1,8 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import type { Paged } from '../../shared/contracts/common.ts';
 import { InviteInfoSchema, InvitedAccountPageSchema, type InviteInfo, type InvitedAccount } from '../../shared/contracts/invites.ts';
-import { apiGet } from '../../shared/api/request.ts';
+import { GET_POSTER_BY_CODE_PATH } from '../../shared/contracts/poster.ts';
+import { apiGet, apiGetFile } from '../../shared/api/request.ts';
 
 /** Invites (docs/economy.md#invites): the caller's code and link, and the accounts it brought. */
 
@@ -41,3 +42,23 @@ export function myInviteListQuery(token: string | null) {
     enabled: token !== null,
   });
 }
+
+export type PosterLanguage = 'en' | 'zh';
+
+/** The invite poster of `code` in `lang`: a PNG (GET /api/Poster/GetPosterByCode). */
+export function getPosterByCode(code: string, lang: PosterLanguage, signal?: AbortSignal): Promise<Blob> {
+  return apiGetFile(GET_POSTER_BY_CODE_PATH, { code, lang }, { signal });
+}
+
+/** The poster as the server made it; kept a few minutes (the server makes it again only when something on it changes). */
+export function posterQuery(code: string, lang: PosterLanguage) {
+  return queryOptions({
+    queryKey: [...inviteKey, 'poster', code, lang] as const,
+    queryFn: ({ signal }) => getPosterByCode(code, lang, signal),
+    staleTime: 5 * 60_000,
+    retry: false,
+  });
+}
+
+/** What a downloaded poster is called: invite-poster-ABCD2345-en.png. */
+export const posterFileName = (code: string, lang: PosterLanguage) => `invite-poster-${code}-${lang}.png`;

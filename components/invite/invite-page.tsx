@@ -10,9 +10,10 @@ import { isLoggedInAtom, tokenAtom } from '../../shared/atoms/auth.ts';
 import type { InvitedAccount, InviteInfo } from '../../shared/contracts/invites.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
 import { SignInPrompt } from '../app-shell/sign-in-prompt.tsx';
-import { IconCopy } from '../ui/icons.tsx';
+import { IconCopy, IconPhoto } from '../ui/icons.tsx';
 import { notifyError, notifySuccess } from '../ui/notify.ts';
 import { PageFrame } from '../ui/page-frame.tsx';
+import { PosterDialog } from './poster-dialog.tsx';
 
 addEnglishStrings(en);
 
@@ -105,6 +106,7 @@ function useCopy(): [copied: string | null, copy: (text: string, what: string) =
 function ShareCard({ info }: { info: InviteInfo }) {
   const { t } = useTranslation();
   const [copied, copy] = useCopy();
+  const [posterOpen, setPosterOpen] = useState(false);
   const copyButton = (text: string, what: 'code' | 'link', label: string) => (
     <Button variant="light" leftSection={<IconCopy size={16} />} onClick={() => copy(text, what)} style={{ flex: 'none' }}>
       {copied === what ? t('invite.copied') : label}
@@ -133,7 +135,11 @@ function ShareCard({ info }: { info: InviteInfo }) {
           />
           {copyButton(info.inviteUrl, 'link', t('invite.copyLink'))}
         </ShareField>
+        <Button variant="light" leftSection={<IconPhoto size={16} />} onClick={() => setPosterOpen(true)} style={{ alignSelf: 'flex-start' }}>
+          {t('invite.posterOpen')}
+        </Button>
       </Stack>
+      <PosterDialog opened={posterOpen} onClose={() => setPosterOpen(false)} inviteCode={info.inviteCode} inviteUrl={info.inviteUrl} />
     </Paper>
   );
 }

@@ -308,17 +308,33 @@ export function apiPost<T = unknown>(path: string, body?: unknown, options: Omit
  * server's Msg (10402 logs out as for any call); the headers, the timeout and the renewed token are
  * those of `request`.
  */
-export async function apiPostFile(path: string, body: unknown, options: Pick<RequestOptions<never>, 'signal' | 'timeoutMs'> = {}): Promise<Blob> {
+export function apiPostFile(path: string, body: unknown, options: Pick<RequestOptions<never>, 'signal' | 'timeoutMs'> = {}): Promise<Blob> {
+  return requestFile(path, { method: 'POST', body }, options);
+}
+
+/** A GET whose success is a file (a picture, ...): as apiPostFile, with the query in the address. */
+export function apiGetFile(path: string, query?: Query, options: Pick<RequestOptions<never>, 'signal' | 'timeoutMs'> = {}): Promise<Blob> {
+  return requestFile(path, { method: 'GET', query }, options);
+}
+
+async function requestFile(
+  path: string,
+  call: { method: 'GET'; query?: Query } | { method: 'POST'; body: unknown },
+  options: Pick<RequestOptions<never>, 'signal' | 'timeoutMs'>,
+): Promise<Blob> {
   const timeout = AbortSignal.timeout(options.timeoutMs ?? REQUEST_TIMEOUT_MS);
   const { signal, dispose } = combineSignals([options.signal, timeout]);
   try {
     const headers = await requestHeaders();
     headers.set('X-Request-Id', newRequestId());
-    headers.set('Content-Type', JSON_PATCH_CONTENT_TYPE);
+    if (call.method === 'POST') headers.set('Content-Type', JSON_PATCH_CONTENT_TYPE);
     let response: Response;
     let blob: Blob;
     try {
-      response = await fetch(apiUrl(path), { method: 'POST', headers, body: JSON.stringify(body), signal });
+      response =
+        call.method === 'POST'
+          ? await fetch(apiUrl(path), { method: 'POST', headers, body: JSON.stringify(call.body), signal })
+          : await fetch(apiUrl(path, call.query), { headers, signal });
       blob = await response.blob();
     } catch (error) {
       throw transportError(error, options.signal, timeout);

@@ -56,7 +56,7 @@ async function formBody(fields: Record<string, string>, file: { field: string; n
 
 const WEBHOOK = '/api/Vip/StripeWebhook';
 
-const UPLOAD_ROUTES = new Set(['/api/Chat/AddChatMedia', '/api/Chat/UploadMediaByFile', '/api/Chat/AddChatFileToAi', '/api/Account/AddUserForHeadImg']);
+const UPLOAD_ROUTES = new Set(['/api/Chat/AddChatMedia', '/api/Chat/UploadMediaByFile', '/api/Chat/AddChatFileToAi', '/api/Account/AddUserForHeadImg', '/api/admin/Poster/SavePicture']);
 
 /** Calls that end what later calls need (the session, the model, the account): made last, in this order. */
 const LAST = ['/api/User/DeleteUserProvider', '/api/admin/SignInProvider/Delete', '/api/Chat/RevokeShare', '/api/QuickFunction/DeleteUserQuickFunction', '/api/admin/QuickFunction/Delete', '/api/admin/AiPrompWord/Delete', '/api/admin/TagPrompt/Delete', '/api/Vip/DeleteVipOrder', '/api/Chat/DeleteMessage', '/api/Chat/DeleteSessions', '/api/admin/AiModelMap/Delete', '/api/admin/AiModel/Delete', '/api/admin/System/DeleteSetting', '/api/admin/User/Close', '/api/admin/User/Delete', '/api/Account/UpdateUserPassword', '/api/User/Logout', '/api/User/LogoutAll'];
@@ -275,7 +275,9 @@ async function seed() {
   const toConfirm = await providerSignIn(new CookieJar(), appUrl, oidc, 'doc-owner', { providerKey: 'doc-oidc' });
   await providerSignIn(new CookieJar(), appUrl, oidc, 'doc-linked', { providerKey: 'doc-oidc', action: 'link', returnTo: '/setting/account' }, owner.token);
   const linked = (await api(t.app, owner).getBody('/api/User/GetUserProviderList')).Data.list;
+  const inviteCode = (await api(t.app, owner).getBody('/api/InviteCode/GetMyInviteCode')).Data.inviteCode;
   return {
+    inviteCode,
     linkId: toConfirm.searchParams.get('providerLink'),
     userProviderId: linked.find((l: { email: string }) => l.email === 'doc-linked@example.test').id,
     verifyToken,
@@ -394,6 +396,10 @@ const perRoute = (known: Record<string, unknown> = {}): Record<string, Record<st
   '/api/admin/QuickFunction/Sort': { ids: ['qf-summarize', 'qf-explain'] },
   '/api/admin/AiPrompWord/Save': { aiPrompWordId: undefined, tagIds: [] },
   '/api/admin/TagPrompt/Save': { nameEn: 'Doc tag renamed', nameZh: '文档标签改名', sort: 5 },
+  // The owner's own invite code (`code` is the redeem code's elsewhere); the words and colour of a real poster.
+  '/api/Poster/GetPosterByCode': { code: known.inviteCode, lang: 'zh' },
+  '/api/admin/Poster/Save': { headlineEn: 'Join me', headlineZh: '加入我', subtextEn: '', subtextZh: '', accentColor: '#336699', removePicture: false },
+  '/api/admin/Poster/Preview': { lang: 'zh', headline: '草稿', subtext: undefined, accentColor: '#336699' },
   '/api/admin/User/GrantPoints': { amount: 5, reason: 'openapi', requestId: 'openapi-grant' },
   '/api/admin/User/ExtendPlan': { level: 1, days: 1, requestId: 'openapi-extend' },
   '/api/admin/User/SetRole': { role: 'user' },

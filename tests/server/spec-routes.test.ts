@@ -113,13 +113,11 @@ const NOT_YET = [
   'GET /api/AiModelType/GetAiModelTypeAll',
   '/api/admin/AiModelMap/GetAiModelListAll',
   '/api/MarketActivity/',
-  '/api/Poster/',
   '/api/Prompt/',
   '/api/UserPrompt/',
   '/api/admin/AiModelType/',
   '/api/admin/InviteCodeUsed/',
   '/api/admin/MarketActivity/',
-  '/api/admin/Poster/',
   '/api/admin/UserPrompt/',
 ];
 

@@ -34,6 +34,9 @@ export const canonicalInviteCode = (code: string) => code.trim().toUpperCase();
 
 const inviteKey = (inviteeId: string) => `invite:${inviteeId}`;
 
+/** The sign-up link that carries `code` (the invite page shows it; the poster's QR code holds it). */
+export const inviteUrlOf = (ctx: AppContext, code: string) => `${ctx.config.publicUrl}/?inviteCode=${encodeURIComponent(code)}`;
+
 /** Invite settings as whole numbers ≥ 0; a stored value that is not one reads as the default. */
 async function intSettings<K extends 'invite_points' | 'invite_daily_cap' | 'invite_min_spend'>(ctx: AppContext, keys: readonly K[]): Promise<Record<K, number>> {
   const values = await settingValues(ctx, keys);
@@ -88,7 +91,7 @@ export async function getMyInvite(ctx: AppContext, userId: string): Promise<Invi
   ]);
   return {
     inviteCode,
-    inviteUrl: `${ctx.config.publicUrl}/?inviteCode=${encodeURIComponent(inviteCode)}`,
+    inviteUrl: inviteUrlOf(ctx, inviteCode),
     invitedCount: invited.n,
     creditedCount: earned.n,
     pointsEarned: earned.points,
