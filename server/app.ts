@@ -65,6 +65,8 @@ import { registerQuickFunctionRoutes } from './routes/quick-functions.ts';
 import { registerAdminQuickFunctionRoutes } from './routes/admin/quick-functions.ts';
 import { registerPromptTagRoutes } from './routes/prompt-tags.ts';
 import { registerAdminPromptTagRoutes } from './routes/admin/prompt-tags.ts';
+import { registerPromptLibraryRoutes } from './routes/prompt-library.ts';
+import { registerAdminPromptLibraryRoutes } from './routes/admin/prompt-library.ts';
 import { registerFavouriteRoutes } from './routes/favourites.ts';
 import { registerFeedbackRoutes } from './routes/feedback.ts';
 
@@ -259,6 +261,8 @@ function registerApiRoutes(app: FastifyInstance): void {
   registerAdminQuickFunctionRoutes(app);
   registerPromptTagRoutes(app);
   registerAdminPromptTagRoutes(app);
+  registerPromptLibraryRoutes(app);
+  registerAdminPromptLibraryRoutes(app);
   registerFavouriteRoutes(app);
   registerFeedbackRoutes(app);
 }

@@ -23,13 +23,19 @@ import {
   type AdminSaveRecommendedPromptBodySchema,
 } from '../../shared/contracts/quick-function.ts';
 import type { Language } from '../../shared/contracts/common.ts';
+import {
+  AdminPromptSubmissionPageSchema,
+  AdminPromptSubmissionSchema,
+  type AdminPromptSubmission,
+  type PromptSubmissionState,
+} from '../../shared/contracts/prompt-library.ts';
 import { AdminPromptTagListSchema, AdminPromptTagSchema, type AdminPromptTag, type AdminSavePromptTagBodySchema } from '../../shared/contracts/prompt-tag.ts';
 import { AdminSettingListSchema, AdminSettingSchema, type AdminSetting } from '../../shared/contracts/system.ts';
 import { apiGet, apiPost } from '../../shared/api/request.ts';
 
 /**
  * The console's content pages: plugins, the built-in quick functions and their menu tree,
- * recommended prompts and their tags, system settings, notification broadcasts, uninstall feedback and the
+ * recommended prompts and their tags, the review of prompts users share to the library, system settings, notification broadcasts, uninstall feedback and the
  * page-view and request-time records (docs/api.md).
  */
 
@@ -183,4 +189,27 @@ export function pageViewsQuery(page: number, filters: PageViewFilters) {
       apiGet('/api/admin/Records/GetPageViews', present({ ...filters, page, count: CONTENT_PAGE_SIZE }), { data: PageViewPageSchema, signal }),
     placeholderData: keepPreviousData,
   });
+}
+
+// ---- prompt review (the prompts users share to the library) ----
+
+export function promptSubmissionsQuery(page: number, state: PromptSubmissionState | null, q: string) {
+  return queryOptions({
+    queryKey: [...adminContentKey, 'prompt-review', page, state, q] as const,
+    queryFn: ({ signal }) =>
+      apiGet('/api/admin/UserPrompt/GetList', { page, count: CONTENT_PAGE_SIZE, state: state ?? undefined, q: q || undefined }, { data: AdminPromptSubmissionPageSchema, signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function approvePromptSubmission(promptSubmissionId: string): Promise<AdminPromptSubmission> {
+  return apiPost('/api/admin/UserPrompt/Approve', { promptSubmissionId }, { data: AdminPromptSubmissionSchema });
+}
+
+export function rejectPromptSubmission(promptSubmissionId: string, reason: string): Promise<AdminPromptSubmission> {
+  return apiPost('/api/admin/UserPrompt/Reject', { promptSubmissionId, reason }, { data: AdminPromptSubmissionSchema });
+}
+
+export function unpublishPromptSubmission(promptSubmissionId: string, reason: string): Promise<AdminPromptSubmission> {
+  return apiPost('/api/admin/UserPrompt/Unpublish', { promptSubmissionId, reason: reason || undefined }, { data: AdminPromptSubmissionSchema });
 }

@@ -6,6 +6,7 @@ import { RoutedTabs } from '../../components/ui/routed-tabs.tsx';
 import { FeedbackTab } from './feedback-tab.tsx';
 import { NotificationsTab } from './notifications-tab.tsx';
 import { PluginsTab } from './plugins-tab.tsx';
+import { PromptReviewTab } from './prompt-review-tab.tsx';
 import { PromptTagsTab } from './prompt-tags-tab.tsx';
 import { PromptsTab } from './prompts-tab.tsx';
 import { QuickFunctionsTab } from './quick-functions-tab.tsx';
@@ -13,13 +14,14 @@ import { RecordsTab } from './records-tab.tsx';
 import { SettingsTab } from './settings-tab.tsx';
 import './strings.ts';
 
-const CONTENT_TABS = ['plugins', 'quick-functions', 'prompts', 'tags', 'settings', 'notifications', 'feedback', 'records'] as const;
+const CONTENT_TABS = ['plugins', 'quick-functions', 'prompts', 'prompt-review', 'tags', 'settings', 'notifications', 'feedback', 'records'] as const;
 type ContentTab = (typeof CONTENT_TABS)[number];
 
 const PANELS: Record<ContentTab, () => React.ReactNode> = {
   plugins: () => <PluginsTab />,
   'quick-functions': () => <QuickFunctionsTab />,
   prompts: () => <PromptsTab />,
+  'prompt-review': () => <PromptReviewTab />,
   tags: () => <PromptTagsTab />,
   settings: () => <SettingsTab />,
   notifications: () => <NotificationsTab />,
@@ -27,7 +29,7 @@ const PANELS: Record<ContentTab, () => React.ReactNode> = {
   records: () => <RecordsTab />,
 };
 
-/** /admin/content/:tab — plugins, quick functions, recommended prompts, prompt tags, settings, notifications, feedback, records. */
+/** /admin/content/:tab — plugins, quick functions, recommended prompts, the review of prompts users share, prompt tags, settings, notifications, feedback, records. */
 export function ContentPage() {
   const { t } = useTranslation();
   const { tab: param } = useParams<{ tab?: string }>();

@@ -126,9 +126,7 @@ const NOT_YET = [
   '/api/admin/AiModelMap/GetAiModelListAll',
   '/api/MarketActivity/',
   '/api/Poster/',
-  '/api/Prompt/',
   '/api/Provider/',
-  '/api/UserPrompt/',
   '/api/ParamTools/',
   '/api/Log/',
   '/api/admin/AiModelType/',
@@ -137,7 +135,6 @@ const NOT_YET = [
   '/api/admin/MarketActivity/',
   '/api/admin/ParamTools/',
   '/api/admin/Poster/',
-  '/api/admin/UserPrompt/',
 ];
 
 describe('the operations the product spec names', () => {
