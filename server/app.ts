@@ -65,6 +65,8 @@ import { registerPersonalizationRoutes } from './routes/personalization.ts';
 import { watchPersonalizationChanges } from './services/personalization/personalization.ts';
 import { registerQuickFunctionRoutes } from './routes/quick-functions.ts';
 import { registerAdminQuickFunctionRoutes } from './routes/admin/quick-functions.ts';
+import { registerPromptLibraryRoutes } from './routes/prompt-library.ts';
+import { registerAdminPromptLibraryRoutes } from './routes/admin/prompt-library.ts';
 import { registerPromptTagRoutes } from './routes/prompt-tags.ts';
 import { registerAdminPromptTagRoutes } from './routes/admin/prompt-tags.ts';
 import { registerParamToolsRoutes } from './routes/param-tools.ts';
@@ -259,6 +261,8 @@ function registerApiRoutes(app: FastifyInstance): void {
   registerAdminInviteRoutes(app);
   registerAdminPosterRoutes(app);
   registerAdminStatsRoutes(app);
+  registerPromptLibraryRoutes(app);
+  registerAdminPromptLibraryRoutes(app);
   registerPlanRoutes(app);
   registerPointsRoutes(app);
   registerAdminRedeemCodeRoutes(app);

@@ -29,6 +29,12 @@ import {
   type AdminSignInProvider,
   type SaveSignInProvider,
 } from '../../shared/contracts/sign-in-providers.ts';
+import {
+  AdminPromptSubmissionPageSchema,
+  AdminPromptSubmissionSchema,
+  type AdminPromptSubmission,
+  type PromptSubmissionState,
+} from '../../shared/contracts/prompt-library.ts';
 import { AdminPromptTagListSchema, AdminPromptTagSchema, type AdminPromptTag, type AdminSavePromptTagBodySchema } from '../../shared/contracts/prompt-tag.ts';
 import { AdminSettingListSchema, AdminSettingSchema, type AdminSetting } from '../../shared/contracts/system.ts';
 import { apiGet, apiPost } from '../../shared/api/request.ts';
@@ -42,7 +48,7 @@ import { ClientErrorGroupSchema, ClientErrorPageSchema, type ClientErrorGroup, t
 
 /**
  * The console's content pages: plugins, the built-in quick functions and their menu tree,
- * recommended prompts and their tags, system settings, notification broadcasts, uninstall feedback, the
+ * recommended prompts and their tags, the review of prompts users share to the library, system settings, notification broadcasts, uninstall feedback, the
  * page-view and request-time records, the translations' overrides and the client error log (docs/api.md).
  */
 
@@ -255,4 +261,27 @@ export function clientErrorsQuery(page: number, filter: { search: string; surfac
 /** Marks a group resolved; it comes back when it is reported again. */
 export function resolveClientError(clientErrorId: string): Promise<ClientErrorGroup> {
   return apiPost('/api/admin/Log/Resolve', { clientErrorId }, { data: ClientErrorGroupSchema });
+}
+
+// ---- prompt review (the prompts users share to the library) ----
+
+export function promptSubmissionsQuery(page: number, state: PromptSubmissionState | null, q: string) {
+  return queryOptions({
+    queryKey: [...adminContentKey, 'prompt-review', page, state, q] as const,
+    queryFn: ({ signal }) =>
+      apiGet('/api/admin/UserPrompt/GetList', { page, count: CONTENT_PAGE_SIZE, state: state ?? undefined, q: q || undefined }, { data: AdminPromptSubmissionPageSchema, signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function approvePromptSubmission(promptSubmissionId: string): Promise<AdminPromptSubmission> {
+  return apiPost('/api/admin/UserPrompt/Approve', { promptSubmissionId }, { data: AdminPromptSubmissionSchema });
+}
+
+export function rejectPromptSubmission(promptSubmissionId: string, reason: string): Promise<AdminPromptSubmission> {
+  return apiPost('/api/admin/UserPrompt/Reject', { promptSubmissionId, reason }, { data: AdminPromptSubmissionSchema });
+}
+
+export function unpublishPromptSubmission(promptSubmissionId: string, reason: string): Promise<AdminPromptSubmission> {
+  return apiPost('/api/admin/UserPrompt/Unpublish', { promptSubmissionId, reason: reason || undefined }, { data: AdminPromptSubmissionSchema });
 }

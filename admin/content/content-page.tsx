@@ -7,6 +7,7 @@ import { ErrorLogTab } from './error-log-tab.tsx';
 import { FeedbackTab } from './feedback-tab.tsx';
 import { NotificationsTab } from './notifications-tab.tsx';
 import { PluginsTab } from './plugins-tab.tsx';
+import { PromptReviewTab } from './prompt-review-tab.tsx';
 import { PromptTagsTab } from './prompt-tags-tab.tsx';
 import { PromptsTab } from './prompts-tab.tsx';
 import { QuickFunctionsTab } from './quick-functions-tab.tsx';
@@ -16,13 +17,14 @@ import { SignInProvidersTab } from './sign-in-providers-tab.tsx';
 import { TranslationsTab } from './translations-tab.tsx';
 import './strings.ts';
 
-const CONTENT_TABS = ['plugins', 'quick-functions', 'prompts', 'tags', 'settings', 'notifications', 'feedback', 'records', 'translations', 'error-log', 'sign-in'] as const;
+const CONTENT_TABS = ['plugins', 'quick-functions', 'prompts', 'prompt-review', 'tags', 'settings', 'notifications', 'feedback', 'records', 'translations', 'error-log', 'sign-in'] as const;
 type ContentTab = (typeof CONTENT_TABS)[number];
 
 const PANELS: Record<ContentTab, () => React.ReactNode> = {
   plugins: () => <PluginsTab />,
   'quick-functions': () => <QuickFunctionsTab />,
   prompts: () => <PromptsTab />,
+  'prompt-review': () => <PromptReviewTab />,
   tags: () => <PromptTagsTab />,
   settings: () => <SettingsTab />,
   notifications: () => <NotificationsTab />,
@@ -33,7 +35,7 @@ const PANELS: Record<ContentTab, () => React.ReactNode> = {
   'sign-in': () => <SignInProvidersTab />,
 };
 
-/** /admin/content/:tab — plugins, quick functions, recommended prompts, prompt tags, settings, notifications, feedback, records, translations, the client error log, sign-in providers. */
+/** /admin/content/:tab — plugins, quick functions, recommended prompts, the review of prompts users share, prompt tags, settings, notifications, feedback, records, translations, the client error log, sign-in providers. */
 export function ContentPage() {
   const { t } = useTranslation();
   const { tab: param } = useParams<{ tab?: string }>();

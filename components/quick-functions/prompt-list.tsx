@@ -1,9 +1,11 @@
 import { ActionIcon, Badge, Group, Menu, Paper, Stack, Switch, Text, Tooltip } from '@mantine/core';
 import { memo, useState, type DragEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { PromptSubmission } from '../../shared/contracts/prompt-library.ts';
 import type { UserQuickFunction } from '../../shared/contracts/quick-function.ts';
 import { IconArrowDown, IconArrowUp, IconDots, IconFolder, IconGrip, IconPin } from '../ui/icons.tsx';
 import type { PromptRow } from './prompt-order.ts';
+import { SubmissionReason, SubmissionState } from './share-prompt.tsx';
 
 /** What a row can do to its item. */
 export interface PromptRowActions {
@@ -14,6 +16,10 @@ export interface PromptRowActions {
   /** Moves the item to position `to` among its siblings. */
   onMove: (item: UserQuickFunction, to: number) => void;
   onGroup: (item: UserQuickFunction, parentId: string | null) => void;
+  /** Shares the item to the community library (or shares it again); absent: no sharing. */
+  onShare?: (item: UserQuickFunction) => void;
+  /** Takes the item's shared copy back out of the library. */
+  onWithdraw?: (item: UserQuickFunction, submission: PromptSubmission) => void;
 }
 
 export interface PromptListProps extends PromptRowActions {
@@ -21,13 +27,15 @@ export interface PromptListProps extends PromptRowActions {
   groups: readonly UserQuickFunction[];
   /** Reordering is off while the list is filtered (the neighbours on screen are not the real ones). */
   sortable: boolean;
+  /** The library state of each own prompt that was shared, by its id. */
+  submissions?: ReadonlyMap<string, PromptSubmission>;
 }
 
 /**
  * The user's prompts: each with its show/hide switch, pin to the toolbar, up and down (or drag among
  * its siblings), and a menu to edit, move to a group, or delete. A group's prompts are indented under it.
  */
-export function PromptList({ rows, groups, sortable, ...actions }: PromptListProps) {
+export function PromptList({ rows, groups, sortable, submissions, ...actions }: PromptListProps) {
   const [dragged, setDragged] = useState<PromptRow | null>(null);
   const [over, setOver] = useState<string | null>(null);
   const sameParent = (row: PromptRow) => !!dragged && dragged.siblings === row.siblings;
@@ -63,6 +71,7 @@ export function PromptList({ rows, groups, sortable, ...actions }: PromptListPro
           row={row}
           groups={groups}
           sortable={sortable}
+          submission={submissions?.get(row.item.userQuickFunctionId)}
           dropTarget={over === row.item.userQuickFunctionId}
           drag={sortable ? drag(row) : undefined}
           {...actions}
@@ -76,10 +85,18 @@ const PromptRowItem = memo(function PromptRowItem({
   row,
   groups,
   sortable,
+  submission,
   dropTarget,
   drag,
   ...actions
-}: PromptRowActions & { row: PromptRow; groups: readonly UserQuickFunction[]; sortable: boolean; dropTarget: boolean; drag?: Record<string, (event: DragEvent) => void> }) {
+}: PromptRowActions & {
+  row: PromptRow;
+  groups: readonly UserQuickFunction[];
+  sortable: boolean;
+  submission: PromptSubmission | undefined;
+  dropTarget: boolean;
+  drag?: Record<string, (event: DragEvent) => void>;
+}) {
   const { t } = useTranslation();
   const { item, depth, siblings } = row;
   const index = siblings.indexOf(item.userQuickFunctionId);
@@ -113,7 +130,9 @@ const PromptRowItem = memo(function PromptRowItem({
             {item.isGroup && <Badge size="xs" variant="light" color="gray">{t('quickFunctions.group')}</Badge>}
             {!item.online && <Badge size="xs" variant="outline" color="gray">{t('quickFunctions.hidden')}</Badge>}
             {item.pinned && <Badge size="xs" variant="light">{t('quickFunctions.pinned')}</Badge>}
+            {submission && <SubmissionState item={item} submission={submission} />}
           </Group>
+          {submission && <SubmissionReason submission={submission} />}
           {item.description && (
             <Text size="xs" c="dimmed" lineClamp={2}>
               {item.description}
@@ -132,7 +151,7 @@ const PromptRowItem = memo(function PromptRowItem({
             </Group>
           )}
         </Stack>
-        <RowControls item={item} index={index} count={siblings.length} sortable={sortable} groups={groups} {...actions} />
+        <RowControls item={item} index={index} count={siblings.length} sortable={sortable} groups={groups} submission={submission} {...actions} />
       </Group>
     </Paper>
   );
@@ -150,7 +169,10 @@ function RowControls({
   onPin,
   onMove,
   onGroup,
-}: PromptRowActions & { item: UserQuickFunction; index: number; count: number; sortable: boolean; groups: readonly UserQuickFunction[] }) {
+  onShare,
+  onWithdraw,
+  submission,
+}: PromptRowActions & { item: UserQuickFunction; index: number; count: number; sortable: boolean; groups: readonly UserQuickFunction[]; submission: PromptSubmission | undefined }) {
   const { t } = useTranslation();
   const name = item.name;
   return (
@@ -190,6 +212,10 @@ function RowControls({
         </Menu.Target>
         <Menu.Dropdown>
           <Menu.Item onClick={() => onEdit(item)}>{t('quickFunctions.edit')}</Menu.Item>
+          {!item.isGroup && onShare && (
+            <Menu.Item onClick={() => onShare(item)}>{submission ? t('quickFunctions.share.again') : t('quickFunctions.share.action')}</Menu.Item>
+          )}
+          {submission && onWithdraw && <Menu.Item onClick={() => onWithdraw(item, submission)}>{t('quickFunctions.share.withdraw')}</Menu.Item>}
           {!item.isGroup && groups.length > 0 && (
             <>
               <Menu.Label>{t('quickFunctions.moveTo')}</Menu.Label>

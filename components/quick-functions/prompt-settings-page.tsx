@@ -16,6 +16,8 @@ import {
   userQuickFunctionsQuery,
 } from '../../shared/api/quick-functions.ts';
 import { promptTagsQuery } from '../../shared/api/prompt-tags.ts';
+import { mySubmissionsQuery, withdrawSubmission } from '../../shared/api/prompt-library.ts';
+import type { PromptSubmission } from '../../shared/contracts/prompt-library.ts';
 import { isLoggedInAtom, tokenAtom } from '../../shared/atoms/auth.ts';
 import type { UserQuickFunction } from '../../shared/contracts/quick-function.ts';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
@@ -30,7 +32,8 @@ import { PromptFormModal } from './prompt-form.tsx';
 import { checkImportFile, downloadJson, exportFileName, type ImportProblem } from './prompt-import.ts';
 import { PromptList } from './prompt-list.tsx';
 import { arrangePrompts, reorderPrompts, withOrder } from './prompt-order.ts';
-import { RecommendedPrompts } from './recommended-prompts.tsx';
+import { PromptLibrary } from './prompt-library.tsx';
+import { SharePromptModal } from './share-prompt.tsx';
 import strings from '../../locales/features/quick-functions.en.json';
 
 addEnglishStrings(strings);
@@ -42,8 +45,8 @@ export interface PromptSettingsPageProps {
 
 /**
  * /prompt_setting: the user's own prompts (quick functions) — search, show or hide, pin to the
- * selection toolbar, sort, group, edit in the Prompt form, delete — the recommended prompts, and
- * import/export as JSON. Every change is announced to the extension (updatePromptPlugin).
+ * selection toolbar, sort, group, edit in the Prompt form, delete, share to the community library —
+ * the recommended prompts, the community's prompts, and import/export as JSON. Every change is announced to the extension (updatePromptPlugin).
  */
 export function PromptSettingsPage({ onBack }: PromptSettingsPageProps) {
   const { t } = useTranslation();
@@ -84,6 +87,16 @@ function useChange() {
   };
 }
 
+/** The rows shown: all in their tree, or (searching or by tag) the matches, flat. */
+function filterRows(items: UserQuickFunction[], q: string, tagId: string | null) {
+  const all = arrangePrompts(items);
+  if (!q && !tagId) return all;
+  return all
+    .filter(({ item }) => !q || [item.name, item.description, item.template].some((s) => s.toLocaleLowerCase().includes(q)))
+    .filter(({ item }) => !tagId || item.tagIds.includes(tagId))
+    .map((row) => ({ ...row, depth: 0 as const }));
+}
+
 function PromptSettingsContent() {
   const { t, i18n } = useTranslation();
   const token = useAtomValue(tokenAtom);
@@ -98,17 +111,11 @@ function PromptSettingsContent() {
   const [deleting, setDeleting] = useState<UserQuickFunction | null>(null);
   const change = useChange();
   const items = useMemo(() => own.data ?? [], [own.data]);
+  const sharing = useSharing(token);
   const groups = useMemo(() => items.filter((item) => item.isGroup), [items]);
   const q = search.trim().toLocaleLowerCase();
   const filtered = q !== '' || tagId !== null;
-  const rows = useMemo(() => {
-    const all = arrangePrompts(items);
-    if (!q && !tagId) return all;
-    return all
-      .filter(({ item }) => !q || [item.name, item.description, item.template].some((s) => s.toLocaleLowerCase().includes(q)))
-      .filter(({ item }) => !tagId || item.tagIds.includes(tagId))
-      .map((row) => ({ ...row, depth: 0 as const }));
-  }, [items, q, tagId]);
+  const rows = useMemo(() => filterRows(items, q, tagId), [items, q, tagId]);
 
   const setOwn = (next: UserQuickFunction[]) => queryClient.setQueryData(userQuickFunctionsQuery(token).queryKey, next);
   const move = (item: UserQuickFunction, to: number) => {
@@ -171,9 +178,13 @@ function PromptSettingsContent() {
           onPin={(item, pinned) => update(item, { pinned }, () => saveUserQuickFunction({ ...saveBodyOf(item), pinned }))}
           onMove={move}
           onGroup={(item, parentId) => update(item, { parentId }, () => groupUserQuickFunction(item.userQuickFunctionId, parentId))}
+          submissions={sharing.submissions}
+          onShare={sharing.onShare}
+          onWithdraw={sharing.onWithdraw}
         />
       )}
-      <RecommendedPrompts own={items} onAdded={() => void change(async () => undefined, t('quickFunctions.saved'))} />
+      <PromptLibrary own={items} onAdded={() => void change(async () => undefined, t('quickFunctions.saved'))} />
+      {sharing.modal}
       <PromptFormModal
         opened={editing !== null}
         item={editing?.item ?? null}
@@ -201,6 +212,39 @@ function PromptSettingsContent() {
       />
     </>
   );
+}
+
+/**
+ * Sharing the user's prompts to the community library: the library state of each own prompt (a
+ * shared copy whose own prompt was deleted has none here), the share dialog, and withdrawing.
+ */
+function useSharing(token: string | null) {
+  const { t } = useTranslation();
+  const change = useChange();
+  const [sharing, setSharing] = useState<UserQuickFunction | null>(null);
+  const shared = useQuery(mySubmissionsQuery(token));
+  const submissions = useMemo(
+    () => new Map((shared.data ?? []).flatMap((s): [string, PromptSubmission][] => (s.userQuickFunctionId ? [[s.userQuickFunctionId, s]] : []))),
+    [shared.data],
+  );
+  const modal = (
+    <SharePromptModal
+      item={sharing}
+      submission={sharing ? submissions.get(sharing.userQuickFunctionId) : undefined}
+      onClose={() => setSharing(null)}
+      onShared={() => {
+        setSharing(null);
+        void change(async () => undefined, t('quickFunctions.share.sent'));
+      }}
+    />
+  );
+  return {
+    submissions,
+    modal,
+    onShare: setSharing,
+    onWithdraw: (_item: UserQuickFunction, submission: PromptSubmission) =>
+      void change(() => withdrawSubmission(submission.promptSubmissionId), t('quickFunctions.share.withdrawn')),
+  };
 }
 
 /** Search, new prompt, new group, import and export. */

@@ -59,7 +59,7 @@ const WEBHOOK = '/api/Vip/StripeWebhook';
 const UPLOAD_ROUTES = new Set(['/api/Chat/AddChatMedia', '/api/Chat/UploadMediaByFile', '/api/Chat/AddChatFileToAi', '/api/Account/AddUserForHeadImg', '/api/admin/Poster/SavePicture']);
 
 /** Calls that end what later calls need (the session, the model, the account): made last, in this order. */
-const LAST = ['/api/User/DeleteUserProvider', '/api/admin/SignInProvider/Delete', '/api/Chat/RevokeShare', '/api/QuickFunction/DeleteUserQuickFunction', '/api/admin/QuickFunction/Delete', '/api/admin/AiPrompWord/Delete', '/api/admin/TagPrompt/Delete', '/api/Vip/DeleteVipOrder', '/api/Chat/DeleteMessage', '/api/Chat/DeleteSessions', '/api/admin/AiModelMap/Delete', '/api/admin/AiModel/Delete', '/api/admin/System/DeleteSetting', '/api/admin/User/Close', '/api/admin/User/Delete', '/api/Account/UpdateUserPassword', '/api/User/Logout', '/api/User/LogoutAll'];
+const LAST = ['/api/UserPrompt/Withdraw', '/api/User/DeleteUserProvider', '/api/admin/SignInProvider/Delete', '/api/Chat/RevokeShare', '/api/QuickFunction/DeleteUserQuickFunction', '/api/admin/QuickFunction/Delete', '/api/admin/AiPrompWord/Delete', '/api/admin/TagPrompt/Delete', '/api/Vip/DeleteVipOrder', '/api/Chat/DeleteMessage', '/api/Chat/DeleteSessions', '/api/admin/AiModelMap/Delete', '/api/admin/AiModel/Delete', '/api/admin/System/DeleteSetting', '/api/admin/User/Close', '/api/admin/User/Delete', '/api/Account/UpdateUserPassword', '/api/User/Logout', '/api/User/LogoutAll'];
 /** Ends every login of whoever calls it: called with accounts of its own, so the calls after it keep theirs. */
 const LOGOUT_ALL = '/api/User/LogoutAll';
 const lastRank = (route: RouteTableEntry) => LAST.indexOf(route.url);
@@ -256,6 +256,10 @@ async function seed() {
   const ownTool = (await api(t.app, owner).postBody('/api/QuickFunction/SaveUserQuickFunction', { name: 'Doc tool', template: 'Do {selection}', appliesTo: ['selection'] })).Data;
   // A prompt tag, for TagPrompt/Save (an update) and Delete.
   const promptTag = (await api(t.app, owner).postBody('/api/admin/TagPrompt/Save', { nameEn: 'Doc tag', nameZh: '文档标签' })).Data;
+  // Two of the owner's prompts shared to the library: the first for Approve, Unpublish and Withdraw, the second for Reject.
+  const shared1 = (await api(t.app, owner).postBody('/api/UserPrompt/Submit', { userQuickFunctionId: ownTool.userQuickFunctionId })).Data;
+  const otherTool = (await api(t.app, owner).postBody('/api/QuickFunction/SaveUserQuickFunction', { name: 'Doc tool 2', template: 'Do {input}', appliesTo: ['input'] })).Data;
+  const shared2 = (await api(t.app, owner).postBody('/api/UserPrompt/Submit', { userQuickFunctionId: otherTool.userQuickFunctionId })).Data;
   // A share link of the seeded chat, for GetShare and RevokeShare.
   const shared = (await api(t.app, owner).postBody('/api/Chat/ShareSession', { chatSessionId: events[0]!.Data.ChatSessionId })).Data;
   // A picture of an account of its own (the sweep's own uploads replace and remove the caller's), for GetHeadImg.
@@ -287,6 +291,9 @@ async function seed() {
     userQuickFunctionId: ownTool.userQuickFunctionId,
     quickFunctionId: 'qf-summarize',
     aiPrompWordId: 'rp-en-1',
+    promptId: 'rp-en-1',
+    promptSubmissionId: shared1.promptSubmissionId,
+    rejectedSubmissionId: shared2.promptSubmissionId,
     tagPromptId: promptTag.tagPromptId,
     chatMediaId: upload.Data.chatMediaId,
     exp: link.searchParams.get('exp'),
@@ -392,6 +399,9 @@ const perRoute = (known: Record<string, unknown> = {}): Record<string, Record<st
   '/api/QuickFunction/GroupUserQuickFunction': { parentId: null },
   '/api/QuickFunction/SortUserQuickFunction': { ids: [known.userQuickFunctionId] },
   '/api/QuickFunction/ImportUserQuickFunction': { version: 1, items: [{ key: 'a', name: 'Imported', template: 'Do {selection}', appliesTo: ['selection'] }] },
+  // Submitted again (an edit: back to pending, so Approve, then Unpublish, succeed); the second one is rejected.
+  '/api/UserPrompt/Submit': { tagIds: [] },
+  '/api/admin/UserPrompt/Reject': { promptSubmissionId: known.rejectedSubmissionId, reason: 'Too vague' },
   '/api/admin/QuickFunction/Save': { quickFunctionId: undefined, parentId: null, isGroup: false, appliesTo: ['selection'], sort: undefined },
   '/api/admin/QuickFunction/Sort': { ids: ['qf-summarize', 'qf-explain'] },
   '/api/admin/AiPrompWord/Save': { aiPrompWordId: undefined, tagIds: [] },

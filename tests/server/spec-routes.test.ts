@@ -113,12 +113,9 @@ const NOT_YET = [
   'GET /api/AiModelType/GetAiModelTypeAll',
   '/api/admin/AiModelMap/GetAiModelListAll',
   '/api/MarketActivity/',
-  '/api/Prompt/',
-  '/api/UserPrompt/',
   '/api/admin/AiModelType/',
   '/api/admin/InviteCodeUsed/',
   '/api/admin/MarketActivity/',
-  '/api/admin/UserPrompt/',
 ];
 
 describe('the operations the product spec names', () => {

@@ -13,7 +13,7 @@ import { noteNotified } from './unread-events.ts';
  */
 export type NewNotification = {
   userId: string;
-  kind: 'checkin' | 'redeem' | 'invite' | 'points' | 'payment' | 'plan' | 'broadcast';
+  kind: 'checkin' | 'redeem' | 'invite' | 'points' | 'payment' | 'plan' | 'broadcast' | 'prompt';
   titleKey: string;
   bodyKey: string;
   params?: Record<string, string | number>;

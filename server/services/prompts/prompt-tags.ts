@@ -6,6 +6,7 @@ import type { AdminPromptTag, AdminSavePromptTagBody, PromptTag, PromptTagRef } 
 import type { AppContext } from '../../context.ts';
 import type { Db } from '../../db/client.ts';
 import { promptTags, recommendedPromptTags, userQuickFunctionTags } from '../../db/schema/prompt-tags.ts';
+import { promptSubmissionTags } from '../../db/schema/prompt-library.ts';
 import { recommendedPrompts, userQuickFunctions } from '../../db/schema/quick-functions.ts';
 import { isUniqueViolation } from '../../core/db-errors.ts';
 import { AppError } from '../../core/errors.ts';
@@ -52,6 +53,20 @@ export async function tagsOfRecommendedPrompts(db: Db, promptIds: string[], lang
   return byPrompt;
 }
 
+/** The tags of each shared prompt (submission) of `ids`, named in `lang`, in the tags' order. */
+export async function tagsOfSharedPrompts(db: Db, ids: string[], lang: Language): Promise<Map<string, PromptTagRef[]>> {
+  const byPrompt = new Map<string, PromptTagRef[]>();
+  if (ids.length === 0) return byPrompt;
+  const rows = await db
+    .select({ promptId: promptSubmissionTags.submissionId, tagPromptId: promptTags.id, name: nameIn(lang) })
+    .from(promptSubmissionTags)
+    .innerJoin(promptTags, eq(promptTags.id, promptSubmissionTags.tagId))
+    .where(inArray(promptSubmissionTags.submissionId, ids))
+    .orderBy(...tagOrder);
+  for (const { promptId, ...tag } of rows) byPrompt.set(promptId, [...(byPrompt.get(promptId) ?? []), tag]);
+  return byPrompt;
+}
+
 /** The tag ids of each of a user's own prompts, in the tags' order. */
 export async function tagIdsOfOwnPrompts(db: Db, userId: string): Promise<Map<string, string[]>> {
   const rows = await db
@@ -85,6 +100,13 @@ export async function setOwnPromptTags(db: Writer, userQuickFunctionId: string, 
   await checkTagsExist(db, tagIds);
   await db.delete(userQuickFunctionTags).where(eq(userQuickFunctionTags.userQuickFunctionId, userQuickFunctionId));
   if (tagIds.length) await db.insert(userQuickFunctionTags).values(tagIds.map((tagId) => ({ userQuickFunctionId, tagId })));
+}
+
+/** Gives a shared prompt (submission) exactly `tagIds` (call inside the transaction that saves it). */
+export async function setSharedPromptTags(db: Writer, submissionId: string, tagIds: string[]): Promise<void> {
+  await checkTagsExist(db, tagIds);
+  await db.delete(promptSubmissionTags).where(eq(promptSubmissionTags.submissionId, submissionId));
+  if (tagIds.length) await db.insert(promptSubmissionTags).values(tagIds.map((tagId) => ({ submissionId, tagId })));
 }
 
 // ---- operators ----

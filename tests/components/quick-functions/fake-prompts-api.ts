@@ -1,4 +1,6 @@
 import type { ServerResponse } from 'node:http';
+import type { LibraryPrompt, PromptSubmission } from '../../../shared/contracts/prompt-library.ts';
+import { SubmitPromptBodySchema } from '../../../shared/contracts/prompt-library.ts';
 import type { PromptTag } from '../../../shared/contracts/prompt-tag.ts';
 import {
   QuickFunctionExportSchema,
@@ -30,12 +32,53 @@ export const RECOMMENDED: RecommendedPrompt[] = [
   { aiPrompWordId: 'r2', title: 'Code review', content: 'Review this code: {input}', category: 'scoped', icon: '🧑‍💻', sort: 1, tags: [{ tagPromptId: 'tag-code', name: 'Code' }] },
 ];
 
+/** Approved community prompts as GetPromptList answers them (source community), most used first. */
+export const COMMUNITY: LibraryPrompt[] = [
+  {
+    promptId: 'c1',
+    source: 'community',
+    title: 'Tweet thread',
+    description: 'Turns notes into a thread',
+    content: 'Write a tweet thread from {input}',
+    category: 'style',
+    icon: '🧵',
+    language: 'en',
+    tags: [{ tagPromptId: 'tag-writing', name: 'Writing' }],
+    authorName: 'Ada',
+    useCount: 12,
+    publishTime: '2026-01-02T00:00:00.000Z',
+  },
+  {
+    promptId: 'c2',
+    source: 'community',
+    title: 'SQL explain',
+    description: '',
+    content: 'Explain this query: {selection}',
+    category: 'scoped',
+    icon: '',
+    language: 'en',
+    tags: [{ tagPromptId: 'tag-code', name: 'Code' }],
+    authorName: 'Lin',
+    useCount: 1,
+    publishTime: '2026-01-03T00:00:00.000Z',
+  },
+];
+
 /**
  * The prompt routes of the API over an in-memory list of the user's own, checked with the real
  * contracts: what the settings page sends is what the server would accept.
  */
 export function fakePromptsApi(initial: UserQuickFunction[] = []) {
-  const state = { items: [...initial], imported: [] as unknown[], next: 100, refuseSave: null as string | null };
+  const state = {
+    items: [...initial],
+    imported: [] as unknown[],
+    next: 100,
+    refuseSave: null as string | null,
+    submissions: [] as PromptSubmission[],
+    /** A refusal Submit answers with (10409), as the server does past the pending limit. */
+    refuseSubmit: null as string | null,
+    uses: [] as string[],
+  };
   const body = (raw: string) => JSON.parse(raw) as Record<string, unknown>;
   const bad = (res: ServerResponse, msg: string) => sendEnvelope(res, { Code: 10400, Msg: msg });
   const save: Route = (req, res) => {
@@ -85,6 +128,54 @@ export function fakePromptsApi(initial: UserQuickFunction[] = []) {
       sendEnvelope(res, { Code: 10000, Data: { imported: parsed.data.items.length } });
     },
     '/api/TagPrompt/GetTagPromptList': answer(TAGS),
+    // As the server filters the community's prompts: by tag, words and order.
+    '/api/Prompt/GetPromptList': (_req, res, url) => {
+      const tagId = url.searchParams.get('tagId');
+      const q = (url.searchParams.get('q') ?? '').toLowerCase();
+      const list = COMMUNITY.filter((p) => (!tagId || p.tags.some((tag) => tag.tagPromptId === tagId)) && (!q || `${p.title} ${p.content}`.toLowerCase().includes(q)));
+      if (url.searchParams.get('sort') === 'new') list.sort((a, b) => b.publishTime.localeCompare(a.publishTime));
+      sendEnvelope(res, { Code: 10000, Data: { list, total: list.length } });
+    },
+    '/api/Prompt/UsePrompt': (req, res) => {
+      state.uses.push(body(req.body).promptId as string);
+      sendEnvelope(res, { Code: 10000, Data: { counted: true, useCount: 1 } });
+    },
+    '/api/Prompt/CopyToMine': (req, res) => {
+      const prompt = COMMUNITY.find((p) => p.promptId === body(req.body).promptId)!;
+      const saved = own(`own-${++state.next}`, prompt.title, { template: prompt.content, tagIds: prompt.tags.map((tag) => tag.tagPromptId), sort: state.items.length });
+      state.items = [...state.items, saved];
+      sendEnvelope(res, { Code: 10000, Data: saved });
+    },
+    '/api/UserPrompt/GetMySubmissions': (_req, res) => sendEnvelope(res, { Code: 10000, Data: state.submissions }),
+    '/api/UserPrompt/Submit': (req, res) => {
+      if (state.refuseSubmit) return sendEnvelope(res, { Code: 10409, Msg: state.refuseSubmit });
+      const parsed = SubmitPromptBodySchema.safeParse(body(req.body));
+      if (!parsed.success) return bad(res, parsed.error.issues[0].message);
+      const item = state.items.find((i) => i.userQuickFunctionId === parsed.data.userQuickFunctionId)!;
+      const submission: PromptSubmission = {
+        promptSubmissionId: `s-${item.userQuickFunctionId}`,
+        userQuickFunctionId: item.userQuickFunctionId,
+        title: parsed.data.title ?? item.name,
+        description: parsed.data.description ?? item.description,
+        content: item.template,
+        category: item.category,
+        icon: item.icon,
+        appliesTo: item.appliesTo,
+        language: parsed.data.language ?? 'en',
+        tags: TAGS.filter((tag) => (parsed.data.tagIds ?? []).includes(tag.tagPromptId)).map(({ tagPromptId, name }) => ({ tagPromptId, name })),
+        state: 'pending',
+        reason: '',
+        useCount: 0,
+        submitTime: new Date().toISOString(),
+        reviewTime: null,
+      };
+      state.submissions = [submission, ...state.submissions.filter((s) => s.promptSubmissionId !== submission.promptSubmissionId)];
+      sendEnvelope(res, { Code: 10000, Data: submission });
+    },
+    '/api/UserPrompt/Withdraw': (req, res) => {
+      state.submissions = state.submissions.filter((s) => s.promptSubmissionId !== body(req.body).promptSubmissionId);
+      sendEnvelope(res, { Code: 10000, Data: null });
+    },
     // As the server filters: with tagId, only the prompts carrying it.
     '/api/AiPrompWord/GetAiPrompWordByRecomment': (_req, res, url) => {
       const tagId = url.searchParams.get('tagId');
