@@ -12,7 +12,7 @@ const DashboardPage = lazy(() => import('./dashboard/dashboard-page.tsx').then((
 const UsersPage = lazy(() => import('./users/users-page.tsx').then((m) => ({ default: m.UsersPage })));
 const UserPage = lazy(() => import('./users/user-page.tsx').then((m) => ({ default: m.UserPage })));
 const AuditPage = lazy(() => import('./audit/audit-page.tsx').then((m) => ({ default: m.AuditPage })));
-const ModelsPage = lazy(() => import('./catalogue/models-page.tsx').then((m) => ({ default: m.ModelsPage })));
+const CataloguePage = lazy(() => import('./catalogue/catalogue-page.tsx').then((m) => ({ default: m.CataloguePage })));
 const ModelPage = lazy(() => import('./catalogue/model-page.tsx').then((m) => ({ default: m.ModelPage })));
 const MoneyPage = lazy(() => import('./money/money-page.tsx').then((m) => ({ default: m.MoneyPage })));
 const ContentPage = lazy(() => import('./content/content-page.tsx').then((m) => ({ default: m.ContentPage })));
@@ -30,7 +30,8 @@ export function AdminRoutes() {
           <Route path="/admin/users" component={UsersPage} />
           <Route path="/admin/users/:userId" component={UserPage} />
           <Route path="/admin/audit" component={AuditPage} />
-          <Route path="/admin/models" component={ModelsPage} />
+          <Route path="/admin/models" component={CataloguePage} />
+          <Route path="/admin/models/tab/:tab" component={CataloguePage} />
           <Route path="/admin/models/:aiModelId" component={ModelPage} />
           <Route path="/admin/money">
             <Redirect to="/admin/money/plans" replace />

@@ -1,7 +1,15 @@
 import { queryOptions } from '@tanstack/react-query';
 import { pagedSchema } from '../../shared/contracts/common.ts';
 import {
+  AdminModelTypeListSchema,
+  AdminModelTypeSchema,
+  type AdminModelType,
+  type AdminSaveModelTypeBody,
+} from '../../shared/contracts/model-type.ts';
+import {
   AdminDeploymentSchema,
+  AllDeploymentsSchema,
+  type AllDeploymentsQuery,
   AdminModelSchema,
   SyncModelMapResultSchema,
   TestDeploymentResultSchema,
@@ -21,8 +29,9 @@ import { AdminModelParamsSchema, type AdminModelParams, type ParamBounds } from 
 import { apiGet, apiPost } from '../../shared/api/request.ts';
 
 /**
- * The operator's catalogue (/api/admin/AiModel/*, /api/admin/AiModelMap/*, docs/api.md): catalogue
- * models, their upstream deployments, their health, a test call and the import from a provider.
+ * The operator's catalogue (/api/admin/AiModel/*, /api/admin/AiModelMap/*, /api/admin/AiModelType/*,
+ * docs/api.md): catalogue models, their types, their upstream deployments, their health, a test call
+ * and the import from a provider.
  */
 
 /** Every query of the console's catalogue pages starts with this key, so a change refetches them all. */
@@ -113,4 +122,30 @@ export function adminModelParamsQuery(aiModelId: string) {
 /** Sets a model's bounds; null restores the defaults. */
 export function saveAdminModelParams(aiModelId: string, bounds: ParamBounds | null): Promise<AdminModelParams> {
   return apiPost('/api/admin/ParamTools/Save', { aiModelId, bounds }, { data: AdminModelParamsSchema });
+}
+
+export function adminModelTypesQuery() {
+  return queryOptions({
+    queryKey: [...adminCatalogueKey, 'types'] as const,
+    queryFn: ({ signal }) => apiGet('/api/admin/AiModelType/GetList', undefined, { data: AdminModelTypeListSchema, signal }),
+  });
+}
+
+/** What the type form sends (the server fills the defaults). */
+export type SaveModelTypeInput = Partial<AdminSaveModelTypeBody> & Pick<AdminSaveModelTypeBody, 'nameEn' | 'nameZh'>;
+
+export function saveAdminModelType(body: SaveModelTypeInput): Promise<AdminModelType> {
+  return apiPost('/api/admin/AiModelType/Save', body, { data: AdminModelTypeSchema });
+}
+
+export async function deleteAdminModelType(aiModelTypeId: string): Promise<void> {
+  await apiPost('/api/admin/AiModelType/Delete', { aiModelTypeId });
+}
+
+/** One page of every deployment across models, filtered (GetAiModelListAll); keys only as a masked hint. */
+export function adminAllDeploymentsQuery(filter: AllDeploymentsQuery) {
+  return queryOptions({
+    queryKey: [...adminCatalogueKey, 'all-deployments', filter] as const,
+    queryFn: ({ signal }) => apiGet('/api/admin/AiModelMap/GetAiModelListAll', filter, { data: AllDeploymentsSchema, signal }),
+  });
 }

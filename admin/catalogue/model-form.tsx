@@ -1,7 +1,9 @@
-import { Group, NumberInput, Select, Switch, TagsInput, Textarea, TextInput } from '@mantine/core';
+import { Group, MultiSelect, NumberInput, Select, Switch, TagsInput, Textarea, TextInput } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { SaveModelInput } from './api.ts';
+import { adminModelTypesQuery, type SaveModelInput } from './api.ts';
+import { MODEL_TYPE_IDS } from '../../shared/contracts/model-type.ts';
 import { SaveModelSchema, VIP_LEVEL_NAMES, type AdminModel } from '../../shared/contracts/model.ts';
 import { ResourceForm, useSchemaSubmit } from '../ui/resource-form.tsx';
 import type { ResourceFormSlot } from '../ui/resource-table.tsx';
@@ -18,7 +20,8 @@ interface ModelFormValues {
   inputPer1k: number | string;
   outputPer1k: number | string;
   contextWindow: number | string;
-  isImage: boolean;
+  /** Its model types; 'vision' is what "reads images" means. */
+  typeIds: string[];
   fileTypes: string[];
   webSearch: boolean;
   online: boolean;
@@ -35,7 +38,7 @@ function modelFormValues(model: AdminModel | null): ModelFormValues {
     inputPer1k: model?.tokenPrice?.inputPer1k ?? 0,
     outputPer1k: model?.tokenPrice?.outputPer1k ?? 0,
     contextWindow: model?.contextWindow ?? 8192,
-    isImage: model?.modelMap.isImage ?? false,
+    typeIds: model?.types ?? [MODEL_TYPE_IDS.chat],
     fileTypes: model?.modelMap.fileTypes ?? [],
     webSearch: model?.webSearch ?? true,
     online: model?.online ?? true,
@@ -53,7 +56,8 @@ function modelBody(values: ModelFormValues, existing: AdminModel | null): SaveMo
     pointsCost: numberOf(values.pointsCost),
     tokenPrice: values.tokenPriced ? { inputPer1k: numberOf(values.inputPer1k), outputPer1k: numberOf(values.outputPer1k) } : null,
     contextWindow: numberOf(values.contextWindow),
-    modelMap: { isImage: values.isImage, fileTypes: values.fileTypes },
+    modelMap: { isImage: values.typeIds.includes(MODEL_TYPE_IDS.vision), fileTypes: values.fileTypes },
+    typeIds: values.typeIds,
     webSearch: values.webSearch,
     online: values.online,
     // An edit keeps the model's place in the catalogue's order.
@@ -63,8 +67,14 @@ function modelBody(values: ModelFormValues, existing: AdminModel | null): SaveMo
 
 /** Creates or edits a catalogue model (`existing` null: a new one); the values stay when the server refuses them. */
 export function ModelForm({ existing: model, saving, onSave, onCancel: onClose }: ResourceFormSlot<AdminModel, SaveModelInput>) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [values, setValues] = useState(() => modelFormValues(model));
+  const types = useQuery(adminModelTypesQuery());
+  // The types to pick from, named in the console's language; the model's own stay listed even before the list has come.
+  const typeOptions = [
+    ...(types.data ?? []).map((type) => ({ value: type.aiModelTypeId, label: i18n.language === 'zh' ? type.nameZh : type.nameEn })),
+    ...values.typeIds.filter((id) => !types.data?.some((type) => type.aiModelTypeId === id)).map((id) => ({ value: id, label: id })),
+  ];
   const { errors, submit } = useSchemaSubmit(SaveModelSchema, () => modelBody(values, model), onSave, { sendParsed: true });
   const set = <K extends keyof ModelFormValues>(key: K, value: ModelFormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
   const error = (field: string) => (errors[field] ? t(`adminModels.form.invalid.${field}`, { defaultValue: t('adminModels.form.invalid.generic') }) : undefined);
@@ -126,6 +136,15 @@ export function ModelForm({ existing: model, saving, onSave, onCancel: onClose }
           />
         </Group>
       )}
+      <MultiSelect
+        label={t('adminModels.form.types')}
+        description={t('adminModels.form.typesHint')}
+        required
+        data={typeOptions}
+        value={values.typeIds}
+        onChange={(v) => set('typeIds', v)}
+        error={Object.keys(errors).some((k) => k.startsWith('typeIds')) ? t('adminModels.form.invalid.typeIds') : undefined}
+      />
       <TagsInput
         label={t('adminModels.form.fileTypes')}
         description={t('adminModels.form.fileTypesHint')}
@@ -134,7 +153,6 @@ export function ModelForm({ existing: model, saving, onSave, onCancel: onClose }
         error={Object.keys(errors).some((k) => k.startsWith('modelMap.fileTypes')) ? t('adminModels.form.invalid.fileTypes') : undefined}
       />
       <Group>
-        <Switch label={t('adminModels.form.vision')} checked={values.isImage} onChange={(e) => set('isImage', e.currentTarget.checked)} />
         <Switch label={t('adminModels.form.webSearch')} checked={values.webSearch} onChange={(e) => set('webSearch', e.currentTarget.checked)} />
         <Switch label={t('adminModels.form.online')} checked={values.online} onChange={(e) => set('online', e.currentTarget.checked)} />
       </Group>

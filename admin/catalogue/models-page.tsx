@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import {
   adminCatalogueKey,
+  adminModelTypesQuery,
   adminModelsQuery,
   deleteAdminModel,
   saveAdminModel,
@@ -128,6 +129,25 @@ export function ModelsPage() {
   );
 }
 
+/** A model's types as badges, named in the console's language (the id until the list has come). */
+function ModelTypeBadges({ types }: { types: string[] }) {
+  const { i18n } = useTranslation();
+  const all = useQuery(adminModelTypesQuery()).data ?? [];
+  const nameOf = (id: string) => {
+    const type = all.find((x) => x.aiModelTypeId === id);
+    return type ? (i18n.language === 'zh' ? type.nameZh : type.nameEn) : id;
+  };
+  return (
+    <Group gap={4}>
+      {types.map((id) => (
+        <Badge key={id} size="sm" variant="light" color={id === 'image' ? 'grape' : id === 'vision' ? 'teal' : 'blue'} data-type-id={id}>
+          {nameOf(id)}
+        </Badge>
+      ))}
+    </Group>
+  );
+}
+
 function ModelsHead() {
   const { t } = useTranslation();
   return (
@@ -137,7 +157,7 @@ function ModelsHead() {
         <Table.Th>{t('adminModels.columns.name')}</Table.Th>
         <Table.Th>{t('adminModels.columns.level')}</Table.Th>
         <Table.Th>{t('adminModels.columns.cost')}</Table.Th>
-        <Table.Th>{t('adminModels.columns.vision')}</Table.Th>
+        <Table.Th>{t('adminModels.columns.types')}</Table.Th>
         <Table.Th>{t('adminModels.columns.files')}</Table.Th>
         <Table.Th>{t('adminModels.columns.webSearch')}</Table.Th>
         <Table.Th>{t('adminModels.columns.deployments')}</Table.Th>
@@ -175,7 +195,9 @@ function ModelRow({ model, index, count, busy, onlineBusy, onMove, onOnline, onE
       </Table.Td>
       <Table.Td>{t(`adminModels.levels.${VIP_LEVEL_NAMES[model.minVipLevel] ?? 'Free'}`)}</Table.Td>
       <Table.Td>{modelCostLabel(t, model)}</Table.Td>
-      <Table.Td>{model.modelMap.isImage ? <IconCheck size={16} aria-label={t('adminModels.yes')} /> : null}</Table.Td>
+      <Table.Td>
+        <ModelTypeBadges types={model.types} />
+      </Table.Td>
       <Table.Td>{model.modelMap.fileTypes.length > 0 ? <Text size="xs">{model.modelMap.fileTypes.join(', ')}</Text> : null}</Table.Td>
       <Table.Td>{model.webSearch ? <IconCheck size={16} aria-label={t('adminModels.yes')} /> : null}</Table.Td>
       <Table.Td>

@@ -20,3 +20,8 @@ export function isUniqueViolation(err: unknown, constraint?: string): boolean {
   // pg names the constraint; PGlite's message carries it.
   return !constraint || e.constraint === constraint || !!e.message?.includes(constraint);
 }
+
+/** Whether a statement failed on a foreign key (SQLSTATE 23503): a row still referenced, or a reference to none. */
+export function isForeignKeyViolation(err: unknown): boolean {
+  return driverError(err)?.code === '23503';
+}

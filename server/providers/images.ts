@@ -19,6 +19,16 @@ const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 
 export const imagesConfigured = (config: Config): boolean => !!(config.IMAGES_BASE_URL && config.IMAGES_API_KEY);
 
+/** Where to draw: an images API's base URL, its key (none for a local server) and the `model` to send. */
+export type ImagesTarget = { baseUrl: string; apiKey: string | null; model?: string };
+
+/** The operator's IMAGES_* endpoint (imagesConfigured first). */
+export const configuredImagesTarget = (config: Config): ImagesTarget => ({
+  baseUrl: config.IMAGES_BASE_URL!,
+  apiKey: config.IMAGES_API_KEY ?? null,
+  model: config.IMAGES_MODEL,
+});
+
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
 
 /** The type from the bytes themselves: what the service says is not trusted for serving. */
@@ -37,22 +47,25 @@ async function readBytes(res: Response): Promise<Buffer> {
 }
 
 export async function generateImage(
-  config: Config,
+  target: ImagesTarget,
   req: { prompt: string; size: string; signal?: AbortSignal },
 ): Promise<GeneratedImage> {
-  if (!imagesConfigured(config)) throw new ImagesError('images are not configured');
   const timeout = AbortSignal.timeout(IMAGES_TIMEOUT_MS);
   const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
-  const model = config.IMAGES_MODEL;
+  const model = target.model;
   const fail = (err: unknown): never => {
     req.signal?.throwIfAborted();
     if (err instanceof ImagesError) throw err;
     throw new ImagesError(timeout.aborted ? `no image within ${IMAGES_TIMEOUT_MS} ms` : (err as Error).message);
   };
   try {
-    const res = await fetch(`${trimSlash(config.IMAGES_BASE_URL!)}/images/generations`, {
+    const res = await fetch(`${trimSlash(target.baseUrl)}/images/generations`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${config.IMAGES_API_KEY}` },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        ...(target.apiKey ? { authorization: `Bearer ${target.apiKey}` } : {}),
+      },
       body: JSON.stringify({
         ...(model ? { model } : {}),
         prompt: req.prompt,

@@ -3,13 +3,16 @@ import {
   CatalogueModelSchema,
   ModelIdQuerySchema,
   ModelLevelCheckSchema,
+  ModelListQuerySchema,
   ModelListSchema,
   VipPackageModelListSchema,
   VipPackageModelsQuerySchema,
   type ModelLevelCheck,
 } from '../../shared/contracts/model.ts';
 import { addRoute } from '../http/route.ts';
+import { ModelTypeListQuerySchema, ModelTypeListSchema } from '../../shared/contracts/model-type.ts';
 import { findModel, listModels } from '../services/catalogue/catalogue.ts';
+import { listModelTypes } from '../services/catalogue/model-types.ts';
 import { modelsForPackage } from '../services/catalogue/plan-models.ts';
 
 export function registerCatalogueRoutes(app: FastifyInstance): void {
@@ -19,11 +22,23 @@ export function registerCatalogueRoutes(app: FastifyInstance): void {
       method: 'GET',
       url,
       auth: 'optional',
-      summary: "The catalogue ('auto' first); locked marks models above the caller's plan (visitors count as free).",
+      summary:
+        "The catalogue ('auto' first), each model with its types; locked marks models above the caller's plan (visitors count as free). aiModelTypeId keeps only the models of that type ('auto' is a chat model).",
+      query: ModelListQuerySchema,
       data: ModelListSchema,
-      handler: ({ ctx, user }) => listModels(ctx, user?.vipLevel ?? 0),
+      handler: ({ ctx, user, query }) => listModels(ctx, user?.vipLevel ?? 0, query.aiModelTypeId),
     });
   }
+
+  addRoute(app, {
+    method: 'GET',
+    url: '/api/AiModelType/GetAiModelTypeAll',
+    auth: 'optional',
+    summary: "The model types shown to users (chat, vision, image generation, ...), named in `language` (default: the caller's accept-language), in order.",
+    query: ModelTypeListQuerySchema,
+    data: ModelTypeListSchema,
+    handler: ({ ctx, query, lang }) => listModelTypes(ctx, query.language ?? lang),
+  });
 
   addRoute(app, {
     method: 'GET',

@@ -29,7 +29,7 @@ import {
   UploadMediaBodySchema,
   UploadResponseSchema,
 } from '../../shared/contracts/media.ts';
-import { AddDrawBodySchema, AddDrawResultSchema } from '../../shared/contracts/plugin.ts';
+import { AddDrawRequestSchema, AddDrawResultSchema } from '../../shared/contracts/plugin.ts';
 import { BytesSchema, ChatStreamEventSchema, FailureEnvelopeSchema } from '../../shared/contracts/responses.ts';
 import { t } from '../core/i18n.ts';
 import { contentDisposition } from '../http/content-disposition.ts';
@@ -164,12 +164,12 @@ function registerMessageRoutes(app: FastifyInstance): void {
     url: '/api/Chat/AddDraw',
     auth: 'user',
     summary:
-      "Draws an image from `prompt` through the configured images endpoint and keeps it as the caller's media item; charged the generate_image plugin's points.",
-    body: AddDrawBodySchema,
+      "Draws an image from `prompt` and keeps it as the caller's media item: with aiModelId, through that image-generation model (its pointsCost; 10463 for a model that is not one), else through the configured images endpoint (the generate_image plugin's points).",
+    body: AddDrawRequestSchema,
     data: AddDrawResultSchema,
     // Each call costs the operator an image: bounded per address.
     rateLimit: { max: 10, timeWindow: 60_000 },
-    handler: ({ ctx, user, body }) => addDraw(ctx, user.id, body),
+    handler: ({ ctx, user, body }) => addDraw(ctx, user, body),
   });
 }
 

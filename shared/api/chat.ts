@@ -7,6 +7,7 @@ import {
 } from '../contracts/chat.ts';
 import type { Paged } from '../contracts/common.ts';
 import { ModelListSchema, type ModelListItem } from '../contracts/model.ts';
+import { chatModels } from '../utils/default-model.ts';
 import { keepingModelList, lastModelList } from './model-list-cache.ts';
 import { ApiError, apiGet, apiPost, transportError } from './request.ts';
 import { StreamDroppedError, streamMessage, streamMessageGet, type StreamOptions, type StreamUpdate } from './sse.ts';
@@ -15,7 +16,8 @@ import { StreamDroppedError, streamMessage, streamMessageGet, type StreamOptions
 export const MESSAGE_PAGE_SIZE = 30;
 
 /**
- * The models the caller may pick (locked ones included, so the picker can explain them). Keyed by the
+ * The chat models the caller may pick (locked ones included, so the picker can explain them; models
+ * of other types, an image generator, are left out: shared/utils/default-model.ts chatModels). Keyed by the
  * plan level too: a plan bought or ended (seen when the user is read again) lists the models it
  * unlocks or locks at once, not after the cache's 5 minutes. Until the server answers, the list last
  * given to this server, account and plan level stands in (model-list-cache.ts).
@@ -25,6 +27,7 @@ export function modelListQuery(loggedIn: boolean, planLevel = 0) {
     queryKey: ['models', loggedIn, planLevel],
     queryFn: ({ signal }) => keepingModelList(planLevel, () => apiGet('/api/Chat/GetModelListAll', undefined, { data: ModelListSchema, signal })),
     placeholderData: () => lastModelList(planLevel),
+    select: chatModels,
     staleTime: 5 * 60_000,
   });
 }

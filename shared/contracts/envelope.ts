@@ -31,6 +31,8 @@ export const Codes = {
   NotConfigured: 10461,
   /** The model's provider refused its key or does not know it, or it has no enabled deployment: an administrator must fix it. */
   ModelMisconfigured: 10462,
+  /** The model is not of the type the call needs: not a chat model for a message, not an image-generation model for a drawing. */
+  ModelWrongType: 10463,
   /** The conversation (with its attachments) does not fit the model's context. */
   ContextTooLong: 10414,
   /** The balance does not cover the model's cost. */

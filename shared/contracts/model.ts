@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { IdSchema, PageQuerySchema } from './common.ts';
+import { ModelTypeIdSchema, ModelTypeIdsSchema } from './model-type.ts';
 
 /** Plan levels as the client names them; vipPackageLevel 1 to 3, 0 for free users. */
 export const VIP_LEVEL_NAMES = ['Free', 'Standard', 'Advanced', 'Super'] as const;
@@ -8,6 +9,7 @@ export const VipLevelSchema = z.coerce.number().int().min(0).max(3);
 export const AUTO_MODEL_ID = 'auto';
 
 export const ModelMapSchema = z.object({
+  /** Reads images: the model has the vision type (shared/contracts/model-type.ts). */
   isImage: z.boolean(),
   /** File extensions (lower case, no dot) the model accepts besides images. */
   fileTypes: z.array(z.string().trim().toLowerCase().regex(/^[a-z0-9]{1,10}$/)).max(50),
@@ -47,6 +49,11 @@ export const CatalogueModelSchema = z.object({
   /** Tokens the model reads at most. */
   contextWindow: z.number().int(),
   sort: z.number().int(),
+  /**
+   * Its model types' ids (chat, vision, image, ...: GetAiModelTypeAll names them), in the types' order.
+   * Empty only from an older server, whose models were all chat models.
+   */
+  types: z.array(z.string()).default([]),
 });
 export type CatalogueModel = z.infer<typeof CatalogueModelSchema>;
 
@@ -56,6 +63,9 @@ export type ModelListItem = z.infer<typeof ModelListItemSchema>;
 export const ModelListSchema = z.array(ModelListItemSchema);
 
 export const ModelIdQuerySchema = z.object({ aiModelId: IdSchema });
+
+/** GET /api/AiModel/GetModelListAll: only the models of one type ('auto' counts as chat); absent, all. */
+export const ModelListQuerySchema = z.object({ aiModelTypeId: ModelTypeIdSchema.optional() });
 
 /** GET /api/AiModel/GetModelListByVipPackageId: a package of the pricing list ('free' for the free plan). */
 export const VipPackageModelsQuerySchema = z.object({ vipPackageId: IdSchema });
@@ -91,6 +101,8 @@ export type AdminModel = z.infer<typeof AdminModelSchema>;
 
 export const AdminModelListQuerySchema = PageQuerySchema.extend({
   keyword: z.string().trim().max(100).optional(),
+  /** Only the models of this type. */
+  aiModelTypeId: ModelTypeIdSchema.optional(),
 });
 
 const modelIdPattern = z
@@ -109,6 +121,11 @@ export const SaveModelSchema = z
     description: z.string().trim().max(1000).default(''),
     minVipLevel: VipLevelSchema.default(0),
     modelMap: ModelMapSchema.default({ isImage: false, fileTypes: [] }),
+    /**
+     * Its types. Present: exactly these (modelMap.isImage then follows 'vision'). Absent: a new model
+     * is a chat model, an existing one keeps its types; either way with vision as modelMap.isImage says.
+     */
+    typeIds: ModelTypeIdsSchema.optional(),
     webSearch: z.boolean().default(true),
     pointsCost: z.number().int().min(0).max(1_000_000).default(1),
     /** Absent or null: a flat pointsCost per message. */
@@ -182,6 +199,33 @@ export const AdminDeploymentSchema = z.object({
 export type AdminDeployment = z.infer<typeof AdminDeploymentSchema>;
 
 export const DeploymentListQuerySchema = z.object({ aiModelId: IdSchema });
+
+/**
+ * GET /api/admin/AiModelMap/GetAiModelListAll: every deployment across models. A provider account is
+ * its provider and base URL; keyword matches the upstream model id or the model's id or name.
+ */
+export const AllDeploymentsQuerySchema = PageQuerySchema.extend({
+  aiModelId: IdSchema.optional(),
+  provider: ProviderSchema.optional(),
+  /** The account's base URL, exactly; '' the provider's default. */
+  baseUrl: z.string().trim().max(500).optional(),
+  keyword: z.string().trim().max(100).optional(),
+});
+export type AllDeploymentsQuery = z.infer<typeof AllDeploymentsQuerySchema>;
+
+/** One row of that list: the deployment (key only as hasApiKey and a masked hint) and its model's name. */
+export const AdminDeploymentRowSchema = AdminDeploymentSchema.extend({ modelName: z.string(), modelOnline: z.boolean() });
+export type AdminDeploymentRow = z.infer<typeof AdminDeploymentRowSchema>;
+
+/** The provider accounts in use (provider and base URL), for the list's account filter. */
+export const ProviderAccountSchema = z.object({ provider: ProviderSchema, baseUrl: z.string().nullable(), deploymentCount: z.number().int() });
+export type ProviderAccount = z.infer<typeof ProviderAccountSchema>;
+export const AllDeploymentsSchema = z.object({
+  list: z.array(AdminDeploymentRowSchema),
+  total: z.number().int(),
+  accounts: z.array(ProviderAccountSchema),
+});
+export type AllDeployments = z.infer<typeof AllDeploymentsSchema>;
 export const DeploymentIdQuerySchema = z.object({ aiModelMapId: IdSchema });
 
 export const SaveDeploymentSchema = z.object({
@@ -294,6 +338,8 @@ export const SyncModelMapSchema = z
     pointsCost: z.number().int().min(0).max(1_000_000).default(1),
     contextWindow: z.number().int().min(256).max(100_000_000).default(8192),
     isImage: z.boolean().default(false),
+    /** The new models' types; absent: chat (and vision with isImage). */
+    typeIds: ModelTypeIdsSchema.optional(),
     webSearch: z.boolean().default(true),
     /** New models start offline unless asked, so an operator can check them first. */
     online: z.boolean().default(false),

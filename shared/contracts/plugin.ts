@@ -28,6 +28,13 @@ export const AddDrawBodySchema = z.object({
   size: z.enum(['256x256', '512x512', '1024x1024']).default('1024x1024'),
 });
 export type AddDrawBody = z.infer<typeof AddDrawBodySchema>;
+/**
+ * The route's body: with `aiModelId`, an image-generation model of the catalogue draws (its first
+ * deployment with an images API; its pointsCost charged); without, the operator's IMAGES_* endpoint
+ * (the generate_image plugin's points). The chat's generate_image tool takes AddDrawBody only.
+ */
+export const AddDrawRequestSchema = AddDrawBodySchema.extend({ aiModelId: z.string().trim().min(1).max(64).optional() });
+export type AddDrawRequest = z.infer<typeof AddDrawRequestSchema>;
 export const AddDrawResultSchema = z.object({ chatMediaId: z.string(), imgSrcAll: z.string() });
 export type AddDrawResult = z.infer<typeof AddDrawResultSchema>;
 

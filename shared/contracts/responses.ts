@@ -51,6 +51,10 @@ export const CodeDocs: Record<CodeName, { meaning: string; action: string }> = {
     meaning: 'The model’s provider refused its key or does not know the model, or it has no enabled deployment.',
     action: 'Pick another model; an administrator fixes the deployment.',
   },
+  ModelWrongType: {
+    meaning: 'The model is not of the type the call needs: a message to a model that is not a chat model, a drawing by one that is not an image-generation model; nothing was charged.',
+    action: 'Pick a model of the right type (GetModelListAll?aiModelTypeId=chat or image).',
+  },
   ContextTooLong: { meaning: 'The conversation with its attachments does not fit the model’s context.', action: 'Start a new chat, remove attachments or pick a model with a larger context.' },
   NotEnoughPoints: { meaning: 'The balance does not cover the model’s cost.', action: 'Check in for points, wait for the daily points or upgrade the plan.' },
   ModelBusy: { meaning: 'The upstream model failed or is busy and no other deployment could answer.', action: 'Try again later or pick another model.' },

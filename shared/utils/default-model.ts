@@ -1,4 +1,14 @@
 import type { CatalogueModel, ModelListItem } from '../contracts/model.ts';
+import { MODEL_TYPE_IDS } from '../contracts/model-type.ts';
+
+/**
+ * Whether a model answers chat messages: it has the chat type. A model without any types comes from
+ * a server older than model types, whose models were all chat models.
+ */
+export const isChatModel = (model: Pick<CatalogueModel, 'types'>): boolean => model.types.length === 0 || model.types.includes(MODEL_TYPE_IDS.chat);
+
+/** The chat models of a list, in its order: what the chat's picker offers (an image generator is not among them). */
+export const chatModels = <T extends Pick<CatalogueModel, 'types'>>(models: readonly T[]): T[] => models.filter(isChatModel);
 
 /** The fields the selection rules read; any catalogue model (listed, locked, admin) has them. */
 export type LevelledModel = Pick<CatalogueModel, 'minVipLevel' | 'minVipLevelName'>;
@@ -22,7 +32,7 @@ export function pickDefaultModel<T extends LevelledModel>(models: readonly T[]):
  * (shared/api/tool-message.ts prepareToolMessage).
  */
 export function resolveModel(models: readonly ModelListItem[], chosen: string | null): ModelListItem | undefined {
-  const usable = models.filter((m) => !m.locked);
+  const usable = models.filter((m) => !m.locked && isChatModel(m));
   return usable.find((m) => m.aiModelId === chosen) ?? pickDefaultModel(usable) ?? undefined;
 }
 

@@ -13,6 +13,7 @@ export const testModel = (aiModelId: string, minVipLevel: number, extra: Partial
   tokenPrice: null,
   contextWindow: 8000,
   sort: 0,
+  types: extra.modelMap?.isImage ? ['chat', 'vision'] : ['chat'],
   locked: false,
   ...extra,
 });

@@ -22,7 +22,7 @@ import { createUser, grantVip, type TestUser } from '../helpers/users.ts';
  */
 
 /** Every table the message path could read or write: while held, any query of it waits. */
-const TABLES = 'users, auth_tokens, vip_orders, point_balances, point_ledger, chat_sessions, chat_messages, ai_models, ai_deployments, system_settings';
+const TABLES = 'users, auth_tokens, vip_orders, point_balances, point_ledger, chat_sessions, chat_messages, ai_models, ai_deployments, ai_model_types, ai_model_type_links, system_settings';
 
 async function holdDatabase(t: TestApp): Promise<{ release(): Promise<void> }> {
   if (t.databaseUrl) {

@@ -59,7 +59,7 @@ const WEBHOOK = '/api/Vip/StripeWebhook';
 const UPLOAD_ROUTES = new Set(['/api/Chat/AddChatMedia', '/api/Chat/UploadMediaByFile', '/api/Chat/AddChatFileToAi', '/api/Account/AddUserForHeadImg', '/api/admin/Poster/SavePicture']);
 
 /** Calls that end what later calls need (the session, the model, the account): made last, in this order. */
-const LAST = ['/api/UserPrompt/Withdraw', '/api/User/DeleteUserProvider', '/api/admin/SignInProvider/Delete', '/api/Chat/RevokeShare', '/api/QuickFunction/DeleteUserQuickFunction', '/api/admin/QuickFunction/Delete', '/api/admin/AiPrompWord/Delete', '/api/admin/TagPrompt/Delete', '/api/Vip/DeleteVipOrder', '/api/Chat/DeleteMessage', '/api/Chat/DeleteSessions', '/api/admin/AiModelMap/Delete', '/api/admin/AiModel/Delete', '/api/admin/System/DeleteSetting', '/api/admin/User/Close', '/api/admin/User/Delete', '/api/Account/UpdateUserPassword', '/api/User/Logout', '/api/User/LogoutAll'];
+const LAST = ['/api/UserPrompt/Withdraw', '/api/User/DeleteUserProvider', '/api/admin/SignInProvider/Delete', '/api/Chat/RevokeShare', '/api/QuickFunction/DeleteUserQuickFunction', '/api/admin/QuickFunction/Delete', '/api/admin/AiPrompWord/Delete', '/api/admin/TagPrompt/Delete', '/api/admin/AiModelType/Delete', '/api/Vip/DeleteVipOrder', '/api/Chat/DeleteMessage', '/api/Chat/DeleteSessions', '/api/admin/AiModelMap/Delete', '/api/admin/AiModel/Delete', '/api/admin/System/DeleteSetting', '/api/admin/User/Close', '/api/admin/User/Delete', '/api/Account/UpdateUserPassword', '/api/User/Logout', '/api/User/LogoutAll'];
 /** Ends every login of whoever calls it: called with accounts of its own, so the calls after it keep theirs. */
 const LOGOUT_ALL = '/api/User/LogoutAll';
 const lastRank = (route: RouteTableEntry) => LAST.indexOf(route.url);
@@ -260,6 +260,8 @@ async function seed() {
   const shared1 = (await api(t.app, owner).postBody('/api/UserPrompt/Submit', { userQuickFunctionId: ownTool.userQuickFunctionId })).Data;
   const otherTool = (await api(t.app, owner).postBody('/api/QuickFunction/SaveUserQuickFunction', { name: 'Doc tool 2', template: 'Do {input}', appliesTo: ['input'] })).Data;
   const shared2 = (await api(t.app, owner).postBody('/api/UserPrompt/Submit', { userQuickFunctionId: otherTool.userQuickFunctionId })).Data;
+  // A model type of its own (no model has it), for AiModelType/Save (an update), GetById and Delete and the type filters.
+  const modelType = (await api(t.app, owner).postBody('/api/admin/AiModelType/Save', { aiModelTypeId: 'doc-type', nameEn: 'Doc type', nameZh: '文档类型' })).Data;
   // A share link of the seeded chat, for GetShare and RevokeShare.
   const shared = (await api(t.app, owner).postBody('/api/Chat/ShareSession', { chatSessionId: events[0]!.Data.ChatSessionId })).Data;
   // A picture of an account of its own (the sweep's own uploads replace and remove the caller's), for GetHeadImg.
@@ -295,6 +297,7 @@ async function seed() {
     promptSubmissionId: shared1.promptSubmissionId,
     rejectedSubmissionId: shared2.promptSubmissionId,
     tagPromptId: promptTag.tagPromptId,
+    aiModelTypeId: modelType.aiModelTypeId,
     chatMediaId: upload.Data.chatMediaId,
     exp: link.searchParams.get('exp'),
     sig: link.searchParams.get('sig'),
@@ -367,7 +370,10 @@ const perRoute = (known: Record<string, unknown> = {}): Record<string, Record<st
   '/api/Chat/SendResponses': { aiModelId: 'doc-responses', chatSessionId: undefined, versionOf: undefined, responsesFileIds: [], chatParams: undefined },
   '/api/ParamTools/SaveBySession': { temperature: 0.5, maxOutputTokens: 100, systemPrompt: 'Be brief.' },
   '/api/admin/ParamTools/Save': { bounds: null },
-  '/api/admin/AiModel/Save': { aiModelId: 'doc-extra', modelMap: { isImage: false, fileTypes: [] } },
+  '/api/admin/AiModel/Save': { aiModelId: 'doc-extra', modelMap: { isImage: false, fileTypes: [] }, typeIds: ['chat'] },
+  // The configured images endpoint: doc-model is a chat model, which AddDraw refuses (10463).
+  '/api/Chat/AddDraw': { aiModelId: undefined },
+  '/api/admin/AiModelMap/GetAiModelListAll': { provider: 'openai', baseUrl: undefined, keyword: 'doc' },
   '/api/admin/AiModel/Delete': { aiModelId: 'doc-extra' },
   // A new deployment of the model, on the fake upstream as the first one.
   '/api/admin/AiModelMap/Save': { aiModelMapId: undefined, provider: 'openai', baseUrl: fake.baseUrl, upstreamModelId: 'doc-model' },
@@ -375,7 +381,7 @@ const perRoute = (known: Record<string, unknown> = {}): Record<string, Record<st
   // The seeded deployment, as saved: a test call and its upstream's model list; an import from the fake.
   '/api/admin/AiModelMap/Test': { provider: undefined, baseUrl: undefined, apiKey: undefined, upstreamModelId: undefined, prompt: undefined },
   '/api/admin/AiModelMap/OpenAiModel': { provider: undefined, baseUrl: undefined, apiKey: undefined },
-  '/api/admin/AiModel/SyncModelMap': { aiModelMapId: undefined, provider: 'openai-compatible', baseUrl: fake.baseUrl, apiKey: undefined, upstreamModelIds: ['doc-imported'] },
+  '/api/admin/AiModel/SyncModelMap': { aiModelMapId: undefined, provider: 'openai-compatible', baseUrl: fake.baseUrl, apiKey: undefined, upstreamModelIds: ['doc-imported'], typeIds: undefined },
   '/api/admin/Vip/GetOrderList': { from: '2020-01-01', to: '2100-01-01' },
   '/api/admin/InviteCode/GetStatistics': { from: '2020-01-01', to: '2100-01-01' },
   // A year, in a zone other than UTC (the range may hold at most two years).

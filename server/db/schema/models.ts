@@ -1,5 +1,5 @@
 import type { ParamBounds } from '../../../shared/contracts/param-tools.ts';
-import { boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** What users pick: a catalogue model. It is served by one or more deployments. */
 export const aiModels = pgTable('ai_models', {
@@ -7,7 +7,6 @@ export const aiModels = pgTable('ai_models', {
   name: text('name').notNull(),
   description: text('description').notNull().default(''),
   minVipLevel: integer('min_vip_level').notNull().default(0),
-  isImage: boolean('is_image').notNull().default(false),
   fileTypes: jsonb('file_types').$type<string[]>().notNull().default([]),
   webSearch: boolean('web_search').notNull().default(false),
   /** Points charged per message; with token prices, the hold taken when the message is sent. */
@@ -60,4 +59,36 @@ export const aiDeployments = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('ai_deployments_model_idx').on(t.aiModelId, t.priority)],
+);
+
+/**
+ * Model types (AiModelType): chat, vision, image generation, embedding, translation and any an operator
+ * adds, named in both languages. The id is a short code the server's checks use for the built-in ones
+ * (MODEL_TYPE_IDS in shared/contracts/model-type.ts). `enabled` decides whether users are shown it.
+ */
+export const aiModelTypes = pgTable('ai_model_types', {
+  id: text('id').primaryKey(),
+  nameEn: text('name_en').notNull(),
+  nameZh: text('name_zh').notNull(),
+  sort: integer('sort').notNull().default(0),
+  enabled: boolean('enabled').notNull().default(true),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * Which types a catalogue model has (one or more). 'vision' here is what "reads images" means
+ * (modelMap.isImage). A type still linked cannot be deleted (restrict): the service says so first.
+ */
+export const aiModelTypeLinks = pgTable(
+  'ai_model_type_links',
+  {
+    aiModelId: text('ai_model_id')
+      .notNull()
+      .references(() => aiModels.id, { onDelete: 'cascade' }),
+    typeId: text('type_id')
+      .notNull()
+      .references(() => aiModelTypes.id, { onDelete: 'restrict' }),
+  },
+  (t) => [primaryKey({ columns: [t.aiModelId, t.typeId] }), index('ai_model_type_links_type_idx').on(t.typeId)],
 );

@@ -1,7 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { pagedSchema } from '../../../shared/contracts/common.ts';
 import {
+  AdminModelTypeIdBodySchema,
+  AdminModelTypeIdQuerySchema,
+  AdminModelTypeListSchema,
+  AdminModelTypeSchema,
+  AdminSaveModelTypeBodySchema,
+} from '../../../shared/contracts/model-type.ts';
+import {
   AdminDeploymentSchema,
+  AllDeploymentsQuerySchema,
+  AllDeploymentsSchema,
   AdminModelListQuerySchema,
   AdminModelSchema,
   DeploymentIdBodySchema,
@@ -26,6 +35,7 @@ import {
   adminDeleteModel,
   adminGetDeployment,
   adminGetModel,
+  adminListAllDeployments,
   adminListDeployments,
   adminListModels,
   adminSaveDeployment,
@@ -34,6 +44,13 @@ import {
   deploymentAuditState,
 } from '../../services/catalogue/catalogue-admin.ts';
 import { listProviderModels, sortModels, syncModelMap, testDeployment } from '../../services/catalogue/catalogue-admin-tools.ts';
+import {
+  adminDeleteModelType,
+  adminGetModelType,
+  adminListModelTypes,
+  adminSaveModelType,
+  modelTypeAuditState,
+} from '../../services/catalogue/model-types.ts';
 
 /** The catalogue for operators: changes apply on every instance without a restart. */
 export function registerAdminCatalogueRoutes(app: FastifyInstance): void {
@@ -42,7 +59,7 @@ export function registerAdminCatalogueRoutes(app: FastifyInstance): void {
     method: 'GET',
     url: `${base}/GetList`,
     auth: 'admin',
-    summary: 'All models, offline ones included; keyword filters by id or name.',
+    summary: 'All models, offline ones included, each with its types; keyword filters by id or name, aiModelTypeId by type.',
     query: AdminModelListQuerySchema,
     data: pagedSchema(AdminModelSchema),
     handler: ({ ctx, query }) => adminListModels(ctx, query),
@@ -87,8 +104,19 @@ export function registerAdminCatalogueRoutes(app: FastifyInstance): void {
   });
 
   registerAdminModelToolRoutes(app, base);
+  registerAdminModelTypeRoutes(app);
 
   const maps = '/api/admin/AiModelMap';
+  addRoute(app, {
+    method: 'GET',
+    url: `${maps}/GetAiModelListAll`,
+    auth: 'admin',
+    summary:
+      'Every deployment across models (model, provider account, upstream model id, priority, health), filtered by aiModelId, provider and baseUrl ("" the provider\'s default) and keyword; with the provider accounts in use. Keys appear only as hasApiKey and a masked hint.',
+    query: AllDeploymentsQuerySchema,
+    data: AllDeploymentsSchema,
+    handler: ({ ctx, query }) => adminListAllDeployments(ctx, query),
+  });
   addRoute(app, {
     method: 'GET',
     url: `${maps}/GetList`,
@@ -125,6 +153,48 @@ export function registerAdminCatalogueRoutes(app: FastifyInstance): void {
     summary: 'Deletes a deployment.',
     body: DeploymentIdBodySchema,
     handler: ({ ctx, body }) => adminDeleteDeployment(ctx, body.aiModelMapId),
+  });
+}
+
+/** Model types (docs/api.md#model-types): what each model is for; chat, vision and image are built in. */
+function registerAdminModelTypeRoutes(app: FastifyInstance): void {
+  const base = '/api/admin/AiModelType';
+  addRoute(app, {
+    method: 'GET',
+    url: `${base}/GetList`,
+    auth: 'admin',
+    summary: 'Every model type with both names, in order, hidden ones included, with how many models have it.',
+    data: AdminModelTypeListSchema,
+    handler: ({ ctx }) => adminListModelTypes(ctx),
+  });
+  addRoute(app, {
+    method: 'GET',
+    url: `${base}/GetById`,
+    auth: 'admin',
+    summary: 'One model type.',
+    query: AdminModelTypeIdQuerySchema,
+    data: AdminModelTypeSchema,
+    handler: ({ ctx, query }) => adminGetModelType(ctx, query.aiModelTypeId),
+  });
+  addRoute(app, {
+    method: 'POST',
+    url: `${base}/Save`,
+    auth: 'admin',
+    audit: { target: 'aiModelType', id: savedId('aiModelTypeId'), load: modelTypeAuditState },
+    summary:
+      'Creates a model type (an unused aiModelTypeId, or none: one from nameEn; 10409 when that id is taken) or updates the one named: both names (at most 30 characters), sort, enabled (shown to users).',
+    body: AdminSaveModelTypeBodySchema,
+    data: AdminModelTypeSchema,
+    handler: ({ ctx, body }) => adminSaveModelType(ctx, body),
+  });
+  addRoute(app, {
+    method: 'POST',
+    url: `${base}/Delete`,
+    auth: 'admin',
+    audit: { target: 'aiModelType', id: ({ body }) => body.aiModelTypeId, load: modelTypeAuditState },
+    summary: 'Deletes a model type no model has (10409 modelTypeInUse otherwise); chat, vision and image are built in and cannot be deleted (10409).',
+    body: AdminModelTypeIdBodySchema,
+    handler: ({ ctx, body }) => adminDeleteModelType(ctx, body.aiModelTypeId),
   });
 }
 

@@ -25,6 +25,7 @@ import { redactText } from '../../core/log-safety.ts';
 import { createUpstreamModel, type UpstreamTarget } from '../../providers/llm.ts';
 import { openUpstreamStream, upstreamFailureOf, type PartReader } from '../../providers/upstream.ts';
 import { listUpstreamModels, ModelListError } from '../../providers/upstream-models.ts';
+import { setModelTypes, typesToSave } from './model-types.ts';
 import { catalogueChanged } from './catalogue.ts';
 import { slugOf } from './catalogue-seed.ts';
 import { secretBox } from '../system/secrets.ts';
@@ -242,7 +243,6 @@ export async function syncModelMap(ctx: AppContext, input: SyncModelMap): Promis
           id: aiModelId,
           name: upstreamModelId.slice(0, 100),
           minVipLevel: input.minVipLevel,
-          isImage: input.isImage,
           fileTypes: [...DOCUMENT_EXTENSIONS],
           webSearch: input.webSearch,
           pointsCost: input.pointsCost,
@@ -254,6 +254,8 @@ export async function syncModelMap(ctx: AppContext, input: SyncModelMap): Promis
         })
         .onConflictDoNothing()
         .returning({ id: aiModels.id });
+      // A new model gets its types; an existing one (it gains a deployment) keeps its own.
+      if (inserted.length) await setModelTypes(tx, aiModelId, typesToSave(input.typeIds, null, input.isImage));
       const aiModelMapId = randomUUID();
       await tx.insert(aiDeployments).values({
         id: aiModelMapId,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { asc, count, eq, ilike, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, exists, ilike, isNull, or, sql } from 'drizzle-orm';
 import { Codes } from '../../../shared/contracts/envelope.ts';
 import type { Paged } from '../../../shared/contracts/common.ts';
 import {
@@ -7,14 +7,18 @@ import {
   RESPONSES_PROVIDERS,
   type AdminDeployment,
   type AdminModel,
+  type AllDeployments,
+  type AllDeploymentsQuery,
   type SaveDeployment,
   type SaveModel,
 } from '../../../shared/contracts/model.ts';
 import type { AppContext } from '../../context.ts';
-import { aiDeployments, aiModels } from '../../db/schema/models.ts';
+import { aiDeployments, aiModelTypeLinks, aiModels } from '../../db/schema/models.ts';
+import { escapeLike } from '../../db/like.ts';
 import { AppError } from '../../core/errors.ts';
 import { maskSecret, secretBox } from '../system/secrets.ts';
-import { catalogueChanged, toCatalogueModel, type DeploymentRow, type ModelRow } from './catalogue.ts';
+import { catalogueChanged, toCatalogueModel, typeIdsOf, type DeploymentRow, type ModelRow } from './catalogue.ts';
+import { setModelTypes, typesToSave } from './model-types.ts';
 import { coolingUntilOf, markSuccess } from './catalogue-health.ts';
 import { slugOf } from './catalogue-seed.ts';
 import { deploymentHealth } from './catalogue-admin-tools.ts';
@@ -26,8 +30,9 @@ const iso = (d: Date) => d.toISOString();
 
 async function toAdminModel(ctx: AppContext, row: ModelRow): Promise<AdminModel> {
   const [{ n }] = await ctx.db.select({ n: count() }).from(aiDeployments).where(eq(aiDeployments.aiModelId, row.id));
+  const types = await typeIdsOf(ctx.db, [row.id]);
   return {
-    ...toCatalogueModel(row),
+    ...toCatalogueModel(row, types.get(row.id) ?? []),
     online: row.online,
     source: row.source,
     deploymentCount: n,
@@ -36,8 +41,21 @@ async function toAdminModel(ctx: AppContext, row: ModelRow): Promise<AdminModel>
   };
 }
 
-export async function adminListModels(ctx: AppContext, q: { page: number; count: number; keyword?: string }): Promise<Paged<AdminModel>> {
-  const where = q.keyword ? or(ilike(aiModels.name, `%${q.keyword}%`), ilike(aiModels.id, `%${q.keyword}%`)) : undefined;
+export async function adminListModels(
+  ctx: AppContext,
+  q: { page: number; count: number; keyword?: string; aiModelTypeId?: string },
+): Promise<Paged<AdminModel>> {
+  const where = and(
+    q.keyword ? or(ilike(aiModels.name, `%${q.keyword}%`), ilike(aiModels.id, `%${q.keyword}%`)) : undefined,
+    q.aiModelTypeId
+      ? exists(
+          ctx.db
+            .select({ one: sql`1` })
+            .from(aiModelTypeLinks)
+            .where(and(eq(aiModelTypeLinks.aiModelId, aiModels.id), eq(aiModelTypeLinks.typeId, q.aiModelTypeId))),
+        )
+      : undefined,
+  );
   const [rows, [{ total }]] = await Promise.all([
     ctx.db
       .select()
@@ -66,7 +84,6 @@ export async function adminSaveModel(ctx: AppContext, input: SaveModel): Promise
     name: input.name,
     description: input.description,
     minVipLevel: input.minVipLevel,
-    isImage: input.modelMap.isImage,
     fileTypes: [...new Set(input.modelMap.fileTypes)],
     webSearch: input.webSearch,
     pointsCost: input.pointsCost,
@@ -82,8 +99,13 @@ export async function adminSaveModel(ctx: AppContext, input: SaveModel): Promise
   if (id === AUTO_MODEL_ID) throw new AppError(Codes.Conflict, 'modelIdReserved');
   const [existing] = await ctx.db.select({ id: aiModels.id }).from(aiModels).where(eq(aiModels.id, id)).limit(1);
   if (existing && !input.aiModelId) throw new AppError(Codes.Conflict, 'modelIdTaken', { id });
-  if (existing) await ctx.db.update(aiModels).set({ ...values, updatedAt: sql`now()` }).where(eq(aiModels.id, id));
-  else await ctx.db.insert(aiModels).values({ id, ...values }).onConflictDoNothing();
+  const current = existing ? ((await typeIdsOf(ctx.db, [id])).get(id) ?? []) : null;
+  const typeIds = typesToSave(input.typeIds, current, input.modelMap.isImage);
+  await ctx.db.transaction(async (tx) => {
+    if (existing) await tx.update(aiModels).set({ ...values, updatedAt: sql`now()` }).where(eq(aiModels.id, id));
+    else await tx.insert(aiModels).values({ id, ...values }).onConflictDoNothing();
+    await setModelTypes(tx, id, typeIds);
+  });
   await catalogueChanged(ctx);
   return adminGetModel(ctx, id);
 }
@@ -131,6 +153,48 @@ function toAdminDeployment(ctx: AppContext, row: DeploymentRow): Omit<AdminDeplo
     coolingUntil: coolingUntilOf(ctx, row.id),
     createTime: iso(row.createdAt),
     updateTime: iso(row.updatedAt),
+  };
+}
+
+/**
+ * GET /api/admin/AiModelMap/GetAiModelListAll: every deployment across models, by model then
+ * priority, filtered by model, provider account (provider and base URL; '' the provider's default)
+ * and keyword; with the accounts in use for the filter. Keys only as hasApiKey and a masked hint.
+ */
+export async function adminListAllDeployments(ctx: AppContext, q: AllDeploymentsQuery): Promise<AllDeployments> {
+  const like = q.keyword ? `%${escapeLike(q.keyword)}%` : undefined;
+  const where = and(
+    q.aiModelId ? eq(aiDeployments.aiModelId, q.aiModelId) : undefined,
+    q.provider ? eq(aiDeployments.provider, q.provider) : undefined,
+    q.baseUrl === undefined ? undefined : q.baseUrl === '' ? isNull(aiDeployments.baseUrl) : eq(aiDeployments.baseUrl, q.baseUrl),
+    like ? or(ilike(aiDeployments.upstreamModelId, like), ilike(aiModels.name, like), ilike(aiModels.id, like)) : undefined,
+  );
+  const [rows, [{ total }], accounts] = await Promise.all([
+    ctx.db
+      .select({ deployment: aiDeployments, modelName: aiModels.name, modelOnline: aiModels.online })
+      .from(aiDeployments)
+      .innerJoin(aiModels, eq(aiModels.id, aiDeployments.aiModelId))
+      .where(where)
+      .orderBy(asc(aiModels.sort), asc(aiModels.name), asc(aiDeployments.priority), asc(aiDeployments.createdAt), asc(aiDeployments.id))
+      .limit(q.count)
+      .offset((q.page - 1) * q.count),
+    ctx.db.select({ total: count() }).from(aiDeployments).innerJoin(aiModels, eq(aiModels.id, aiDeployments.aiModelId)).where(where),
+    ctx.db
+      .select({ provider: aiDeployments.provider, baseUrl: aiDeployments.baseUrl, deploymentCount: count() })
+      .from(aiDeployments)
+      .groupBy(aiDeployments.provider, aiDeployments.baseUrl)
+      .orderBy(asc(aiDeployments.provider), asc(aiDeployments.baseUrl)),
+  ]);
+  const health = await deploymentHealth(ctx.db, rows.map((r) => r.deployment.id));
+  return {
+    list: rows.map((r) => ({
+      ...toAdminDeployment(ctx, r.deployment),
+      health: health.get(r.deployment.id)!,
+      modelName: r.modelName,
+      modelOnline: r.modelOnline,
+    })),
+    total,
+    accounts,
   };
 }
 

@@ -2,11 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, notInArray, sql } from 'drizzle-orm';
 import { DOCUMENT_EXTENSIONS } from '../../../shared/contracts/media.ts';
 import type { Provider } from '../../../shared/contracts/model.ts';
+import { MODEL_TYPE_IDS } from '../../../shared/contracts/model-type.ts';
 import type { AppContext } from '../../context.ts';
 import { aiDeployments, aiModels } from '../../db/schema/models.ts';
 import { OPENAI_DEFAULT_BASE_URL } from '../../providers/llm.ts';
 import { secretBox } from '../system/secrets.ts';
 import { catalogueChanged, getCatalogue, watchCatalogueChanges } from './catalogue.ts';
+import { setModelTypes } from './model-types.ts';
 
 /**
  * Seeding from the environment at start-up. Only rows whose source is 'env' / 'ollama' are updated
@@ -36,6 +38,15 @@ export function slugOf(upstreamId: string): string {
       .replace(/^[-._]+|[-._]+$/g, '')
       .slice(0, 64) || 'model'
   );
+}
+
+/** Image generators (their upstream ids): they draw, they do not chat. The migration uses the same names. */
+const looksLikeImageGenerator = (id: string) => /(^|[-_./])(dall-e|gpt-image|stable-diffusion|sdxl|flux|imagen|midjourney)/i.test(id);
+
+/** A seeded model's types: an image generator draws; any other chats, and reads images when its name says so. */
+function seedTypes(id: string): string[] {
+  if (looksLikeImageGenerator(id)) return [MODEL_TYPE_IDS.image];
+  return looksLikeVision(id) ? [MODEL_TYPE_IDS.chat, MODEL_TYPE_IDS.vision] : [MODEL_TYPE_IDS.chat];
 }
 
 const looksLikeVision = (id: string) => /gpt-4o|gpt-4\.1|gpt-5|claude-(3|4|sonnet|opus|haiku)|gemini|llava|-vl\b|-vl-|vision/i.test(id);
@@ -85,21 +96,23 @@ async function seedAccount(ctx: AppContext, account: SeedAccount, keep: Set<stri
       name: upstreamId,
       description: '',
       minVipLevel: level,
-      isImage: looksLikeVision(upstreamId),
       // Every model reads text, and the server turns these files into text (an operator may narrow it).
       fileTypes: [...DOCUMENT_EXTENSIONS],
       webSearch: true,
       pointsCost: POINTS_BY_LEVEL[level],
       contextWindow: contextWindowOf(upstreamId),
     };
-    await ctx.db
+    const seeded = await ctx.db
       .insert(aiModels)
       .values({ id, ...values, source: account.source })
       .onConflictDoUpdate({
         target: aiModels.id,
         set: { ...values, updatedAt: sql`now()` },
         setWhere: eq(aiModels.source, account.source),
-      });
+      })
+      .returning({ id: aiModels.id });
+    // Only a model this source owns gets its types: an operator's edits stay.
+    if (seeded.length) await setModelTypes(ctx.db, id, seedTypes(upstreamId));
     const [existing] = await ctx.db
       .select({ id: aiDeployments.id, source: aiDeployments.source })
       .from(aiDeployments)

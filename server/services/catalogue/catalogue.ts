@@ -1,8 +1,9 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { Codes } from '../../../shared/contracts/envelope.ts';
+import { MODEL_TYPE_IDS } from '../../../shared/contracts/model-type.ts';
 import { AUTO_MODEL_ID, VIP_LEVEL_NAMES, type CatalogueModel, type ModelListItem, type Provider, type TokenPrice } from '../../../shared/contracts/model.ts';
 import type { AppContext } from '../../context.ts';
-import { aiDeployments, aiModels } from '../../db/schema/models.ts';
+import { aiDeployments, aiModelTypeLinks, aiModelTypes, aiModels } from '../../db/schema/models.ts';
 import { AppError } from '../../core/errors.ts';
 import { DEFAULT_PARAM_BOUNDS, type ParamBounds } from '../../../shared/contracts/param-tools.ts';
 import { createUpstreamModel, type DeploymentProtocol, type UpstreamModel } from '../../providers/llm.ts';
@@ -72,21 +73,40 @@ export const vipLevelName = (level: number) => VIP_LEVEL_NAMES[level] ?? `Level 
 export type ModelRow = typeof aiModels.$inferSelect;
 export type DeploymentRow = typeof aiDeployments.$inferSelect;
 
-export function toCatalogueModel(row: ModelRow): CatalogueModel {
+/** A model row as served; `types` are its type ids in the types' order (vision is what isImage says). */
+export function toCatalogueModel(row: ModelRow, types: string[]): CatalogueModel {
   return {
     aiModelId: row.id,
     name: row.name,
     description: row.description,
     minVipLevel: row.minVipLevel,
     minVipLevelName: vipLevelName(row.minVipLevel),
-    modelMap: { isImage: row.isImage, fileTypes: row.fileTypes },
+    modelMap: { isImage: types.includes(MODEL_TYPE_IDS.vision), fileTypes: row.fileTypes },
     webSearch: row.webSearch,
     pointsCost: row.pointsCost,
     tokenPrice: tokenPriceOf(row),
     contextWindow: row.contextWindow,
     sort: row.sort,
+    types,
   };
 }
+
+/** Each model's type ids (of `modelIds`), in the types' order. */
+export async function typeIdsOf(db: AppContext['db'], modelIds: string[]): Promise<Map<string, string[]>> {
+  const byModel = new Map<string, string[]>();
+  if (modelIds.length === 0) return byModel;
+  const rows = await db
+    .select({ aiModelId: aiModelTypeLinks.aiModelId, typeId: aiModelTypeLinks.typeId })
+    .from(aiModelTypeLinks)
+    .innerJoin(aiModelTypes, eq(aiModelTypes.id, aiModelTypeLinks.typeId))
+    .where(inArray(aiModelTypeLinks.aiModelId, modelIds))
+    .orderBy(asc(aiModelTypes.sort), asc(aiModelTypes.createdAt), asc(aiModelTypes.id));
+  for (const { aiModelId, typeId } of rows) byModel.set(aiModelId, [...(byModel.get(aiModelId) ?? []), typeId]);
+  return byModel;
+}
+
+/** Whether a model has a type. */
+export const hasType = (model: CatalogueModel, typeId: string) => model.types.includes(typeId);
 
 /** The stored thousandths as points per 1,000 tokens; null unless both prices are set. */
 function tokenPriceOf(row: ModelRow): TokenPrice | null {
@@ -107,6 +127,7 @@ async function loadEntries(ctx: AppContext): Promise<CatalogueEntry[]> {
         .where(and(eq(aiDeployments.enabled, true), inArray(aiDeployments.aiModelId, models.map((m) => m.id))))
         .orderBy(asc(aiDeployments.priority), asc(aiDeployments.createdAt))
     : [];
+  const types = await typeIdsOf(ctx.db, models.map((m) => m.id));
   const byModel = new Map<string, CachedDeployment[]>();
   for (const d of deployments) {
     let apiKey: string | null = null;
@@ -134,7 +155,7 @@ async function loadEntries(ctx: AppContext): Promise<CatalogueEntry[]> {
   // A model without a usable deployment cannot answer: users do not see it.
   return models
     .filter((m) => byModel.has(m.id))
-    .map((m) => ({ model: toCatalogueModel(m), deployments: byModel.get(m.id)!, paramBounds: m.paramBounds ?? DEFAULT_PARAM_BOUNDS }));
+    .map((m) => ({ model: toCatalogueModel(m, types.get(m.id) ?? []), deployments: byModel.get(m.id)!, paramBounds: m.paramBounds ?? DEFAULT_PARAM_BOUNDS }));
 }
 
 /** The served catalogue, from memory after the first read. */
@@ -170,9 +191,13 @@ export function upstreamOf(ctx: AppContext, deployment: CachedDeployment): Upstr
 
 // ---- what users see ----
 
-/** The 'auto' entry: it stands for the whole catalogue, so it shows what the best of it offers. */
+/** The catalogue's chat models: the ones a message may go to (and 'auto' picks among). */
+export const chatEntries = (entries: CatalogueEntry[]) => entries.filter((e) => hasType(e.model, MODEL_TYPE_IDS.chat));
+
+/** The 'auto' entry: it stands for the chat models, so it shows what the best of them offers. */
 export function autoModel(entries: CatalogueEntry[]): CatalogueModel {
-  const models = entries.map((e) => e.model);
+  const models = chatEntries(entries).map((e) => e.model);
+  const isImage = models.some((m) => m.modelMap.isImage);
   return {
     aiModelId: AUTO_MODEL_ID,
     name: 'Auto',
@@ -180,7 +205,7 @@ export function autoModel(entries: CatalogueEntry[]): CatalogueModel {
     minVipLevel: 0,
     minVipLevelName: vipLevelName(0),
     modelMap: {
-      isImage: models.some((m) => m.modelMap.isImage),
+      isImage,
       fileTypes: [...new Set(models.flatMap((m) => m.modelMap.fileTypes))],
     },
     webSearch: models.some((m) => m.webSearch),
@@ -189,12 +214,15 @@ export function autoModel(entries: CatalogueEntry[]): CatalogueModel {
     tokenPrice: null,
     contextWindow: models.length ? Math.max(...models.map((m) => m.contextWindow)) : 0,
     sort: Number.MIN_SAFE_INTEGER,
+    types: isImage ? [MODEL_TYPE_IDS.chat, MODEL_TYPE_IDS.vision] : [MODEL_TYPE_IDS.chat],
   };
 }
 
-export async function listModels(ctx: AppContext, vipLevel: number): Promise<ModelListItem[]> {
+/** The catalogue ('auto' first); with `typeId`, only the models of that type ('auto' is a chat model). */
+export async function listModels(ctx: AppContext, vipLevel: number, typeId?: string): Promise<ModelListItem[]> {
   const entries = await getCatalogue(ctx);
-  return [autoModel(entries), ...entries.map((e) => e.model)].map((m) => ({ ...m, locked: m.minVipLevel > vipLevel }));
+  const all = [autoModel(entries), ...entries.map((e) => e.model)];
+  return (typeId ? all.filter((m) => hasType(m, typeId)) : all).map((m) => ({ ...m, locked: m.minVipLevel > vipLevel }));
 }
 
 /** A served model by id ('auto' included), or NotFound. */

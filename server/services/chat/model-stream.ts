@@ -14,7 +14,8 @@ import {
   type ToolRound,
 } from '../../providers/upstream.ts';
 import type { AuthUser } from '../accounts/auth.ts';
-import { getCatalogue, upstreamOf, vipLevelName, type CachedDeployment, type CatalogueEntry } from '../catalogue/catalogue.ts';
+import { MODEL_TYPE_IDS } from '../../../shared/contracts/model-type.ts';
+import { chatEntries, getCatalogue, hasType, upstreamOf, vipLevelName, type CachedDeployment, type CatalogueEntry } from '../catalogue/catalogue.ts';
 import { isCooling, markFailure, markSuccess } from '../catalogue/catalogue-health.ts';
 
 /** model is the concrete model ('auto' already resolved); requestedId is what the user picked. */
@@ -55,7 +56,7 @@ function pickAuto(ctx: AppContext, entries: CatalogueEntry[], vipLevel: number, 
  */
 export async function historyBudgetChars(ctx: AppContext, aiModelId: string, charsPerToken: number): Promise<number> {
   const entries = await getCatalogue(ctx);
-  const candidates = aiModelId === AUTO_MODEL_ID ? entries : entries.filter((e) => e.model.aiModelId === aiModelId);
+  const candidates = aiModelId === AUTO_MODEL_ID ? chatEntries(entries) : entries.filter((e) => e.model.aiModelId === aiModelId);
   return Math.max(AUTO_LONG_CHARS, ...candidates.map((e) => e.model.contextWindow * charsPerToken));
 }
 
@@ -68,7 +69,9 @@ export async function resolveModel(
   ctx: AppContext,
   req: { user: AuthUser; aiModelId: string; hasImages: boolean; conversationChars: number; webSearch?: boolean },
 ): Promise<ResolvedModel> {
-  const entries = await getCatalogue(ctx);
+  const all = await getCatalogue(ctx);
+  // Only chat models answer messages; 'auto' picks among them.
+  const entries = chatEntries(all);
   if (!entries.length) throw new AppError(Codes.NoModelConfigured, 'noModelConfigured');
   if (req.aiModelId === AUTO_MODEL_ID) {
     // Auto picks among the models that may search, when the message asks for it.
@@ -76,8 +79,9 @@ export async function resolveModel(
     if (!searching.length) throw new AppError(Codes.BadRequest, 'modelNoWebSearch', { model: 'Auto' });
     return { model: pickAuto(ctx, searching, req.user.vipLevel, req.hasImages, req.conversationChars), requestedId: AUTO_MODEL_ID };
   }
-  const entry = entryOf(entries, req.aiModelId);
+  const entry = entryOf(all, req.aiModelId);
   if (!entry) throw new AppError(Codes.NotFound, 'modelNotFound');
+  if (!hasType(entry.model, MODEL_TYPE_IDS.chat)) throw new AppError(Codes.ModelWrongType, 'modelNotChat', { model: entry.model.name });
   if (entry.model.minVipLevel > req.user.vipLevel) throw planRequired(entry.model);
   if (req.hasImages && !entry.model.modelMap.isImage) throw new AppError(Codes.BadRequest, 'modelNoImages', { model: entry.model.name });
   if (req.webSearch && !entry.model.webSearch) throw new AppError(Codes.BadRequest, 'modelNoWebSearch', { model: entry.model.name });

@@ -3,12 +3,16 @@ import { eq } from 'drizzle-orm';
 import type { ChatMessageItem } from '../../../shared/contracts/chat.ts';
 import type { Paged } from '../../../shared/contracts/common.ts';
 import { Codes } from '../../../shared/contracts/envelope.ts';
-import type { AddDrawBody, AddDrawResult } from '../../../shared/contracts/plugin.ts';
+import { MODEL_TYPE_IDS } from '../../../shared/contracts/model-type.ts';
+import type { AddDrawBody, AddDrawRequest, AddDrawResult } from '../../../shared/contracts/plugin.ts';
 import type { AppContext } from '../../context.ts';
 import { chatMedia } from '../../db/schema/media.ts';
 import { plugins } from '../../db/schema/plugins.ts';
 import { AppError } from '../../core/errors.ts';
-import { generateImage, ImagesError, imagesConfigured } from '../../providers/images.ts';
+import { configuredImagesTarget, generateImage, ImagesError, imagesConfigured, type ImagesTarget } from '../../providers/images.ts';
+import { OPENAI_DEFAULT_BASE_URL } from '../../providers/llm.ts';
+import type { AuthUser } from '../accounts/auth.ts';
+import { getCatalogue, hasType, vipLevelName } from '../catalogue/catalogue.ts';
 import { signedMediaPath } from '../media/links.ts';
 import { storageKeyOf } from '../media/upload.ts';
 import { chargePoints, refundPoints } from '../points/ledger.ts';
@@ -18,14 +22,14 @@ const TITLE_MAX_CHARS = 200;
 const EXTENSIONS: Record<string, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' };
 
 /**
- * Draws an image through the configured images endpoint and keeps it as the caller's media item
- * (purpose 'draw', bytes in the file store). Answers its id and a signed link to it.
+ * Draws an image through `target` (default: the configured images endpoint) and keeps it as the
+ * caller's media item (purpose 'draw', bytes in the file store). Answers its id and a signed link to it.
  */
-export async function drawImage(ctx: AppContext, userId: string, body: AddDrawBody, signal?: AbortSignal): Promise<AddDrawResult> {
-  if (!imagesConfigured(ctx.config)) throw new AppError(Codes.NotConfigured, 'imagesNotConfigured');
+export async function drawImage(ctx: AppContext, userId: string, body: AddDrawBody, signal?: AbortSignal, target?: ImagesTarget): Promise<AddDrawResult> {
+  if (!target && !imagesConfigured(ctx.config)) throw new AppError(Codes.NotConfigured, 'imagesNotConfigured');
   let image;
   try {
-    image = await generateImage(ctx.config, { prompt: body.prompt, size: body.size, signal });
+    image = await generateImage(target ?? configuredImagesTarget(ctx.config), { prompt: body.prompt, size: body.size, signal });
   } catch (err) {
     if (!(err instanceof ImagesError)) throw err;
     ctx.log.warn({ reason: err.message }, 'image generation failed');
@@ -53,20 +57,50 @@ export async function drawImage(ctx: AppContext, userId: string, body: AddDrawBo
   return { chatMediaId: id, imgSrcAll: signedMediaPath(ctx, id) };
 }
 
+/** Providers whose deployments speak the OpenAI images API. */
+const IMAGES_PROVIDERS = new Set(['openai', 'openai-compatible']);
+
 /**
- * POST /api/Chat/AddDraw: draws an image for the caller, charged the generate_image plugin's points
- * (atomically, given back when no image comes).
+ * The catalogue model that draws (aiModelId): online, an image-generation model (10463 otherwise),
+ * within the caller's plan, with a deployment that has an images API. Its images target and cost.
  */
-export async function addDraw(ctx: AppContext, userId: string, body: AddDrawBody): Promise<AddDrawResult> {
-  if (!imagesConfigured(ctx.config)) throw new AppError(Codes.NotConfigured, 'imagesNotConfigured');
-  const [plugin] = await ctx.db.select({ pointsCost: plugins.pointsCost }).from(plugins).where(eq(plugins.toolName, 'generate_image'));
-  const cost = plugin?.pointsCost ?? 0;
+async function drawingModel(ctx: AppContext, user: AuthUser, aiModelId: string): Promise<{ target: ImagesTarget; cost: number }> {
+  const entry = (await getCatalogue(ctx)).find((e) => e.model.aiModelId === aiModelId);
+  if (!entry) throw new AppError(Codes.NotFound, 'modelNotFound');
+  const { model } = entry;
+  if (!hasType(model, MODEL_TYPE_IDS.image)) throw new AppError(Codes.ModelWrongType, 'modelNotImageGeneration', { model: model.name });
+  if (model.minVipLevel > user.vipLevel) throw new AppError(Codes.PlanRequired, 'planRequired', { model: model.name, plan: vipLevelName(model.minVipLevel) });
+  const deployment = entry.deployments.find((d) => IMAGES_PROVIDERS.has(d.provider));
+  if (!deployment) throw new AppError(Codes.ModelMisconfigured, 'drawProviderUnsupported', { model: model.name });
+  return {
+    target: { baseUrl: deployment.baseUrl ?? OPENAI_DEFAULT_BASE_URL, apiKey: deployment.apiKey, model: deployment.upstreamModelId },
+    cost: model.pointsCost,
+  };
+}
+
+/**
+ * POST /api/Chat/AddDraw: draws an image for the caller, with an image-generation model of the
+ * catalogue (aiModelId: its pointsCost) or the configured images endpoint (the generate_image
+ * plugin's points); charged atomically, given back when no image comes.
+ */
+export async function addDraw(ctx: AppContext, user: AuthUser, request: AddDrawRequest): Promise<AddDrawResult> {
+  const { aiModelId, ...body } = request;
+  const userId = user.id;
+  let target: ImagesTarget | undefined;
+  let cost: number;
+  if (aiModelId) {
+    ({ target, cost } = await drawingModel(ctx, user, aiModelId));
+  } else {
+    if (!imagesConfigured(ctx.config)) throw new AppError(Codes.NotConfigured, 'imagesNotConfigured');
+    const [plugin] = await ctx.db.select({ pointsCost: plugins.pointsCost }).from(plugins).where(eq(plugins.toolName, 'generate_image'));
+    cost = plugin?.pointsCost ?? 0;
+  }
   const refId = randomUUID();
   if (!(await chargePoints(ctx.db, userId, cost, ctx.config.FREE_DAILY_POINTS, { kind: 'draw', key: `draw:${refId}`, refId }))) {
     throw new AppError(Codes.NotEnoughPoints, 'notEnoughPoints');
   }
   try {
-    return await drawImage(ctx, userId, body);
+    return await drawImage(ctx, userId, body, undefined, target);
   } catch (err) {
     await refundPoints(ctx.db, userId, cost, { key: `refund:draw:${refId}`, refId });
     throw err;

@@ -26,6 +26,7 @@ const model: AdminModel = {
   tokenPrice: null,
   contextWindow: 8192,
   sort: 0,
+  types: ['chat'],
   online: true,
   source: 'admin',
   deploymentCount: 1,

@@ -23,6 +23,7 @@ const model = (id: string, name: string, sort: number): AdminModel => ({
   pointsCost: 1,
   tokenPrice: null,
   contextWindow: 8192,
+  types: id === 'b' ? ['chat', 'vision'] : ['chat'],
   sort,
   online: true,
   source: 'admin',
