@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_MESSAGE_ATTACHMENTS, MessageAttachmentSchema } from './attachments.ts';
 import { IdSchema, PageQuerySchema, pagedSchema } from './common.ts';
 import { MediaTypeSchema } from './media.ts';
 import { ChatSelectionSchema, MessageQuickFunctionSchema, MessageSelectionSchema } from './quick-function.ts';
@@ -28,6 +29,12 @@ export const AddMessageBodySchema = z.object({
   /** Text selected on a page, sent to the model as a separate, delimited part (never inside the template). */
   selection: ChatSelectionSchema.nullish(),
   /**
+   * Attachments that are neither uploaded media nor the page selection (shared/contracts/attachments.ts):
+   * an earlier answer of the caller's own (kind `chatMessage`), sent to the model as a delimited part
+   * like a selection. Not together with `selection`: one attached text per question.
+   */
+  attachments: z.array(MessageAttachmentSchema).max(MAX_MESSAGE_ATTACHMENTS, 'attachmentCountExceed').nullish(),
+  /**
    * A new version of one of this chat's exchanges (Ask again, an edited question): the message answers
    * the conversation that exchange answered, beside it (the same parent), not after the chat's end.
    * Needs chatSessionId. Without it the message follows the exchange the chat shows last.
@@ -36,6 +43,7 @@ export const AddMessageBodySchema = z.object({
 }).superRefine((v, ctx) => {
   if (!v.inputMessage && !v.quickFunctionId) ctx.addIssue({ code: 'custom', path: ['inputMessage'], message: 'inputMessageRequired' });
   if (v.versionOf && !v.chatSessionId) ctx.addIssue({ code: 'custom', path: ['versionOf'], message: 'versionOfNeedsSession' });
+  if (v.selection && v.attachments?.length) ctx.addIssue({ code: 'custom', path: ['attachments'], message: 'oneAttachedText' });
 });
 export type AddMessageBody = z.infer<typeof AddMessageBodySchema>;
 

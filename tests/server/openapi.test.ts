@@ -313,8 +313,9 @@ const perRoute = (known: Record<string, unknown> = {}): Record<string, Record<st
   '/api/Chat/SearchMessages': { q: 'Hello' },
   // The seeded answer from its start (it has ended: sent whole, then the last event and DONE).
   '/api/Chat/ResumeMessage': { offset: 0 },
-  // A message after the chat's last exchange (a new version of one is a test of its own: chat-versions).
-  '/api/Chat/AddMessage': { versionOf: undefined },
+  // A message after the chat's last exchange (a new version of one is a test of its own: chat-versions),
+  // with the seeded answer attached (one attached text per question: no selection beside it).
+  '/api/Chat/AddMessage': { versionOf: undefined, selection: undefined },
   '/api/admin/AiModel/Save': { aiModelId: 'doc-extra', modelMap: { isImage: false, fileTypes: [] } },
   '/api/admin/AiModel/Delete': { aiModelId: 'doc-extra' },
   // A new deployment of the model, on the fake upstream as the first one.
