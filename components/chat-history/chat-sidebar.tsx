@@ -130,6 +130,16 @@ function PlanFooter({ user, onNavigate }: { user: UserInfo | null; onNavigate: (
   );
 }
 
+/**
+ * State that starts at `value` and goes back to it when `value` changes: the window crossed the wide
+ * layout's breakpoint, and the sidebar follows (a toggle made since gives way).
+ */
+function useFollowing<T>(value: T) {
+  const [state, setState] = useState(value);
+  useEffect(() => setState(value), [value]);
+  return [state, setState] as const;
+}
+
 /** The chat layout's sidebar: new chat, search, the history, and the user's plan. */
 export function ChatSidebar({ activeSessionId, onNavigate, defaultCollapsed = false, onClose, headerAction, sessionActions }: ChatSidebarProps) {
   const { t } = useTranslation();
@@ -137,7 +147,7 @@ export function ChatSidebar({ activeSessionId, onNavigate, defaultCollapsed = fa
   const loggedIn = useAtomValue(isLoggedInAtom);
   const user = useAtomValue(userInfoAtom);
   const openLogin = useSetAtom(openLoginDialogAtom);
-  const [collapsed, setCollapsed] = useState(defaultCollapsed);
+  const [collapsed, setCollapsed] = useFollowing(defaultCollapsed);
   const [searching, setSearching] = useState(false);
   const [confirmingDeleteAll, setConfirmingDeleteAll] = useState(false);
 

@@ -32,6 +32,7 @@ import type { ChatTool } from './quick-function-icon.tsx';
 import { chatToolLabel, ChosenToolChip, QuickFunctionStarters, SlashMenuSlot, useChatQuickFunctions } from './quick-functions.tsx';
 import { parsePageUrl, useAttachments } from './use-attachments.ts';
 import { usePendingChatAction } from './pending-action.tsx';
+import { useQuotedAnswer } from './quoted-answer.tsx';
 import { useChat, type ChatTurn, type SendOptions } from './use-chat.ts';
 import { PluginPicker } from './plugin-picker.tsx';
 import { useChatPlugins } from './use-plugins.ts';
@@ -232,19 +233,18 @@ export function ChatView({ sessionId, onSessionCreated, addons = NO_ADDONS, focu
     openLogin: () => openLogin('chat.notLoginTip'),
     focusInput: () => input.current?.focus(),
   });
+  const quotedAnswer = useQuotedAnswer(pending.clearSelection, input);
 
   const send = (text: string, extra: Pick<SendOptions, 'quickFunction' | 'selection' | 'sent'> = {}) => {
     // Sent already, by the side panel before this view existed: its answer is shown, whatever has loaded since.
     if (extra.sent) return void chat.send(text, { ...options, ...extra });
-    if (!loggedIn) {
-      openLogin('chat.notLoginTip');
-      return;
-    }
+    if (!loggedIn) return void openLogin('chat.notLoginTip');
     if (!model || attachments.busy) return;
     // Attachments that failed are not sent; the message carries the ones uploaded, and the chips go with it.
     const aiModelId = toolModelId(list, quick.chosen, options.aiModelId);
     const quickFunction = extra.quickFunction ?? toolUi.take();
-    const selection = extra.selection ?? pending.selection;
+    // The page's text, else an earlier answer (taken from the composer as it is sent).
+    const selection = extra.selection ?? pending.selection ?? quotedAnswer.take();
     void chat.send(text, { ...options, aiModelId, media: attachments.completed, quickFunction, selection });
     attachments.clear();
     pending.clearSelection();
@@ -267,6 +267,7 @@ export function ChatView({ sessionId, onSessionCreated, addons = NO_ADDONS, focu
           onDelete={onDelete}
           onEdit={onEdit}
           onSwitchVersion={onSwitchVersion}
+          onQuote={quotedAnswer.quote}
           focusMessageId={focusMessageId}
           empty={<ChatWelcome loggedIn={loggedIn} onSignIn={() => openLogin()} extra={addons.welcome} starters={toolUi.starters} />}
         />
@@ -286,6 +287,7 @@ export function ChatView({ sessionId, onSessionCreated, addons = NO_ADDONS, focu
             attachments={
               <>
                 {pending.chip}
+                {quotedAnswer.chip}
                 {toolUi.chip}
                 <AttachmentChips items={attachments.items} onRetry={attachments.retry} onRemove={attachments.remove} />
               </>

@@ -3,7 +3,7 @@ import { lazy, memo, Suspense, useContext, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { stripProductTags } from '../../shared/utils/strip-tags.ts';
 import { deferred } from '../ui/deferred.tsx';
-import { IconCopy, IconPencil, IconRefresh, IconTrash } from '../ui/icons.tsx';
+import { IconCopy, IconPencil, IconQuote, IconRefresh, IconTrash } from '../ui/icons.tsx';
 import { SentMedia } from './attachments.tsx';
 import { ChatAddonsContext } from './chat-addons.ts';
 import { SentQuickFunction, SentSelection } from './quick-functions.tsx';
@@ -41,6 +41,8 @@ export interface MessageItemProps {
   onEdit: (turn: ChatTurn, input: string) => void;
   /** An arrow under the answer: the chat shows that version of the turn. */
   onSwitchVersion: (turn: ChatTurn, chatMessageId: string) => void;
+  /** Attach this answer to a new question (the attachment kind "chat message"); absent: no such action. */
+  onQuote?: (turn: ChatTurn) => void;
 }
 
 /** The user's bubble: what was sent with the question, its text, and the way to edit it (in place). */
@@ -88,7 +90,7 @@ function Question({ turn, busy, onEdit }: Pick<MessageItemProps, 'turn' | 'busy'
 }
 
 /** One exchange: the user's bubble, then the model's answer with the model's name, its versions and its actions. */
-export const MessageItem = memo(function MessageItem({ turn, busy, onRetry, onDelete, onEdit, onSwitchVersion }: MessageItemProps) {
+export const MessageItem = memo(function MessageItem({ turn, busy, onRetry, onDelete, onEdit, onSwitchVersion, onQuote }: MessageItemProps) {
   const { t } = useTranslation();
   const { failureNotice, answerActions } = useContext(ChatAddonsContext);
   const [copied, setCopied] = useState(false);
@@ -162,6 +164,14 @@ export const MessageItem = memo(function MessageItem({ turn, busy, onRetry, onDe
                 <IconTrash size={14} />
               </ActionIcon>
             </Tooltip>
+            {/* A saved answer with text: the server reads it by its id. */}
+            {onQuote && answer && turn.chatMessageId && (
+              <Tooltip label={t('chat.quote.action')}>
+                <ActionIcon variant="subtle" color="gray" size="sm" aria-label={t('chat.quote.action')} onClick={() => onQuote(turn)} data-testid="quote-answer">
+                  <IconQuote size={14} />
+                </ActionIcon>
+              </Tooltip>
+            )}
             {/* Other features' actions (save, download) come in chunks of their own: after ours, so that none moves under the pointer when they arrive. */}
             {answer &&
               turn.chatMessageId &&

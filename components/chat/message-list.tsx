@@ -21,6 +21,8 @@ export interface MessageListProps {
   onDelete: (turn: ChatTurn) => void;
   onEdit: (turn: ChatTurn, input: string) => void;
   onSwitchVersion: (turn: ChatTurn, chatMessageId: string) => void;
+  /** Attach an answer to a new question. */
+  onQuote?: (turn: ChatTurn) => void;
   /** Shown when there are no turns (the welcome). */
   empty: ReactNode;
   /** A message to scroll to and mark once it is loaded (a link to it: a saved answer's source). */
@@ -33,7 +35,7 @@ export interface MessageListProps {
  * answer unless the reader scrolled up; then a button brings them back down.
  */
 export function MessageList(props: MessageListProps) {
-  const { turns, streaming, hasEarlier, loading, loadError, onLoadEarlier, onRetry, onDelete, onEdit, onSwitchVersion, empty, focusMessageId } = props;
+  const { turns, streaming, hasEarlier, loading, loadError, onLoadEarlier, onRetry, onDelete, onEdit, onSwitchVersion, onQuote, empty, focusMessageId } = props;
   const { t } = useTranslation();
   const viewport = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
@@ -122,7 +124,7 @@ export function MessageList(props: MessageListProps) {
         )}
         {!loading && turns.length === 0 && !loadError ? empty : null}
         {shown.map((turn) => (
-          <MessageItem key={turn.key} turn={turn} busy={streaming} onRetry={onRetry} onDelete={onDelete} onEdit={onEdit} onSwitchVersion={onSwitchVersion} />
+          <MessageItem key={turn.key} turn={turn} busy={streaming} onRetry={onRetry} onDelete={onDelete} onEdit={onEdit} onSwitchVersion={onSwitchVersion} onQuote={onQuote} />
         ))}
       </div>
       {!atBottom && (

@@ -8,13 +8,16 @@ import { quickFunctionTreeQuery } from '../../shared/api/quick-functions.ts';
 import { isLoggedInAtom } from '../../shared/atoms/auth.ts';
 import type { MessageQuickFunction, MessageSelection, QuickFunctionNode } from '../../shared/contracts/quick-function.ts';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
-import { IconFileText, IconX } from '../ui/icons.tsx';
+import { IconFileText, IconQuote, IconX } from '../ui/icons.tsx';
 import type { ComposerMenuProps } from './composer.tsx';
 import { QuickFunctionIcon, type ChatTool } from './quick-function-icon.tsx';
 import strings from '../../locales/features/chat-quick-functions.en.json';
+import quoteStrings from '../../locales/features/chat-quote.en.json';
 import { toolLabel } from '../../shared/utils/tool-label.ts';
 
 addEnglishStrings(strings);
+// A sent question may carry an earlier answer (chat/quoted-answer.tsx): its words, where the bubble shows it.
+addEnglishStrings(quoteStrings);
 
 /** How many tools an empty chat offers as starters. */
 export const MAX_STARTERS = 8;
@@ -140,12 +143,16 @@ export function SentSelection({ selection }: { selection: MessageSelection }) {
   const [open, setOpen] = useState(false);
   const long = selection.text.length > 160;
   return (
-    <div className="qf-selection" role="group" aria-label={t('chat.quickFunctions.selection')} data-testid="qf-selection">
+    <div className="qf-selection" role="group" aria-label={selection.chatMessageId ? t('chat.quote.sent') : t('chat.quickFunctions.selection')} data-testid="qf-selection">
       <Text size="xs" className="qf-selection-text" data-open={open || undefined}>
         {selection.text}
       </Text>
       <div className="qf-selection-foot">
-        {selection.title || selection.url ? (
+        {selection.chatMessageId ? (
+          <Text size="xs" c="dimmed" className="qf-selection-source" data-testid="qf-selection-answer">
+            <IconQuote size={12} /> {t('chat.quote.sent')}
+          </Text>
+        ) : selection.title || selection.url ? (
           <Anchor size="xs" href={safeHref(selection.url)} target="_blank" rel="noreferrer" className="qf-selection-source">
             <IconFileText size={12} /> {t('chat.quickFunctions.selectionFrom', { title: selection.title || selection.url })}
           </Anchor>

@@ -7,6 +7,8 @@ import en from '../../locales/features/chat-tools.en.json';
 import { loadOwnImage } from '../../shared/api/image-proxy.ts';
 import { mediaLink } from '../../shared/api/media.ts';
 import type { ChatToolCall } from '../../shared/contracts/chat.ts';
+import { openBlobInPopup } from '../../shared/utils/popup.ts';
+import { screenshotFile } from '../../shared/utils/screenshot.ts';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import { IconAlert, IconFileText, IconGlobe, IconPhoto, IconPuzzle } from '../ui/icons.tsx';
 import { ChatAddonsContext } from './chat-addons.ts';
@@ -61,6 +63,9 @@ function prettyInput(input: string): string {
  * the server in use, which inside the extension is another origin). Only web and inline-image
  * addresses are shown.
  */
+/** Pictures that may open as a page of this origin: raster images only (an SVG could run script there). */
+const RASTER_DATA = /^data:image\/(png|jpeg|webp|gif);base64,/i;
+
 function toolImageSrc(link: string): string | null {
   const src = mediaLink(link);
   return /^(https?:\/\/|data:image\/)/i.test(src) ? src : null;
@@ -97,11 +102,19 @@ function ToolCallImages({ images }: { images: readonly string[] }) {
     <div className="tool-call-images" role="group" aria-label={t('chat.tools.images')}>
       {shown.map((src, n) => {
         const image = <ToolImage src={src} alt={t('chat.tools.imageAlt', { n: n + 1 })} />;
-        // A data: address cannot be opened as a page; a web address opens full size in a new tab.
-        return /^https?:/i.test(src) ? (
-          <a key={src} className="tool-call-image" href={src} target="_blank" rel="noopener noreferrer">
+        // A web address opens full size in a new tab; a picture given as data (a data: address cannot be
+        // opened as a page) opens as a blob in the centred pop-up (shared/utils/popup.ts).
+        if (/^https?:/i.test(src)) {
+          return (
+            <a key={src} className="tool-call-image" href={src} target="_blank" rel="noopener noreferrer">
+              {image}
+            </a>
+          );
+        }
+        return RASTER_DATA.test(src) ? (
+          <button key={`${n}`} type="button" className="tool-call-image" aria-label={t('chat.tools.openImage', { n: n + 1 })} onClick={() => openBlobInPopup(screenshotFile(src))}>
             {image}
-          </a>
+          </button>
         ) : (
           <span key={`${n}`} className="tool-call-image">
             {image}

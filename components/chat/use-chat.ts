@@ -58,8 +58,11 @@ export interface SendOptions {
   pluginIds?: string[];
   /** A quick function (built-in or own) whose template frames the message; the text may then be empty. */
   quickFunction?: MessageQuickFunction | null;
-  /** Text selected on a page, sent as a separate part of the message. */
-  selection?: ChatSelection | null;
+  /**
+   * Text selected on a page, sent as a separate part of the message; with `chatMessageId`, an earlier
+   * answer attached to the question (the attachment kind "chat message", sent as `attachments`).
+   */
+  selection?: (ChatSelection & { chatMessageId?: string }) | null;
   /** The message left already (the side panel's first script sent a tool's): its answer is shown, nothing is sent again. */
   sent?: SentMessage;
 }
@@ -299,7 +302,11 @@ async function streamTurn(
     webSearch: options.webSearch,
     pluginIds: options.pluginIds ?? [],
     ...(options.quickFunction ? { quickFunctionId: options.quickFunction.quickFunctionId } : {}),
-    ...(options.selection ? { selection: options.selection } : {}),
+    ...(options.selection?.chatMessageId
+      ? { attachments: [{ kind: 'chatMessage' as const, chatMessageId: options.selection.chatMessageId }] }
+      : options.selection
+        ? { selection: { text: options.selection.text, title: options.selection.title, url: options.selection.url } }
+        : {}),
     ...(options.versionOf ? { versionOf: options.versionOf } : {}),
   } satisfies AddMessageBody;
   // The answer started: one more exchange on the branch shown.
@@ -387,7 +394,9 @@ function useSending(core: ChatCore, onSessionCreated: (chatSessionId: string) =>
       active.current = run;
       setStreaming(true);
       const { quickFunction = null } = options;
-      const selection = options.selection ? { text: options.selection.text, title: options.selection.title ?? '', url: options.selection.url ?? '' } : null;
+      const selection: MessageSelection | null = options.selection
+        ? { text: options.selection.text, title: options.selection.title ?? '', url: options.selection.url ?? '', ...(options.selection.chatMessageId ? { chatMessageId: options.selection.chatMessageId } : {}) }
+        : null;
       const turn: ChatTurn = { key: run.key, input, output: '', status: 'streaming', media: options.media ?? [], quickFunction, selection };
       const versionOf = version && versionTarget(version);
       const current = coreRef.current.turns;

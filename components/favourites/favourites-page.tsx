@@ -14,7 +14,7 @@ import { usePlatform } from '../app-shell/platform-context.tsx';
 import { SignInPrompt } from '../app-shell/sign-in-prompt.tsx';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { IconPencil, IconSearch, IconTrash } from '../ui/icons.tsx';
-import { notifySuccess, onMutationError } from '../ui/notify.ts';
+import { failedWith, notifySuccess, onMutationError } from '../ui/notify.ts';
 import { PageFrame } from '../ui/page-frame.tsx';
 import './favourites.css';
 
@@ -136,7 +136,7 @@ function FavouriteCard({ item, onEdit, onOpenSource }: FavouriteCardProps) {
       // The list, and the star of the answer in its chat.
       void queryClient.invalidateQueries({ queryKey: favouritesKey });
     },
-    onError: onMutationError(),
+    onError: onMutationError((message) => failedWith(t('errors.deleteFailed'), message)),
   });
   const { chatSessionId, chatMessageId } = item;
 

@@ -79,6 +79,8 @@ export function AppRoutes() {
           <Route path="/helper/:slug" component={HelperRoute} />
           <Route path="/feedback" component={FeedbackRoute} />
           <Route path="/share/:shareId" component={SharedChatRoute} />
+          {/* Development builds only (import.meta.env.DEV is false in a production build, which then drops the page's chunk). */}
+          {import.meta.env.DEV && <Route path={LOCAL_FILE_PATH} component={LocalFileRoute} />}
           <Route path="/:id?" component={ChatLayout} />
           <Route component={NotFoundRoute} />
         </Switch>
@@ -87,6 +89,23 @@ export function AppRoutes() {
       <LoginDialog onLoggedIn={() => !KEEP_PATHS.test(path) && navigate('/')} />
       <LinkLoginDialog />
     </>
+  );
+}
+
+/**
+ * /local_file, in development builds only (product spec §2): a local file through the page reader.
+ * Declared behind import.meta.env.DEV too, so that a production build has no chunk of it at all.
+ */
+const LOCAL_FILE_PATH = '/local_file';
+const LocalFilePage = import.meta.env.DEV ? lazy(() => import('../local-file/local-file-page.tsx').then((module) => ({ default: module.LocalFilePage }))) : null;
+
+function LocalFileRoute() {
+  const [, navigate] = useLocation();
+  if (!LocalFilePage) return <NotFoundRoute />;
+  return (
+    <PageSuspense>
+      <LocalFilePage onBack={() => navigate('/')} />
+    </PageSuspense>
   );
 }
 

@@ -7,6 +7,7 @@ import { isLoggedInAtom } from '../../shared/atoms/auth.ts';
 import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
 import type { Platform } from '../../shared/platform/platform.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
+import { useWideLayout } from '../app-shell/wide-layout.ts';
 import type { ChatAddons } from '../chat/chat-addons.ts';
 import { ChatView } from '../chat/chat-view.tsx';
 import { NotificationBell } from '../notifications/notification-bell.tsx';
@@ -63,8 +64,9 @@ export function preloadChatLayout(platform: Pick<Platform, 'isH5'>): Promise<voi
 }
 
 /**
- * The chat layout at / and /{id}: the sidebar beside the chat on a wide screen; on a narrow one
- * (mobile web, the extension's side panel) a bar on top and the sidebar in a drawer.
+ * The chat layout at / and /{id}: the sidebar beside the chat on a wide screen (open from the 1260 px
+ * breakpoint up, collapsed below it); on a narrow one (mobile web, the extension's side panel) a bar
+ * on top and the sidebar in a drawer.
  */
 export function ChatLayout() {
   const { t } = useTranslation();
@@ -73,6 +75,8 @@ export function ChatLayout() {
   const focusMessageId = new URLSearchParams(useSearch()).get('message') ?? undefined;
   const [, navigate] = useLocation();
   const { isH5 } = usePlatform();
+  // Between the mobile threshold and the 1260 px breakpoint the sidebar starts collapsed (60 px).
+  const wide = useWideLayout();
   const loggedIn = useAtomValue(isLoggedInAtom);
   const openLogin = useSetAtom(openLoginDialogAtom);
   const [drawer, setDrawer] = useState(false);
@@ -113,7 +117,7 @@ export function ChatLayout() {
   if (!isH5) {
     return (
       <div style={{ display: 'flex', height: '100dvh' }}>
-        <ChatSidebar activeSessionId={id} onNavigate={go} headerAction={<NotificationBell onNavigate={go} />} sessionActions={ShareSessionActions} />
+        <ChatSidebar activeSessionId={id} onNavigate={go} defaultCollapsed={!wide} headerAction={<NotificationBell onNavigate={go} />} sessionActions={ShareSessionActions} />
         <main style={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column' }}>
           <Group justify="flex-end" px="md" py={6} gap={8} wrap="nowrap" mih={42}>
             {openChat && <ChatHeader sessionId={openChat} onNavigate={go} />}

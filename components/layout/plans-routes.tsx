@@ -7,6 +7,7 @@ import { modelListQuery } from '../../shared/api/chat.ts';
 import type { PromoCodeDialogProps } from '../points/promo-code-dialog.tsx';
 import { deferred } from '../ui/deferred.tsx';
 import { PageSuspense } from './page-suspense.tsx';
+import { SETTINGS_LAYOUT_SECTION, SettingsLayout } from './settings-layout.tsx';
 import { lazyPiece } from '../ui/error-boundary.tsx';
 
 /**
@@ -62,7 +63,9 @@ export function SubscriptionRoute() {
   const [, navigate] = useLocation();
   return (
     <PageSuspense>
-      <SubscriptionPage onBack={() => navigate('/')} onNavigate={navigate} />
+      <SettingsLayout active={SETTINGS_LAYOUT_SECTION.subscription}>
+        <SubscriptionPage onBack={() => navigate('/')} onNavigate={navigate} />
+      </SettingsLayout>
     </PageSuspense>
   );
 }

@@ -2,6 +2,7 @@ import { lazy } from 'react';
 import { useLocation } from 'wouter';
 import { settingsPath } from '../settings/sections.ts';
 import { PageSuspense } from './page-suspense.tsx';
+import { SETTINGS_LAYOUT_SECTION, SettingsLayout } from './settings-layout.tsx';
 import { lazyPiece } from '../ui/error-boundary.tsx';
 
 /** /prompt_setting and settings' way to it: chunks fetched when first shown (not in the side panel's entry). */
@@ -14,7 +15,9 @@ export function PromptSettingRoute() {
   const [, navigate] = useLocation();
   return (
     <PageSuspense>
-      <PromptSettingsPage onBack={() => navigate(settingsPath('prompts'))} />
+      <SettingsLayout active={SETTINGS_LAYOUT_SECTION.promptSetting}>
+        <PromptSettingsPage onBack={() => navigate(settingsPath('prompts'))} />
+      </SettingsLayout>
     </PageSuspense>
   );
 }

@@ -7,6 +7,7 @@ import { ShareSettingsSection } from './chat-share.tsx';
 import { FAVOURITES_PATH, FavouritesSettingsSection } from './favourites-routes.tsx';
 import { GetExtensionSettingsSection, HelpSettingsSection, NotFoundRoute } from './newcomers-routes.tsx';
 import { PageSuspense } from './page-suspense.tsx';
+import { SettingsLayout } from './settings-layout.tsx';
 import { MemorySettingsSection, PersonalizationSettingsSection } from './personalization-routes.tsx';
 import { PlanSettingsSection } from './plans-routes.tsx';
 import { PROMPT_SETTING_PATH, PromptSettingsSettingsSection } from './quick-functions-routes.tsx';
@@ -46,40 +47,42 @@ export function SettingsRoute() {
   if (!known) return <NotFoundRoute />;
   return (
     <PageSuspense>
-      <SettingsPage
-        section={section as SettingsSectionId | undefined}
-        onBack={() => navigate('/')}
-        onOpen={(next) => navigate(settingsPath(next))}
-        sections={{
-          general: <HelpSettingsSection onNavigate={navigate} />,
-          account: <InviteSettingsSection onOpen={() => navigate('/invited')} />,
-          points: (
-            <>
-              <PointsSection />
-              <PlanSettingsSection onNavigate={navigate} />
-            </>
-          ),
-          prompts: (
-            <>
-              <PromptSettingsSettingsSection onOpen={() => navigate(PROMPT_SETTING_PATH)} />
-              <FavouritesSettingsSection onOpen={() => navigate(FAVOURITES_PATH)} />
-            </>
-          ),
-          privacy: (
-            <>
-              <PersonalizationSettingsSection />
-              <MemorySettingsSection />
-              <ShareSettingsSection />
-            </>
-          ),
-          extension: (
-            <>
-              <SiderSettingSettingsSection onOpenPrompts={() => navigate(PROMPT_SETTING_PATH)} />
-              {!isExtension && <GetExtensionSettingsSection onNavigate={navigate} />}
-            </>
-          ),
-        }}
-      />
+      <SettingsLayout active={shown}>
+        <SettingsPage
+          section={section as SettingsSectionId | undefined}
+          onBack={() => navigate('/')}
+          onOpen={(next) => navigate(settingsPath(next))}
+          sections={{
+            general: <HelpSettingsSection onNavigate={navigate} />,
+            account: <InviteSettingsSection onOpen={() => navigate('/invited')} />,
+            points: (
+              <>
+                <PointsSection />
+                <PlanSettingsSection onNavigate={navigate} />
+              </>
+            ),
+            prompts: (
+              <>
+                <PromptSettingsSettingsSection onOpen={() => navigate(PROMPT_SETTING_PATH)} />
+                <FavouritesSettingsSection onOpen={() => navigate(FAVOURITES_PATH)} />
+              </>
+            ),
+            privacy: (
+              <>
+                <PersonalizationSettingsSection />
+                <MemorySettingsSection />
+                <ShareSettingsSection />
+              </>
+            ),
+            extension: (
+              <>
+                <SiderSettingSettingsSection onOpenPrompts={() => navigate(PROMPT_SETTING_PATH)} />
+                {!isExtension && <GetExtensionSettingsSection onNavigate={navigate} />}
+              </>
+            ),
+          }}
+        />
+      </SettingsLayout>
     </PageSuspense>
   );
 }

@@ -2,6 +2,7 @@ import { lazy } from 'react';
 import { useLocation } from 'wouter';
 import { settingsPath } from '../settings/sections.ts';
 import { PageSuspense } from './page-suspense.tsx';
+import { SETTINGS_LAYOUT_SECTION, SettingsLayout } from './settings-layout.tsx';
 import { lazyPiece } from '../ui/error-boundary.tsx';
 
 /** Where the toolbar's tools are pinned (the prompt settings page). */
@@ -16,7 +17,9 @@ export function SiderSettingRoute() {
   const [, navigate] = useLocation();
   return (
     <PageSuspense>
-      <SiderSettingPage onBack={() => navigate(settingsPath('extension'))} onOpenPrompts={() => navigate(PROMPT_SETTING_PATH)} />
+      <SettingsLayout active={SETTINGS_LAYOUT_SECTION.siderSetting}>
+        <SiderSettingPage onBack={() => navigate(settingsPath('extension'))} onOpenPrompts={() => navigate(PROMPT_SETTING_PATH)} />
+      </SettingsLayout>
     </PageSuspense>
   );
 }

@@ -12,6 +12,7 @@ import { refreshUserInfo } from '../app-shell/account.ts';
 import { useGoOutside } from '../app-shell/plans-link.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
 import { IconCrown } from '../ui/icons.tsx';
+import { failedWith } from '../ui/notify.ts';
 import { OrderHistory } from './order-history.tsx';
 import { PlanSummary, UserPlanSummary } from './plan-badge.tsx';
 import { PlansFrame, SignInPrompt } from './plans-frame.tsx';
@@ -156,7 +157,8 @@ function RunningSubscription({ subscription }: { subscription: Subscription }) {
       )}
       {change.isError && (
         <Alert color="red" variant="light" role="alert">
-          {change.error.message}
+          {/* Cancelling: the spec's 'cancel failed', with the reason. */}
+          {change.variables ? failedWith(t('errors.cancelFailed'), change.error) : change.error.message}
         </Alert>
       )}
       <Group gap="xs">

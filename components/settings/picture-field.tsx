@@ -8,7 +8,7 @@ import { authActionAtom, userInfoAtom } from '../../shared/atoms/auth.ts';
 import { HEAD_IMG } from '../../shared/contracts/account.ts';
 import type { UserInfo } from '../../shared/contracts/user.ts';
 import { errorMessage } from '../ui/error-message.ts';
-import { notifySuccess } from '../ui/notify.ts';
+import { failedWith, notifySuccess } from '../ui/notify.ts';
 import { UserAvatar } from '../ui/user-avatar.tsx';
 import { deleteHeadImg, uploadHeadImg } from './api.ts';
 
@@ -48,9 +48,10 @@ export function PictureField() {
     setError(null);
     notifySuccess(message);
   };
-  const failed = (error: unknown) => setError(errorMessage(error) || t('settings.picture.failed'));
-  const save = useMutation({ mutationFn: (file: File) => uploadHeadImg(file, file.name), onSuccess: done(t('settings.picture.saved')), onError: failed });
-  const remove = useMutation({ mutationFn: deleteHeadImg, onSuccess: done(t('settings.picture.removed')), onError: failed });
+  // The spec's words for an upload and a delete that failed, with the reason.
+  const failed = (what: string) => (error: unknown) => setError(failedWith(what, errorMessage(error) || t('settings.picture.failed')));
+  const save = useMutation({ mutationFn: (file: File) => uploadHeadImg(file, file.name), onSuccess: done(t('settings.picture.saved')), onError: failed(t('errors.uploadFailed')) });
+  const remove = useMutation({ mutationFn: deleteHeadImg, onSuccess: done(t('settings.picture.removed')), onError: failed(t('errors.deleteFailed')) });
 
   const choose = (file: File | null) => {
     resetRef.current?.();

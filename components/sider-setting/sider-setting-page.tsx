@@ -11,7 +11,7 @@ import { toggleSite, type SiderSettings } from '../../shared/utils/sider-setting
 import { usePlatform } from '../app-shell/platform-context.tsx';
 import { useSystemSetting } from '../app-shell/system-settings.ts';
 import { IconX } from '../ui/icons.tsx';
-import { PageHeader } from '../ui/page-frame.tsx';
+import { PageFrame } from '../ui/page-frame.tsx';
 import strings from '../../locales/features/sider-setting.en.json';
 
 addEnglishStrings(strings);
@@ -94,11 +94,11 @@ function WebNotice() {
  */
 export function SiderSettingPage({ onBack, onOpenPrompts }: SiderSettingPageProps) {
   const { t } = useTranslation();
+  const { isH5 } = usePlatform();
   return (
-    <Stack maw={640} mx="auto" p="md" gap="md">
-      <PageHeader title={t('siderSetting.title')} backLabel={t('siderSetting.back')} onBack={onBack} />
+    <PageFrame title={t('siderSetting.title')} backLabel={t('siderSetting.back')} onBack={onBack} narrow={isH5} width={640}>
       <SiderSettingPanels onOpenPrompts={onOpenPrompts} />
-    </Stack>
+    </PageFrame>
   );
 }
 

@@ -24,6 +24,8 @@ export function Icon({ size = 18, paths, ...rest }: IconProps & { paths: string[
   );
 }
 
+/** A quotation mark: an earlier answer attached to a new question. */
+export const IconQuote = (p: IconProps) => <Icon {...p} paths={['M10 11H6a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1h3a1 1 0 0 1 1 1v4c0 3-1 5-4 6', 'M19 11h-4a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1h3a1 1 0 0 1 1 1v4c0 3-1 5-4 6']} />;
 export const IconPlus = (p: IconProps) => <Icon {...p} paths={['M12 5v14', 'M5 12h14']} />;
 export const IconSearch = (p: IconProps) => <Icon {...p} paths={['M10 17a7 7 0 1 0 0-14 7 7 0 0 0 0 14z', 'M21 21l-6-6']} />;
 export const IconDots = (p: IconProps) => (

@@ -1,5 +1,16 @@
 import { notifications } from '@mantine/notifications';
+import i18next from 'i18next';
 import { errorMessage } from './error-message.ts';
+
+/**
+ * A failure in the spec's words for its situation (product spec §8: 'Upload failed', 'Delete Failed',
+ * 'cancel failed': locales errors.*), followed by the reason the failure gives, if any:
+ * "Delete Failed: Not found."
+ */
+export function failedWith(what: string, error: unknown): string {
+  const reason = error === undefined || error === null ? '' : errorMessage(error).trim();
+  return reason && reason !== what ? i18next.t('errors.withReason', { what, reason }) : what;
+}
 
 /** The app's kinds of toast, so every feature reports outcomes alike. */
 export function notifySuccess(message: string): void {

@@ -1,6 +1,34 @@
 import { ActionIcon, Anchor, Box, Group, Stack, Text, Title } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { createContext, useContext, type ReactNode } from 'react';
 import { IconArrowLeft } from './icons.tsx';
+
+/**
+ * A page shown inside a shell that frames several pages alike (the settings layout,
+ * components/layout/settings-layout.tsx). On a wide screen (`inset`) the shell shows the title bar,
+ * its way back (`backLabel`) and its navigation: the page shows its title as a heading, with its own
+ * way back beside it unless that says the same as the shell's, then its content. On a narrow one the
+ * page keeps its back bar, with the shell's `nav` under it.
+ */
+export interface PageShell {
+  inset: boolean;
+  backLabel?: string;
+  nav?: ReactNode;
+}
+
+/** A page's heading inside a shell: its title, and its back link unless the shell's is the same. */
+function InsetHeader({ title, backLabel, onBack, shell }: PageHeaderProps & { shell: PageShell }) {
+  return (
+    <Group justify="space-between" wrap="nowrap">
+      <Title order={4}>{title}</Title>
+      {backLabel !== shell.backLabel && (
+        <Anchor component="button" type="button" size="sm" onClick={onBack}>
+          {backLabel}
+        </Anchor>
+      )}
+    </Group>
+  );
+}
+export const PageShellContext = createContext<PageShell | null>(null);
 
 export interface PageHeaderProps {
   title: string;
@@ -10,6 +38,8 @@ export interface PageHeaderProps {
 
 /** A page's title with a back link beside it: the top of a full page on a wide screen. */
 export function PageHeader({ title, backLabel, onBack }: PageHeaderProps) {
+  const shell = useContext(PageShellContext);
+  if (shell?.inset) return <InsetHeader title={title} backLabel={backLabel} onBack={onBack} shell={shell} />;
   return (
     <Group justify="space-between" wrap="nowrap">
       <Title order={3}>{title}</Title>
@@ -36,6 +66,15 @@ export interface PageFrameProps extends PageHeaderProps {
  * link. The bar stays above inputs' sections (Mantine gives them z-index 1) as they scroll under it.
  */
 export function PageFrame({ title, backLabel, onBack, narrow, width = 720, backBarTestId, children }: PageFrameProps) {
+  const shell = useContext(PageShellContext);
+  if (shell?.inset && !narrow) {
+    return (
+      <Stack gap="md" data-testid="page-in-shell">
+        <InsetHeader title={title} backLabel={backLabel} onBack={onBack} shell={shell} />
+        {children}
+      </Stack>
+    );
+  }
   return (
     <Box mih="100dvh">
       {narrow && (
@@ -55,6 +94,7 @@ export function PageFrame({ title, backLabel, onBack, narrow, width = 720, backB
           </Text>
         </Group>
       )}
+      {narrow && shell?.nav}
       <Stack maw={width} mx="auto" p="md" gap="md">
         {!narrow && <PageHeader title={title} backLabel={backLabel} onBack={onBack} />}
         {children}

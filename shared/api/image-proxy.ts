@@ -66,7 +66,11 @@ async function fetchImage(address: string, init: RequestInit): Promise<string> {
   try {
     response = await fetch(address, { ...init, credentials: 'omit', referrerPolicy: 'no-referrer' });
   } catch (error) {
-    throw transportError(error, undefined);
+    const failure = transportError(error, undefined);
+    if (failure.code === Codes.Aborted) throw failure;
+    // The spec's image-fetch failure (product spec §8): logged, then given on as 'network request failed'.
+    console.warn('Image fetch failed:', address, error);
+    throw new ApiError(failure.code, i18next.t('request.imageFetchFailed'));
   }
   await adoptRenewedToken(response);
   return objectUrlOf(response);

@@ -16,6 +16,8 @@ export interface RequestTrackerOptions {
   send: (entries: RequestTimeEntry[]) => Promise<unknown>;
   /** Hands entries to the browser to send after the page is gone; false when it refused. */
   beacon: (entries: RequestTimeEntry[]) => boolean;
+  /** What the beacon refused (or a browser without one) leaves by instead: image requests. */
+  fallback?: (entries: RequestTimeEntry[]) => void;
   batchSize?: number;
   minDurationMs?: number;
   retries?: number;
@@ -76,7 +78,10 @@ export function createRequestTracker(options: RequestTrackerOptions): RequestTra
       waiting.clear();
       queue = [];
       // The server takes a bounded list per call; beacons are small anyway.
-      for (let i = 0; i < pending.length; i += batchSize) options.beacon(pending.slice(i, i + batchSize));
+      for (let i = 0; i < pending.length; i += batchSize) {
+        const batch = pending.slice(i, i + batchSize);
+        if (!options.beacon(batch)) options.fallback?.(batch);
+      }
     },
     stop() {
       for (const timer of waiting.values()) clearTimeout(timer);
@@ -93,15 +98,38 @@ export function sendTrackingBeacon(entries: RequestTimeEntry[]): boolean {
   return navigator.sendBeacon(apiUrl(ADD_REQUEST_TIME_PATH), body);
 }
 
+/** The event type of a request-time entry sent through AddBrowser's GET form (the image fallback). */
+export const REQUEST_TIME_EVENT = 'requestTime';
+
+/**
+ * The spec's image fallback on unload (product spec §7): where the browser has no beacon or refused
+ * it, each entry leaves as an image request, which a page being unloaded still sends, to the GET form
+ * of AddBrowser (one record per request: eventType plus the entry's fields as query parameters).
+ */
+export function sendTrackingImages(entries: RequestTimeEntry[]): void {
+  if (typeof Image !== 'function') return;
+  for (const entry of entries) {
+    const query: Record<string, string> = {
+      eventType: REQUEST_TIME_EVENT,
+      RequestId: entry.RequestId,
+      ClientRequestTime: String(entry.ClientRequestTime),
+      ClientResponseTime: String(entry.ClientResponseTime),
+      ...(entry.ClientResponseErrMsg ? { ClientResponseErrMsg: entry.ClientResponseErrMsg } : {}),
+    };
+    new Image().src = apiUrl(ADD_BROWSER_PATH, query);
+  }
+}
+
 /**
  * Starts tracking this page's calls: the request helper reports every finished call, batches go
- * to AddRequestTime, and what is left when the page is hidden for good leaves by beacon. Returns
- * the stop.
+ * to AddRequestTime, and what is left when the page is hidden for good leaves by beacon (or, without
+ * one, by image requests: sendTrackingImages). Returns the stop.
  */
 export function startRequestTracking(target: Window = window): () => void {
   const tracker = createRequestTracker({
     send: (entries) => apiPost(ADD_REQUEST_TIME_PATH, entries, { track: false }),
     beacon: sendTrackingBeacon,
+    fallback: sendTrackingImages,
   });
   const unobserve = observeRequests((record) => tracker.record(record));
   const onPageHide = () => tracker.flushByBeacon();

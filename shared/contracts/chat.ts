@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_MESSAGE_ATTACHMENTS, MessageAttachmentSchema } from './attachments.ts';
 import { IdSchema, PageQuerySchema, pagedSchema } from './common.ts';
 import { MediaTypeSchema } from './media.ts';
 import { ChatParamsSchema } from './param-tools.ts';
@@ -29,6 +30,12 @@ const addMessageFields = {
   /** Text selected on a page, sent to the model as a separate, delimited part (never inside the template). */
   selection: ChatSelectionSchema.nullish(),
   /**
+   * Attachments that are neither uploaded media nor the page selection (shared/contracts/attachments.ts):
+   * an earlier answer of the caller's own (kind `chatMessage`), sent to the model as a delimited part
+   * like a selection. Not together with `selection`: one attached text per question.
+   */
+  attachments: z.array(MessageAttachmentSchema).max(MAX_MESSAGE_ATTACHMENTS, 'attachmentCountExceed').nullish(),
+  /**
    * A new version of one of this chat's exchanges (Ask again, an edited question): the message answers
    * the conversation that exchange answered, beside it (the same parent), not after the chat's end.
    * Needs chatSessionId. Without it the message follows the exchange the chat shows last.
@@ -41,9 +48,10 @@ const addMessageFields = {
    */
   chatParams: ChatParamsSchema.nullish(),
 };
-const refineMessage = (v: { inputMessage: string; quickFunctionId?: string | null; versionOf?: string; chatSessionId?: string }, ctx: z.RefinementCtx) => {
+const refineMessage = (v: { inputMessage: string; quickFunctionId?: string | null; versionOf?: string; chatSessionId?: string; selection?: unknown; attachments?: readonly unknown[] | null }, ctx: z.RefinementCtx) => {
   if (!v.inputMessage && !v.quickFunctionId) ctx.addIssue({ code: 'custom', path: ['inputMessage'], message: 'inputMessageRequired' });
   if (v.versionOf && !v.chatSessionId) ctx.addIssue({ code: 'custom', path: ['versionOf'], message: 'versionOfNeedsSession' });
+  if (v.selection && v.attachments?.length) ctx.addIssue({ code: 'custom', path: ['attachments'], message: 'oneAttachedText' });
 };
 export const AddMessageBodySchema = z.object(addMessageFields).superRefine(refineMessage);
 export type AddMessageBody = z.infer<typeof AddMessageBodySchema>;

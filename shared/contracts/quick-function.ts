@@ -276,6 +276,9 @@ export type ChatSelection = z.infer<typeof ChatSelectionSchema>;
 /** What a sent message shows of the tool used (null when none). */
 export const MessageQuickFunctionSchema = z.object({ quickFunctionId: z.string(), name: z.string(), icon: z.string() });
 export type MessageQuickFunction = z.infer<typeof MessageQuickFunctionSchema>;
-/** What a sent message shows of the attached selection. */
-export const MessageSelectionSchema = z.object({ text: z.string(), title: z.string(), url: z.string() });
+/**
+ * What a sent message shows of the attached text: the page selection, or an earlier answer attached
+ * to it (`chatMessageId`: the attachment kind "chat message", shared/contracts/attachments.ts).
+ */
+export const MessageSelectionSchema = z.object({ text: z.string(), title: z.string(), url: z.string(), chatMessageId: z.string().optional() });
 export type MessageSelection = z.infer<typeof MessageSelectionSchema>;

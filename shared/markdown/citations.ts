@@ -1,6 +1,7 @@
 import type MarkdownIt from 'markdown-it';
 import type { StateInline, Token } from 'markdown-it';
 import { escapeHtml } from './html.ts';
+import { ANSWER_LINK_TARGET, HTML_LINK_TARGET } from '../utils/link-target.ts';
 
 /** A source an answer cites as [index] (the shape of shared/contracts/chat.ts ChatCitation). */
 export interface CitationSource {
@@ -113,7 +114,7 @@ function renderCitation(tokens: Token[], idx: number): string {
   const links = targets
     .map(
       (t) =>
-        `<a class="md-cite-link" href="${escapeHtml(t.href)}" target="_blank" rel="noopener noreferrer" ` +
+        `<a class="md-cite-link" href="${escapeHtml(t.href)}" target="${HTML_LINK_TARGET[ANSWER_LINK_TARGET]}" rel="noopener noreferrer" ` +
         `title="${escapeHtml(t.title || t.href)}" data-citation="${t.index}">${t.index}</a>`,
     )
     .join('');

@@ -5,6 +5,7 @@ import type { KatexOptions } from 'katex';
 import { peekHighlighted, plainCodeHtml, resolveLanguage } from './highlight.ts';
 import { escapeHtml, fenceLanguage } from './html.ts';
 import { addBracketMath } from '../utils/bracket-math.ts';
+import { ANSWER_LINK_TARGET, HTML_LINK_TARGET } from '../utils/link-target.ts';
 import { addCitations, citationSet } from './citations.ts';
 import type { CitationSet, CitationSource } from './citations.ts';
 import { peekKatex, requestKatex } from './math.ts';
@@ -90,7 +91,7 @@ function createMarkdown(): MarkdownIt {
   const defaultLinkOpen: RendererRule = (tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options);
   const linkOpen = md.renderer.rules.link_open ?? defaultLinkOpen;
   md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
-    tokens[idx].attrSet('target', '_blank');
+    tokens[idx].attrSet('target', HTML_LINK_TARGET[ANSWER_LINK_TARGET]);
     tokens[idx].attrSet('rel', 'noopener noreferrer nofollow');
     return linkOpen(tokens, idx, options, env, self);
   };

@@ -42,6 +42,15 @@ export interface Platform {
 /** The mobile web threshold. */
 export const H5_MAX_WIDTH = 768;
 
+/**
+ * The spec's mobile/PC breakpoint (§9): from this width up, the wide layout (the chat's history
+ * sidebar open beside it); a desktop screen narrower than this starts with the sidebar collapsed.
+ */
+export const WIDE_MIN_WIDTH = 1260;
+
+/** A screen narrower than the wide layout, as a media query (what `useWideLayout` watches). */
+export const BELOW_WIDE_QUERY = `(max-width: ${WIDE_MIN_WIDTH - 0.02}px)`;
+
 /** What detection looks at; the defaults read the running page. */
 export interface PlatformProbe {
   /** The global `chrome`, if any. */

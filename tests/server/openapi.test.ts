@@ -364,8 +364,9 @@ const perRoute = (known: Record<string, unknown> = {}): Record<string, Record<st
   '/api/Chat/SearchMessages': { q: 'Hello' },
   // The seeded answer from its start (it has ended: sent whole, then the last event and DONE).
   '/api/Chat/ResumeMessage': { offset: 0 },
-  // A message after the chat's last exchange (a new version of one is a test of its own: chat-versions).
-  '/api/Chat/AddMessage': { versionOf: undefined },
+  // A message after the chat's last exchange (a new version of one is a test of its own: chat-versions),
+  // with the seeded answer attached (one attached text per question: no selection beside it).
+  '/api/Chat/AddMessage': { versionOf: undefined, selection: undefined },
   // A new chat on the Responses model (its files: ResponsesUpload's own test).
   '/api/Chat/SendResponses': { aiModelId: 'doc-responses', chatSessionId: undefined, versionOf: undefined, responsesFileIds: [], chatParams: undefined },
   '/api/ParamTools/SaveBySession': { temperature: 0.5, maxOutputTokens: 100, systemPrompt: 'Be brief.' },

@@ -71,7 +71,7 @@ export const chatMessages = pgTable(
     /** The quick function the message used (MessageQuickFunction), null for none. */
     quickFunction: jsonb('quick_function').$type<{ quickFunctionId: string; name: string; icon: string }>(),
     /** The page text attached to the message (MessageSelection), null for none. */
-    selection: jsonb('selection').$type<{ text: string; title: string; url: string }>(),
+    selection: jsonb('selection').$type<{ text: string; title: string; url: string; chatMessageId?: string }>(),
     /** The quick function's rendered text sent to the model in place of inputMessage, null for none. */
     promptText: text('prompt_text'),
     requestedModelId: text('requested_model_id').notNull(),

@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import { Codes } from '../../../shared/contracts/envelope.ts';
+import { stripProductTags } from '../../../shared/utils/strip-tags.ts';
+import { AppError } from '../../core/errors.ts';
+import { chatMessages } from '../../db/schema/chat.ts';
 import type { AddMessageBody } from '../../../shared/contracts/chat.ts';
 import type { Language } from '../../../shared/contracts/common.ts';
-import type { MessageQuickFunction, MessageSelection } from '../../../shared/contracts/quick-function.ts';
+import { MAX_SELECTION_CHARS, type MessageQuickFunction, type MessageSelection } from '../../../shared/contracts/quick-function.ts';
 import type { AppContext } from '../../context.ts';
 import { delimitAttachment, renderQuickFunction } from '../quick-functions/quick-function-template.ts';
 import { quickFunctionForMessage } from '../quick-functions/quick-functions.ts';
@@ -35,10 +40,18 @@ export function plainFraming(body: Pick<AddMessageBody, 'inputMessage'>): Messag
 
 /** The tool comes from the quick-function cache (no database read once warm); another user's id is 10404. */
 export async function frameMessage(ctx: AppContext, userId: string, body: AddMessageBody, lang: Language): Promise<MessageFraming> {
-  if (!body.quickFunctionId && !body.selection) return plainFraming(body);
+  const attached = body.attachments?.[0];
+  if (!body.quickFunctionId && !body.selection && !attached) return plainFraming(body);
   const tool = body.quickFunctionId ? await quickFunctionForMessage(ctx, userId, body.quickFunctionId, lang) : null;
-  const selection = body.selection ? { text: body.selection.text, title: body.selection.title, url: body.selection.url } : null;
-  const rendered = renderQuickFunction({ template: tool?.template ?? '', input: body.inputMessage, language: lang, selection, marker });
+  const quoted = attached ? await quotedAnswer(ctx, userId, attached.chatMessageId) : null;
+  const selection: MessageSelection | null = body.selection ? { text: body.selection.text, title: body.selection.title, url: body.selection.url } : quoted;
+  const rendered = renderQuickFunction({
+    template: tool?.template ?? '',
+    input: body.inputMessage,
+    language: lang,
+    selection: selection && { text: selection.text, title: selection.title, url: selection.url, fromChat: !!selection.chatMessageId },
+    marker,
+  });
   return {
     storedInput: body.inputMessage || tool?.name || '',
     titleText: body.inputMessage || [tool?.name, selection?.text.trim()].filter(Boolean).join(': '),
@@ -50,8 +63,25 @@ export async function frameMessage(ctx: AppContext, userId: string, body: AddMes
   };
 }
 
+/**
+ * The attachment kind "chat message": an earlier answer of the caller's own, by id, as the attached
+ * text (without the product's custom tags). Another user's message, a deleted one, or one without text
+ * yet is refused (quotedAnswerNotFound, quotedAnswerEmpty) before anything is charged.
+ */
+async function quotedAnswer(ctx: AppContext, userId: string, chatMessageId: string): Promise<MessageSelection> {
+  const [message] = await ctx.db
+    .select({ output: chatMessages.outputMessage })
+    .from(chatMessages)
+    .where(and(eq(chatMessages.id, chatMessageId), eq(chatMessages.userId, userId)));
+  if (!message) throw new AppError(Codes.NotFound, 'quotedAnswerNotFound');
+  const text = stripProductTags(message.output).trim().slice(0, MAX_SELECTION_CHARS);
+  if (!text) throw new AppError(Codes.BadRequest, 'quotedAnswerEmpty');
+  return { text, title: '', url: '', chatMessageId };
+}
+
 /** An earlier message's text and parts for the model, as they were first sent (a fresh marker). */
 export function historyFraming(h: { input: string; promptText?: string | null; selection?: MessageSelection | null }, lang: Language) {
-  const parts = h.selection?.text ? [delimitAttachment({ ...h.selection, source: 'selection' }, lang, marker)] : [];
+  const { chatMessageId, ...attached } = h.selection ?? { text: '', title: '', url: '' };
+  const parts = attached.text ? [delimitAttachment({ ...attached, source: chatMessageId ? 'chat message' : 'selection' }, lang, marker)] : [];
   return { text: h.promptText ?? h.input, parts };
 }

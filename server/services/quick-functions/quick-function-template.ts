@@ -10,7 +10,8 @@
 
 export type TemplateLanguage = 'en' | 'zh';
 
-export type AttachedText = { text: string; title: string; url: string; source: 'selection' | 'page' | 'input' };
+/** `chat message`: an earlier answer the user attached to the question (shared/contracts/attachments.ts). */
+export type AttachedText = { text: string; title: string; url: string; source: 'selection' | 'page' | 'input' | 'chat message' };
 
 export type RenderInput = {
   /** The tool's template in the caller's language ('' when no tool is used). */
@@ -19,8 +20,8 @@ export type RenderInput = {
   input: string;
   /** The language the answer should be in. */
   language: TemplateLanguage;
-  /** Text selected on a page (or the whole page), if any. */
-  selection: { text: string; title: string; url: string } | null;
+  /** Text selected on a page (or the whole page), or an earlier answer (`fromChat`), if any. */
+  selection: { text: string; title: string; url: string; fromChat?: boolean } | null;
   /** Gives a fresh random marker (hex); called again while the marker occurs in the attached text. */
   marker: () => string;
 };
@@ -91,7 +92,10 @@ export function renderQuickFunction(r: RenderInput): Rendered {
   const input = r.input.trim();
   const refersToText = hasPlaceholder(r.template, 'selection') || hasPlaceholder(r.template, 'page');
   let attached: AttachedText | null = null;
-  if (r.selection) attached = { ...r.selection, source: hasPlaceholder(r.template, 'page') ? 'page' : 'selection' };
+  if (r.selection) {
+    const { fromChat, ...text } = r.selection;
+    attached = { ...text, source: fromChat ? 'chat message' : hasPlaceholder(r.template, 'page') ? 'page' : 'selection' };
+  }
   const inputAsAttachment = !attached && refersToText && !hasPlaceholder(r.template, 'input') && input !== '';
   if (inputAsAttachment) attached = { text: input, title: '', url: '', source: 'input' };
   let text: string;

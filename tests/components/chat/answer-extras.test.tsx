@@ -157,6 +157,17 @@ describe('ToolCalls', () => {
     expect(screen.getAllByTestId('tool-call-output')[2]).toHaveTextContent('No output');
   });
 
+  it('opens a picture given as data in the centred pop-up, as a blob revoked 100 ms later', async () => {
+    const open = vi.spyOn(window, 'open').mockImplementation(() => null);
+    vi.spyOn(URL, 'createObjectURL').mockImplementation(() => 'blob:tandem/generated');
+    const revoke = vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
+    await renderInApp(<ToolCalls calls={calls} streaming={false} />, { apiBase: server.url });
+    await userEvent.click(screen.getByRole('button', { name: 'Open generated image 1' }));
+    expect(open).toHaveBeenCalledWith('blob:tandem/generated', '_blank', expect.stringMatching(/^popup=yes,width=\d+,height=\d+,left=\d+,top=\d+,resizable=yes,scrollbars=yes,noopener$/));
+    await waitFor(() => expect(revoke).toHaveBeenCalledWith('blob:tandem/generated'));
+    vi.restoreAllMocks();
+  });
+
   it('shows a call still running in an answer that ended as not finished', async () => {
     await renderInApp(<ToolCalls calls={[calls[2]]} streaming={false} />, { apiBase: server.url });
     screen.getByRole('button', { name: /^Searched the web.*news.*Did not finish/ });

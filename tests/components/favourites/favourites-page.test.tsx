@@ -38,6 +38,7 @@ const server = serveTheseTests(
       return sendEnvelope(res, { Code: 10000, Data: { list: found.slice((page - 1) * count, page * count), total: found.length } });
     },
     '/api/Save/Delete': (req, res) => {
+      if (deleteRefused) return sendEnvelope(res, { Code: 10404, Msg: 'Not found.', Data: null });
       const { favouriteId } = JSON.parse(req.body) as { favouriteId: string };
       saved = saved.filter((f) => f.favouriteId !== favouriteId);
       return sendEnvelope(res, { Code: 10000, Data: null });
@@ -46,7 +47,10 @@ const server = serveTheseTests(
 );
 const listCalls = () => server.requests.filter((r) => r.url.startsWith('/api/Save/GetList')).map((r) => new URL(r.url, 'http://x').searchParams);
 
+let deleteRefused = false;
+
 beforeEach(() => {
+  deleteRefused = false;
   saved = Array.from({ length: 12 }, (_, i) => item(12 - i));
 });
 
@@ -116,5 +120,16 @@ describe('FavouritesPage', () => {
     await waitFor(() => expect(cards()).toHaveLength(1));
     expect(cards()[0]).toHaveTextContent('Question 2');
     expect(server.requests.filter((r) => r.url === '/api/Save/Delete').map((r) => JSON.parse(r.body))).toEqual([{ favouriteId: 'f1' }]);
+  });
+
+  it("says 'Delete Failed' with the reason when the delete is refused, and the saved answer stays", async () => {
+    saved = [item(1)];
+    deleteRefused = true;
+    await renderInApp(<FavouritesPage {...props()} />, { apiBase: server.url, user: testUser });
+    await waitFor(() => expect(cards()).toHaveLength(1));
+    await userEvent.click(within(cards()[0]!).getByRole('button', { name: 'Delete' }));
+    await userEvent.click(within(await screen.findByRole('dialog', { name: 'Delete saved answer' })).getByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Delete Failed: Not found.')).toBeInTheDocument();
+    expect(cards()).toHaveLength(1);
   });
 });

@@ -11,6 +11,7 @@ import { renderInApp, testUser } from '../../helpers/render-app.tsx';
 const END = '2027-11-25T12:00:00.000Z';
 let subscription: Subscription | null;
 let orders: VipOrder[];
+let cancelRefused = false;
 
 const order = (i: number, fields: Partial<VipOrder> = {}): VipOrder => ({
   vipOrderId: `o${i}`,
@@ -34,6 +35,7 @@ const server = serveTheseTests(
   fakeApi({
     '/api/Vip/GetSubscription': (_req, res) => sendEnvelope(res, { Code: 10000, Data: subscription }),
     '/api/Vip/CancelSubscription': (_req, res) => {
+      if (cancelRefused) return sendEnvelope(res, { Code: 10461, Msg: 'Payments are not set up on this server.', Data: null });
       subscription = { ...subscription!, cancelAtPeriodEnd: true };
       sendEnvelope(res, { Code: 10000, Data: { cancelAtPeriodEnd: true, endTime: END } });
     },
@@ -59,6 +61,7 @@ const server = serveTheseTests(
 const subscriber: UserInfo = { ...testUser, vipOrder: { vipOrderId: 'o1', vipPackageLevel: 2, vipPackageName: 'Advanced', endTime: END } };
 
 beforeEach(() => {
+  cancelRefused = false;
   subscription = { subscriptionId: 'sub_1', status: 'active', level: 2, packageName: 'Advanced', period: 'year', currentPeriodEnd: END, cancelAtPeriodEnd: false, portalAvailable: true };
   orders = [order(1), order(2, { source: 'redeem', status: 'granted', amount: null, currency: null, packageName: 'Standard', level: 1, period: null })];
 });
@@ -95,6 +98,15 @@ describe('SubscriptionPage', () => {
     expect(calls('/api/Vip/ResumeSubscription')).toHaveLength(1);
     await waitFor(() => expect(screen.getByTestId('plan-dates')).toHaveTextContent('Renews on 2027-11-25'));
     expect(screen.getByRole('button', { name: 'Cancel subscription' })).toBeInTheDocument();
+  });
+
+  it("says 'cancel failed' with the reason when the cancellation is refused", async () => {
+    cancelRefused = true;
+    await renderInApp(<SubscriptionPage onBack={vi.fn()} onNavigate={vi.fn()} />, { apiBase: server.url, user: subscriber });
+    await userEvent.click(await screen.findByRole('button', { name: 'Cancel subscription' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancel subscription' }));
+    expect(await screen.findByText('cancel failed: Payments are not set up on this server.')).toBeInTheDocument();
+    expect(screen.getByTestId('plan-dates')).toHaveTextContent('Renews on 2027-11-25');
   });
 
   it('opens the customer portal, and lists the orders, one of which is hidden', async () => {

@@ -18,15 +18,18 @@ import { renderInApp, testUser } from '../../helpers/render-app.tsx';
 
 const PATH = '/api/Account/GetHeadImg?headImgId=0b8e7a52-57c4-4a0e-9d3f-3b7f0d2a7a11';
 let addHeadImg: Route;
+let removeRefused = false;
 const server = serveTheseTests(
   fakeApi({
     '/api/Account/AddUserForHeadImg': (req, res, url) => addHeadImg(req, res, url),
-    '/api/Account/DeleteUserHeadImg': (_req, res) => sendEnvelope(res, { Code: 10000, Data: { ...testUser, headImg: null } }),
+    '/api/Account/DeleteUserHeadImg': (_req, res) =>
+      removeRefused ? sendEnvelope(res, { Code: 10500, Msg: 'The picture store is unavailable.', Data: null }) : sendEnvelope(res, { Code: 10000, Data: { ...testUser, headImg: null } }),
   }),
 );
 
 beforeEach(() => {
   addHeadImg = (_req, res) => sendEnvelope(res, { Code: 10000, Data: { ...testUser, headImg: PATH } });
+  removeRefused = false;
   notifications.clean();
   // Node's own object URLs take only Node's Blobs: this stands for the browser's.
   vi.spyOn(URL, 'createObjectURL').mockImplementation(() => 'blob:tandem/preview');
@@ -102,10 +105,19 @@ describe('the Profile card’s picture', () => {
     await setLanguage('zh');
     await user().upload(screen.getByTestId('picture-input'), png('fake.png'));
     await userEvent.click(within(picture()).getByRole('button', { name: '保存头像' }));
-    expect(await screen.findByTestId('picture-error')).toHaveTextContent('fake.png 的内容不是有效的 PNG 文件');
+    // The spec's 'Upload failed' (上传失败), then the server's reason.
+    expect(await screen.findByTestId('picture-error')).toHaveTextContent(/^上传失败：fake\.png 的内容不是有效的 PNG 文件/);
     // The preview stays for another try; Cancel shows the stored picture again.
     await userEvent.click(within(picture()).getByRole('button', { name: '取消' }));
     expect(avatar().querySelector('img')).toHaveAttribute('src', `${server.url}${PATH}`);
+  });
+
+  it("says 'Delete Failed' with the reason when the picture cannot be removed, keeping it", async () => {
+    removeRefused = true;
+    await renderInApp(<AccountSection />, { apiBase: server.url, user: { ...testUser, headImg: PATH } });
+    await userEvent.click(within(picture()).getByRole('button', { name: 'Remove' }));
+    expect(await screen.findByTestId('picture-error')).toHaveTextContent('Delete Failed: The picture store is unavailable.');
+    expect(avatar()).toHaveAttribute('data-avatar', 'picture');
   });
 
   it('removes the picture, back to the initials', async () => {

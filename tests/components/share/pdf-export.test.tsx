@@ -74,7 +74,7 @@ describe("A chat's PDF export", () => {
     expect(Buffer.from(await files[0]!.blob.arrayBuffer())).toEqual(PDF_BYTES);
     expect(files[0]!.blob.type).toBe('application/pdf');
     await waitFor(() => expect(screen.queryByText('Making the PDF…')).toBeNull());
-    expect(screen.queryByText('Could not export this chat. Try again.')).toBeNull();
+    expect(screen.queryByText('Download error, please try again later')).toBeNull();
   });
 
   it("shows the server's reason when it refuses, and a plain failure when it cannot be reached", async () => {
@@ -98,7 +98,7 @@ describe("A chat's PDF export", () => {
     );
     await userEvent.click(screen.getByRole('button', { name: 'Actions for Kyoto trip' }));
     await userEvent.click(await screen.findByRole('menuitem', { name: 'Export as PDF', hidden: true }));
-    expect(await screen.findByText('Could not export this chat. Try again.')).toBeTruthy();
+    expect(await screen.findByText('Download error, please try again later')).toBeTruthy();
     expect(pdfRequests()).toHaveLength(2);
     expect(files).toEqual([]);
   });

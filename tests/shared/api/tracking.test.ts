@@ -203,3 +203,79 @@ describe('wired to the request helper', () => {
     expect(server.requests).toHaveLength(3);
   });
 });
+
+describe('the image fallback on unload', () => {
+  const server = serveTheseTests();
+  /** The browser's image loads: each src set is fetched as an image GET would be (jsdom loads no images). */
+  class LoadingImage {
+    set src(url: string) {
+      void fetch(url, { credentials: 'omit' });
+    }
+  }
+  const realImage = globalThis.Image;
+  beforeAll(() => {
+    globalThis.Image = LoadingImage as unknown as typeof Image;
+  });
+  afterAll(() => {
+    globalThis.Image = realImage;
+    Reflect.deleteProperty(navigator, 'sendBeacon');
+  });
+  afterEach(() => vi.useRealTimers());
+
+  /** One slow call (120 ms on the clock the helper reads) waiting to be sent when the page goes. */
+  async function oneSlowCall(): Promise<string> {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const answer = createGate();
+    const release = answer.hold();
+    let arrived!: () => void;
+    const held = new Promise<void>((resolve) => (arrived = resolve));
+    server.handle(async (req, res) => {
+      if (req.url.startsWith('/api/slow')) {
+        arrived();
+        await answer.wait();
+      }
+      sendEnvelope(res, { Code: 10000, Data: null });
+    });
+    const call = apiGet('/api/slow');
+    await held;
+    vi.advanceTimersByTime(120);
+    release();
+    await call;
+    vi.useRealTimers();
+    return server.requests.find((r) => r.url.startsWith('/api/slow'))!.headers['x-request-id'] as string;
+  }
+
+  const imageGets = () => server.requests.filter((r) => r.method === 'GET' && r.url.startsWith('/api/Browser/AddBrowser?'));
+
+  it('sends what is left by an image GET to AddBrowser when the browser has no beacon', async () => {
+    Reflect.deleteProperty(navigator, 'sendBeacon');
+    const stop = startRequestTracking();
+    const requestId = await oneSlowCall();
+    window.dispatchEvent(new Event('pagehide'));
+    await expect.poll(() => imageGets().length).toBe(1);
+    const query = new URL(imageGets()[0]!.url, 'http://x').searchParams;
+    expect(query.get('eventType')).toBe('requestTime');
+    expect(query.get('RequestId')).toBe(requestId);
+    expect(Number(query.get('ClientResponseTime')) - Number(query.get('ClientRequestTime'))).toBeGreaterThanOrEqual(100);
+    stop();
+  });
+
+  it('falls back to the image when the browser refuses the beacon, and not when it takes it', async () => {
+    let accept = false;
+    Object.defineProperty(navigator, 'sendBeacon', { configurable: true, value: () => accept });
+    const stop = startRequestTracking();
+    const refused = await oneSlowCall();
+    window.dispatchEvent(new Event('pagehide'));
+    await expect.poll(() => imageGets().length).toBe(1);
+    expect(new URL(imageGets()[0]!.url, 'http://x').searchParams.get('RequestId')).toBe(refused);
+
+    accept = true;
+    server.requests.length = 0;
+    await oneSlowCall();
+    window.dispatchEvent(new Event('pagehide'));
+    // An image GET would be fetched at once; a call made after it shows none went.
+    await apiGet('/api/after');
+    expect(imageGets()).toHaveLength(0);
+    stop();
+  });
+});
