@@ -58,6 +58,7 @@ const DEPLOYMENTS: AllDeployments = {
       modelName: 'Painter',
       modelOnline: false,
       provider: 'openai-compatible',
+      protocol: 'chat',
       baseUrl: 'https://images.example.com/v1',
       upstreamModelId: 'flux-dev',
       priority: 0,
