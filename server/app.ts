@@ -67,6 +67,8 @@ import { registerPromptTagRoutes } from './routes/prompt-tags.ts';
 import { registerAdminPromptTagRoutes } from './routes/admin/prompt-tags.ts';
 import { registerFavouriteRoutes } from './routes/favourites.ts';
 import { registerFeedbackRoutes } from './routes/feedback.ts';
+import { registerCampaignRoutes } from './routes/campaigns.ts';
+import { registerAdminCampaignRoutes } from './routes/admin/campaigns.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -261,6 +263,8 @@ function registerApiRoutes(app: FastifyInstance): void {
   registerAdminPromptTagRoutes(app);
   registerFavouriteRoutes(app);
   registerFeedbackRoutes(app);
+  registerCampaignRoutes(app);
+  registerAdminCampaignRoutes(app);
 }
 
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {

@@ -18,6 +18,7 @@ import * as shares from './schema/shares.ts';
 import * as audit from './schema/audit.ts';
 import * as usage from './schema/usage.ts';
 import * as emailVerifications from './schema/email-verifications.ts';
+import * as campaigns from './schema/campaigns.ts';
 
 /** The whole schema, for Drizzle's relational queries. Tables are imported from their own files. */
-export const schema = { ...users, ...points, ...models, ...chat, ...system, ...media, ...plugins, ...redeemCodes, ...notifications, ...plans, ...coupons, ...favourites, ...feedback, ...quickFunctions, ...personalization, ...instances, ...shares, ...audit, ...usage, ...emailVerifications };
+export const schema = { ...users, ...points, ...models, ...chat, ...system, ...media, ...plugins, ...redeemCodes, ...notifications, ...plans, ...coupons, ...favourites, ...feedback, ...quickFunctions, ...personalization, ...instances, ...shares, ...audit, ...usage, ...emailVerifications, ...campaigns };
