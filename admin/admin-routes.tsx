@@ -15,6 +15,7 @@ const AuditPage = lazy(() => import('./audit/audit-page.tsx').then((m) => ({ def
 const CataloguePage = lazy(() => import('./catalogue/catalogue-page.tsx').then((m) => ({ default: m.CataloguePage })));
 const ModelPage = lazy(() => import('./catalogue/model-page.tsx').then((m) => ({ default: m.ModelPage })));
 const MoneyPage = lazy(() => import('./money/money-page.tsx').then((m) => ({ default: m.MoneyPage })));
+const CampaignsPage = lazy(() => import('./campaigns/campaigns-page.tsx').then((m) => ({ default: m.CampaignsPage })));
 const ContentPage = lazy(() => import('./content/content-page.tsx').then((m) => ({ default: m.ContentPage })));
 
 export function AdminRoutes() {
@@ -37,6 +38,7 @@ export function AdminRoutes() {
             <Redirect to="/admin/money/plans" replace />
           </Route>
           <Route path="/admin/money/:tab" component={MoneyPage} />
+          <Route path="/admin/campaigns" component={CampaignsPage} />
           <Route path="/admin/content">
             <Redirect to="/admin/content/plugins" replace />
           </Route>

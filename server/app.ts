@@ -67,6 +67,8 @@ import { registerQuickFunctionRoutes } from './routes/quick-functions.ts';
 import { registerAdminQuickFunctionRoutes } from './routes/admin/quick-functions.ts';
 import { registerPromptLibraryRoutes } from './routes/prompt-library.ts';
 import { registerAdminPromptLibraryRoutes } from './routes/admin/prompt-library.ts';
+import { registerCampaignRoutes } from './routes/campaigns.ts';
+import { registerAdminCampaignRoutes } from './routes/admin/campaigns.ts';
 import { registerPromptTagRoutes } from './routes/prompt-tags.ts';
 import { registerAdminPromptTagRoutes } from './routes/admin/prompt-tags.ts';
 import { registerParamToolsRoutes } from './routes/param-tools.ts';
@@ -261,6 +263,8 @@ function registerApiRoutes(app: FastifyInstance): void {
   registerAdminInviteRoutes(app);
   registerAdminPosterRoutes(app);
   registerAdminStatsRoutes(app);
+  registerCampaignRoutes(app);
+  registerAdminCampaignRoutes(app);
   registerPromptLibraryRoutes(app);
   registerAdminPromptLibraryRoutes(app);
   registerPlanRoutes(app);

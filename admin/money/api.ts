@@ -9,6 +9,7 @@ import {
   type AdminSubscriptionListQuery,
   type InviteStatisticsQuery,
 } from '../../shared/contracts/admin-money.ts';
+import { AdminInviteCodePageSchema, AdminInviteCodeSchema, AdminInviteUsePageSchema, type AdminInviteCode } from '../../shared/contracts/admin-invites.ts';
 import { pagedSchema } from '../../shared/contracts/common.ts';
 import { AdminCouponSchema, type AdminCoupon, type SaveCouponSchema } from '../../shared/contracts/coupons.ts';
 import { Codes } from '../../shared/contracts/envelope.ts';
@@ -196,5 +197,28 @@ export function adminPosterPreviewQuery(query: { lang: 'en' | 'zh'; headline: st
     placeholderData: keepPreviousData,
     staleTime: Infinity,
     retry: false,
+  });
+}
+
+// ---- invite codes and their uses ----
+
+export function inviteCodesQuery(query: { page: number; keyword?: string; status?: 'all' | 'active' | 'disabled' }) {
+  return queryOptions({
+    queryKey: [...adminMoneyKey, 'invite-codes', query] as const,
+    queryFn: ({ signal }) =>
+      apiGet('/api/admin/InviteCode/GetList', present({ ...query, count: MONEY_PAGE_SIZE }), { data: AdminInviteCodePageSchema, signal }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function setInviteCodeDisabled(ownerId: string, disabled: boolean): Promise<AdminInviteCode> {
+  return apiPost('/api/admin/InviteCode/Disable', { ownerId, disabled }, { data: AdminInviteCodeSchema });
+}
+
+export function inviteUsesQuery(query: { page: number; keyword?: string }) {
+  return queryOptions({
+    queryKey: [...adminMoneyKey, 'invite-uses', query] as const,
+    queryFn: ({ signal }) => apiGet('/api/admin/InviteCodeUsed/GetList', present({ ...query, count: MONEY_PAGE_SIZE }), { data: AdminInviteUsePageSchema, signal }),
+    placeholderData: keepPreviousData,
   });
 }

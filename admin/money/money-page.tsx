@@ -4,6 +4,7 @@ import { useLocation, useParams } from 'wouter';
 import 'mantine-datatable/styles.css';
 import { RoutedTabs } from '../../components/ui/routed-tabs.tsx';
 import { CouponsTab } from './coupons-tab.tsx';
+import { InviteCodesTab, InviteUsesTab } from './invite-codes-tab.tsx';
 import { InvitesTab } from './invites-tab.tsx';
 import { OrdersTab } from './orders-tab.tsx';
 import { PlansTab } from './plans-tab.tsx';
@@ -12,7 +13,7 @@ import { RedeemTab } from './redeem-tab.tsx';
 import { SubscriptionsTab } from './subscriptions-tab.tsx';
 import './strings.ts';
 
-const MONEY_TABS = ['plans', 'orders', 'subscriptions', 'redeem', 'coupons', 'invites', 'poster'] as const;
+const MONEY_TABS = ['plans', 'orders', 'subscriptions', 'redeem', 'coupons', 'invites', 'inviteCodes', 'inviteUses', 'poster'] as const;
 type MoneyTab = (typeof MONEY_TABS)[number];
 
 const PANELS: Record<MoneyTab, () => React.ReactNode> = {
@@ -22,10 +23,12 @@ const PANELS: Record<MoneyTab, () => React.ReactNode> = {
   redeem: () => <RedeemTab />,
   coupons: () => <CouponsTab />,
   invites: () => <InvitesTab />,
+  inviteCodes: () => <InviteCodesTab />,
+  inviteUses: () => <InviteUsesTab />,
   poster: () => <PosterTab />,
 };
 
-/** /admin/money/:tab — plans and prices, orders, subscriptions, redeem codes, coupons, invites, the invite poster. */
+/** /admin/money/:tab — plans and prices, orders, subscriptions, redeem codes, coupons, invites (statistics, codes, uses), the invite poster. */
 export function MoneyPage() {
   const { t } = useTranslation();
   const { tab: param } = useParams<{ tab?: string }>();

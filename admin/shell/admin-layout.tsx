@@ -7,7 +7,7 @@ import { LanguageSwitch } from '../../components/ui/language-switch.tsx';
 import { useAdminMe, useAdminSignOut } from './admin-gate.tsx';
 import './strings.ts';
 
-export type AdminSection = 'dashboard' | 'users' | 'models' | 'money' | 'content' | 'audit';
+export type AdminSection = 'dashboard' | 'users' | 'models' | 'money' | 'campaigns' | 'content' | 'audit';
 
 /** The console's sections: where each link goes, and the addresses that belong to it. */
 const ADMIN_SECTIONS: readonly { section: AdminSection; href: string; prefix: string }[] = [
@@ -15,6 +15,7 @@ const ADMIN_SECTIONS: readonly { section: AdminSection; href: string; prefix: st
   { section: 'users', href: '/admin/users', prefix: '/admin/users' },
   { section: 'models', href: '/admin/models', prefix: '/admin/models' },
   { section: 'money', href: '/admin/money/plans', prefix: '/admin/money' },
+  { section: 'campaigns', href: '/admin/campaigns', prefix: '/admin/campaigns' },
   { section: 'content', href: '/admin/content/plugins', prefix: '/admin/content' },
   { section: 'audit', href: '/admin/audit', prefix: '/admin/audit' },
 ];

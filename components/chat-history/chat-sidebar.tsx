@@ -2,6 +2,7 @@ import { ActionIcon, Box, Button, Group, Menu, Stack, Text, Tooltip, UnstyledBut
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useState, type ReactNode } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { chatSessionsKey, clearSessionsInCache, deleteSessions, moveSessionToTop } from '../../shared/api/chat-history.ts';
 import { isLoggedInAtom, userInfoAtom } from '../../shared/atoms/auth.ts';
@@ -10,7 +11,7 @@ import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
 import { HeadImgAvatar } from '../app-shell/head-img.tsx';
 import { usePlansLink } from '../app-shell/plans-link.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
-import { IconCrown, IconDots, IconGift, IconPlus, IconPrompt, IconSearch, IconSidebar, IconStar, IconTrash } from '../ui/icons.tsx';
+import { IconCoin, IconCrown, IconDots, IconGift, IconPlus, IconPrompt, IconSearch, IconSidebar, IconStar, IconTrash } from '../ui/icons.tsx';
 import { notifySuccess, onMutationError } from '../ui/notify.ts';
 import { SearchChatDialog } from './search-chat-dialog.tsx';
 import { SessionActionsContext, type SessionActions } from './session-actions.ts';
@@ -73,6 +74,14 @@ function HistoryHeader({ onDeleteAll }: { onDeleteAll: () => void }) {
 
 /** Where the account's own settings are (picture, nickname, password). */
 const ACCOUNT_SETTINGS = '/setting/account';
+
+/** The sidebar's ways to what users keep: saved answers and their prompts, then the invitation and the campaigns. */
+const keptPages = (t: TFunction) => [
+  { label: t('chat.sider.savedAnswers'), icon: <IconStar size={16} />, path: '/ans-fav/list' },
+  { label: t('chat.sider.prompts'), icon: <IconPrompt size={16} />, path: '/prompt_setting' },
+  { label: t('invite.title'), icon: <IconGift size={16} />, path: '/invited' },
+  { label: t('chat.sider.campaigns'), icon: <IconCoin size={16} />, path: '/campaigns' },
+];
 
 /**
  * Who is signed in: their picture (or initials) with their name and e-mail, opening Settings →
@@ -218,13 +227,9 @@ export function ChatSidebar({ activeSessionId, onNavigate, defaultCollapsed = fa
       {(collapsed || !loggedIn) && <div style={{ flex: 1 }} />}
 
       {!collapsed && loggedIn && (
-        // Where users look for what they kept: saved answers and their prompts, then the invitation.
+        // Where users look for what they kept: saved answers and their prompts, then the invitation and the campaigns.
         <Stack gap={0}>
-          {[
-            { label: t('chat.sider.savedAnswers'), icon: <IconStar size={16} />, path: '/ans-fav/list' },
-            { label: t('chat.sider.prompts'), icon: <IconPrompt size={16} />, path: '/prompt_setting' },
-            { label: t('invite.title'), icon: <IconGift size={16} />, path: '/invited' },
-          ].map(({ label, icon, path }) => (
+          {keptPages(t).map(({ label, icon, path }) => (
             <Button key={path} variant="subtle" color="gray" justify="flex-start" leftSection={icon} onClick={() => onNavigate(path)} fullWidth>
               {label}
             </Button>

@@ -115,9 +115,15 @@ function ShareCard({ info }: { info: InviteInfo }) {
   return (
     <Paper withBorder p="md" radius={6}>
       <Stack gap="md">
-        <Text size="sm" data-testid="invite-rule">
-          {info.pointsPerInvite > 0 ? t('invite.rule', { points: info.pointsPerInvite }) : t('invite.ruleOff')}
-        </Text>
+        {info.disabled ? (
+          <Alert color="orange" data-testid="invite-disabled">
+            {t('invite.disabled')}
+          </Alert>
+        ) : (
+          <Text size="sm" data-testid="invite-rule">
+            {info.pointsPerInvite > 0 ? t('invite.rule', { points: info.pointsPerInvite }) : t('invite.ruleOff')}
+          </Text>
+        )}
         <ShareField label={t('invite.yourCode')} justify="space-between">
           {/* A code to type or share: the same in every language. */}
           <Text data-testid="invite-code" translate="no" ff="monospace" fz={26} fw={700} style={{ letterSpacing: 3 }}>

@@ -7,6 +7,7 @@ import { isLoggedInAtom } from '../../shared/atoms/auth.ts';
 import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
 import type { Platform } from '../../shared/platform/platform.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
+import type { CampaignCardsProps } from '../campaigns/campaign-card.tsx';
 import { useWideLayout } from '../app-shell/wide-layout.ts';
 import type { ChatAddons } from '../chat/chat-addons.ts';
 import { ChatView } from '../chat/chat-view.tsx';
@@ -39,14 +40,23 @@ const chatAddons: ChatAddons = {
       {chatShareAddons.answerActions?.(answer)}
     </>
   ),
-  // Under the welcome: today's check-in, then the memory onboarding while it is pending.
+  // Under the welcome: today's check-in, the campaigns' cards, then the memory onboarding while it is pending.
   welcome: (
     <>
       {chatPointsAddons.welcome}
+      <HomeCampaignCards />
       <MemoryOnboarding />
     </>
   ),
 };
+
+/** The campaigns' cards on the welcome screen: a chunk fetched after the first screen, as the check-in's. */
+const CampaignCards = deferred<CampaignCardsProps>(() => import('../campaigns/campaign-card.tsx').then((module) => module.CampaignCards)).Component;
+
+function HomeCampaignCards() {
+  const [, navigate] = useLocation();
+  return <CampaignCards home limit={2} onSeeAll={() => navigate('/campaigns')} />;
+}
 
 /**
  * The history sidebar is a chunk of its own: the side panel shows it only in a drawer. The wide

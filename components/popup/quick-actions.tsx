@@ -1,7 +1,7 @@
 import { Anchor, Button, Divider, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useAtomValue, useStore } from 'jotai';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getUserIntegralByLogin, mainIntegralValue } from '../../shared/api/user.ts';
 import { isLoggedInAtom, tokenAtom, userInfoAtom } from '../../shared/atoms/auth.ts';
@@ -25,13 +25,15 @@ export interface QuickActionsProps {
   onSignIn: () => void;
   /** Opens the server's help centre (/helper) in a tab. */
   onOpenHelp?: () => void;
+  /** Shown under the signed-in user's plan and points (the campaigns' card, from the popup entrypoint). */
+  extra?: ReactNode;
 }
 
 /**
  * The toolbar popup: who is signed in, their plan and points, and the ways on (side panel, web app,
  * sign in or out). Browser APIs come in as callbacks from the popup entrypoint.
  */
-export function QuickActions({ onOpenSidePanel, onOpenWebApp, onSignIn, onOpenHelp }: QuickActionsProps) {
+export function QuickActions({ onOpenSidePanel, onOpenWebApp, onSignIn, onOpenHelp, extra }: QuickActionsProps) {
   const { t } = useTranslation();
   const isLoggedIn = useAtomValue(isLoggedInAtom);
   const userInfo = useAtomValue(userInfoAtom);
@@ -84,6 +86,7 @@ export function QuickActions({ onOpenSidePanel, onOpenWebApp, onSignIn, onOpenHe
           <Text size="sm" c="dimmed" data-testid="popup-points">
             {points.isSuccess ? t('popup.points', { points: points.data }) : points.isError ? t('popup.pointsUnavailable') : t('popup.pointsLoading')}
           </Text>
+          {extra}
         </Stack>
       ) : (
         <Text size="sm" c="dimmed">

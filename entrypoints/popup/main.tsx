@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { browser } from 'wxt/browser';
 import { AppProviders } from '../../components/app-shell/app-providers.tsx';
 import { startApp } from '../../components/app-shell/start.ts';
+import { CampaignCards } from '../../components/campaigns/campaign-card.tsx';
 import { QuickActions } from '../../components/popup/quick-actions.tsx';
 import { settingValue } from '../../shared/api/system.ts';
 import { systemConfigPersisted } from '../../shared/atoms/auth.ts';
@@ -34,6 +35,8 @@ async function main(): Promise<void> {
           onOpenHelp={() => openTab(`${serverUrl()}/helper`)}
           // The login page the server names (as the login dialog uses), from the last stored settings.
           onSignIn={() => openTab(settingValue(peekPersisted(systemConfigPersisted), 'login_page_url') || `${serverUrl()}/login`)}
+          // The newest campaign for the user, dismissable; all of them on the web app's campaigns page.
+          extra={<CampaignCards limit={1} onSeeAll={() => openTab(`${serverUrl()}/campaigns`)} />}
         />
       </AppProviders>
     </StrictMode>,

@@ -281,6 +281,19 @@ const en = {
   vipLevelSuper: 'Super',
   vipPeriodMonth: 'Monthly',
   vipPeriodYear: 'Yearly',
+  campaignDatesInvalid: 'The end must come after the start.',
+  campaignImageInvalid: 'The picture must be an https:// address or a picture uploaded here.',
+  campaignRewardPointsInvalid: 'A points reward needs its points (1 or more), and no other reward any.',
+  campaignRewardCouponInvalid: 'A coupon reward needs its coupon, and no other reward one.',
+  campaignMaxClaimsWithoutReward: 'A campaign without a reward has nothing to claim: leave maxClaims empty.',
+  campaignCouponUnknown: 'There is no coupon {{id}}. Refresh the coupon list and choose again.',
+  campaignMaxBelowClaimed: 'The campaign was claimed {{count}} times: maxClaims cannot be lower.',
+  campaignNotFound: 'This campaign has ended or is not for you.',
+  campaignNoReward: 'This campaign has no reward to claim.',
+  campaignAlreadyClaimed: 'You have already claimed this reward.',
+  campaignUsedUp: 'All the rewards of this campaign have been claimed.',
+  campaignCouponGone: 'The coupon of this campaign is no longer offered.',
+  campaignCouponReward: 'A coupon: {{what}} off a plan',
 } as const;
 
 type Key = keyof typeof en;
@@ -560,6 +573,19 @@ const zh: Record<Key, string> = {
   vipLevelSuper: '至尊版',
   vipPeriodMonth: '按月',
   vipPeriodYear: '按年',
+  campaignDatesInvalid: '结束时间必须晚于开始时间。',
+  campaignImageInvalid: '图片必须是 https:// 地址或在此上传的图片。',
+  campaignRewardPointsInvalid: '积分奖励需要填写积分（至少 1），其他奖励类型不能填写积分。',
+  campaignRewardCouponInvalid: '优惠券奖励需要选择优惠券，其他奖励类型不能选择优惠券。',
+  campaignMaxClaimsWithoutReward: '没有奖励的活动无可领取：请留空领取上限。',
+  campaignCouponUnknown: '优惠券 {{id}} 不存在。请刷新优惠券列表后重新选择。',
+  campaignMaxBelowClaimed: '该活动已被领取 {{count}} 次：领取上限不能更低。',
+  campaignNotFound: '该活动已结束或不适用于你。',
+  campaignNoReward: '该活动没有可领取的奖励。',
+  campaignAlreadyClaimed: '你已经领取过该奖励。',
+  campaignUsedUp: '该活动的奖励已被领完。',
+  campaignCouponGone: '该活动的优惠券已停止提供。',
+  campaignCouponReward: '优惠券：套餐立减 {{what}}',
 };
 
 const catalogues: Record<Language, Record<string, string>> = { en, zh };

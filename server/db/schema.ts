@@ -21,6 +21,7 @@ import * as emailVerifications from './schema/email-verifications.ts';
 import * as languageLog from './schema/language-log.ts';
 import * as responsesFiles from './schema/responses-files.ts';
 import * as signInProviders from './schema/sign-in-providers.ts';
+import * as campaigns from './schema/campaigns.ts';
 
 /** The whole schema, for Drizzle's relational queries. Tables are imported from their own files. */
-export const schema = { ...users, ...points, ...models, ...chat, ...system, ...media, ...plugins, ...redeemCodes, ...notifications, ...plans, ...coupons, ...favourites, ...feedback, ...quickFunctions, ...personalization, ...instances, ...shares, ...audit, ...usage, ...emailVerifications, ...languageLog, ...responsesFiles, ...signInProviders };
+export const schema = { ...users, ...points, ...models, ...chat, ...system, ...media, ...plugins, ...redeemCodes, ...notifications, ...plans, ...coupons, ...favourites, ...feedback, ...quickFunctions, ...personalization, ...instances, ...shares, ...audit, ...usage, ...emailVerifications, ...languageLog, ...responsesFiles, ...signInProviders, ...campaigns };

@@ -15,6 +15,8 @@ export const InviteInfoSchema = z.object({
   pointsEarned: z.number().int(),
   /** What an invite earns now (the public setting invite_points). */
   pointsPerInvite: z.number().int(),
+  /** An operator disabled the code: sign-ups with it no longer earn the caller anything. */
+  disabled: z.boolean(),
 });
 export type InviteInfo = z.infer<typeof InviteInfoSchema>;
 

@@ -268,7 +268,7 @@ const USER_ROUTES: Record<string, Route> = {
     { integralType: 2, integralValue: 5, useIntegral: 0 },
     { integralType: 1, integralValue: 1234, useIntegral: 10 },
   ]),
-  '/api/InviteCode/GetMyInviteCode': answer({ inviteCode: 'K7QX2M9P', inviteUrl: 'https://tandem.example/?inviteCode=K7QX2M9P', invitedCount: 2, creditedCount: 1, pointsEarned: 100, pointsPerInvite: 100 }),
+  '/api/InviteCode/GetMyInviteCode': answer({ inviteCode: 'K7QX2M9P', inviteUrl: 'https://tandem.example/?inviteCode=K7QX2M9P', invitedCount: 2, creditedCount: 1, pointsEarned: 100, pointsPerInvite: 100, disabled: false }),
   '/api/InviteCode/GetMyInviteList': answer({
     list: [
       { userName: '小*', createTime: '2026-11-20T10:00:00.000Z', credited: true, points: 100 },

@@ -79,6 +79,7 @@ describe('invites: the code of an account, and signing up through it', () => {
       creditedCount: 0,
       pointsEarned: 0,
       pointsPerInvite: 100,
+      disabled: false,
     });
     expect((await myInvite(user)).inviteCode).toBe(first.inviteCode);
     const other = await createUser(t.app);

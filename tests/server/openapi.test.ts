@@ -56,10 +56,10 @@ async function formBody(fields: Record<string, string>, file: { field: string; n
 
 const WEBHOOK = '/api/Vip/StripeWebhook';
 
-const UPLOAD_ROUTES = new Set(['/api/Chat/AddChatMedia', '/api/Chat/UploadMediaByFile', '/api/Chat/AddChatFileToAi', '/api/Account/AddUserForHeadImg', '/api/admin/Poster/SavePicture']);
+const UPLOAD_ROUTES = new Set(['/api/admin/MarketActivity/UploadImage', '/api/Chat/AddChatMedia', '/api/Chat/UploadMediaByFile', '/api/Chat/AddChatFileToAi', '/api/Account/AddUserForHeadImg', '/api/admin/Poster/SavePicture']);
 
 /** Calls that end what later calls need (the session, the model, the account): made last, in this order. */
-const LAST = ['/api/UserPrompt/Withdraw', '/api/User/DeleteUserProvider', '/api/admin/SignInProvider/Delete', '/api/Chat/RevokeShare', '/api/QuickFunction/DeleteUserQuickFunction', '/api/admin/QuickFunction/Delete', '/api/admin/AiPrompWord/Delete', '/api/admin/TagPrompt/Delete', '/api/admin/AiModelType/Delete', '/api/Vip/DeleteVipOrder', '/api/Chat/DeleteMessage', '/api/Chat/DeleteSessions', '/api/admin/AiModelMap/Delete', '/api/admin/AiModel/Delete', '/api/admin/System/DeleteSetting', '/api/admin/User/Close', '/api/admin/User/Delete', '/api/Account/UpdateUserPassword', '/api/User/Logout', '/api/User/LogoutAll'];
+const LAST = ['/api/admin/MarketActivity/End', '/api/admin/MarketActivity/Delete', '/api/UserPrompt/Withdraw', '/api/User/DeleteUserProvider', '/api/admin/SignInProvider/Delete', '/api/Chat/RevokeShare', '/api/QuickFunction/DeleteUserQuickFunction', '/api/admin/QuickFunction/Delete', '/api/admin/AiPrompWord/Delete', '/api/admin/TagPrompt/Delete', '/api/admin/AiModelType/Delete', '/api/Vip/DeleteVipOrder', '/api/Chat/DeleteMessage', '/api/Chat/DeleteSessions', '/api/admin/AiModelMap/Delete', '/api/admin/AiModel/Delete', '/api/admin/System/DeleteSetting', '/api/admin/User/Close', '/api/admin/User/Delete', '/api/Account/UpdateUserPassword', '/api/User/Logout', '/api/User/LogoutAll'];
 /** Ends every login of whoever calls it: called with accounts of its own, so the calls after it keep theirs. */
 const LOGOUT_ALL = '/api/User/LogoutAll';
 const lastRank = (route: RouteTableEntry) => LAST.indexOf(route.url);
@@ -282,7 +282,14 @@ async function seed() {
   await providerSignIn(new CookieJar(), appUrl, oidc, 'doc-linked', { providerKey: 'doc-oidc', action: 'link', returnTo: '/setting/account' }, owner.token);
   const linked = (await api(t.app, owner).getBody('/api/User/GetUserProviderList')).Data.list;
   const inviteCode = (await api(t.app, owner).getBody('/api/InviteCode/GetMyInviteCode')).Data.inviteCode;
+  // A running campaign with a points reward, for the MarketActivity calls (each caller claims it once); the owner's own invite code, for InviteCode/Disable.
+  const campaign = (await api(t.app, owner).postBody('/api/admin/MarketActivity/Save', CAMPAIGN)).Data;
+  const campaignPicture = JSON.parse((await answerOf({ method: 'POST', url: '/api/admin/MarketActivity/UploadImage', headers: { ...auth(owner.token), 'content-type': png.contentType }, payload: png.payload })).body).Data;
+  await api(t.app, owner).getBody('/api/InviteCode/GetMyInviteCode');
   return {
+    campaignId: campaign.campaignId,
+    imageId: campaignPicture.imageId,
+    ownerId: owner.userId,
     inviteCode,
     linkId: toConfirm.searchParams.get('providerLink'),
     userProviderId: linked.find((l: { email: string }) => l.email === 'doc-linked@example.test').id,
@@ -329,6 +336,17 @@ async function seed() {
     webSearch: false,
   };
 }
+
+const CAMPAIGN = {
+  titleEn: 'Doc campaign',
+  titleZh: '文档活动',
+  bodyEn: 'Claim 5 points',
+  bodyZh: '领取 5 积分',
+  startTime: new Date(Date.now() - 3_600_000).toISOString(),
+  endTime: new Date(Date.now() + 86_400_000).toISOString(),
+  rewardType: 'points',
+  rewardPoints: 5,
+};
 
 /** A webhook delivery signed as Stripe signs them. */
 const stripeDelivery = (type: string, object: unknown): Sent => {
@@ -417,6 +435,8 @@ const perRoute = (known: Record<string, unknown> = {}): Record<string, Record<st
   '/api/Poster/GetPosterByCode': { code: known.inviteCode, lang: 'zh' },
   '/api/admin/Poster/Save': { headlineEn: 'Join me', headlineZh: '加入我', subtextEn: '', subtextZh: '', accentColor: '#336699', removePicture: false },
   '/api/admin/Poster/Preview': { lang: 'zh', headline: '草稿', subtext: undefined, accentColor: '#336699' },
+  // A new campaign with a reward of points (the seeded one is claimed, ended and deleted by the sweep).
+  '/api/admin/MarketActivity/Save': { ...CAMPAIGN, campaignId: undefined, imageUrl: 'https://img.example.com/a.png', planLevels: [], language: 'all', newUserDays: undefined, rewardCouponId: undefined, maxClaims: undefined },
   '/api/admin/User/GrantPoints': { amount: 5, reason: 'openapi', requestId: 'openapi-grant' },
   '/api/admin/User/ExtendPlan': { level: 1, days: 1, requestId: 'openapi-extend' },
   '/api/admin/User/SetRole': { role: 'user' },

@@ -15,6 +15,8 @@ export const users = pgTable(
     inviteCode: text('invite_code'),
     /** This account's own invite code, made when first asked for (docs/economy.md#invites). */
     ownInviteCode: text('own_invite_code').unique(),
+    /** An operator disabled the own code: sign-ups with it link no inviter and credit nothing (docs/economy.md#invites). */
+    inviteCodeDisabledAt: timestamp('invite_code_disabled_at', { withTimezone: true }),
     /** Who invited this account: set at sign-up when inviteCode names an account. */
     invitedBy: text('invited_by'),
     settings: jsonb('settings').notNull().default({}),

@@ -68,26 +68,27 @@ export async function ensureOwnInviteCode(db: Db, userId: string): Promise<strin
   throw new Error('could not make a unique invite code');
 }
 
-/** The active account whose own code `code` is, or null: an unknown code is not an error. */
+/** The active account whose own code `code` is, or null: an unknown or disabled code is not an error (it links nobody). */
 export async function findInviter(db: Db, code: string): Promise<{ id: string; userName: string } | null> {
   const canonical = canonicalInviteCode(code);
   if (!canonical) return null;
   const [row] = await db
     .select({ id: users.id, userName: users.userName })
     .from(users)
-    .where(and(eq(users.ownInviteCode, canonical), eq(users.status, 'active')));
+    .where(and(eq(users.ownInviteCode, canonical), eq(users.status, 'active'), isNull(users.inviteCodeDisabledAt)));
   return row ?? null;
 }
 
 export async function getMyInvite(ctx: AppContext, userId: string): Promise<InviteInfo> {
   const inviteCode = await ensureOwnInviteCode(ctx.db, userId);
-  const [[invited], [earned], settings] = await Promise.all([
+  const [[invited], [earned], settings, [own]] = await Promise.all([
     ctx.db.select({ n: count() }).from(users).where(eq(users.invitedBy, userId)),
     ctx.db
       .select({ n: count(), points: sql<number>`coalesce(sum(${pointLedger.delta}), 0)`.mapWith(Number) })
       .from(pointLedger)
       .where(and(eq(pointLedger.userId, userId), eq(pointLedger.reason, 'invite'))),
     intSettings(ctx, ['invite_points']),
+    ctx.db.select({ disabledAt: users.inviteCodeDisabledAt }).from(users).where(eq(users.id, userId)),
   ]);
   return {
     inviteCode,
@@ -96,6 +97,7 @@ export async function getMyInvite(ctx: AppContext, userId: string): Promise<Invi
     creditedCount: earned.n,
     pointsEarned: earned.points,
     pointsPerInvite: settings.invite_points,
+    disabled: !!own?.disabledAt,
   };
 }
 

@@ -107,6 +107,7 @@ describe('AdminGate', () => {
       ['Users', '/admin/users'],
       ['Models', '/admin/models'],
       ['Money', '/admin/money/plans'],
+      ['Campaigns', '/admin/campaigns'],
       ['Content', '/admin/content/plugins'],
       ['Audit log', '/admin/audit'],
     ]);

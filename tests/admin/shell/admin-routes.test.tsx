@@ -35,6 +35,7 @@ describe('the console routes', () => {
     expect(sectionOf('/admin/')).toBe('dashboard');
     expect(sectionOf('/admin/users/u1')).toBe('users');
     expect(sectionOf('/admin/money/orders')).toBe('money');
+    expect(sectionOf('/admin/campaigns')).toBe('campaigns');
     expect(sectionOf('/admin/usersx')).toBeNull();
     expect(sectionOf('/admin/nope')).toBeNull();
   });

@@ -16,6 +16,7 @@ const info = {
   creditedCount: 21,
   pointsEarned: 2100,
   pointsPerInvite: 100,
+  disabled: false,
 };
 let invited: InvitedAccount[];
 
@@ -104,6 +105,18 @@ describe('InvitePage', () => {
     await renderInApp(<InvitePage onBack={vi.fn()} />, { apiBase: server.url, user: testUser });
     expect(await screen.findByText('No one has signed up with your link yet.')).toBeInTheDocument();
     expect(screen.getByTestId('invite-rule')).toHaveTextContent('Invite rewards are paused right now');
+  });
+
+  it('tells the owner when an administrator disabled their code, in place of the rule', async () => {
+    server.handle(
+      fakeApi({
+        '/api/InviteCode/GetMyInviteCode': answer({ ...info, disabled: true }),
+        '/api/InviteCode/GetMyInviteList': answer({ list: [], total: 0 }),
+      }),
+    );
+    await renderInApp(<InvitePage onBack={vi.fn()} />, { apiBase: server.url, user: testUser });
+    expect(await screen.findByTestId('invite-disabled')).toHaveTextContent('An administrator has disabled your invite code');
+    expect(screen.queryByTestId('invite-rule')).toBeNull();
   });
 
   it('on a narrow screen, a bar on top leads back; in Chinese', async () => {

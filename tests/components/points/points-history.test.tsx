@@ -22,6 +22,7 @@ const LABELS: Record<string, string> = {
   expiry: 'Expired',
   opening: 'Opening balance',
   settle: 'Usage settlement',
+  campaign: 'Campaign reward',
 };
 
 /**
@@ -83,13 +84,14 @@ describe('PointsHistory', () => {
     expect(row('message')).toHaveTextContent(dayjs(ENTRIES[0].createTime).format('YYYY-MM-DD HH:mm'));
     expect(list).not.toHaveTextContent('Opening balance');
 
-    // The second page holds the two oldest entries: the opening one, whose balance after is not
-    // known, and a token-priced message's settlement.
+    // The second page holds the three oldest entries: the opening one, whose balance after is not
+    // known, a token-priced message's settlement and a campaign's reward.
     await userEvent.click(screen.getByRole('button', { name: '2' }));
-    await waitFor(() => expect(rows()).toHaveLength(2));
+    await waitFor(() => expect(rows()).toHaveLength(3));
     expect(row('opening')).toHaveTextContent('Opening balance');
     expect(row('opening')).not.toHaveTextContent('kept after');
     expect(row('settle')).toHaveTextContent('Usage settlement');
+    expect(row('campaign')).toHaveTextContent('Campaign reward');
     expect(historyRequests().at(-1)!.get('page')).toBe('2');
   });
 
