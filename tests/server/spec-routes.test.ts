@@ -108,9 +108,8 @@ const FAMILIES = [
   ].map((family) => `/api/admin/${family}/`),
 ];
 
-/** Named in the spec, not built yet (the issue tracking the rest of the spec says which and why). */
-const NOT_YET = [
-];
+/** Named in the spec, not built yet: TransText is the translation issue's (docs/api.md says so). */
+const NOT_YET: string[] = ['/api/System/TransText'];
 
 describe('the operations the product spec names', () => {
   let t: TestApp;
