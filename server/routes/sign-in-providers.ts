@@ -26,6 +26,7 @@ import {
   userProviderList,
   userProvidersByUserId,
 } from '../services/accounts/sign-in-providers.ts';
+import { visitorCountry } from '../services/system/countries.ts';
 
 /**
  * The browser's cookie that binds a sign-in to the browser that started it: set by
@@ -81,9 +82,9 @@ export function registerSignInProviderRoutes(app: FastifyInstance): void {
     method: 'GET',
     url: '/api/Account/GetProviderListAll',
     auth: 'public',
-    summary: 'The sign-in providers to offer on the login page (enabled ones, in order): key, display name, kind (google, github, microsoft, oidc) and icon. Never a secret.',
+    summary: 'The sign-in providers to offer on the login page (enabled ones, in order; Google not to visitors in mainland China, by address as IsChina tells it): key, display name, kind (google, github, microsoft, oidc) and icon. Never a secret.',
     data: ProviderListSchema,
-    handler: async ({ ctx }) => ({ list: await providerList(ctx) }),
+    handler: async ({ ctx, req }) => ({ list: await providerList(ctx, await visitorCountry(req.ip)) }),
   });
 
   addRoute(app, {

@@ -326,6 +326,15 @@ describe('providers added in the console', () => {
     expect(JSON.stringify(stored.rows)).not.toContain(fake.clientSecret);
     expect((await api(t.app).getBody('/api/Account/GetProviderListAll')).Data.list.map((p: { providerKey: string }) => p.providerKey)).toEqual(['fake', 'console-id']);
 
+    // Google, unreachable from mainland China, is not offered to a visitor there (by address, as IsChina tells it).
+    const google = await save({ providerKey: 'console-google', kind: 'google', displayName: 'Google', clientId: 'g-id', clientSecret: 'g-secret' });
+    expect(google.Code, google.Msg).toBe(Codes.Success);
+    const offered = async (remoteAddress: string) =>
+      (await api(t.app).getBody('/api/Account/GetProviderListAll', { remoteAddress })).Data.list.map((p: { providerKey: string }) => p.providerKey);
+    expect(await offered('8.8.8.8')).toEqual(['fake', 'console-id', 'console-google']);
+    expect(await offered('1.2.4.8')).toEqual(['fake', 'console-id']);
+    expect((await api(t.app, admin).postBody('/api/admin/SignInProvider/Delete', { providerKey: 'console-google' })).Code).toBe(Codes.Success);
+
     const sub = unique('console-user');
     fake.setAccount(sub, { email: `${sub}@example.test`, email_verified: true });
     const landed = await providerSignIn(new CookieJar(), appUrl, fake, sub, { providerKey: 'console-id' });

@@ -97,10 +97,13 @@ async function enabledProvider(ctx: AppContext, providerKey: string): Promise<Co
   return (await allProviders(ctx)).find((p) => p.providerKey === providerKey && p.enabled) ?? null;
 }
 
-/** The login page's buttons: every enabled provider. */
-export async function providerList(ctx: AppContext): Promise<Provider[]> {
+/**
+ * The login page's buttons: every enabled provider, but Google for visitors in mainland China, where
+ * its sign-in cannot be reached (the country from the caller's address: IsChina).
+ */
+export async function providerList(ctx: AppContext, visitor: { isChina: boolean }): Promise<Provider[]> {
   return (await allProviders(ctx))
-    .filter((p) => p.enabled)
+    .filter((p) => p.enabled && !(visitor.isChina && p.kind === 'google'))
     .map((p) => ({ providerKey: p.providerKey, displayName: p.displayName, kind: p.kind, icon: p.kind === 'oidc' ? 'key' : p.kind }));
 }
 
