@@ -154,6 +154,39 @@ describe('GetPosterByCode', () => {
     }
     await expectPng(await getPoster(c, 'en'));
   });
+
+  it('is drawn off the event loop: timers keep firing while a poster is made', async () => {
+    // Two fresh posters (not kept yet), one after another: the first may start the worker.
+    for (const userName of ['Ticks One 一', 'Ticks Two 二']) {
+      const user = await createUser(t.app, { userName });
+      const c = (await api(t.app, user).getBody('/api/InviteCode/GetMyInviteCode')).Data.inviteCode;
+      const before = posterStats.renders;
+      let ticks = 0;
+      let last = performance.now();
+      let longestGap = 0;
+      const timer = setInterval(() => {
+        const now = performance.now();
+        longestGap = Math.max(longestGap, now - last);
+        last = now;
+        ticks++;
+      }, 2);
+      const started = performance.now();
+      let res: LightMyRequestResponse;
+      try {
+        res = await getPoster(c, 'en');
+      } finally {
+        clearInterval(timer);
+      }
+      const elapsed = performance.now() - started;
+      expect(res.headers['x-poster-cache']).toBe('miss');
+      await expectPng(res);
+      expect(posterStats.renders - before).toBe(1);
+      // On the server's own thread, satori and resvg would hold every timer for the whole drawing
+      // (0.1 to 0.5 s, the fonts' first reading longer): a handful of ticks, one gap most of the time.
+      expect(ticks).toBeGreaterThan(elapsed / 10);
+      expect(longestGap).toBeLessThan(Math.max(50, elapsed / 2));
+    }
+  });
 });
 
 describe('Chinese text on the poster', () => {

@@ -1,13 +1,13 @@
 import { parentPort } from 'node:worker_threads';
 import { loadPdfFonts } from './pdf-fonts.ts';
 import { renderPdf, type PdfJob } from './pdf-render.ts';
+import { failureText, type WorkerAnswer } from '../workers/worker-pool.ts';
 
 /**
- * A PDF worker thread (started by pdf.ts): it reads and parses the fonts once, then makes one PDF
- * per message, one at a time, and answers each with the file's bytes or the failure's text.
+ * A PDF worker thread (started by pdf.ts, from the pool of services/workers/worker-pool.ts): it
+ * reads and parses the fonts once, then makes one PDF per message, one at a time, and answers each
+ * with the file's bytes or the failure's text.
  */
-
-export type PdfWorkerAnswer = { ok: true; bytes: Uint8Array } | { ok: false; error: string };
 
 let fonts: ReturnType<typeof loadPdfFonts> | undefined;
 let fontError = '';
@@ -19,13 +19,13 @@ try {
 }
 
 parentPort!.on('message', async (job: PdfJob) => {
-  let answer: PdfWorkerAnswer;
+  let answer: WorkerAnswer<Uint8Array>;
   try {
     if (!fonts) throw new Error(fontError);
     const pdf = await renderPdf(fonts, job);
-    answer = { ok: true, bytes: new Uint8Array(pdf.buffer, pdf.byteOffset, pdf.byteLength) };
+    answer = { ok: true, value: new Uint8Array(pdf.buffer, pdf.byteOffset, pdf.byteLength) };
   } catch (err) {
-    answer = { ok: false, error: err instanceof Error ? `${err.name}: ${err.message}` : String(err) };
+    answer = { ok: false, error: failureText(err) };
   }
   parentPort!.postMessage(answer);
 });

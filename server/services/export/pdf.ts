@@ -1,4 +1,3 @@
-import { Worker } from 'node:worker_threads';
 import type { Language } from '../../../shared/contracts/common.ts';
 import { Codes } from '../../../shared/contracts/envelope.ts';
 import type { MarkdownToPdfBody } from '../../../shared/contracts/export.ts';
@@ -7,7 +6,7 @@ import { AppError } from '../../core/errors.ts';
 import { t } from '../../core/i18n.ts';
 import { ownerQueue } from '../../core/owner-queue.ts';
 import type { PdfJob } from './pdf-render.ts';
-import type { PdfWorkerAnswer } from './pdf-worker.ts';
+import { WorkerEnded, WorkerJobFailed, workerPool } from '../workers/worker-pool.ts';
 
 /**
  * Markdown made into a PDF off the event loop (docs/api.md#markdown-to-pdf): in worker threads that
@@ -30,93 +29,21 @@ export const PDF_LIMITS = {
   idleMs: 120_000,
 };
 
-const WORKER_ENTRY = new URL('./pdf-worker.boot.mjs', import.meta.url);
+const pool = workerPool<PdfJob, Uint8Array>(new URL('./pdf-worker.boot.mjs', import.meta.url), PDF_LIMITS);
 
-type Slot = { worker: Worker; idleTimer?: NodeJS.Timeout };
-
-const idle: Slot[] = [];
-let started = 0;
-const slotWaiters: ((slot: Slot | null) => void)[] = [];
-
-function startWorker(): Slot {
-  started++;
-  const worker = new Worker(WORKER_ENTRY, {
-    execArgv: [],
-    resourceLimits: { maxOldGenerationSizeMb: PDF_LIMITS.workerHeapMb, maxYoungGenerationSizeMb: 48, stackSizeMb: 4 },
-  });
-  const slot: Slot = { worker };
-  // A job listens for its own failure; this keeps one of an idle worker from ending the server.
-  worker.on('error', () => {});
-  worker.once('exit', () => {
-    started--;
-    const at = idle.indexOf(slot);
-    if (at >= 0) idle.splice(at, 1);
-    // A place is free again: the first waiting job starts a worker of its own.
-    slotWaiters.shift()?.(null);
-  });
-  return slot;
-}
-
-/** An idle worker, a new one while fewer than the most exist, else the next one freed. */
-async function takeWorker(): Promise<Slot> {
-  for (;;) {
-    const slot = idle.pop();
-    if (slot) {
-      clearTimeout(slot.idleTimer);
-      slot.worker.ref();
-      return slot;
-    }
-    if (started < PDF_LIMITS.maxWorkers) return startWorker();
-    const freed = await new Promise<Slot | null>((resolve) => slotWaiters.push(resolve));
-    if (freed) return freed;
-  }
-}
-
-function giveBack(slot: Slot): void {
-  const waiter = slotWaiters.shift();
-  if (waiter) return waiter(slot);
-  // Idle workers do not keep the process alive, and end after a while.
-  slot.worker.unref();
-  slot.idleTimer = setTimeout(() => void slot.worker.terminate(), PDF_LIMITS.idleMs);
-  slot.idleTimer.unref();
-  idle.push(slot);
-}
-
-/** Runs one job on a worker; a worker that fails it (time, memory, a crash) is ended. */
+/** Runs one job on a worker of the pool (services/workers/worker-pool.ts); a worker that fails it (time, memory, a crash) is ended. */
 async function runOnWorker(ctx: AppContext, job: PdfJob): Promise<Uint8Array> {
-  const slot = await takeWorker();
-  return new Promise((resolve, reject) => {
-    const { worker } = slot;
-    let settled = false;
-    const settle = (outcome: () => void, keep: boolean) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      worker.off('message', onMessage);
-      worker.off('error', onError);
-      worker.off('exit', onExit);
-      if (keep) giveBack(slot);
-      else void worker.terminate();
-      outcome();
-    };
-    const tooComplex = () => new AppError(Codes.PayloadTooLarge, 'pdfTooComplex');
-    const onMessage = (answer: PdfWorkerAnswer) => {
-      if (answer.ok) return settle(() => resolve(answer.bytes), true);
-      ctx.log.error({ err: answer.error }, 'pdf export failed');
-      settle(() => reject(new AppError(Codes.ServerError, 'pdfFailed')), true);
-    };
-    // Out of heap (ERR_WORKER_OUT_OF_MEMORY) or a crash: the document is too much for one worker.
-    const onError = (err: Error) => {
-      ctx.log.warn({ err }, 'pdf worker ended');
-      settle(() => reject(tooComplex()), false);
-    };
-    const onExit = () => settle(() => reject(tooComplex()), false);
-    const timer = setTimeout(() => settle(() => reject(tooComplex()), false), PDF_LIMITS.jobTimeoutMs);
-    worker.on('message', onMessage);
-    worker.once('error', onError);
-    worker.once('exit', onExit);
-    worker.postMessage(job);
-  });
+  try {
+    return await pool.run(job);
+  } catch (err) {
+    if (err instanceof WorkerJobFailed) {
+      ctx.log.error({ err: err.message }, 'pdf export failed');
+      throw new AppError(Codes.ServerError, 'pdfFailed');
+    }
+    // Out of time, out of heap (ERR_WORKER_OUT_OF_MEMORY) or a crash: the document is too much for one worker.
+    if (err instanceof WorkerEnded && err.cause) ctx.log.warn({ err: err.cause }, 'pdf worker ended');
+    throw new AppError(Codes.PayloadTooLarge, 'pdfTooComplex');
+  }
 }
 
 /** One PDF at a time per user (a user's next waits for their last); refused as busy past the workers and those waiting. */

@@ -11,7 +11,8 @@ import { POSTER } from '../../../shared/contracts/poster.ts';
  * POSTER.width × POSTER.height. All text is set in Noto Sans SC (OFL, the PDF export's font, from
  * @expo-google-fonts/noto-sans-sc), which draws Chinese and Latin alike; characters it lacks (emoji,
  * other scripts) are reported in `missing`, and drawn as nothing rather than fetched from anywhere.
- * No database, no file store: the caller hands in every word and picture.
+ * No database, no file store: the caller hands in every word and picture. The server runs it in a
+ * worker thread (poster-worker.ts), never on its event loop.
  */
 
 export type PosterInput = {

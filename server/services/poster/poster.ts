@@ -14,7 +14,9 @@ import { headImgKey } from '../accounts/head-img.ts';
 import type { UploadedFile } from '../media/upload.ts';
 import { canonicalInviteCode, inviteUrlOf } from '../points/invites.ts';
 import { settingValues } from '../system/settings.ts';
-import { renderPoster, type PosterInput } from './poster-render.ts';
+import { workerPool } from '../workers/worker-pool.ts';
+import type { PosterInput } from './poster-render.ts';
+import type { PosterWorkerResult } from './poster-worker.ts';
 
 /**
  * The invite poster (docs/api.md#invite-poster): what it shows, where it is kept, what operators set.
@@ -22,12 +24,28 @@ import { renderPoster, type PosterInput } from './poster-render.ts';
  * (posters/cache/<id>), one per account and language (poster_renders): the version hashes everything
  * the picture shows (the account's name, picture and code, the product's name, the server's address,
  * the operator's settings' revision), so any change makes a new one, which replaces the old file.
- * Making one takes 0.1 to 0.5 s of CPU: at most POSTER_LIMITS.maxRendering at once on an instance
- * (beyond: 10429 posterBusy), an account's one after another, and two requests for the same poster
- * share one making.
+ * Making one takes 0.1 to 0.5 s of CPU, spent in worker threads (poster-worker.ts, from the pool of
+ * services/workers/worker-pool.ts, as the PDF export does) so the event loop, and every chat stream
+ * on it, goes on meanwhile: at most POSTER_LIMITS.maxRendering admitted at once on an instance
+ * (beyond: 10429 posterBusy), drawn by at most POSTER_LIMITS.maxWorkers threads, an account's one
+ * after another, and two requests for the same poster share one making.
  */
 
-export const POSTER_LIMITS = { maxRendering: 4 };
+/** The bounds, read at each use (tests change them). */
+export const POSTER_LIMITS = {
+  /** Posters admitted at once (being drawn or waiting for a worker) before a new one is refused as busy. */
+  maxRendering: 4,
+  /** Worker threads drawing at once (each holds the fonts, about 20 MB read and parsed once). */
+  maxWorkers: 2,
+  /** A poster taking longer than this is ended with its worker (one takes well under a second). */
+  jobTimeoutMs: 30_000,
+  /** A worker's V8 heap. */
+  workerHeapMb: 512,
+  /** An idle worker ends after this long (its fonts go with it). */
+  idleMs: 120_000,
+};
+
+const pool = workerPool<PosterInput, PosterWorkerResult>(new URL('./poster-worker.boot.mjs', import.meta.url), POSTER_LIMITS);
 
 /** Changes when the layout does (poster-render.ts), so every kept poster is made again. */
 const LAYOUT_VERSION = 1;
@@ -128,8 +146,10 @@ export async function posterInput(ctx: AppContext, inviter: Inviter, lang: Langu
   };
 }
 
+/** Draws one poster on a worker thread; a failure there (or the worker ended) fails the request as any server error would. */
 async function draw(ctx: AppContext, input: PosterInput): Promise<Buffer> {
-  const { png, missing } = await renderPoster(input);
+  const { png: bytes, missing } = await pool.run(input);
+  const png = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   posterStats.renders++;
   // A name with an emoji or a script Noto Sans SC lacks: those characters are left out of the picture.
   if (missing.length) ctx.log.info({ missing: missing.slice(0, 5) }, 'poster text has characters no font here draws');
