@@ -33,6 +33,13 @@ type Sent = { status: number; contentType: string; body: string };
 const BYTES_ROUTES = new Set(['/api/Chat/GetChatMedia', '/api/Account/GetHeadImg']);
 
 /**
+ * Routes a browser lands on, answering a page: the sign-in provider's callback, whose failures are a
+ * page sending the browser back to the login page with the error's name (or, for a query its contract
+ * refuses, the envelope as anywhere).
+ */
+const PAGE_ROUTES = new Set(['/api/Provider/Callback']);
+
+/**
  * Routes whose refusals are HTTP 400 with the failure envelope (refusedStatus in server/http/route.ts):
  * Stripe's webhook, whose sender reads the status. The envelope is checked as for any answer.
  */
@@ -42,8 +49,11 @@ const REFUSED_400_ROUTES = new Set(['/api/Vip/StripeWebhook']);
  * Checks one answer; returns what is wrong with it, or null. An endless stream (the live unread
  * count) is read to its first event, which is data, not an envelope.
  */
-function problemWith(res: Sent, bytesRoute = false, refused400 = false, endless = false): string | null {
+function problemWith(res: Sent, bytesRoute = false, refused400 = false, endless = false, pageRoute = false): string | null {
   if (res.status >= 500) return `HTTP ${res.status}`;
+  if (pageRoute && res.contentType.startsWith('text/html')) {
+    return res.status === 200 && /url=\/login\?providerError=\w+/.test(res.body) ? null : `not a page back to the login: HTTP ${res.status} ${res.body.slice(0, 100)}`;
+  }
   if (bytesRoute && res.status === 404) return res.body.startsWith('{"Code":10404,') ? null : 'HTTP 404 without the 10404 envelope';
   if (res.status !== 200 && !(refused400 && res.status === 400)) return `HTTP ${res.status} for a registered route`;
   const envelopes: unknown[] = [];
@@ -163,7 +173,7 @@ describe('bad input on every route of the table', () => {
         return { status: res.statusCode, contentType: String(res.headers['content-type'] ?? ''), body: res.body };
       };
       const check = async (label: string, opts: Parameters<typeof send>[0]) => {
-        const problem = problemWith(await send(opts), BYTES_ROUTES.has(route.url), REFUSED_400_ROUTES.has(route.url), endless);
+        const problem = problemWith(await send(opts), BYTES_ROUTES.has(route.url), REFUSED_400_ROUTES.has(route.url), endless, PAGE_ROUTES.has(route.url));
         if (problem) throw new Error(`${route.method} ${route.url} (${label}): ${problem}`);
       };
 
@@ -198,7 +208,9 @@ describe('bad input on every route of the table', () => {
         }
         for (const query of RAW_QUERIES) await check(`raw query ${query}`, { query });
       } catch (err) {
-        failures.push((err as Error).message.split('\n').slice(0, 6).join('\n'));
+        // fast-check's message names the counterexample, its cause (the check's own message) the route.
+        const cause = (err as Error).cause instanceof Error ? `\n${((err as Error).cause as Error).message}` : '';
+        failures.push(`${(err as Error).message.split('\n').slice(0, 6).join('\n')}${cause}`);
       }
     }
     expect(failures).toEqual([]);

@@ -386,7 +386,7 @@ const perRoute = (known: Record<string, unknown> = {}): Record<string, Record<st
   // with the seeded answer attached (one attached text per question: no selection beside it).
   '/api/Chat/AddMessage': { versionOf: undefined, selection: undefined },
   // A new chat on the Responses model (its files: ResponsesUpload's own test).
-  '/api/Chat/SendResponses': { aiModelId: 'doc-responses', chatSessionId: undefined, versionOf: undefined, responsesFileIds: [], chatParams: undefined },
+  '/api/Chat/SendResponses': { aiModelId: 'doc-responses', chatSessionId: undefined, versionOf: undefined, responsesFileIds: [], chatParams: undefined, selection: undefined },
   '/api/ParamTools/SaveBySession': { temperature: 0.5, maxOutputTokens: 100, systemPrompt: 'Be brief.' },
   '/api/admin/ParamTools/Save': { bounds: null },
   '/api/admin/AiModel/Save': { aiModelId: 'doc-extra', modelMap: { isImage: false, fileTypes: [] }, typeIds: ['chat'] },
