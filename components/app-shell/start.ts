@@ -5,9 +5,8 @@ import { visitorIdPersisted } from '../../shared/api/driver-id.ts';
 import { lastModelListPersisted } from '../../shared/api/model-list-cache.ts';
 import { onUnauthorized, setApiBase } from '../../shared/api/request.ts';
 import { startRequestTracking } from '../../shared/api/tracking.ts';
-import { startErrorReporting } from '../../shared/api/client-error-log.ts';
+import { startErrorReporting } from '../../shared/api/client-error-capture.ts';
 import { ApiError } from '../../shared/api/request.ts';
-import { getLanguageOverrides } from '../../shared/api/language.ts';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import { overridesPersisted, startTranslationOverrides } from '../../shared/i18n/overrides.ts';
 import { authActionAtom, authPersisted } from '../../shared/atoms/auth.ts';
@@ -102,8 +101,9 @@ export async function startApp(options: StartOptions = {}): Promise<StartedApp> 
 function loadTranslationOverrides(i18n: i18n): () => void {
   const overrides = startTranslationOverrides(
     i18n,
+    // The call (and its contract) is a chunk of its own: the stored overrides apply before it loads.
     (language, version) =>
-      getLanguageOverrides(language, version).catch((err: unknown) => {
+      import('../../shared/api/language.ts').then(({ getLanguageOverrides }) => getLanguageOverrides(language, version)).catch((err: unknown) => {
         if (err instanceof ApiError && err.code !== Codes.ServerError && !err.status) throw Object.assign(err, { final: true });
         throw err;
       }),

@@ -2,7 +2,6 @@ import { useStore } from 'jotai';
 import { lazy, useEffect } from 'react';
 import { Route, Switch, useLocation } from 'wouter';
 import { recordPageView } from '../../shared/api/tracking.ts';
-import { sendAnalyticsPageView } from '../../shared/api/analytics.ts';
 import { keepInviteCodeFromUrl } from '../../shared/atoms/invite-code.ts';
 import { useFreshUserInfo } from '../app-shell/account.ts';
 import type { LoginDialogProps } from '../login/login-dialog.tsx';
@@ -47,8 +46,8 @@ export function AppRoutes() {
   // ?inviteCode= is kept for a sign-up (and leaves the address bar); page views carry the kept code.
   useEffect(() => {
     void keepInviteCodeFromUrl().then((inviteCode) => recordPageView(path, inviteCode ? { inviteCode } : {}));
-    // Only with the user's consent and the operator's analytics set up (shared/api/analytics.ts).
-    void sendAnalyticsPageView(path);
+    // Only with the user's consent and the operator's analytics set up (shared/api/analytics.ts, a chunk of its own).
+    void import('../../shared/api/analytics.ts').then(({ sendAnalyticsPageView }) => sendAnalyticsPageView(path), () => false);
   }, [path]);
 
   // ?token= or ?tempKey= log in and keep the path.

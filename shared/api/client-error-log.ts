@@ -1,11 +1,11 @@
 import { CLIENT_ERROR_LIMITS, type ClientErrorReportInput, type ClientErrorSurface } from '../contracts/client-error-log.ts';
-import { onCaughtError } from '../utils/caught-errors.ts';
 import { pathOnly, scrubText } from '../utils/scrub.ts';
 import { apiPost } from './request.ts';
 
 /**
  * The client error log (docs/api.md#client-error-log): every surface reports its uncaught errors
- * (window errors, unhandled promise rejections, screens the error boundary caught), scrubbed of
+ * (window errors, unhandled promise rejections, screens the error boundary caught; listened for by
+ * shared/api/client-error-capture.ts, which loads this module after start-up), scrubbed of
  * personal data, in small batches, each distinct error at most once a minute, and at most
  * CLIENT_ERRORS_PER_MINUTE reports a minute in all: a page in an error loop costs little.
  */
@@ -131,10 +131,11 @@ export function browserOf(userAgent: string): string {
 }
 
 /**
- * Reports this page's uncaught errors and the errors its screens caught; returns the stop. A
- * rejection of the report itself is never reported (it is swallowed where it is sent).
+ * The reporter of one surface, fed by the capture that listens from start-up
+ * (shared/api/client-error-capture.ts, which loads this module once the app has started); its batch
+ * is sent when the page is hidden.
  */
-export function startErrorReporting(target: Window, version: string | null = null): () => void {
+export function attachReporter(target: Window, version: string | null): { report: (error: unknown) => void; stop: () => void } {
   const reporter = createErrorReporter({
     send: (reports) => apiPost(ADD_CLIENT_ERROR_PATH, reports, { track: false }),
     surface: surfaceOf(target.location),
@@ -142,18 +143,13 @@ export function startErrorReporting(target: Window, version: string | null = nul
     browser: browserOf(target.navigator.userAgent),
     location: () => target.location.href,
   });
-  const onError = (event: ErrorEvent) => reporter.report(event.error ?? event.message);
-  const onRejection = (event: PromiseRejectionEvent) => reporter.report(event.reason);
-  target.addEventListener('error', onError);
-  target.addEventListener('unhandledrejection', onRejection);
-  const stopCaught = onCaughtError((error) => reporter.report(error));
   const onHide = () => reporter.flush();
   target.addEventListener('pagehide', onHide);
-  return () => {
-    target.removeEventListener('error', onError);
-    target.removeEventListener('unhandledrejection', onRejection);
-    target.removeEventListener('pagehide', onHide);
-    stopCaught();
-    reporter.stop();
+  return {
+    report: (error) => reporter.report(error),
+    stop() {
+      target.removeEventListener('pagehide', onHide);
+      reporter.stop();
+    },
   };
 }
