@@ -108,7 +108,7 @@ const FAMILIES = [
   ].map((family) => `/api/admin/${family}/`),
 ];
 
-/** Named in the spec, not built yet: TransText is the translation issue's (docs/api.md says so). */
+/** Named in the spec, not built yet: TransText (the translation of pages, selections and typed text). */
 const NOT_YET: string[] = ['/api/System/TransText'];
 
 describe('the operations the product spec names', () => {
