@@ -5,6 +5,7 @@ import { visitorIdPersisted } from '../../shared/api/driver-id.ts';
 import { lastModelListPersisted } from '../../shared/api/model-list-cache.ts';
 import { onUnauthorized, setApiBase } from '../../shared/api/request.ts';
 import { startRequestTracking } from '../../shared/api/tracking.ts';
+import { sendMonitoringCall } from '../../shared/api/monitoring.ts';
 import { startErrorReporting } from '../../shared/api/client-error-capture.ts';
 import { ApiError } from '../../shared/api/request.ts';
 import { Codes } from '../../shared/contracts/envelope.ts';
@@ -67,6 +68,7 @@ export async function startApp(options: StartOptions = {}): Promise<StartedApp> 
   // The server may be changed in the settings of another extension page while this one is open.
   const stopServerWatch = watchPersisted(serverUrlPersisted, (chosen) => setApiBase(apiBaseFor(platform.isExtension, chosen)));
   const stopTracking = startRequestTracking();
+  void sendMonitoringCall();
   const stopErrorReporting = startErrorReporting(window, import.meta.env.WXT_APP_VERSION ?? null);
   const stopOverrides = loadTranslationOverrides(i18n);
 

@@ -65,6 +65,15 @@ export const SETTINGS: readonly SettingDefinition[] = [
     defaultValue: (c) => allowedExtensionIds(c).join(','),
   },
   {
+    key: 'monitoring_url',
+    public: true,
+    type: 'url',
+    description:
+      'An address (e.g. a CDN file) the client asks for anonymously once in about a thousand starts: a GET with no cookie, no referrer and no identifier, to measure reach. Empty: never.',
+    descriptionZh: '客户端大约每一千次启动匿名请求一次的地址（例如 CDN 上的文件）：不带 Cookie、来源和任何标识的 GET，用于衡量覆盖面。留空则从不请求。',
+    defaultValue: () => '',
+  },
+  {
     key: 'chrome_download_url',
     public: true,
     description: 'Download of the Chrome extension.',
