@@ -115,7 +115,7 @@ describe('the invite poster tab', () => {
       i18next.off('languageChanged', addMoneyZh);
     }
     expect(await screen.findByRole('tab', { name: '邀请海报' })).toHaveAttribute('aria-selected', 'true');
-    expect(screen.getByText('预览')).toBeInTheDocument();
+    expect(await screen.findByText('预览')).toBeInTheDocument();
     await userEvent.click(within(screen.getByRole('radiogroup')).getByText('中文'));
     await waitFor(() => expect(previews().at(-1)).toMatchObject({ lang: 'zh' }), { timeout: 3_000 });
   });

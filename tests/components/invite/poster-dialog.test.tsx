@@ -17,6 +17,7 @@ const info = {
   creditedCount: 0,
   pointsEarned: 0,
   pointsPerInvite: 100,
+  disabled: false,
 };
 /** Not a real PNG: the dialog shows what the server sends, whatever its pixels. */
 const POSTER_BYTES = Buffer.from('\x89PNG\r\n\x1a\nposter');
