@@ -15,9 +15,12 @@ import { fakeInbox, notification } from './fake-notifications.ts';
 let events: Route = (_req, res) => sendEnvelope(res, { Code: 10404, Msg: 'not found' });
 /** While set, the count route answers only once it resolves (with the count as it was when asked). */
 let countHeld: Promise<void> | null = null;
+/** Told when the count route is asked, before it answers. */
+let onCountAsked: (() => void) | null = null;
 const { inbox, handler } = fakeInbox({
   '/api/UserNotification/Events': (req, res, url) => events(req, res, url),
   '/api/UserNotification/GetUnreadCount': async (_req, res) => {
+    onCountAsked?.();
     const unread = inbox.list.filter((n) => !n.read).length;
     await countHeld;
     sendEnvelope(res, { Code: 10000, Data: { unread } });
@@ -139,6 +142,15 @@ describe('NotificationBell', () => {
       // asks for meanwhile answers late, after the new stream's: that older count must not win.
       let answerCount!: () => void;
       countHeld = new Promise((resolve) => (answerCount = resolve));
+      // The new stream answers once the bell, seeing the old one drop, has asked for the count: on a
+      // machine however slow, the count is asked while no stream is up (else the reconnection can win
+      // the race and the bell never asks).
+      const asked = new Promise<void>((resolve) => (onCountAsked = resolve));
+      const open = events;
+      events = async (req, res, url) => {
+        await asked;
+        return open(req, res, url);
+      };
       streams[0]!.end();
       await waitFor(() => expect(streams).toHaveLength(2));
       push(2);
@@ -157,6 +169,7 @@ describe('NotificationBell', () => {
       UNREAD_STREAM_TIMING.firstRetryMs = firstRetry;
       FIRST_COUNT_WAIT.ms = firstCountWait;
       countHeld = null;
+      onCountAsked = null;
       for (const res of streams) res.end();
     }
   });
