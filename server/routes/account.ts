@@ -21,11 +21,10 @@ import {
   UserIdQuerySchema,
   VisitorUserListSchema,
 } from '../../shared/contracts/admin-users.ts';
-import { Codes } from '../../shared/contracts/envelope.ts';
 import { BytesSchema } from '../../shared/contracts/responses.ts';
 import { UserInfoSchema } from '../../shared/contracts/user.ts';
-import { t } from '../core/i18n.ts';
-import { addRoute, RAW } from '../http/route.ts';
+import { addRoute } from '../http/route.ts';
+import { sendStoredImage } from '../http/stored-image.ts';
 import { readUploadForm } from '../http/upload-form.ts';
 import { createAccount, login, updatePhone } from '../services/accounts/accounts.ts';
 import { nickNames, userByEmail, userById, userByPhone, usersByAccount, usersByVisitor } from '../services/admin/user-lookups.ts';
@@ -199,21 +198,6 @@ function registerHeadImgRoutes(app: FastifyInstance): void {
       "A user's picture, by the address UserInfo.headImg gives (a random id, new with each upload, so it is cached for good). An id no account names now (removed, replaced, never) answers HTTP 404 with Code 10404.",
     query: HeadImgQuerySchema,
     raw: { description: `The picture: ${HEAD_IMG.side}×${HEAD_IMG.side} WebP.`, content: { 'image/webp': BytesSchema }, notFoundStatus: true },
-    handler: async ({ ctx, query, reply, lang }) => {
-      const bytes = await readHeadImg(ctx, query.headImgId);
-      if (!bytes) {
-        reply.code(404).send({ Code: Codes.NotFound, Msg: t(lang, 'notFound'), Data: null });
-        return RAW;
-      }
-      reply
-        .header('content-type', 'image/webp')
-        .header('x-content-type-options', 'nosniff')
-        .header('content-security-policy', "default-src 'none'; sandbox")
-        // The side panel and popup (another origin) show it in <img>.
-        .header('cross-origin-resource-policy', 'cross-origin')
-        .header('cache-control', 'public, max-age=31536000, immutable');
-      reply.send(bytes);
-      return RAW;
-    },
+    handler: async ({ ctx, query, reply, lang }) => sendStoredImage(reply, await readHeadImg(ctx, query.headImgId), lang),
   });
 }

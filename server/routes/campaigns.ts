@@ -11,10 +11,9 @@ import {
 } from '../../shared/contracts/campaigns.ts';
 import type { AuthUser } from '../services/accounts/auth.ts';
 import type { Language } from '../../shared/contracts/common.ts';
-import { Codes } from '../../shared/contracts/envelope.ts';
 import { BytesSchema } from '../../shared/contracts/responses.ts';
-import { t } from '../core/i18n.ts';
-import { addRoute, RAW } from '../http/route.ts';
+import { addRoute } from '../http/route.ts';
+import { sendStoredImage } from '../http/stored-image.ts';
 import { readCampaignImage } from '../services/campaigns/campaign-images.ts';
 import { claimCampaign, dismissCampaign, getMyCampaign, listMyCampaigns, viewCampaign } from '../services/campaigns/campaigns.ts';
 
@@ -76,21 +75,6 @@ export function registerCampaignRoutes(app: FastifyInstance): void {
     summary: "A campaign's uploaded picture, by the address UploadImage answered (a random id that never changes, so it is cached for good). An unknown id answers HTTP 404 with Code 10404",
     query: CampaignImageQuerySchema,
     raw: { description: 'The picture, WebP.', content: { 'image/webp': BytesSchema }, notFoundStatus: true },
-    handler: async ({ ctx, query, reply, lang }) => {
-      const bytes = await readCampaignImage(ctx, query.imageId);
-      if (!bytes) {
-        reply.code(404).send({ Code: Codes.NotFound, Msg: t(lang, 'notFound'), Data: null });
-        return RAW;
-      }
-      reply
-        .header('content-type', 'image/webp')
-        .header('x-content-type-options', 'nosniff')
-        .header('content-security-policy', "default-src 'none'; sandbox")
-        // The side panel and popup (another origin) show it in <img>.
-        .header('cross-origin-resource-policy', 'cross-origin')
-        .header('cache-control', 'public, max-age=31536000, immutable');
-      reply.send(bytes);
-      return RAW;
-    },
+    handler: async ({ ctx, query, reply, lang }) => sendStoredImage(reply, await readCampaignImage(ctx, query.imageId), lang),
   });
 }
