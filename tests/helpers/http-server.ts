@@ -195,6 +195,29 @@ export function lastUserText(body: any): string {
   return (last.content ?? []).filter((p: any) => p.type === 'text').map((p: any) => p.text).join('');
 }
 
+/**
+ * How a fake model translates (the server's translation protocol, server/services/translate): when the
+ * last user message is the JSON `{"targetLanguage", "segments"}`, the answer is the JSON
+ * `{"detectedLanguage", "translations"}` with each segment prefixed by `[<target>] ` (placeholder tags
+ * and all kept), so tests can tell a translation from its original. Segments starting with "Bonjour"
+ * are detected as French, others as English. null when the message is not a translation request.
+ */
+export function fakeTranslation(text: string): string | null {
+  let request: unknown;
+  try {
+    request = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const { targetLanguage, segments } = (request ?? {}) as { targetLanguage?: unknown; segments?: unknown };
+  if (typeof targetLanguage !== 'string' || !Array.isArray(segments)) return null;
+  const texts = segments.map(String);
+  return JSON.stringify({
+    detectedLanguage: texts.some((s) => s.startsWith('Bonjour')) ? 'fr' : 'en',
+    translations: texts.map((s) => (s.trim() === '' ? '' : `[${targetLanguage}] ${s}`)),
+  });
+}
+
 /** The default answer of a fake model API: `Echo: <text>` in pieces of 4 characters. */
 export function echoPieces(text: string): string[] {
   const reply = `Echo: ${text}`;
