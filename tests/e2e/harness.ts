@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import puppeteer, { type Browser, type BrowserContext, type Frame, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type BrowserContext, type ElementHandle, type Frame, type Page } from 'puppeteer-core';
 import { afterEach } from 'vitest';
 import { BUILT_IN_EXTENSION_ID } from '../../shared/contracts/extension.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
@@ -189,6 +189,20 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await settled(page);
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}.png`) });
+}
+
+/**
+ * Opens route `hash` (e.g. '#/invited') of an open side panel with a full load, not a same-document
+ * hash change, so no navigation the app had under way (after a sign-in, say) can land after it; then
+ * waits for `selector`. A miss says where the panel was and what it showed.
+ */
+export async function openPanelRoute(panel: Page, ext: ExtensionBrowser, hash: string, selector: string, timeout = 30_000): Promise<ElementHandle<Element>> {
+  await panel.goto('about:blank');
+  await panel.goto(sidePanelUrl(ext, hash));
+  const found = await panel.waitForSelector(selector, { timeout }).catch(() => null);
+  if (found) return found;
+  const seen = await panel.evaluate(() => `${location.hash}: ${document.body.innerText.slice(0, 400)}`).catch((e) => String(e));
+  throw new Error(`${selector} did not appear on ${hash}; the panel showed ${seen}`);
 }
 
 /** After each failed test of the file: a picture of each of its pages still open, named after `suite` and the test. */

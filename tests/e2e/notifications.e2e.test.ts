@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { saveSetting } from '../../server/services/system/settings.ts';
 import { api } from '../helpers/api.ts';
 import { createAdmin } from '../helpers/users.ts';
-import { DESKTOP, PHONE, loginFrame, openSidePanel, screenshot, settled, sidePanelUrl, startStackWithExtension, submitLoginForm, waitForExtensionStorage, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
+import { DESKTOP, PHONE, loginFrame, openPanelRoute, openSidePanel, screenshot, settled, sidePanelUrl, startStackWithExtension, submitLoginForm, waitForExtensionStorage, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
 
 /** The toolbar badge's text, read in the extension's service worker (whichever instance runs now). */
 async function badgeText(browser: Browser): Promise<string> {
@@ -67,8 +67,7 @@ describe('invite friends and the notification bell', () => {
     await waitForExtensionStorage(ext.control, 'tandem.notifications.unread', (v) => (v as { value?: number } | undefined)?.value === 0);
     expect(await badgeText(ext.browser)).toBe('');
 
-    await panel.goto(sidePanelUrl(ext, '#/invited'));
-    const link = await panel.waitForSelector('::-p-aria(Your invite link)');
+    const link = await openPanelRoute(panel, ext, '#/invited', '::-p-aria(Your invite link)');
     inviteUrl = await link!.evaluate((input) => (input as HTMLInputElement).value);
     expect(inviteUrl).toMatch(new RegExp(`^${stack.origin}/\\?inviteCode=[A-Z2-9]{8}$`));
   });
