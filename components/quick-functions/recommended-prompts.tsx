@@ -5,18 +5,10 @@ import { useTranslation } from 'react-i18next';
 import { promptTagsQuery } from '../../shared/api/prompt-tags.ts';
 import { recommendedPromptsQuery, saveUserQuickFunction } from '../../shared/api/quick-functions.ts';
 import type { PromptTag } from '../../shared/contracts/prompt-tag.ts';
-import type { AppliesTo, RecommendedPrompt, UserQuickFunction } from '../../shared/contracts/quick-function.ts';
+import type { RecommendedPrompt, UserQuickFunction } from '../../shared/contracts/quick-function.ts';
+import { appliesToOf } from '../../shared/utils/applies-to.ts';
 import { IconCheck, IconPlus } from '../ui/icons.tsx';
 import { onMutationError } from '../ui/notify.ts';
-
-/** Where a recommended prompt applies, from its placeholders: the selection, the page, and typed input when it names neither. */
-export function appliesToOf(content: string): AppliesTo[] {
-  const found: AppliesTo[] = [];
-  if (content.includes('{selection}')) found.push('selection');
-  if (content.includes('{page}')) found.push('page');
-  if (content.includes('{input}') || found.length === 0) found.push('input');
-  return found;
-}
 
 /**
  * The operator's recommended prompts (GetAiPrompWordByRecomment) in the UI's language, browsed by tag

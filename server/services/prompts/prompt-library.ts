@@ -14,6 +14,7 @@ import { users } from '../../db/schema/users.ts';
 import { AppError } from '../../core/errors.ts';
 import { saveOwnQuickFunction } from '../quick-functions/quick-functions.ts';
 import { tagsOfRecommendedPrompts, tagsOfSharedPrompts } from './prompt-tags.ts';
+import { appliesToOf } from '../../../shared/utils/applies-to.ts';
 
 /**
  * The prompt library (docs/api.md#prompt-library): the operators' online recommended prompts and the
@@ -135,15 +136,6 @@ export async function usePrompt(ctx: AppContext, userId: string, id: string): Pr
   return { counted: added.length > 0, useCount: Number(counted?.n ?? 0) };
 }
 
-/** Where a prompt applies, from its placeholders: the selection, the page, and typed input when it names neither. */
-export function appliesToOfContent(content: string): AppliesTo[] {
-  const found: AppliesTo[] = [];
-  if (content.includes('{selection}')) found.push('selection');
-  if (content.includes('{page}')) found.push('page');
-  if (content.includes('{input}') || found.length === 0) found.push('input');
-  return found;
-}
-
 /**
  * Copies a library prompt into the caller's own prompts (a user quick function, with the prompt's tags),
  * through the own-prompt store and its limit: a copy the user may change; the library's stays as it is.
@@ -158,7 +150,7 @@ export async function copyPromptToMine(ctx: AppContext, userId: string, id: stri
     description: prompt.description.slice(0, MAX_QF_DESCRIPTION_CHARS),
     template: prompt.content,
     category: prompt.category,
-    appliesTo: prompt.appliesTo?.length ? prompt.appliesTo : appliesToOfContent(prompt.content),
+    appliesTo: prompt.appliesTo?.length ? prompt.appliesTo : appliesToOf(prompt.content),
     aiModelId: null,
     pinned: false,
     online: true,
