@@ -37,6 +37,7 @@ import {
 } from '../../shared/contracts/prompt-library.ts';
 import { AdminPromptTagListSchema, AdminPromptTagSchema, type AdminPromptTag, type AdminSavePromptTagBodySchema } from '../../shared/contracts/prompt-tag.ts';
 import { AdminSettingListSchema, AdminSettingSchema, type AdminSetting } from '../../shared/contracts/system.ts';
+import { AdminModelSchema } from '../../shared/contracts/model.ts';
 import { apiGet, apiPost } from '../../shared/api/request.ts';
 import {
   AdminTranslationPageSchema,
@@ -159,6 +160,14 @@ export async function deleteAdminSignInProvider(providerKey: string): Promise<vo
 }
 
 // ---- settings ----
+
+/** The catalogue's models, for a setting that names one (translation_model): id, name, online. */
+export function adminSettingModelsQuery() {
+  return queryOptions({
+    queryKey: [...adminContentKey, 'setting-models'] as const,
+    queryFn: ({ signal }) => apiGet('/api/admin/AiModel/GetList', { page: 1, count: 100 }, { data: pagedSchema(AdminModelSchema), signal }),
+  });
+}
 
 export function adminSettingsQuery() {
   return queryOptions({

@@ -1,8 +1,8 @@
-import { Alert, Badge, Button, Group, Loader, Stack, Switch, Table, Text, Textarea, TextInput } from '@mantine/core';
+import { Alert, Badge, Button, Group, Loader, Select, Stack, Switch, Table, Text, Textarea, TextInput } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { adminContentKey, adminSettingsQuery, resetAdminSetting, saveAdminSetting } from './api.ts';
+import { adminContentKey, adminSettingModelsQuery, adminSettingsQuery, resetAdminSetting, saveAdminSetting } from './api.ts';
 import type { AdminSetting } from '../../shared/contracts/system.ts';
 import { errorMessage } from '../../components/ui/error-message.ts';
 import { notifySuccess, onMutationError } from '../../components/ui/notify.ts';
@@ -70,7 +70,9 @@ function SettingRow({ setting }: { setting: AdminSetting }) {
   const label = setting.settingKey;
   const error = problem ? t(`adminContent.settings.problems.${problem}`, { min: setting.min ?? '', max: setting.max ?? '' }) : undefined;
   const editor =
-    kind === 'boolean' ? (
+    kind === 'model' ? (
+      <ModelSelect label={label} value={value} readOnly={readOnly} onChange={edit} error={error} />
+    ) : kind === 'boolean' ? (
       <Switch label={label} checked={value.trim() === 'true'} disabled={readOnly} onChange={(e) => setValue(e.currentTarget.checked ? 'true' : 'false')} />
     ) : value.length > 80 || kind === 'list' ? (
       <Textarea label={label} autosize minRows={2} value={value} readOnly={readOnly} onChange={(e) => edit(e.currentTarget.value)} error={error} />
@@ -122,5 +124,37 @@ function SettingRow({ setting }: { setting: AdminSetting }) {
         </Stack>
       </Table.Td>
     </Table.Tr>
+  );
+}
+
+/** The option of the empty value (Select options need a non-empty value). */
+const AUTOMATIC = '__automatic__';
+
+/**
+ * A setting that names a catalogue model (translation_model): the catalogue's models, offline ones
+ * marked, and "automatic" for the empty value (the server's own choice).
+ */
+function ModelSelect(props: { label: string; value: string; readOnly: boolean; onChange: (value: string) => void; error?: string }) {
+  const { t } = useTranslation();
+  const models = useQuery(adminSettingModelsQuery());
+  const listed = (models.data?.list ?? []).map((m) => ({
+    value: m.aiModelId,
+    label: m.online ? `${m.name} (${m.aiModelId})` : t('adminContent.settings.modelOffline', { name: `${m.name} (${m.aiModelId})` }),
+  }));
+  // A stored id the catalogue no longer has stays visible, so the operator sees what is in force.
+  const known = props.value === '' || listed.some((o) => o.value === props.value);
+  const data = [{ value: AUTOMATIC, label: t('adminContent.settings.modelAutomatic') }, ...listed, ...(known ? [] : [{ value: props.value, label: props.value }])];
+  return (
+    <Select
+      label={props.label}
+      data={data}
+      value={props.value || AUTOMATIC}
+      searchable
+      allowDeselect={false}
+      readOnly={props.readOnly}
+      disabled={models.isPending}
+      onChange={(next) => props.onChange(!next || next === AUTOMATIC ? '' : next)}
+      error={props.error ?? (models.isError ? errorMessage(models.error) : undefined)}
+    />
   );
 }

@@ -1,4 +1,4 @@
-import { APICallError } from 'ai';
+import { APICallError, generateText } from 'ai';
 import type { JSONSchema7, LanguageModelV3Prompt, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { UpstreamFailure, type UpstreamFailureKind } from '../core/upstream-failure.ts';
 import type { UpstreamModel } from './llm.ts';
@@ -197,4 +197,35 @@ export async function openUpstreamStream(model: UpstreamModel, req: UpstreamRequ
     },
     cancel: () => void reader.cancel().catch(() => {}),
   };
+}
+
+export type GenerateRequest = {
+  /** The instructions (the system prompt) and the one user message. */
+  system: string;
+  prompt: string;
+  signal: AbortSignal;
+  temperature?: number;
+  maxOutputTokens?: number;
+};
+
+/**
+ * One whole (non-streaming) answer of one deployment's model, as text: for calls whose answer is
+ * read only once complete (a translation's JSON). No retries here: the caller fails over across
+ * deployments. Failures are UpstreamFailure, an abort of the caller's passes as it is.
+ */
+export async function generateUpstreamText(model: UpstreamModel, req: GenerateRequest): Promise<string> {
+  try {
+    const result = await generateText({
+      model,
+      system: req.system,
+      prompt: req.prompt,
+      abortSignal: req.signal,
+      maxRetries: 0,
+      ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
+      ...(req.maxOutputTokens !== undefined ? { maxOutputTokens: req.maxOutputTokens } : {}),
+    });
+    return result.text;
+  } catch (err) {
+    throw req.signal.aborted ? err : upstreamFailureOf(err);
+  }
 }

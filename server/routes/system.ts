@@ -3,12 +3,14 @@ import { z } from 'zod';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import { CountryListSchema, HealthSchema, SettingKeyQuerySchema, SettingListSchema, SettingSchema, VisitorCountrySchema } from '../../shared/contracts/system.ts';
 import { AddRequestTimeBodySchema, SavedCountSchema } from '../../shared/contracts/tracking.ts';
+import { TransTextBodySchema, TransTextResultSchema } from '../../shared/contracts/translate.ts';
 import { t } from '../core/i18n.ts';
 import { addRoute, RAW } from '../http/route.ts';
 import { countryList, visitorCountry } from '../services/system/countries.ts';
 import { checkHealth } from '../services/system/health.ts';
 import { getPublicSetting, listPublicSettings } from '../services/system/settings.ts';
 import { saveRequestTimes, type TrackingSource } from '../services/system/tracking.ts';
+import { translate } from '../services/translate/translate.ts';
 
 /** The client caches the settings for 5 minutes; shared caches may too, they are the same for everyone. */
 const SETTINGS_CACHE = 'public, max-age=300';
@@ -22,6 +24,9 @@ export function trackingSource(req: FastifyRequest, userId: string | null): Trac
   const driverId = (Array.isArray(header) ? header[0] : header)?.slice(0, 128) || null;
   return { userId, driverId, ip: req.ip ?? null };
 }
+
+/** Each translation costs the operator a model call: per account, room for a page translated in batches. */
+export const TRANSLATE_RATE_LIMIT = { max: 120, timeWindow: 60_000 };
 
 export function registerSystemRoutes(app: FastifyInstance): void {
   addRoute(app, {
@@ -112,5 +117,16 @@ export function registerSystemRoutes(app: FastifyInstance): void {
     bodyLimit: 64 * 1024,
     rateLimit: TRACKING_RATE_LIMIT,
     handler: ({ ctx, body, req, user }) => saveRequestTimes(ctx, body, trackingSource(req, user?.id ?? null)),
+  });
+  addRoute(app, {
+    method: 'POST',
+    url: `${base}/TransText`,
+    auth: 'user',
+    summary:
+      'Translates `text`, or `segments` in order, into `targetLanguage` through the translation model (setting translation_model), keeping `<tN>…</tN>` placeholder tags (a translation that loses one is answered stripped, tagsKept false). Charged before the model is asked, by length (translation_points_per_1k_chars), refunded when it fails; 10470 when the points do not cover it. `estimate: true` answers only the price. See docs/api.md#translation.',
+    body: TransTextBodySchema,
+    data: TransTextResultSchema,
+    rateLimit: TRANSLATE_RATE_LIMIT,
+    handler: ({ ctx, user, body }) => translate(ctx, user.id, body),
   });
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { IdSchema, PageQuerySchema } from './common.ts';
 
 /** What caused a change of points (docs/economy.md#the-ledger). */
-export const LedgerKindSchema = z.enum(['message', 'plugin', 'draw', 'checkin', 'redeem', 'invite', 'plan', 'admin', 'refund', 'expiry', 'opening', 'settle', 'campaign']);
+export const LedgerKindSchema = z.enum(['message', 'plugin', 'draw', 'checkin', 'redeem', 'invite', 'plan', 'admin', 'refund', 'expiry', 'opening', 'settle', 'campaign', 'translate']);
 export type LedgerKind = z.infer<typeof LedgerKindSchema>;
 
 /** One entry of the user's points history. */

@@ -42,9 +42,10 @@ export const AdminSettingSchema = SettingSchema.extend({
   /**
    * How the value is read, so the console can offer the right input and check it before saving:
    * text, url (http/https), integer (whole number within min..max), boolean ('true'/'false'), list
-   * (comma-separated). Keys the server does not know are text.
+   * (comma-separated), model (a catalogue model's id, '' for the server's own choice: the console
+   * offers the catalogue's models). Keys the server does not know are text.
    */
-  valueType: z.enum(['text', 'url', 'integer', 'boolean', 'list']),
+  valueType: z.enum(['text', 'url', 'integer', 'boolean', 'list', 'model']),
   /** Bounds of an integer setting. */
   min: z.number().int().nullable(),
   max: z.number().int().nullable(),

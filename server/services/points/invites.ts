@@ -141,7 +141,7 @@ async function ownPointsSpent(db: Db, userId: string): Promise<number> {
   const [row] = await db
     .select({ spent: sql<number>`coalesce(sum(-${pointLedger.delta}), 0)`.mapWith(Number) })
     .from(pointLedger)
-    .where(and(eq(pointLedger.userId, userId), sql`${pointLedger.reason} in ('message', 'plugin', 'draw', 'settle', 'refund')`));
+    .where(and(eq(pointLedger.userId, userId), sql`${pointLedger.reason} in ('message', 'plugin', 'draw', 'translate', 'settle', 'refund')`));
   return row?.spent ?? 0;
 }
 

@@ -3,6 +3,7 @@ import { Codes } from '../../../shared/contracts/envelope.ts';
 import type { AdminSetting, SaveSetting, Setting } from '../../../shared/contracts/system.ts';
 import { allowedExtensionIds, type Config } from '../../config.ts';
 import type { AppContext } from '../../context.ts';
+import { aiModels } from '../../db/schema/models.ts';
 import { systemSettings } from '../../db/schema/system.ts';
 import { AppError } from '../../core/errors.ts';
 import { searchProviderName } from '../../providers/web-search.ts';
@@ -186,6 +187,27 @@ export const SETTINGS: readonly SettingDefinition[] = [
     type: 'boolean',
     defaultValue: () => 'false',
   },
+  {
+    key: 'translation_model',
+    public: false,
+    description:
+      'The catalogue model that translates (POST /api/System/TransText, docs/api.md#translation): a model id. Empty (the default), or a model that is offline, has no enabled deployment or is not a chat model: the cheapest basic (Free-plan) chat model.',
+    descriptionZh:
+      '负责翻译的模型（POST /api/System/TransText）：填写模型 ID。留空（默认），或该模型已下线、没有启用的部署、不是对话模型时：使用最便宜的基础（免费套餐）对话模型。',
+    type: 'model',
+    defaultValue: () => '',
+  },
+  {
+    key: 'translation_points_per_1k_chars',
+    public: false,
+    description:
+      'Points a translation costs per 1,000 characters translated (placeholder tags and blank segments not counted), rounded up, at least 1 for any text (docs/api.md#translation); 0 makes translation free.',
+    descriptionZh: '翻译每 1000 个字符收取的积分（不计占位标签和空白段落），向上取整，有文字时至少 1 分；0 表示免费翻译。',
+    type: 'integer',
+    min: 0,
+    max: 1_000_000,
+    defaultValue: () => '1',
+  },
 ];
 
 const definitionOf = (key: string) => SETTINGS.find((d) => d.key === key);
@@ -212,6 +234,13 @@ function checkValue(d: SettingDefinition, value: string): void {
     }
   }
   if (type === 'boolean' && value !== 'true' && value !== 'false') throw new AppError(Codes.BadRequest, 'settingBooleanInvalid', { key: d.key });
+}
+
+/** A model setting names a model of the catalogue (online or not), or is empty (the server chooses). */
+async function checkModel(ctx: AppContext, d: SettingDefinition, value: string): Promise<void> {
+  if (typeOf(d) !== 'model' || value === '') return;
+  const [found] = await ctx.db.select({ id: aiModels.id }).from(aiModels).where(eq(aiModels.id, value));
+  if (!found) throw new AppError(Codes.BadRequest, 'settingModelUnknown', { key: d.key, id: value });
 }
 
 const valueOf = (d: SettingDefinition, stored: string | undefined, config: Config) =>
@@ -305,7 +334,10 @@ export async function getAdminSetting(ctx: AppContext, key: string): Promise<Adm
 export async function saveSetting(ctx: AppContext, input: SaveSetting): Promise<AdminSetting> {
   const def = definitionOf(input.settingKey);
   if (def?.fromEnvironment) throw new AppError(Codes.BadRequest, 'settingFromEnvironment', { key: input.settingKey });
-  if (def) checkValue(def, input.settingValue);
+  if (def) {
+    checkValue(def, input.settingValue);
+    await checkModel(ctx, def, input.settingValue);
+  }
   const now = new Date();
   await ctx.db
     .insert(systemSettings)

@@ -34,7 +34,7 @@ export const messageModelSql = sql`coalesce(${chatMessages.aiModelId}, ${chatMes
  * Points spent: what uses (messages, plugins, drawings) took, free daily allowance included, less
  * what refunds gave back. Granted: every credit but refunds.
  */
-export const pointsSpentSql = sql`case when ${pointLedger.reason} in ('message', 'plugin', 'draw', 'settle', 'refund') then ${pointLedger.allowance} - ${pointLedger.delta} else 0 end`;
+export const pointsSpentSql = sql`case when ${pointLedger.reason} in ('message', 'plugin', 'draw', 'translate', 'settle', 'refund') then ${pointLedger.allowance} - ${pointLedger.delta} else 0 end`;
 export const pointsGrantedSql = sql`case when ${pointLedger.delta} > 0 and ${pointLedger.reason} not in ('refund', 'settle') then ${pointLedger.delta} else 0 end`;
 
 async function watermarksOf(tx: Db): Promise<{ usage: Date; points: Date; upper: Date }> {

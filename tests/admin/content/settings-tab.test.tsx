@@ -36,6 +36,17 @@ const server = serveTheseTests(
       settings = settings.map((s) => (s.settingKey === settingKey ? { ...s, settingValue, isDefault: false, updateTime: '2026-11-25T10:00:00.000Z' } : s));
       return sendEnvelope(res, { Code: 10000, Data: settings.find((s) => s.settingKey === settingKey) });
     },
+    '/api/admin/AiModel/GetList': (_req, res) =>
+      sendEnvelope(res, {
+        Code: 10000,
+        Data: {
+          total: 2,
+          list: [
+            { aiModelId: 'basic-model', name: 'Basic', online: true },
+            { aiModelId: 'old-model', name: 'Old', online: false },
+          ],
+        },
+      }),
     '/api/admin/System/DeleteSetting': (req, res) => {
       const { settingKey } = JSON.parse(req.body) as { settingKey: string };
       settings = settings.map((s) => (s.settingKey === settingKey ? { ...s, settingValue: s.defaultValue ?? '', isDefault: true, updateTime: null } : s));
@@ -52,6 +63,7 @@ beforeEach(() => {
     setting('invite_points', 'integer', '100', { min: 0, max: 1_000_000 }),
     setting('plan_points_expire', 'boolean', 'false', { public: false }),
     setting('extension_ids', 'list', 'abc,def', { readOnly: true }),
+    setting('translation_model', 'model', '', { public: false }),
   ];
 });
 
@@ -123,5 +135,12 @@ describe('SettingsTab', () => {
     await userEvent.click(within(await rowOf('plan_points_expire')).getByRole('switch', { name: 'plan_points_expire' }));
     await userEvent.click(screen.getByRole('button', { name: 'Save plan_points_expire' }));
     await waitFor(() => expect(saved()).toContainEqual({ settingKey: 'plan_points_expire', settingValue: 'true' }));
+  });
+
+  it('shows a model setting (translation_model) by the catalogue model it names, automatic when empty', async () => {
+    await renderInApp(<SettingsTab />, { apiBase: server.url, user: admin });
+    const select = within(await rowOf('translation_model')).getByRole('combobox', { name: 'translation_model' });
+    expect(select).toHaveValue('Automatic: the cheapest basic model');
+    await waitFor(() => expect(select).toBeEnabled());
   });
 });

@@ -23,6 +23,7 @@ const LABELS: Record<string, string> = {
   opening: 'Opening balance',
   settle: 'Usage settlement',
   campaign: 'Campaign reward',
+  translate: 'Translation',
 };
 
 /**
@@ -84,14 +85,15 @@ describe('PointsHistory', () => {
     expect(row('message')).toHaveTextContent(dayjs(ENTRIES[0].createTime).format('YYYY-MM-DD HH:mm'));
     expect(list).not.toHaveTextContent('Opening balance');
 
-    // The second page holds the three oldest entries: the opening one, whose balance after is not
-    // known, a token-priced message's settlement and a campaign's reward.
+    // The second page holds the four oldest entries: the opening one, whose balance after is not
+    // known, a token-priced message's settlement, a campaign's reward and a translation.
     await userEvent.click(screen.getByRole('button', { name: '2' }));
-    await waitFor(() => expect(rows()).toHaveLength(3));
+    await waitFor(() => expect(rows()).toHaveLength(4));
     expect(row('opening')).toHaveTextContent('Opening balance');
     expect(row('opening')).not.toHaveTextContent('kept after');
     expect(row('settle')).toHaveTextContent('Usage settlement');
     expect(row('campaign')).toHaveTextContent('Campaign reward');
+    expect(row('translate')).toHaveTextContent('Translation');
     expect(historyRequests().at(-1)!.get('page')).toBe('2');
   });
 
