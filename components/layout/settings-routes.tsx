@@ -17,6 +17,8 @@ import { SiderSettingSettingsSection } from './sider-setting-routes.tsx';
 const SettingsPage = lazy(() => import('../settings/settings-page.tsx').then((module) => ({ default: module.SettingsPage })));
 /** Points and plan: the balance, check-in, promo codes and history. */
 const PointsSection = lazyPiece(() => import('../points/points-section.tsx').then((module) => ({ default: module.PointsSection })));
+/** Extension: translation of pages, selections and typed text (components/translate-settings). */
+const TranslationSettingsSection = lazyPiece(() => import('../translate-settings/translation-settings.tsx').then((module) => ({ default: module.TranslationSettings })));
 /** Account: the way to the invite page. */
 const InviteSettingsSection = lazyPiece(() => import('../invite/invite-entry.tsx').then((module) => ({ default: module.InviteSettingsSection })));
 
@@ -27,7 +29,7 @@ const PIECES: Record<SettingsSectionId, { preload: () => Promise<unknown> }[]> =
   points: [PointsSection, PlanSettingsSection],
   prompts: [PromptSettingsSettingsSection, FavouritesSettingsSection],
   privacy: [PersonalizationSettingsSection, MemorySettingsSection, ShareSettingsSection],
-  extension: [SiderSettingSettingsSection, GetExtensionSettingsSection],
+  extension: [SiderSettingSettingsSection, TranslationSettingsSection, GetExtensionSettingsSection],
 };
 
 /**
@@ -77,6 +79,7 @@ export function SettingsRoute() {
             extension: (
               <>
                 <SiderSettingSettingsSection onOpenPrompts={() => navigate(PROMPT_SETTING_PATH)} />
+                <TranslationSettingsSection />
                 {!isExtension && <GetExtensionSettingsSection onNavigate={navigate} />}
               </>
             ),

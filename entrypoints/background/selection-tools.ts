@@ -50,12 +50,17 @@ export function currentSelectionTools(): SelectionTools {
   return latest;
 }
 
-async function fetchOnce(): Promise<SelectionTools> {
-  await loadServerUrl();
+/** Puts i18next in the user's language: the request helper sends it as Accept-Language (the built-ins' names, the server's messages follow it). */
+export async function applyToolLanguage(): Promise<Language> {
   const language = await toolLanguage();
-  // The request helper sends i18next's language as Accept-Language: the built-ins' names follow it.
   if (!i18next.isInitialized) await i18next.init({ lng: language, resources: {}, initImmediate: false } as never);
   else if (i18next.language !== language) await i18next.changeLanguage(language);
+  return language;
+}
+
+async function fetchOnce(): Promise<SelectionTools> {
+  await loadServerUrl();
+  const language = await applyToolLanguage();
   try {
     return { language, tools: pinnedSelectionTools(await getQuickFunctionTree()) };
   } catch (error) {

@@ -6,6 +6,7 @@ import type { PendingAction } from '../../shared/contracts/selection-action.ts';
 import { queuePendingAction } from '../../shared/messaging/pending-action.ts';
 import { MAX_SELECTION_TEXT, SELECTION_MESSAGE_SOURCE, type SelectionTools } from '../../shared/utils/sider-settings.ts';
 import { currentSelectionTools, watchSelectionTools } from './selection-tools.ts';
+import { handleTranslateMessage, isTranslateMessage } from './selection-translate.ts';
 import { loadServerUrl } from './server.ts';
 
 /** The command declared in wxt.config.ts (Alt+Shift+K; Alt+Shift+T is Chrome's own "focus the toolbar"): the page's selection goes to the panel's composer. */
@@ -206,7 +207,9 @@ export interface SelectionTestHooks {
  * first turn, as MV3 requires for events to wake it.
  */
 export function wireSelection(): void {
-  browser.runtime.onMessage.addListener((message, sender) => {
+  browser.runtime.onMessage.addListener((message, sender, sendResponse) => {
+    // A translation is answered later: true keeps the channel open for it.
+    if (isTranslateMessage(message)) return handleTranslateMessage(message, sender, sendResponse) || undefined;
     handleSelectionMessage(message, sender);
     // Nothing is answered: the content script does not wait (and the other listener answers its own messages).
     return undefined;

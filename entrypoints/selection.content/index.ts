@@ -5,7 +5,9 @@ import {
   MAX_SELECTION_TEXT,
   SELECTION_MESSAGE_SOURCE,
   SELECTION_TOOLS_KEY,
+  MAX_TRANSLATE_TEXT,
   SIDER_SETTINGS_KEY,
+  TRANSLATE_PREFS_KEY,
   isIconOn,
   isToolbarOn,
   readSelectionTools,
@@ -16,8 +18,12 @@ import {
   type SelectionMessage,
   type SelectionTools,
   type SiderSettings,
+  type TranslateReply,
+  type TranslateRequest,
 } from '../../shared/utils/sider-settings.ts';
+import { TRANSLATE_LANGUAGES, cardView, copyText, replaceSelection, showReply, toolTarget, type EditableSpot } from './card.ts';
 import { stringsFor, type Strings } from './strings.ts';
+import { watchTyping } from './typed.ts';
 import { createHost, el, placeNear, showMenu, toolbarButtons } from './ui.ts';
 
 /**
@@ -27,9 +33,12 @@ import { createHost, el, placeNear, showMenu, toolbarButtons } from './ui.ts';
  * Nothing is drawn until there is a selection, except the icon when it is on.
  *
  * Decisions:
- * - No toolbar for a selection inside an editable field (input, textarea, contenteditable): the
- *   user is writing there, and pages' own editors put their toolbars in the same place. The context
- *   menu and the send-selection shortcut work there.
+ * - For a selection inside an editable field (textarea, text input, contenteditable) the toolbar
+ *   offers Translate only (its card can Replace the selection): the user is writing there, and
+ *   pages' own editors put their toolbars in the same place. The context menu and the
+ *   send-selection shortcut work there.
+ * - Translate opens a card beside the selection (card.ts), not the side panel; the card's "Open in
+ *   side panel" goes on in a chat. The background translates (content scripts cannot call the server).
  * - The toolbar never takes focus: its mousedown is cancelled, so the page's selection and focused
  *   field stay as they were.
  * - Clicks count only when trusted (a real user's): a page cannot reach into the closed root, and
@@ -44,7 +53,39 @@ const SERVER_URL_KEY = 'tandem.serverUrl';
 /** Movement beyond which a press on the icon is a drag, not a click. */
 const DRAG_THRESHOLD_PX = 4;
 
-type State = { settings: SiderSettings; tools: SelectionTools; s: Strings };
+/** TranslatePrefs (shared/contracts/translate.ts), the fields this script uses, read without zod. */
+type Prefs = { targetLanguage: string | null; typedTrigger: string; typedLanguage: string };
+type State = { settings: SiderSettings; tools: SelectionTools; s: Strings; language: 'en' | 'zh'; prefs: Prefs };
+
+function storedPrefs(raw: unknown): Record<string, unknown> {
+  const envelope = raw as { v?: unknown; value?: unknown } | undefined;
+  return envelope?.v === 1 && typeof envelope.value === 'object' && envelope.value !== null ? (envelope.value as Record<string, unknown>) : {};
+}
+
+function readPrefs(raw: unknown): Prefs {
+  const value = storedPrefs(raw);
+  const known = (code: unknown) => (typeof code === 'string' && TRANSLATE_LANGUAGES.includes(code) ? code : null);
+  return { targetLanguage: known(value.targetLanguage), typedTrigger: value.typedTrigger === 'triple-space' ? 'triple-space' : 'off', typedLanguage: known(value.typedLanguage) ?? 'en' };
+}
+
+/** The card's language choice, remembered in TranslatePrefs.targetLanguage (the other fields kept). */
+async function saveTargetLanguage(targetLanguage: string): Promise<void> {
+  const value = storedPrefs((await browser.storage.local.get(TRANSLATE_PREFS_KEY))[TRANSLATE_PREFS_KEY]);
+  await browser.storage.local.set({ [TRANSLATE_PREFS_KEY]: { v: 1, value: { ...value, targetLanguage } } });
+}
+
+const FAILED: TranslateReply = { ok: false, reason: 'failed', message: '' };
+
+/** Asks the background for a translation; a reloaded extension or no answer is a failure. */
+async function requestTranslation(text: string, targetLanguage: string): Promise<TranslateReply> {
+  const message: TranslateRequest = { source: SELECTION_MESSAGE_SOURCE, type: 'translate', text: text.slice(0, MAX_TRANSLATE_TEXT), targetLanguage };
+  try {
+    const reply = (await browser.runtime.sendMessage(message)) as TranslateReply | undefined;
+    return reply && typeof reply.ok === 'boolean' ? reply : FAILED;
+  } catch {
+    return FAILED;
+  }
+}
 
 function send(message: SelectionMessage): void {
   // Sent inside the click's task: the background opens the side panel within the user's gesture.
@@ -64,20 +105,116 @@ function isEditable(node: Node | null): boolean {
   return (active instanceof HTMLElement && active.isContentEditable) || active instanceof HTMLInputElement || active instanceof HTMLTextAreaElement;
 }
 
-/** The selection the toolbar would act on, or null (none, empty, in an editable field). */
-function currentSelection(): { text: string; rect: DOMRect } | null {
+type Found = { text: string; rect: DOMRect; spot?: EditableSpot };
+
+/** Selected text of a focused textarea or text input (the page's selection does not show it). */
+function fieldSelection(): Found | null {
+  const field = document.activeElement;
+  const isText = field instanceof HTMLTextAreaElement || (field instanceof HTMLInputElement && (field.type === 'text' || field.type === 'search'));
+  if (!isText || field.selectionStart === null || field.selectionEnd === null) return null;
+  const text = field.value.slice(field.selectionStart, field.selectionEnd).trim();
+  if (!text) return null;
+  return { text: text.slice(0, MAX_SELECTION_TEXT), rect: field.getBoundingClientRect(), spot: { field, start: field.selectionStart, end: field.selectionEnd } };
+}
+
+/** The selection the toolbar would act on, or null (none, empty, in a field other than a text one). */
+function currentSelection(): Found | null {
+  const inField = fieldSelection();
+  if (inField) return inField;
   const selection = window.getSelection();
   if (!selection || selection.isCollapsed || selection.rangeCount === 0) return null;
   const text = selection.toString().trim();
-  if (!text || isEditable(selection.anchorNode) || isEditable(selection.focusNode)) return null;
-  const rect = selection.getRangeAt(selection.rangeCount - 1).getBoundingClientRect();
+  if (!text) return null;
+  const range = selection.getRangeAt(selection.rangeCount - 1);
+  let spot: EditableSpot | undefined;
+  if (isEditable(selection.anchorNode) || isEditable(selection.focusNode)) {
+    const editable = (range.commonAncestorContainer instanceof Element ? range.commonAncestorContainer : range.commonAncestorContainer.parentElement)?.closest<HTMLElement>('[contenteditable]');
+    if (!editable?.isContentEditable) return null;
+    spot = { field: editable, range: range.cloneRange() };
+  }
+  const rect = range.getBoundingClientRect();
   if (rect.width === 0 && rect.height === 0) return null;
-  return { text: text.slice(0, MAX_SELECTION_TEXT), rect };
+  return { text: text.slice(0, MAX_SELECTION_TEXT), rect, spot };
 }
 
 async function saveSettings(change: (current: SiderSettings) => SiderSettings): Promise<void> {
   const raw = (await browser.storage.local.get(SIDER_SETTINGS_KEY))[SIDER_SETTINGS_KEY];
   await browser.storage.local.set({ [SIDER_SETTINGS_KEY]: siderSettingsEnvelope(change(readSiderSettings(raw))) });
+}
+
+/**
+ * The selection card's state: the selection it translates, the language, the translation (Copy and
+ * Replace use it). A newer request (another language) or a closed card drops an answer on its way.
+ */
+function cardController(root: () => ShadowRoot, state: State) {
+  let card: HTMLElement | null = null;
+  let carded: { found: Found; translation: string | null; seq: number } | null = null;
+  let seq = 0;
+  const hide = () => {
+    if (card) card.hidden = true;
+    carded = null;
+  };
+  const open = async (found: Found, target: string) => {
+    const mine = ++seq;
+    carded = { found, translation: null, seq: mine };
+    const kind = `${!!found.spot}:${state.language}`;
+    if (card?.getAttribute('data-kind') !== kind) {
+      card?.remove();
+      card = root().appendChild(cardView(state.s, state.language, target, !!found.spot));
+      card.setAttribute('data-kind', kind);
+    }
+    const shown = card;
+    shown.querySelector('select')!.value = target;
+    shown.hidden = false;
+    showReply(shown, state.s, null, target);
+    placeNear(shown, found.rect);
+    const reply = await requestTranslation(found.text, target);
+    if (carded?.seq !== mine || shown.hidden) return;
+    carded.translation = reply.ok ? reply.text : null;
+    showReply(shown, state.s, reply, target);
+    placeNear(shown, found.rect);
+  };
+  return {
+    isOpen: () => !!card && !card.hidden,
+    hide,
+    open: (found: Found, target: string) => void open(found, target),
+    changeLanguage(target: string) {
+      if (!carded) return;
+      void saveTargetLanguage(target);
+      void open(carded.found, target);
+    },
+    /** A click on one of the card's buttons: true when it was one. */
+    onAction(action: string, button: Element): boolean {
+      const current = carded;
+      if (action === 'copy' && current?.translation) {
+        copyText(current.translation);
+        button.textContent = state.s.copied;
+      } else if (action === 'replace' && current?.translation && current.found.spot) {
+        hide();
+        replaceSelection(current.found.spot, current.translation);
+      } else if (action === 'panel' && current) {
+        hide();
+        send({ source: SELECTION_MESSAGE_SOURCE, type: 'ask', selection: { text: current.found.text, title: document.title.slice(0, 500), url: location.href.slice(0, 2000) } });
+      } else if (action === 'signIn') {
+        hide();
+        send({ source: SELECTION_MESSAGE_SOURCE, type: 'openPanel' });
+      } else if (action === 'closeCard') {
+        hide();
+      } else return false;
+      return true;
+    },
+  };
+}
+
+/** The change a menu item of the toolbar or the icon makes to the settings. */
+function settingChange(action: string, site: string): ((c: SiderSettings) => SiderSettings) | undefined {
+  const changes: Record<string, (c: SiderSettings) => SiderSettings> = {
+    toolbarOffSite: (c) => ({ ...c, toolbarOffSites: toggleSite(c.toolbarOffSites, site, true) }),
+    toolbarOffAll: (c) => ({ ...c, toolbar: false }),
+    iconOffSite: (c) => ({ ...c, iconOffSites: toggleSite(c.iconOffSites, site, true) }),
+    iconOffAll: (c) => ({ ...c, floatingIcon: false }),
+  };
+  return changes[action];
 }
 
 function startSelectionUi(ctx: ContentScriptContext, state: State): { refresh(): void } {
@@ -86,15 +223,11 @@ function startSelectionUi(ctx: ContentScriptContext, state: State): { refresh():
   let bar: HTMLElement | null = null;
   let menu: HTMLElement | null = null;
   let icon: HTMLElement | null = null;
-  let shownText = '';
+  let [shownText, shown]: [string, Found | null] = ['', null];
   let timer: ReturnType<typeof setTimeout> | undefined;
 
   const root = () => {
-    if (!shadow) {
-      shadow = createHost();
-      shadow.root.addEventListener('mousedown', (event) => event.preventDefault());
-      shadow.root.addEventListener('click', onClick);
-    }
+    shadow ??= createHost(onClick, (language) => card.changeLanguage(language));
     return shadow.root;
   };
   // The one small menu belongs to the toolbar ("⋯") or to the icon ("×"): a new selection closes only the toolbar's.
@@ -107,12 +240,16 @@ function startSelectionUi(ctx: ContentScriptContext, state: State): { refresh():
     if (menuOwner === 'bar') hideMenu();
     shownText = '';
   };
+  const card = cardController(root, state);
   const hideAll = () => {
     hideBar();
     hideMenu();
+    card.hide();
   };
 
   const showBar = () => {
+    // An open card stays alone: the selection it translates is still there.
+    if (card.isOpen()) return;
     const found = isToolbarOn(state.settings, site) ? currentSelection() : null;
     if (!found) return hideBar();
     if (!bar) {
@@ -120,11 +257,12 @@ function startSelectionUi(ctx: ContentScriptContext, state: State): { refresh():
       root().append(bar);
     }
     bar.setAttribute('aria-label', state.s.toolbar);
-    bar.replaceChildren(...toolbarButtons(state.tools.tools, state.s));
+    bar.replaceChildren(...toolbarButtons(found.spot ? [] : state.tools.tools, state.s, !!found.spot));
     bar.hidden = false;
     hideMenu();
     placeNear(bar, found.rect);
     shownText = found.text;
+    shown = found;
   };
 
   function onClick(event: Event) {
@@ -133,7 +271,14 @@ function startSelectionUi(ctx: ContentScriptContext, state: State): { refresh():
     const action = button?.getAttribute('data-action');
     if (!button || !action) return;
     const selection = { text: shownText, title: document.title.slice(0, 500), url: location.href.slice(0, 2000) };
-    if (action === 'tool' && shownText) {
+    const target = action === 'tool' ? toolTarget(button.getAttribute('data-tool') ?? '') : null;
+    if ((action === 'translate' || target) && shown && shownText) {
+      const found = shown;
+      hideBar();
+      card.open(found, target ?? state.prefs.targetLanguage ?? (state.language === 'zh' ? 'zh-Hans' : 'en'));
+    } else if (card.onAction(action, button)) {
+      // The card's own button.
+    } else if (action === 'tool' && shownText) {
       const id = button.getAttribute('data-tool') ?? '';
       const tool = state.tools.tools.find((t) => t.id === id);
       if (tool) send({ source: SELECTION_MESSAGE_SOURCE, type: 'runTool', quickFunctionId: tool.id, name: tool.label, icon: tool.icon, selection });
@@ -152,13 +297,8 @@ function startSelectionUi(ctx: ContentScriptContext, state: State): { refresh():
       menuOwner = action === 'more' ? 'bar' : 'icon';
       showMenu(menu, button.getBoundingClientRect(), items);
     } else {
-      const changes: Record<string, (c: SiderSettings) => SiderSettings> = {
-        toolbarOffSite: (c) => ({ ...c, toolbarOffSites: toggleSite(c.toolbarOffSites, site, true) }),
-        toolbarOffAll: (c) => ({ ...c, toolbar: false }),
-        iconOffSite: (c) => ({ ...c, iconOffSites: toggleSite(c.iconOffSites, site, true) }),
-        iconOffAll: (c) => ({ ...c, floatingIcon: false }),
-      };
-      if (changes[action]) void saveSettings(changes[action]);
+      const change = settingChange(action, site);
+      if (change) void saveSettings(change);
       hideAll();
     }
   }
@@ -184,6 +324,7 @@ function startSelectionUi(ctx: ContentScriptContext, state: State): { refresh():
     }, SETTLE_MS);
   };
   wirePageEvents(ctx, { schedule, hideBar, hideAll, refreshIcon, host: () => shadow?.host ?? null });
+  watchTyping(ctx, { prefs: () => state.prefs, strings: () => state.s, root, translate: requestTranslation });
   ctx.onInvalidated(() => {
     clearTimeout(timer);
     (shadow as { host: HTMLElement } | null)?.host.remove();
@@ -207,7 +348,7 @@ function wirePageEvents(
     return !!host && event.composedPath().includes(host);
   };
   ctx.addEventListener(document, 'selectionchange', () => {
-    if (!window.getSelection()?.toString().trim()) ui.hideBar();
+    if (!window.getSelection()?.toString().trim() && !fieldSelection()) ui.hideBar();
     else ui.schedule();
   });
   ctx.addEventListener(document, 'mouseup', (event) => {
@@ -296,18 +437,27 @@ function isTandemPage(storedServer: unknown): boolean {
 }
 
 async function start(ctx: ContentScriptContext): Promise<void> {
-  const stored = await browser.storage.local.get([SIDER_SETTINGS_KEY, SELECTION_TOOLS_KEY, SERVER_URL_KEY]);
+  const stored = await browser.storage.local.get([SIDER_SETTINGS_KEY, SELECTION_TOOLS_KEY, SERVER_URL_KEY, TRANSLATE_PREFS_KEY]);
   if (ctx.isInvalid || isTandemPage(stored[SERVER_URL_KEY])) return;
   const rawTools = stored[SELECTION_TOOLS_KEY];
-  const state: State = { settings: readSiderSettings(stored[SIDER_SETTINGS_KEY]), tools: readSelectionTools(rawTools), s: stringsFor(languageOf(rawTools)) };
+  const language = languageOf(rawTools);
+  const state: State = {
+    settings: readSiderSettings(stored[SIDER_SETTINGS_KEY]),
+    tools: readSelectionTools(rawTools),
+    s: stringsFor(language),
+    language,
+    prefs: readPrefs(stored[TRANSLATE_PREFS_KEY]),
+  };
   const ui = startSelectionUi(ctx, state);
   const onChanged = (changes: Record<string, { newValue?: unknown }>, area: string) => {
     if (area !== 'local') return;
     if (SIDER_SETTINGS_KEY in changes) state.settings = readSiderSettings(changes[SIDER_SETTINGS_KEY].newValue);
     if (SELECTION_TOOLS_KEY in changes) {
       state.tools = readSelectionTools(changes[SELECTION_TOOLS_KEY].newValue);
-      state.s = stringsFor(languageOf(changes[SELECTION_TOOLS_KEY].newValue));
+      state.language = languageOf(changes[SELECTION_TOOLS_KEY].newValue);
+      state.s = stringsFor(state.language);
     }
+    if (TRANSLATE_PREFS_KEY in changes) state.prefs = readPrefs(changes[TRANSLATE_PREFS_KEY].newValue);
     if (SIDER_SETTINGS_KEY in changes || SELECTION_TOOLS_KEY in changes) ui.refresh();
   };
   browser.storage.onChanged.addListener(onChanged);

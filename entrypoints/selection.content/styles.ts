@@ -5,7 +5,23 @@ export const STYLES = `
 .bar { position: fixed; display: flex; align-items: center; gap: 2px; padding: 3px; background: #fff; color: #1f2328;
   border: 1px solid #d0d7de; border-radius: 8px; box-shadow: 0 4px 14px rgba(0,0,0,.14); font-size: 13px; line-height: 1;
   z-index: 2147483647; pointer-events: auto; user-select: none; max-width: calc(100vw - 16px); overflow: hidden; }
-.bar[hidden], .menu[hidden], .icon[hidden] { display: none; }
+.bar[hidden], .menu[hidden], .icon[hidden], .card[hidden], .card [hidden] { display: none; }
+.card { position: fixed; width: 340px; max-width: calc(100vw - 16px); display: flex; flex-direction: column; gap: 8px; padding: 10px 12px;
+  background: #fff; color: #1f2328; border: 1px solid #d0d7de; border-radius: 10px; box-shadow: 0 6px 20px rgba(0,0,0,.16);
+  font-size: 14px; line-height: 1.5; z-index: 2147483647; }
+.card .head { display: flex; align-items: center; gap: 6px; font-size: 12px; color: #57606a; }
+.card select { font: inherit; font-size: 12px; color: inherit; background: transparent; border: 1px solid #d0d7de; border-radius: 6px; padding: 2px 4px; }
+.card .x { margin-left: auto; padding: 2px 6px; font-size: 16px; }
+.card .out { max-height: 240px; overflow: auto; white-space: pre-wrap; word-break: break-word; user-select: text; }
+.card .muted { color: #57606a; }
+.card .err { color: #cf222e; }
+.card .acts { display: flex; flex-wrap: wrap; gap: 4px; border-top: 1px solid #eaeef2; padding-top: 6px; }
+.card .acts button, .card .out button { padding: 4px 8px; font-size: 12px; color: #3b5bdb; }
+.busy { position: fixed; display: flex; align-items: center; gap: 6px; padding: 3px 8px; border-radius: 10px; background: #4c6ef5; color: #fff;
+  font-size: 12px; line-height: 1.4; box-shadow: 0 2px 8px rgba(0,0,0,.2); z-index: 2147483647; pointer-events: none; max-width: 260px; }
+.busy.err { background: #cf222e; }
+.busy .spin { width: 10px; height: 10px; border: 2px solid rgba(255,255,255,.4); border-top-color: #fff; border-radius: 50%; animation: spin .8s linear infinite; }
+@keyframes spin { to { transform: rotate(360deg); } }
 button { all: unset; cursor: pointer; display: inline-flex; align-items: center; gap: 4px; padding: 6px 8px; border-radius: 6px;
   white-space: nowrap; font-size: 13px; color: inherit; }
 button:hover, button:focus-visible { background: #eef2ff; color: #3b5bdb; }
@@ -28,7 +44,10 @@ button:hover, button:focus-visible { background: #eef2ff; color: #3b5bdb; }
 .icon:hover .close, .icon .close:focus-visible { opacity: 1; }
 .icon .close:hover { background: #212529; color: #fff; }
 @media (prefers-color-scheme: dark) {
-  .bar, .menu { background: #25262b; color: #e9ecef; border-color: #373a40; }
+  .bar, .menu, .card { background: #25262b; color: #e9ecef; border-color: #373a40; }
+  .card .head, .card .muted { color: #adb5bd; }
+  .card .acts { border-color: #373a40; }
+  .card .acts button, .card .out button { color: #91a7ff; }
   button:hover, button:focus-visible { background: #373a40; color: #91a7ff; }
   .ask { color: #91a7ff; }
   .sep { background: #373a40; }

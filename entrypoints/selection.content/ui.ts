@@ -19,7 +19,7 @@ export function el<K extends keyof HTMLElementTagNameMap>(
  * get null from host.shadowRoot and cannot read the selection shown in it or click its buttons, and
  * the page's CSS cannot restyle it. The host itself is pinned with !important inline styles.
  */
-export function createHost(): { host: HTMLElement; root: ShadowRoot } {
+export function createHost(onClick: (event: Event) => void, onLanguage: (language: string) => void): { host: HTMLElement; root: ShadowRoot } {
   const host = document.createElement('tandem-sider');
   for (const [name, value] of [
     ['all', 'initial'],
@@ -37,17 +37,27 @@ export function createHost(): { host: HTMLElement; root: ShadowRoot } {
   }
   const root = host.attachShadow({ mode: 'closed' });
   root.append(el('style', {}, STYLES));
+  // The card's language list must open (and take focus); nothing else may take the page's selection.
+  root.addEventListener('mousedown', (event) => {
+    if (!(event.target instanceof HTMLSelectElement)) event.preventDefault();
+  });
+  root.addEventListener('click', onClick);
+  root.addEventListener('change', (event) => {
+    if (event.target instanceof HTMLSelectElement) onLanguage(event.target.value);
+  });
   (document.documentElement ?? document.body).append(host);
   return { host, root };
 }
 
-/** The toolbar's content: the pinned tools, "Ask", and the menu to turn it off. */
-export function toolbarButtons(tools: readonly SelectionTool[], s: Strings): Node[] {
+/** The toolbar's content: the pinned tools, Translate, "Ask", and the menu to turn it off; in an editable field, Translate only. */
+export function toolbarButtons(tools: readonly SelectionTool[], s: Strings, inField = false): Node[] {
   const buttons: Node[] = [el('span', { class: 'brand', 'aria-hidden': 'true' }, 'T')];
   for (const tool of tools) {
     const label = tool.icon ? `${tool.icon} ${tool.name}` : tool.name;
     buttons.push(el('button', { type: 'button', 'data-action': 'tool', 'data-tool': tool.id, title: tool.label }, label));
   }
+  buttons.push(el('button', { type: 'button', 'data-action': 'translate', title: s.translateTitle }, s.translate));
+  if (inField) return buttons;
   buttons.push(el('button', { type: 'button', class: 'ask', 'data-action': 'ask', title: s.askTitle }, s.ask));
   buttons.push(el('span', { class: 'sep' }));
   buttons.push(el('button', { type: 'button', class: 'more', 'data-action': 'more', 'aria-label': s.more, title: s.more }, '⋯'));

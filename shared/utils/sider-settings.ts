@@ -122,6 +122,26 @@ export type SelectionMessage =
   | { source: typeof SELECTION_MESSAGE_SOURCE; type: 'ask'; selection: PageSelection }
   | { source: typeof SELECTION_MESSAGE_SOURCE; type: 'openPanel' };
 
+/**
+ * The selection card's and the typed-text trigger's request: the background translates `text` into
+ * `targetLanguage` (POST /api/System/TransText) and answers a TranslateReply.
+ */
+export interface TranslateRequest {
+  source: typeof SELECTION_MESSAGE_SOURCE;
+  type: 'translate';
+  text: string;
+  targetLanguage: string;
+}
+
+/** The answer to a TranslateRequest: the translation, or why not (signIn: not signed in; points: the server's message). */
+export type TranslateReply = { ok: true; text: string } | { ok: false; reason: 'signIn' | 'points' | 'failed'; message: string };
+
+/** The longest text the card or the trigger sends (TRANSLATE_MAX_TOTAL_CHARS in shared/contracts/translate.ts). */
+export const MAX_TRANSLATE_TEXT = 12_000;
+
+/** shared/storage/translate-prefs.ts's key (the content script reads it without zod). */
+export const TRANSLATE_PREFS_KEY = 'tandem.translate.prefs';
+
 /** Selected text with its page. */
 export interface PageSelection {
   text: string;
