@@ -5,6 +5,7 @@ import { mediaLink } from '../../shared/api/media.ts';
 import type { MessageMedia } from '../../shared/contracts/chat.ts';
 import { MAX_PAGE_URL_CHARS, MEDIA_LIMITS } from '../../shared/contracts/media.ts';
 import type { ActiveTab, TabAccess } from '../../shared/platform/platform.ts';
+import { pdfAddressOf } from '../../shared/utils/pdf-tab.ts';
 import { screenshotFile } from '../../shared/utils/screenshot.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
 import { fileKindsInWords } from './file-kinds.ts';
@@ -76,7 +77,7 @@ function AttachmentChip({ item, onRetry, onRemove }: { item: MediaItem; onRetry:
   const thumbnail = item.type === 'image' ? item.preview || mediaLink(item.link) : '';
   return (
     <div className="attachment-chip" role="listitem" data-status={item.status} data-type={item.type} aria-busy={item.status === 'loading'}>
-      <Tooltip label={item.status === 'error' ? item.error : isPage ? item.link : item.name} withArrow multiline maw={320} openDelay={300}>
+      <Tooltip label={item.status === 'error' ? item.error : isPage ? item.link : (item.address ?? item.name)} withArrow multiline maw={320} openDelay={300}>
         <Group gap={6} wrap="nowrap" className="attachment-main">
           {thumbnail && <Thumbnail src={thumbnail} size={28} />}
           {item.status === 'loading' ? (
@@ -90,8 +91,14 @@ function AttachmentChip({ item, onRetry, onRemove }: { item: MediaItem; onRetry:
             <Text size="xs" truncate="end" c={item.status === 'loading' ? 'dimmed' : undefined}>
               {name}
             </Text>
+            {item.status === 'completed' && item.pages !== undefined && (
+              <Text size="xs" c="dimmed" truncate="end" data-testid="attachment-pages">
+                {t('chat.content.pdfPages', { count: item.pages })}
+              </Text>
+            )}
             {item.status === 'error' && (
-              <Text size="xs" c="red" truncate="end">
+              // A PDF's refusals say what to do (allow file access, a scan): shown in full, over a few lines.
+              <Text size="xs" c="red" lineClamp={item.address ? 4 : undefined} truncate={item.address ? undefined : 'end'}>
                 {item.error}
               </Text>
             )}
@@ -365,9 +372,11 @@ export const ReadThisPageButton = memo(function ReadThisPageButton({
   const { t } = useTranslation();
   const tab = useCurrentTab(tabs);
   if (!tab) return null;
-  const reason = unreadableReason(tab.url);
+  // A PDF (also file:// and in the browser's viewer) is read by its address (use-attachments.ts).
+  const pdf = pdfAddressOf(tab.url);
+  const reason = pdf ? null : unreadableReason(tab.url);
   // An http(s) page that is attached already is not offered twice (the composer's own duplicate rule).
-  const url = parsePageUrl(tab.url);
+  const url = pdf ?? parsePageUrl(tab.url);
   if (!reason && (!url || has(url))) return null;
   const why = reason ? t(`chat.content.unreadable.${reason}`) : null;
 

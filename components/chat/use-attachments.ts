@@ -14,6 +14,7 @@ import {
 import type { ModelListItem, ModelMap } from '../../shared/contracts/model.ts';
 import type { ActiveTab, TabAccess } from '../../shared/platform/platform.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
+import { isPdfContentType, pdfAddressOf, PdfFetchError, pdfFileName } from '../../shared/utils/pdf-tab.ts';
 import type { DocumentReading } from '../../shared/utils/read-document.ts';
 import { fileKindsInWords } from './file-kinds.ts';
 import { modelName } from './model-name.ts';
@@ -48,10 +49,14 @@ export interface MediaItem {
   id?: string;
   /** The server's message (or the local one) when the upload failed. */
   error?: string;
+  /** A PDF read from the tab: the address it was fetched from (the duplicate check's). */
+  address?: string;
+  /** A PDF: how many pages the server read, once uploaded. */
+  pages?: number;
 }
 
 /** What a finished upload changes in its item. */
-type Uploaded = Pick<MediaItem, 'id' | 'link' | 'title'> & Partial<Pick<MediaItem, 'icon'>>;
+type Uploaded = Pick<MediaItem, 'id' | 'link' | 'title'> & Partial<Pick<MediaItem, 'icon' | 'pages'>>;
 /** Uploads one item; may tell what it learnt on the way (a tab's title) before it is done. */
 type Uploader = (signal: AbortSignal, progress: (changes: Partial<MediaItem>) => void) => Promise<Uploaded>;
 
@@ -82,6 +87,7 @@ export function parsePageUrl(input: string): string | null {
 
 /** Both addresses a page is known by, normalised as parsePageUrl does, for the duplicate check. */
 function addressesOf(item: MediaItem): string[] {
+  if (item.address) return [item.address];
   return [item.name, item.link].map((address) => parsePageUrl(address) ?? address);
 }
 
@@ -204,7 +210,9 @@ function useListRules(list: AttachmentList) {
   /** A page already added and not failed. */
   const duplicateOf = useCallback(
     (url: string, except?: string) =>
-      current.current.find((item) => item.uid !== except && item.type === 'html' && item.status !== 'error' && addressesOf(item).includes(url)),
+      current.current.find(
+        (item) => item.uid !== except && (item.type === 'html' || !!item.address) && item.status !== 'error' && addressesOf(item).includes(url),
+      ),
     [current],
   );
   const countExceeded = useCallback(
@@ -262,17 +270,76 @@ async function readTab(tabs: TabAccess | null, tabId: number, t: TFunction): Pro
   return read;
 }
 
+/** What the user is told when a tab's PDF could not be fetched. */
+function pdfFailureText(error: unknown, t: TFunction): string {
+  if (!(error instanceof PdfFetchError)) return t('chat.content.pdf.network');
+  if (error.reason === 'tooLarge') return t('chat.content.pdf.tooLarge', { max: MAX_MB });
+  if (error.reason === 'httpStatus') return t('chat.content.pdf.httpStatus', { status: error.status ?? '' });
+  return t(`chat.content.pdf.${error.reason}`);
+}
+
+/** Why `model` cannot take a PDF (its accepted types leave PDFs out), or null when it can. */
+function pdfRefusal(model: ModelListItem | undefined, name: string, t: TFunction, language: string): string | null {
+  const accepted = model ? acceptedExtensions(model.modelMap) : [];
+  if (!model || accepted.length === 0) return t('chat.content.modelTakesNoFiles', { model: model ? modelName(model, t) : '' });
+  if (!accepted.includes('pdf')) return t('chat.content.uploadFileTypeError', { name, model: modelName(model, t), types: fileKindsInWords(accepted, t, language) });
+  return null;
+}
+
+/**
+ * A PDF the tab shows, at `address`: its bytes fetched by the extension with the user's cookies
+ * (bounded by the upload limit), then uploaded as a file, so the server reads its text page by page
+ * under its own bounds (a scan without a text layer is refused there, with its message).
+ */
+async function uploadTabPdf(
+  tabs: TabAccess | null,
+  address: string,
+  title: string,
+  model: ModelListItem | undefined,
+  t: TFunction,
+  signal: AbortSignal,
+): Promise<Uploaded> {
+  if (!tabs) throw new Error(t('chat.content.readTabFailed'));
+  let pdf: Blob;
+  try {
+    // The server refuses 10 MB and more, as the file chooser does.
+    pdf = await tabs.fetchPdf(address, MEDIA_LIMITS.chat.maxBytes - 1, signal);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    console.warn('fetching the tab PDF failed', error);
+    throw new Error(pdfFailureText(error, t));
+  }
+  const name = pdfFileName(address);
+  const pageUrl = /^https?:/i.test(address) && address.length <= MAX_PAGE_URL_CHARS ? address : '';
+  const fields = { mediaType: 'file' as const, pageTitle: title.trim().slice(0, 500), pageUrl, aiModelId: model?.aiModelId };
+  const answer = await addChatMedia(fields, pdf, name, signal);
+  return { id: answer.chatMediaId, title: answer.pageTitle || name, link: answer.pageFilePath, pages: answer.pageCount };
+}
+
 /**
  * Extension only: the page open in a tab, read there as the user sees it (signed in, after its
- * scripts ran), and uploaded. Answers why it was refused, or null.
+ * scripts ran), and uploaded. A PDF (by its address, or by its document's content type) is fetched
+ * and uploaded as a file instead, for the server to read page by page. Answers why it was refused, or null.
  */
 function useTabSource(list: AttachmentList, rules: ListRules, modelRef: MutableRefObject<ModelListItem | undefined>) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { tabs } = usePlatform();
   const { start } = list;
   const { duplicateOf, countExceeded } = rules;
   return useCallback(
     (tab: ActiveTab): string | null => {
+      const pdf = pdfAddressOf(tab.url);
+      if (pdf) {
+        if (duplicateOf(pdf)) return t('chat.content.readHtmlPage');
+        const name = pdfFileName(pdf);
+        const refused = pdfRefusal(modelRef.current, name, t, i18n.language) ?? countExceeded();
+        if (refused) return refused;
+        const title = tab.title && tab.title !== tab.url ? tab.title : name;
+        start({ type: 'file', source: 'tab', name, link: '', title, icon: '', address: pdf }, (signal) =>
+          uploadTabPdf(tabs, pdf, title, modelRef.current, t, signal),
+        );
+        return null;
+      }
       const url = parsePageUrl(tab.url);
       if (!url || tab.id === undefined) return t('chat.content.readTabFailed');
       if (duplicateOf(url)) return t('chat.content.readHtmlPage');
@@ -281,7 +348,18 @@ function useTabSource(list: AttachmentList, rules: ListRules, modelRef: MutableR
       const tabId = tab.id;
       /** What the tab gave: kept, so a retry after a failed upload sends the same page again. */
       let reading: DocumentReading | undefined;
+      /** Whether the tab shows a PDF at an address without .pdf (asked once). */
+      let isPdf: boolean | undefined;
       start({ type: 'html', source: 'tab', name: url, link: url, title: tab.title, icon: tab.favIconUrl ?? '' }, async (signal, progress) => {
+        isPdf ??= isPdfContentType(await tabs?.tabContentType(tabId));
+        if (isPdf) {
+          const name = pdfFileName(url);
+          const title = tab.title && tab.title !== tab.url ? tab.title : name;
+          progress({ type: 'file', name, link: '', title, icon: '', address: url });
+          const refusal = pdfRefusal(modelRef.current, name, t, i18n.language);
+          if (refusal) throw new Error(refusal);
+          return uploadTabPdf(tabs, url, title, modelRef.current, t, signal);
+        }
         if (!reading) {
           reading = await readTab(tabs, tabId, t);
           progress({ title: reading.title, icon: reading.icon || tab.favIconUrl || '' });
@@ -300,7 +378,7 @@ function useTabSource(list: AttachmentList, rules: ListRules, modelRef: MutableR
       });
       return null;
     },
-    [countExceeded, duplicateOf, modelRef, start, t, tabs],
+    [countExceeded, duplicateOf, modelRef, start, t, i18n, tabs],
   );
 }
 

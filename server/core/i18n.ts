@@ -214,6 +214,8 @@ const en = {
   fileUnreadable: 'The file {{name}} could not be read. It may be damaged or protected by a password.',
   fileNoText:
     'No text was found in {{name}}. A scanned PDF holds only pictures of text: save it with recognised text (OCR), or attach the pages as images.',
+  pdfNoTextLayer:
+    'This PDF ({{name}}) has no text layer (it looks scanned); Tandem cannot read it. Open a version with selectable text, or attach its pages as images.',
   fileTooComplex: 'The file {{name}} holds too much to be read (too many pages, or too large once unpacked). Split it into smaller files.',
   imageTooLarge: 'The image {{name}} has too many pixels to be read. Use a smaller image.',
   mediaGone: 'An attachment of this message is no longer stored. Remove it, attach it again and send.',
@@ -513,6 +515,7 @@ const zh: Record<Key, string> = {
   fileTextInvalid: '文件 {{name}} 不是 UTF-8 编码的纯文本，请另存为 UTF-8 文本后重试。',
   fileUnreadable: '无法读取文件 {{name}}，它可能已损坏或受密码保护。',
   fileNoText: '{{name}} 中没有找到文字。扫描版 PDF 只包含文字的图片：请保存为带识别文字（OCR）的版本，或将页面作为图片添加。',
+  pdfNoTextLayer: '此 PDF（{{name}}）没有文字层（看起来是扫描件），Tandem 无法读取。请打开可选中文字的版本，或将其页面作为图片添加。',
   fileTooComplex: '文件 {{name}} 内容过多，无法读取（页数过多或解压后过大）。请拆分成较小的文件。',
   imageTooLarge: '图片 {{name}} 的像素过多，无法读取。请使用较小的图片。',
   mediaGone: '此消息的某个附件已不再保存。请移除后重新添加再发送。',

@@ -26,6 +26,8 @@ export const UploadResponseSchema = z.object({
   iconStr: z.string(),
   pageUrl: z.string(),
   pageTitle: z.string(),
+  /** A PDF: how many pages it has (its text carries a "--- Page N ---" line per page). Absent otherwise. */
+  pageCount: z.number().int().nonnegative().optional(),
 });
 export type UploadResponse = z.infer<typeof UploadResponseSchema>;
 

@@ -1,5 +1,6 @@
 import { browser, type Browser } from 'wxt/browser';
 import { z } from 'zod';
+import { PdfFetchError, readBounded, startsLikePdf } from '../utils/pdf-tab.ts';
 import type { DocumentReading } from '../utils/read-document.ts';
 import type { ActiveTab, TabAccess } from './platform.ts';
 
@@ -65,6 +66,75 @@ export async function readTabPage(tabId: number): Promise<DocumentReading> {
 }
 
 /**
+ * The content type of the document open in tab `tabId` (document.contentType: "application/pdf" for
+ * a PDF in the browser's viewer, whatever its address); '' when the tab cannot be read.
+ */
+export async function tabContentType(tabId: number): Promise<string> {
+  try {
+    const [injection] = await browser.scripting.executeScript({ target: { tabId }, func: () => document.contentType });
+    return typeof injection?.result === 'string' ? injection.result.slice(0, 200) : '';
+  } catch {
+    return '';
+  }
+}
+
+/** A file:// address, read with XMLHttpRequest (what extension pages may read files with, once allowed). */
+function readFileUrl(url: string, maxBytes: number, signal?: AbortSignal): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('GET', url);
+    request.responseType = 'arraybuffer';
+    request.onprogress = (event) => {
+      if (event.loaded > maxBytes) {
+        request.abort();
+        reject(new PdfFetchError('tooLarge'));
+      }
+    };
+    request.onload = () => {
+      const bytes = new Uint8Array(request.response as ArrayBuffer);
+      if (bytes.byteLength > maxBytes) reject(new PdfFetchError('tooLarge'));
+      else resolve(bytes);
+    };
+    request.onerror = () => reject(new PdfFetchError('network'));
+    signal?.addEventListener('abort', () => {
+      request.abort();
+      reject(signal.reason instanceof Error ? signal.reason : new DOMException('aborted', 'AbortError'));
+    });
+    request.send();
+  });
+}
+
+/**
+ * The bytes of the PDF at `url`, fetched by the extension as the user's browser: with the user's
+ * cookies (credentials included; the extension's host access lets it read any site's answer), so a
+ * PDF behind the user's login comes as the user sees it. At most `maxBytes` (refused as 'tooLarge'
+ * as soon as more is seen). A file:// PDF needs the user's "Allow access to file URLs"
+ * ('fileAccess' without it). Failures are PdfFetchErrors; an abort rejects as fetch does.
+ */
+export async function fetchPdf(url: string, maxBytes: number, signal?: AbortSignal): Promise<Blob> {
+  let bytes: Uint8Array;
+  if (url.startsWith('file:')) {
+    if (!(await browser.extension.isAllowedFileSchemeAccess())) throw new PdfFetchError('fileAccess');
+    bytes = await readFileUrl(url, maxBytes, signal);
+  } else {
+    let response: Response;
+    try {
+      response = await fetch(url, { credentials: 'include', redirect: 'follow', cache: 'no-store', signal });
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      throw new PdfFetchError('network');
+    }
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => {});
+      throw new PdfFetchError('httpStatus', response.status);
+    }
+    bytes = await readBounded(response, maxBytes);
+  }
+  if (!startsLikePdf(bytes)) throw new PdfFetchError('notPdf');
+  return new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/pdf' });
+}
+
+/**
  * The visible part of the active tab of window `windowId` (the side panel's own window when
  * absent), as a data URL: PNG, or JPEG when asked (a fraction of the size, for very large screens).
  */
@@ -74,4 +144,4 @@ export function captureVisibleTab(windowId: number | undefined, format: 'png' | 
 }
 
 /** The tabs as the platform offers them to components (TabAccess). */
-export const extensionTabs: TabAccess = { queryActiveTab, watchActiveTab, readTabPage, captureVisibleTab };
+export const extensionTabs: TabAccess = { queryActiveTab, watchActiveTab, readTabPage, captureVisibleTab, tabContentType, fetchPdf };

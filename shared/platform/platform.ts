@@ -25,6 +25,13 @@ export interface TabAccess {
   watchActiveTab(onChange: () => void): () => void;
   readTabPage(tabId: number): Promise<DocumentReading>;
   captureVisibleTab(windowId: number | undefined, format?: 'png' | 'jpeg'): Promise<string>;
+  /** The content type of the tab's document ("application/pdf" for a PDF); '' when it cannot be read. */
+  tabContentType(tabId: number): Promise<string>;
+  /**
+   * The bytes of a PDF the tab shows, fetched with the user's cookies, at most `maxBytes`; failures
+   * are PdfFetchErrors (shared/utils/pdf-tab.ts).
+   */
+  fetchPdf(url: string, maxBytes: number, signal?: AbortSignal): Promise<Blob>;
 }
 
 export interface Platform {

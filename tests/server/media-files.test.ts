@@ -111,6 +111,7 @@ describe('uploading files and images for the model', () => {
         iconStr: '',
         pageUrl: '',
         pageTitle: 'report.pdf',
+        pageCount: 3,
       });
       const row = await rowOf(body.Data.chatMediaId);
       expect(row).toMatchObject({ userId: alice.userId, mediaType: 'file', fileName: 'report.pdf', mimeType: 'application/pdf', byteSize: pdf.length, purpose: 'chat' });

@@ -26,6 +26,16 @@ const pdfjsData = (folder: string) => `${path.join(pdfjsDir, folder)}${path.sep}
 
 type TextItem = { str?: string; hasEOL?: boolean };
 
+/**
+ * Whether a PDF's pages hold (almost) no text: no page has any, or there are fewer letters than
+ * pages (and under 20 in all): page numbers or a scanner's stamp over pictures of text.
+ */
+export function looksScanned(pages: readonly string[]): boolean {
+  if (!pages.some(Boolean)) return true;
+  const letters = pages.join('').match(/\p{L}/gu)?.length ?? 0;
+  return letters < pages.length && letters < 20;
+}
+
 /** The text of each page, under a "--- Page N ---" line, so the model can cite pages. */
 export async function pdfText(bytes: Uint8Array, fileName: string): Promise<string> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
@@ -66,7 +76,9 @@ export async function pdfText(bytes: Uint8Array, fileName: string): Promise<stri
       page.cleanup();
       pages.push(text);
     }
-    if (!pages.some(Boolean)) return '';
+    // A scanned PDF (pictures of pages, perhaps with page numbers or a stray mark drawn as text) has
+    // no text layer worth reading: '' tells the caller so, and nothing empty is attached.
+    if (looksScanned(pages)) return '';
     return pages.map((text, i) => `--- Page ${i + 1} ---\n${text}`).join('\n\n');
   } catch (error) {
     if (error instanceof AppError) throw error;

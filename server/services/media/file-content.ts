@@ -65,7 +65,10 @@ export async function examineFile(bytes: Uint8Array, fileName: string, wantImage
   }
   if (ext === 'pdf') {
     if (sniffed?.mime !== 'application/pdf') throw refuse('fileContentMismatch', { name: fileName, type: 'PDF' });
-    return { kind: 'document', mimeType: 'application/pdf', text: nonEmpty(await extractDocumentText(owner, 'pdf', bytes, fileName), fileName) };
+    const text = await extractDocumentText(owner, 'pdf', bytes, fileName);
+    // The reader answers '' for a PDF without a text layer (a scan): said as such, never attached empty.
+    if (!text.trim()) throw refuse('pdfNoTextLayer', { name: fileName });
+    return { kind: 'document', mimeType: 'application/pdf', text };
   }
   if (ext === 'docx') {
     if (sniffed?.ext !== 'docx') throw refuse('fileContentMismatch', { name: fileName, type: 'DOCX' });
@@ -79,6 +82,11 @@ export async function examineFile(bytes: Uint8Array, fileName: string, wantImage
 function nonEmpty(text: string, fileName: string): string {
   if (!text.trim()) throw refuse('fileNoText', { name: fileName });
   return text;
+}
+
+/** A PDF's text carries a "--- Page N ---" line per page (document-text.ts): how many pages it had. */
+export function pdfPageCount(text: string): number {
+  return text.match(/^--- Page \d+ ---$/gm)?.length ?? 0;
 }
 
 /** Decodes the header only: the image must be readable and of a sane size before it is kept. */

@@ -69,6 +69,8 @@ function fairShares(lengths: number[], budget: number): number[] {
   return shares;
 }
 
+const isPdf = (m: AttachedMedia) => m.mediaType === 'file' && m.mimeType.split(';')[0] === 'application/pdf';
+
 const counted = (n: number, one: string, many: string) => (n === 1 ? one : `${n} ${many}`);
 
 /**
@@ -98,12 +100,16 @@ export function withAttachments(
       !fits || m.cut ? `\n\n[The ${what} continues beyond this point; it was cut to fit. Say so if the answer may be in the missing part.]` : '';
     return m.mediaType === 'html'
       ? `<web-page title=${JSON.stringify(m.title)} url=${JSON.stringify(m.url)}>\n${text}${note}\n</web-page>`
-      : `<file name=${JSON.stringify(m.fileName || m.title)} type=${JSON.stringify(m.mimeType.split(';')[0])}>\n${text}${note}\n</file>`;
+      : `<file name=${JSON.stringify(m.fileName || m.title)} type=${JSON.stringify(m.mimeType.split(';')[0])}${isPdf(m) && m.title && m.title !== m.fileName ? ` title=${JSON.stringify(m.title)}` : ''}>\n${text}${note}\n</file>`;
   });
   const pages = texts.filter((m) => m.mediaType === 'html').length;
   const files = texts.length - pages;
   const what = [pages ? counted(pages, 'a web page', 'web pages') : '', files ? counted(files, 'a file', 'files') : ''].filter(Boolean);
-  const attached = blocks.length ? `The user attached ${what.join(' and ')} to this message:\n\n${blocks.join('\n\n')}\n\n` : '';
+  // A PDF's text comes page by page under "--- Page N ---" lines (document-text.ts): the answer cites them.
+  const cite = texts.some(isPdf)
+    ? 'The PDF text above is split into pages by "--- Page N ---" lines. When you use it, cite the page each point comes from as (p. N), e.g. (p. 3).\n\n'
+    : '';
+  const attached = blocks.length ? `The user attached ${what.join(' and ')} to this message:\n\n${blocks.join('\n\n')}\n\n${cite}` : '';
   const notes = images.map((m) => `[image: ${m.fileName || m.title}]\n`).join('');
   return `${attached}${notes}${notes ? '\n' : ''}${input}`;
 }

@@ -6,7 +6,7 @@ import { chatMedia } from '../../db/schema/media.ts';
 import { AppError } from '../../core/errors.ts';
 import type { MessageKey } from '../../core/i18n.ts';
 import { findModel } from '../catalogue/catalogue.ts';
-import { examineFile, isDocumentExtension, isImageExtension, looksLikeHtml, utf8Text } from './file-content.ts';
+import { examineFile, isDocumentExtension, pdfPageCount, isImageExtension, looksLikeHtml, utf8Text } from './file-content.ts';
 import { fetchPublicResource, ReaderError, type ReaderErrorReason } from '../reader/safe-fetch.ts';
 import { decodeHtml, readablePage, UnreadablePageError } from '../reader/web-page.ts';
 import { signedMediaPath } from './links.ts';
@@ -157,6 +157,7 @@ export async function saveUploadedMedia(
     iconStr: '',
     pageUrl: fields.pageUrl,
     pageTitle: title,
+    ...(mimeType === 'application/pdf' ? { pageCount: pdfPageCount(text) } : {}),
   };
 }
 
