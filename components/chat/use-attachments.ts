@@ -14,6 +14,7 @@ import {
 import type { ModelListItem, ModelMap } from '../../shared/contracts/model.ts';
 import type { ActiveTab, TabAccess } from '../../shared/platform/platform.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
+import { notifyWarning } from '../ui/notify.ts';
 import type { DocumentReading } from '../../shared/utils/read-document.ts';
 import { fileKindsInWords } from './file-kinds.ts';
 import { modelName } from './model-name.ts';
@@ -259,6 +260,8 @@ async function readTab(tabs: TabAccess | null, tabId: number, t: TFunction): Pro
     throw new Error(t('chat.content.readTabFailed'));
   }
   if (!read.markdown.trim()) throw new Error(t('chat.content.pageEmpty'));
+  // A video without a transcript: the model answers from its description; the user is told so.
+  if (read.video?.source === 'description') notifyWarning(t(read.video.live ? 'chat.video.live' : 'chat.video.noTranscript'));
   return read;
 }
 

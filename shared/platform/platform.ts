@@ -25,6 +25,8 @@ export interface TabAccess {
   watchActiveTab(onChange: () => void): () => void;
   readTabPage(tabId: number): Promise<DocumentReading>;
   captureVisibleTab(windowId: number | undefined, format?: 'png' | 'jpeg'): Promise<string>;
+  /** Moves the tab's video to `seconds` and plays it; false when the page has no video. */
+  seekTabVideo(tabId: number, seconds: number): Promise<boolean>;
 }
 
 export interface Platform {
