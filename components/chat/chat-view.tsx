@@ -19,7 +19,7 @@ import { ServerUnreachableNotice } from '../app-shell/server-unreachable-notice.
 import { useSystemSetting } from '../app-shell/system-settings.ts';
 import { notifyError } from '../ui/notify.ts';
 import { useAttachActions } from './attach-actions.ts';
-import { AttachFileButton, AttachmentChips, AttachPageButton, ReadThisPageButton, ScreenshotButton } from './attachments.tsx';
+import { AttachFileButton, AttachmentChips, AttachPageButton, ScreenshotButton } from './attachments.tsx';
 import { ChatAddonsContext, type ChatAddons } from './chat-addons.ts';
 import { Composer, type ComposerMenuProps } from './composer.tsx';
 import { ChatDropOverlay } from './link-drop.tsx';
@@ -36,6 +36,7 @@ import { useQuotedAnswer } from './quoted-answer.tsx';
 import { useChat, type ChatTurn, type SendOptions } from './use-chat.ts';
 import { PluginPicker } from './plugin-picker.tsx';
 import { useChatPlugins } from './use-plugins.ts';
+import { useChatVideo } from './video-summary.tsx';
 
 export interface ChatViewProps {
   /** The chat at /{id}; undefined at / (a new chat). */
@@ -234,6 +235,7 @@ export function ChatView({ sessionId, onSessionCreated, addons = NO_ADDONS, focu
     focusInput: () => input.current?.focus(),
   });
   const quotedAnswer = useQuotedAnswer(pending.clearSelection, input);
+  const video = useChatVideo({ readTab: attach.readTab, busy: attachments.busy, ready: attachments.completed.length, send: (text) => send(text), has: attachments.has }, chat.turns, tabs);
 
   const send = (text: string, extra: Pick<SendOptions, 'quickFunction' | 'selection' | 'sent'> = {}) => {
     // Sent already, by the side panel before this view existed: its answer is shown, whatever has loaded since.
@@ -249,10 +251,9 @@ export function ChatView({ sessionId, onSessionCreated, addons = NO_ADDONS, focu
     attachments.clear();
     pending.clearSelection();
   };
-
   const { onRetry, onDelete, onEdit, onSwitchVersion } = useTurnActions(chat, options);
 
-  return (
+  return video.provide(
     <ChatAddonsContext.Provider value={addons}>
       <div className="chat-view" {...attach.drop.handlers}>
         {attach.drop.dragging && <ChatDropOverlay kind={attach.drop.dragging} />}
@@ -273,7 +274,7 @@ export function ChatView({ sessionId, onSessionCreated, addons = NO_ADDONS, focu
         />
         <div className="chat-footer">
           <ModelListAlert error={models.isError ? models.error : null} noneUsable={models.isSuccess && list.length > 0 && !model} />
-          {tabs && <ReadThisPageButton tabs={tabs} has={attachments.has} onRead={attach.readTab} />}
+          {video.pageButtons}
           <Composer
             streaming={chat.streaming}
             onSend={send}

@@ -15,6 +15,7 @@ import type { ModelListItem, ModelMap } from '../../shared/contracts/model.ts';
 import type { ActiveTab, TabAccess } from '../../shared/platform/platform.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
 import { isPdfContentType, pdfAddressOf, PdfFetchError, pdfFileName } from '../../shared/utils/pdf-tab.ts';
+import { notifyWarning } from '../ui/notify.ts';
 import type { DocumentReading } from '../../shared/utils/read-document.ts';
 import { fileKindsInWords } from './file-kinds.ts';
 import { modelName } from './model-name.ts';
@@ -267,6 +268,8 @@ async function readTab(tabs: TabAccess | null, tabId: number, t: TFunction): Pro
     throw new Error(t('chat.content.readTabFailed'));
   }
   if (!read.markdown.trim()) throw new Error(t('chat.content.pageEmpty'));
+  // A video without a transcript: the model answers from its description; the user is told so.
+  if (read.video?.source === 'description') notifyWarning(t(read.video.live ? 'chat.video.live' : 'chat.video.noTranscript'));
   return read;
 }
 

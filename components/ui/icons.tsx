@@ -103,3 +103,4 @@ export const IconGrip = (p: IconProps) => (
 export const IconDownload = (p: IconProps) => <Icon {...p} paths={['M12 4v11', 'M7 10l5 5 5-5', 'M5 20h14']} />;
 export const IconUpload = (p: IconProps) => <Icon {...p} paths={['M12 15V4', 'M7 9l5-5 5 5', 'M5 20h14']} />;
 export const IconFolder = (p: IconProps) => <Icon {...p} paths={['M3 6h6l2 2h10v11H3z']} />;
+export const IconPlayerPlay = (p: IconProps) => <Icon {...p} paths={['M7 4v16l13-8z']} />;

@@ -1,6 +1,6 @@
 import 'katex/dist/katex.min.css';
 import './markdown-view.css';
-import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { memo, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { createStreamCache, finishBlock, renderStreaming } from '../../shared/markdown/blocks.ts';
@@ -9,6 +9,8 @@ import { citationSet } from '../../shared/markdown/citations.ts';
 import type { CitationSet, CitationSource } from '../../shared/markdown/citations.ts';
 import { loadImageOnClick, showLoadedImages } from '../../shared/markdown/image-placeholders.ts';
 import { COPY_BUTTON_ATTR } from '../../shared/markdown/render.ts';
+import { TIMESTAMP_ATTR } from '../../shared/markdown/timestamps.ts';
+import { VideoTimesContext } from './video-times.ts';
 import { morphHtml } from './morph-html.ts';
 
 /** For the chat's own images outside answers (attachments.tsx Thumbnail), which load with this chunk. */
@@ -45,6 +47,8 @@ export function MarkdownView({ text, streaming = false, className, citations }: 
   const cache = useMemo(() => createStreamCache(copyLabel, citeSet, imageLabel), [copyLabel, citeKey, imageLabel]);
   const blocks = useMemo(() => renderStreaming(text, cache, { done: !streaming }), [text, cache, streaming]);
   const timers = useRef(new Set<ReturnType<typeof setTimeout>>());
+  // In a chat about a video, its [mm:ss] timestamps are buttons (seek the video, or open it there).
+  const videoTimes = useContext(VideoTimesContext);
 
   useEffect(() => {
     const pending = timers.current;
@@ -54,6 +58,12 @@ export function MarkdownView({ text, streaming = false, className, citations }: 
   // One listener for every copy button and image placeholder: they are plain HTML from the renderer.
   const onClick = (event: MouseEvent<HTMLDivElement>) => {
     if (loadImageOnClick(event.currentTarget, event.target as Element, () => event.preventDefault())) return;
+    const time = (event.target as Element).closest(`[${TIMESTAMP_ATTR}]`);
+    if (time && videoTimes && event.currentTarget.contains(time)) {
+      event.preventDefault();
+      videoTimes.onTime(Number(time.getAttribute(TIMESTAMP_ATTR)));
+      return;
+    }
     const button = (event.target as Element).closest(`[${COPY_BUTTON_ATTR}]`);
     if (!button || !event.currentTarget.contains(button)) return;
     const code = button.closest('.md-code')?.querySelector('pre code, pre')?.textContent ?? '';
@@ -75,6 +85,7 @@ export function MarkdownView({ text, streaming = false, className, citations }: 
     <div
       className={className ? `md-view ${className}` : 'md-view'}
       data-streaming={streaming ? '' : undefined}
+      data-video-times={videoTimes ? '' : undefined}
       aria-busy={streaming}
       onClick={onClick}
     >

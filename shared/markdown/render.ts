@@ -9,6 +9,7 @@ import { ANSWER_LINK_TARGET, HTML_LINK_TARGET } from '../utils/link-target.ts';
 import { addCitations, citationSet } from './citations.ts';
 import type { CitationSet, CitationSource } from './citations.ts';
 import { peekKatex, requestKatex } from './math.ts';
+import { addTimestamps } from './timestamps.ts';
 
 /** Per-render values the HTML needs that depend on the reader (language of the UI). */
 export interface RenderEnv {
@@ -87,6 +88,7 @@ function createMarkdown(): MarkdownIt {
 
   withPendingMath(md);
   addCitations(md);
+  addTimestamps(md);
 
   const defaultLinkOpen: RendererRule = (tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options);
   const linkOpen = md.renderer.rules.link_open ?? defaultLinkOpen;

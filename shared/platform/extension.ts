@@ -2,6 +2,7 @@ import { browser, type Browser } from 'wxt/browser';
 import { z } from 'zod';
 import { PdfFetchError, readBounded, startsLikePdf } from '../utils/pdf-tab.ts';
 import type { DocumentReading } from '../utils/read-document.ts';
+import type { VideoReading } from '../utils/video-transcript.ts';
 import type { ActiveTab, TabAccess } from './platform.ts';
 
 /**
@@ -46,11 +47,27 @@ const TAB_READER_SCRIPT = '/tab-reader.js';
  * What the tab reader answers. It runs inside the page's renderer, which the page's own scripts
  * share: it is checked like any message from a page, and held to sizes the upload accepts anyway.
  */
+const VideoReadingSchema = z.object({
+  kind: z.literal('video'),
+  platform: z.enum(['youtube', 'bilibili']),
+  title: z.string().max(1000),
+  url: z.string().max(100_000),
+  durationSeconds: z.number().min(0),
+  language: z.string().max(100),
+  source: z.enum(['panel', 'captions', 'description']),
+  segments: z.array(z.object({ start: z.number().min(0), text: z.string().max(100_000) })).max(100_000),
+  chapters: z.array(z.object({ start: z.number().min(0), title: z.string().max(1000) })).max(1000),
+  description: z.string().max(100_000),
+  live: z.boolean(),
+  note: z.string().max(100),
+}) satisfies z.ZodType<VideoReading>;
+
 const DocumentReadingSchema = z.object({
   title: z.string().max(1000),
   url: z.string().max(100_000),
   icon: z.string().max(100_000),
   markdown: z.string().max(2_000_000),
+  video: VideoReadingSchema.optional(),
 }) satisfies z.ZodType<DocumentReading>;
 
 /**
@@ -143,5 +160,24 @@ export function captureVisibleTab(windowId: number | undefined, format: 'png' | 
   return windowId === undefined ? browser.tabs.captureVisibleTab(options) : browser.tabs.captureVisibleTab(windowId, options);
 }
 
+/**
+ * Moves the video playing in tab `tabId` to `seconds` and plays it (a timestamp of an answer about
+ * that video). Answers false when the page has no video element.
+ */
+export async function seekTabVideo(tabId: number, seconds: number): Promise<boolean> {
+  const [injection] = await browser.scripting.executeScript({
+    target: { tabId },
+    func: (at: number) => {
+      const video = document.querySelector('video');
+      if (!video) return false;
+      video.currentTime = at;
+      void video.play().catch(() => undefined);
+      return true;
+    },
+    args: [seconds],
+  });
+  return injection?.result === true;
+}
+
 /** The tabs as the platform offers them to components (TabAccess). */
-export const extensionTabs: TabAccess = { queryActiveTab, watchActiveTab, readTabPage, captureVisibleTab, tabContentType, fetchPdf };
+export const extensionTabs: TabAccess = { queryActiveTab, watchActiveTab, readTabPage, captureVisibleTab, tabContentType, fetchPdf, seekTabVideo };

@@ -32,6 +32,8 @@ export interface TabAccess {
    * are PdfFetchErrors (shared/utils/pdf-tab.ts).
    */
   fetchPdf(url: string, maxBytes: number, signal?: AbortSignal): Promise<Blob>;
+  /** Moves the tab's video to `seconds` and plays it; false when the page has no video. */
+  seekTabVideo(tabId: number, seconds: number): Promise<boolean>;
 }
 
 export interface Platform {

@@ -1,5 +1,7 @@
 import { Readability } from '@mozilla/readability';
 import TurndownService from 'turndown';
+import { READER_LANGUAGE_KEY } from './reader-language.ts';
+import { readVideoPage, videoMarkdown, type VideoReading } from './video-transcript.ts';
 
 /** A page as the tab reader (entrypoints/tab-reader.ts) reads it from the user's tab. */
 export interface DocumentReading {
@@ -10,6 +12,8 @@ export interface DocumentReading {
   icon: string;
   /** The readable content (navigation, footers and ads left out) as Markdown; '' when there is none. */
   markdown: string;
+  /** A video's watch page: what was read of the video (markdown is its transcript for the model). */
+  video?: VideoReading;
 }
 
 /**
@@ -74,4 +78,42 @@ export function readDocument(doc: Document): DocumentReading {
     icon,
     markdown: markdown.slice(0, MAX_READ_MARKDOWN_CHARS),
   };
+}
+
+/** The extension's own language setting (shared/i18n/language.ts), read by the reader in the tab. */
+const LANGUAGE_STORAGE_KEY = 'tandem.language';
+
+/**
+ * The app's language, for the choice of a video's caption track: one set for the reader (tests), else
+ * the extension's setting (the reader runs in the extension's isolated world, which has its storage),
+ * else the browser's.
+ */
+async function appLanguage(): Promise<string> {
+  const set = (globalThis as Record<string, unknown>)[READER_LANGUAGE_KEY];
+  if (typeof set === 'string') return set;
+  try {
+    const stored = (await chrome.storage.local.get(LANGUAGE_STORAGE_KEY))[LANGUAGE_STORAGE_KEY] as { value?: unknown } | undefined;
+    if (typeof stored?.value === 'string') return stored.value;
+  } catch {
+    // Not in an extension (a test's document): the browser's language.
+  }
+  return navigator.language || 'en';
+}
+
+/**
+ * What the tab reader answers: a YouTube or Bilibili watch page as its video (transcript, else
+ * description and chapters: shared/utils/video-transcript.ts) in Markdown with `[mm:ss]` lines, any
+ * other page as readDocument reads it.
+ */
+export async function readTabDocument(doc: Document): Promise<DocumentReading> {
+  const language = await appLanguage();
+  let video: VideoReading | null = null;
+  try {
+    video = await readVideoPage(doc, { language, fetch: (url) => fetch(url, { credentials: 'include' }) });
+  } catch (error) {
+    console.warn('reading the video failed; the page is read instead', error);
+  }
+  if (!video) return readDocument(doc);
+  const icon = absolute(doc.querySelector('link[rel~="icon" i]')?.getAttribute('href'), doc.baseURI || doc.URL);
+  return { title: video.title.slice(0, 300), url: video.url, icon, markdown: videoMarkdown(video).slice(0, MAX_READ_MARKDOWN_CHARS), video };
 }
