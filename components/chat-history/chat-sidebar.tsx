@@ -4,20 +4,25 @@ import { useAtomValue, useSetAtom } from 'jotai';
 import { useEffect, useState, type ReactNode } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import translateLinkEn from '../../locales/features/translate-link.en.json';
 import { chatSessionsKey, clearSessionsInCache, deleteSessions, moveSessionToTop } from '../../shared/api/chat-history.ts';
 import { isLoggedInAtom, userInfoAtom } from '../../shared/atoms/auth.ts';
 import type { UserInfo } from '../../shared/contracts/user.ts';
 import { openLoginDialogAtom } from '../../shared/atoms/login-dialog.ts';
+import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import { HeadImgAvatar } from '../app-shell/head-img.tsx';
 import { usePlansLink } from '../app-shell/plans-link.ts';
 import { ConfirmDialog } from '../ui/confirm-dialog.tsx';
-import { IconCoin, IconCrown, IconDots, IconGift, IconPlus, IconPrompt, IconSearch, IconSidebar, IconStar, IconTrash } from '../ui/icons.tsx';
+import { IconCoin, IconCrown, IconDots, IconGift, IconLanguage, IconPlus, IconPrompt, IconSearch, IconSidebar, IconStar, IconTrash } from '../ui/icons.tsx';
 import { notifySuccess, onMutationError } from '../ui/notify.ts';
 import { SearchChatDialog } from './search-chat-dialog.tsx';
 import { SessionActionsContext, type SessionActions } from './session-actions.ts';
 import { SessionList } from './session-list.tsx';
 import { SIDEBAR_COLLAPSED_WIDTH, SIDEBAR_WIDTH } from './sidebar-width.ts';
 import { PlanCard } from './plan-card.tsx';
+
+/** The Translate page's name (its own strings come with its chunk). */
+addEnglishStrings(translateLinkEn);
 
 export interface ChatSidebarProps {
   /** The chat open at /{id}, highlighted in the list; deleting it goes back to /. */
@@ -75,12 +80,13 @@ function HistoryHeader({ onDeleteAll }: { onDeleteAll: () => void }) {
 /** Where the account's own settings are (picture, nickname, password). */
 const ACCOUNT_SETTINGS = '/setting/account';
 
-/** The sidebar's ways to what users keep: saved answers and their prompts, then the invitation and the campaigns. */
+/** The sidebar's ways to what users keep: saved answers and their prompts, then the invitation, the campaigns and the Translate page. */
 const keptPages = (t: TFunction) => [
   { label: t('chat.sider.savedAnswers'), icon: <IconStar size={16} />, path: '/ans-fav/list' },
   { label: t('chat.sider.prompts'), icon: <IconPrompt size={16} />, path: '/prompt_setting' },
   { label: t('invite.title'), icon: <IconGift size={16} />, path: '/invited' },
   { label: t('chat.sider.campaigns'), icon: <IconCoin size={16} />, path: '/campaigns' },
+  { label: t('translate.link'), icon: <IconLanguage size={16} />, path: '/translate' },
 ];
 
 /**
@@ -227,7 +233,7 @@ export function ChatSidebar({ activeSessionId, onNavigate, defaultCollapsed = fa
       {(collapsed || !loggedIn) && <div style={{ flex: 1 }} />}
 
       {!collapsed && loggedIn && (
-        // Where users look for what they kept: saved answers and their prompts, then the invitation and the campaigns.
+        // Where users look for what they kept: saved answers and their prompts, then the invitation, the campaigns and the Translate page.
         <Stack gap={0}>
           {keptPages(t).map(({ label, icon, path }) => (
             <Button key={path} variant="subtle" color="gray" justify="flex-start" leftSection={icon} onClick={() => onNavigate(path)} fullWidth>

@@ -34,7 +34,7 @@ const LinkLoginDialog = deferred<object>(() => import('../login/link-login-dialo
 
 /**
  * The routes of this release: the chat layout at / and /{id}, settings (/setting and /setting/{section}:
- * settings-routes.tsx), invite friends (/invited), the campaigns (/campaigns), the plan pages (/pricing, /pricing/pay, /subscription,
+ * settings-routes.tsx), invite friends (/invited), the campaigns (/campaigns), the Translate page (/translate), the plan pages (/pricing, /pricing/pay, /subscription,
  * /user-vip: plans-routes.tsx), the newcomers' pages (/home, /guide, /helper, /feedback:
  * newcomers-routes.tsx) and the not-found page; around them what every screen has: the login dialog,
  * page views (with a kept invite code), URL logins, a fresh copy of the user and the offline notice.
@@ -65,6 +65,7 @@ export function AppRoutes() {
           <Route path="/setting/:section?" component={SettingsRoute} />
           <Route path="/invited" component={InviteRoute} />
           <Route path="/campaigns" component={CampaignsRoute} />
+          <Route path="/translate" component={TranslateRoute} />
           <Route path="/pricing" component={PricingRoute} />
           <Route path="/pricing/pay" component={PayResultRoute} />
           <Route path="/subscription" component={SubscriptionRoute} />
@@ -129,6 +130,18 @@ function CampaignsRoute() {
   return (
     <PageSuspense>
       <CampaignsPage onBack={() => navigate('/')} />
+    </PageSuspense>
+  );
+}
+
+/** The Translate page (the sidebar's and settings' way to it): fetched when first shown. */
+const TranslatePage = lazy(() => import('../translate/translate-page.tsx').then((module) => ({ default: module.TranslatePage })));
+
+function TranslateRoute() {
+  const [, navigate] = useLocation();
+  return (
+    <PageSuspense>
+      <TranslatePage onBack={() => navigate('/')} />
     </PageSuspense>
   );
 }

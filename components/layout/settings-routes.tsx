@@ -22,9 +22,12 @@ const TranslationSettingsSection = lazyPiece(() => import('../translate-settings
 /** Account: the way to the invite page. */
 const InviteSettingsSection = lazyPiece(() => import('../invite/invite-entry.tsx').then((module) => ({ default: module.InviteSettingsSection })));
 
+/** General: the way to the Translate page. */
+const TranslateSettingsSection = lazyPiece(() => import('../translate/translate-entry.tsx').then((module) => ({ default: module.TranslateSettingsSection })));
+
 /** What other features add to each section: fetched beside the settings page's own chunk when the section opens. */
 const PIECES: Record<SettingsSectionId, { preload: () => Promise<unknown> }[]> = {
-  general: [HelpSettingsSection],
+  general: [HelpSettingsSection, TranslateSettingsSection],
   account: [InviteSettingsSection],
   points: [PointsSection, PlanSettingsSection],
   prompts: [PromptSettingsSettingsSection, FavouritesSettingsSection],
@@ -55,7 +58,12 @@ export function SettingsRoute() {
           onBack={() => navigate('/')}
           onOpen={(next) => navigate(settingsPath(next))}
           sections={{
-            general: <HelpSettingsSection onNavigate={navigate} />,
+            general: (
+              <>
+                <HelpSettingsSection onNavigate={navigate} />
+                <TranslateSettingsSection onOpen={() => navigate('/translate')} />
+              </>
+            ),
             account: <InviteSettingsSection onOpen={() => navigate('/invited')} />,
             points: (
               <>

@@ -46,6 +46,8 @@ export const IconStop = (p: IconProps) => <Icon {...p} paths={['M7 7h10v10H7z']}
 export const IconGlobe = (p: IconProps) => (
   <Icon {...p} paths={['M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18z', 'M3 12h18', 'M12 3a14 14 0 0 1 0 18', 'M12 3a14 14 0 0 0 0 18']} />
 );
+/** Translation: a character and a letter A. */
+export const IconLanguage = (p: IconProps) => <Icon {...p} paths={['M4 5h7', 'M9 3v2c0 4.4-2.2 8-5 8', 'M5 9c0 2.1 3 3.9 6.7 4', 'M12 20l4-9 4 9', 'M19.1 18h-6.2']} />;
 export const IconCopy = (p: IconProps) => <Icon {...p} paths={['M9 9h11v11H9z', 'M5 15H4V4h11v1']} />;
 export const IconRefresh = (p: IconProps) => <Icon {...p} paths={['M20 11a8 8 0 1 0-2.3 5.7', 'M20 4v7h-7']} />;
 export const IconMenu = (p: IconProps) => <Icon {...p} paths={['M4 6h16', 'M4 12h16', 'M4 18h16']} />;
