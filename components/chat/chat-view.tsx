@@ -19,6 +19,7 @@ import { ServerUnreachableNotice } from '../app-shell/server-unreachable-notice.
 import { useSystemSetting } from '../app-shell/system-settings.ts';
 import { notifyError } from '../ui/notify.ts';
 import { useAttachActions } from './attach-actions.ts';
+import { TranslatePageButton } from './translate-page-button.tsx';
 import { AttachFileButton, AttachmentChips, AttachPageButton, ReadThisPageButton, ScreenshotButton } from './attachments.tsx';
 import { ChatAddonsContext, type ChatAddons } from './chat-addons.ts';
 import { Composer, type ComposerMenuProps } from './composer.tsx';
@@ -273,7 +274,7 @@ export function ChatView({ sessionId, onSessionCreated, addons = NO_ADDONS, focu
         />
         <div className="chat-footer">
           <ModelListAlert error={models.isError ? models.error : null} noneUsable={models.isSuccess && list.length > 0 && !model} />
-          {tabs && <ReadThisPageButton tabs={tabs} has={attachments.has} onRead={attach.readTab} />}
+          {tabs && <div className="page-actions">{[<ReadThisPageButton key="read" tabs={tabs} has={attachments.has} onRead={attach.readTab} />, <TranslatePageButton key="translate" tabs={tabs} />]}</div>}
           <Composer
             streaming={chat.streaming}
             onSend={send}

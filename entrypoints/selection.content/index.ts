@@ -17,6 +17,7 @@ import {
   type SelectionTools,
   type SiderSettings,
 } from '../../shared/utils/sider-settings.ts';
+import { isAlwaysTranslated, PAGE_TRANSLATOR_SOURCE, TRANSLATE_PREFS_KEY } from '../../shared/utils/page-translate/protocol.ts';
 import { stringsFor, type Strings } from './strings.ts';
 import { createHost, el, placeNear, showMenu, toolbarButtons } from './ui.ts';
 
@@ -296,8 +297,16 @@ function isTandemPage(storedServer: unknown): boolean {
 }
 
 async function start(ctx: ContentScriptContext): Promise<void> {
-  const stored = await browser.storage.local.get([SIDER_SETTINGS_KEY, SELECTION_TOOLS_KEY, SERVER_URL_KEY]);
+  const stored = await browser.storage.local.get([SIDER_SETTINGS_KEY, SELECTION_TOOLS_KEY, SERVER_URL_KEY, TRANSLATE_PREFS_KEY]);
   if (ctx.isInvalid || isTandemPage(stored[SERVER_URL_KEY])) return;
+  // A site the user always translates: the background injects the page translator (not part of this script).
+  if (window === window.top && isAlwaysTranslated(stored[TRANSLATE_PREFS_KEY], location.host.toLowerCase())) {
+    try {
+      browser.runtime.sendMessage({ source: PAGE_TRANSLATOR_SOURCE, type: 'autoStart' }).catch(() => undefined);
+    } catch {
+      // The extension was reloaded under this page.
+    }
+  }
   const rawTools = stored[SELECTION_TOOLS_KEY];
   const state: State = { settings: readSiderSettings(stored[SIDER_SETTINGS_KEY]), tools: readSelectionTools(rawTools), s: stringsFor(languageOf(rawTools)) };
   const ui = startSelectionUi(ctx, state);

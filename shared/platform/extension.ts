@@ -1,6 +1,7 @@
 import { browser, type Browser } from 'wxt/browser';
 import { z } from 'zod';
 import type { DocumentReading } from '../utils/read-document.ts';
+import { togglePageTranslation } from './page-translate.ts';
 import type { ActiveTab, TabAccess } from './platform.ts';
 
 /**
@@ -74,4 +75,4 @@ export function captureVisibleTab(windowId: number | undefined, format: 'png' | 
 }
 
 /** The tabs as the platform offers them to components (TabAccess). */
-export const extensionTabs: TabAccess = { queryActiveTab, watchActiveTab, readTabPage, captureVisibleTab };
+export const extensionTabs: TabAccess = { queryActiveTab, watchActiveTab, readTabPage, captureVisibleTab, translatePage: (tabId, language) => togglePageTranslation(tabId, language) };

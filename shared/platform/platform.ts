@@ -25,6 +25,8 @@ export interface TabAccess {
   watchActiveTab(onChange: () => void): () => void;
   readTabPage(tabId: number): Promise<DocumentReading>;
   captureVisibleTab(windowId: number | undefined, format?: 'png' | 'jpeg'): Promise<string>;
+  /** Translates the tab's page in place, or shows its original (shared/platform/page-translate.ts); answers the page's state. */
+  translatePage?(tabId: number, language: 'en' | 'zh'): Promise<'translated' | 'original'>;
 }
 
 export interface Platform {
