@@ -118,6 +118,11 @@ export default defineConfig({
         suggested_key: { default: 'Alt+Shift+K' },
         description: 'Ask Tandem about the selected text',
       },
+      // The page in place: translated, or its original again (entrypoints/background/page-translate.ts).
+      'translate-page': {
+        suggested_key: { default: 'Alt+A' },
+        description: 'Translate this page / show the original',
+      },
     },
   },
 });

@@ -9,7 +9,7 @@ import path from 'node:path';
 const ROOT = path.resolve(import.meta.dirname, '..');
 
 /** Extension-only entrypoints: the web pages (app, login, admin) never load them. */
-const EXTENSION_ENTRYPOINTS = new Set(['background', 'sidepanel', 'sidepanel-early', 'popup', 'bridge.content', 'selection.content', 'tab-reader']);
+const EXTENSION_ENTRYPOINTS = new Set(['background', 'sidepanel', 'sidepanel-early', 'popup', 'bridge.content', 'selection.content', 'tab-reader', 'page-translator']);
 const SHARED = ['contracts', 'api', 'atoms', 'storage', 'messaging', 'platform', 'markdown', 'i18n', 'utils'];
 const SHELL = new Set(['ui', 'app-shell', 'layout']);
 

@@ -10,6 +10,7 @@ import { ReadThisPageButton } from './attachments.tsx';
 import { useCurrentTab } from './current-tab.ts';
 import type { ChatTurn } from './use-chat.ts';
 import { parsePageUrl } from './use-attachments.ts';
+import { TranslatePageButton } from './translate-page-button.tsx';
 import strings from '../../locales/features/chat-video.en.json';
 
 addEnglishStrings(strings);
@@ -126,11 +127,13 @@ export function useVideoTimes(turns: readonly ChatTurn[], tabs: TabAccess | null
 export function useChatVideo(host: VideoSummaryHost & { has: (url: string) => boolean }, turns: readonly ChatTurn[], tabs: TabAccess | null | undefined) {
   const summarise = useVideoSummary(host);
   const times = useVideoTimes(turns, tabs);
+  // The buttons about the tab beside the composer: this one's, Read this page and Translate page.
   const pageButtons = tabs ? (
-    <>
+    <div className="page-actions">
       <SummariseVideoButton tabs={tabs} has={host.has} onSummarise={summarise} />
       <ReadThisPageButton tabs={tabs} has={host.has} onRead={host.readTab} />
-    </>
+      <TranslatePageButton tabs={tabs} />
+    </div>
   ) : null;
   return { times, pageButtons, provide: (children: ReactNode) => <VideoTimesContext.Provider value={times}>{children}</VideoTimesContext.Provider> };
 }

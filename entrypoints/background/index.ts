@@ -3,6 +3,7 @@ import { installStorage } from '../../shared/storage/active.ts';
 import { createExtensionStorage } from '../../shared/storage/extension.ts';
 import { wireBadge } from './badge.ts';
 import { wireMessages } from './messages.ts';
+import { wirePageTranslate } from './page-translate.ts';
 import { wireSelection } from './selection.ts';
 import { wireServer } from './server.ts';
 import { wireSidePanel } from './side-panel.ts';
@@ -17,5 +18,6 @@ export default defineBackground({
     wireMessages();
     wireBadge();
     wireSelection();
+    wirePageTranslate();
   },
 });

@@ -7,6 +7,7 @@ import { queuePendingAction } from '../../shared/messaging/pending-action.ts';
 import { MAX_SELECTION_TEXT, SELECTION_MESSAGE_SOURCE, type SelectionTools } from '../../shared/utils/sider-settings.ts';
 import { currentSelectionTools, watchSelectionTools } from './selection-tools.ts';
 import { handleTranslateMessage, isTranslateMessage } from './selection-translate.ts';
+import { translateTab } from './page-translate.ts';
 import { loadServerUrl } from './server.ts';
 
 /** The command declared in wxt.config.ts (Alt+Shift+K; Alt+Shift+T is Chrome's own "focus the toolbar"): the page's selection goes to the panel's composer. */
@@ -86,6 +87,7 @@ export const MENU_TOOL_PREFIX = 'tandem-tool:';
 export const MENU_PAGE_SUMMARIZE = 'tandem-page-summarize';
 export const MENU_PAGE_CHAT = 'tandem-page-chat';
 export const MENU_IMAGE = 'tandem-image';
+export const MENU_PAGE_TRANSLATE = 'tandem-page-translate';
 
 export interface MenuItem {
   id: string;
@@ -94,8 +96,8 @@ export interface MenuItem {
 }
 
 const MENU_STRINGS = {
-  en: { ask: 'Ask Tandem about “%s”', summarize: 'Summarize this page', chat: 'Chat about this page', image: 'Ask Tandem about this image' },
-  zh: { ask: '向 Tandem 提问“%s”', summarize: '总结此页面', chat: '就此页面聊天', image: '向 Tandem 询问这张图片' },
+  en: { ask: 'Ask Tandem about “%s”', summarize: 'Summarize this page', chat: 'Chat about this page', image: 'Ask Tandem about this image', translate: 'Translate this page / show the original' },
+  zh: { ask: '向 Tandem 提问“%s”', summarize: '总结此页面', chat: '就此页面聊天', image: '向 Tandem 询问这张图片', translate: '翻译此页面 / 显示原文' },
 } as const;
 
 /**
@@ -110,6 +112,7 @@ export function menuDefinition({ language, tools }: SelectionTools): MenuItem[] 
     ...tools.map((tool) => ({ id: `${MENU_TOOL_PREFIX}${tool.id}`, title: tool.icon ? `${tool.icon} ${tool.label}` : tool.label, contexts: ['selection' as const] })),
     { id: MENU_PAGE_SUMMARIZE, title: s.summarize, contexts: ['page'] },
     { id: MENU_PAGE_CHAT, title: s.chat, contexts: ['page'] },
+    { id: MENU_PAGE_TRANSLATE, title: s.translate, contexts: ['page'] },
     { id: MENU_IMAGE, title: s.image, contexts: ['image'] },
   ];
 }
@@ -162,6 +165,8 @@ function selectionOf(text: string, tab: Browser.tabs.Tab | undefined, pageUrl: s
  * cannot click a native menu (see wireSelection).
  */
 export function handleMenuClick(info: Browser.contextMenus.OnClickData, tab: Browser.tabs.Tab | undefined): void {
+  // Translating stays in the page: no side panel.
+  if (String(info.menuItemId) === MENU_PAGE_TRANSLATE) return translateTab(tab?.id);
   const windowId = tab?.windowId;
   openPanelNow(windowId);
   const id = String(info.menuItemId);

@@ -22,6 +22,7 @@ import {
   type TranslateRequest,
 } from '../../shared/utils/sider-settings.ts';
 import { TRANSLATE_LANGUAGES, cardView, copyText, replaceSelection, showReply, toolTarget, type EditableSpot } from './card.ts';
+import { isAlwaysTranslated, PAGE_TRANSLATOR_SOURCE } from '../../shared/utils/page-translate/protocol.ts';
 import { stringsFor, type Strings } from './strings.ts';
 import { watchTyping } from './typed.ts';
 import { createHost, el, placeNear, showMenu, toolbarButtons } from './ui.ts';
@@ -439,6 +440,14 @@ function isTandemPage(storedServer: unknown): boolean {
 async function start(ctx: ContentScriptContext): Promise<void> {
   const stored = await browser.storage.local.get([SIDER_SETTINGS_KEY, SELECTION_TOOLS_KEY, SERVER_URL_KEY, TRANSLATE_PREFS_KEY]);
   if (ctx.isInvalid || isTandemPage(stored[SERVER_URL_KEY])) return;
+  // A site the user always translates: the background injects the page translator (not part of this script).
+  if (window === window.top && isAlwaysTranslated(stored[TRANSLATE_PREFS_KEY], location.host.toLowerCase())) {
+    try {
+      browser.runtime.sendMessage({ source: PAGE_TRANSLATOR_SOURCE, type: 'autoStart' }).catch(() => undefined);
+    } catch {
+      // The extension was reloaded under this page.
+    }
+  }
   const rawTools = stored[SELECTION_TOOLS_KEY];
   const language = languageOf(rawTools);
   const state: State = {

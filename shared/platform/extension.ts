@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { PdfFetchError, readBounded, startsLikePdf } from '../utils/pdf-tab.ts';
 import type { DocumentReading } from '../utils/read-document.ts';
 import type { VideoReading } from '../utils/video-transcript.ts';
+import { togglePageTranslation } from './page-translate.ts';
 import type { ActiveTab, TabAccess } from './platform.ts';
 
 /**
@@ -180,4 +181,13 @@ export async function seekTabVideo(tabId: number, seconds: number): Promise<bool
 }
 
 /** The tabs as the platform offers them to components (TabAccess). */
-export const extensionTabs: TabAccess = { queryActiveTab, watchActiveTab, readTabPage, captureVisibleTab, tabContentType, fetchPdf, seekTabVideo };
+export const extensionTabs: TabAccess = {
+  queryActiveTab,
+  watchActiveTab,
+  readTabPage,
+  captureVisibleTab,
+  tabContentType,
+  fetchPdf,
+  seekTabVideo,
+  translatePage: (tabId, language) => togglePageTranslation(tabId, language),
+};

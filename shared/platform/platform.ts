@@ -34,6 +34,8 @@ export interface TabAccess {
   fetchPdf(url: string, maxBytes: number, signal?: AbortSignal): Promise<Blob>;
   /** Moves the tab's video to `seconds` and plays it; false when the page has no video. */
   seekTabVideo(tabId: number, seconds: number): Promise<boolean>;
+  /** Translates the tab's page in place, or shows its original (shared/platform/page-translate.ts); answers the page's state. */
+  translatePage?(tabId: number, language: 'en' | 'zh'): Promise<'translated' | 'original'>;
 }
 
 export interface Platform {

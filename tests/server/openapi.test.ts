@@ -412,8 +412,8 @@ const perRoute = (known: Record<string, unknown> = {}): Record<string, Record<st
   '/api/Vip/CreateCheckout': { couponCode: undefined },
   // A percentage off: the common `currency` would ask for an amount off.
   '/api/admin/Coupons/Save': { couponId: undefined, code: 'DOC-COUPON', percentOff: 10, vipPackageIds: [], amountOff: undefined, currency: undefined, validFrom: undefined, validTo: undefined },
-  // One text, translated by the fake (the cheapest basic model) and charged from the free allowance.
-  '/api/System/TransText': { text: 'Hello <t0>world</t0>', segments: undefined, targetLanguage: 'fr', estimate: undefined },
+  // The price of one text (an estimate: the translation itself is tested in tests/server/translate.test.ts).
+  '/api/System/TransText': { text: 'Hello <t0>world</t0>', segments: undefined, targetLanguage: 'fr', estimate: true },
   '/api/System/AddFeedback': { reasons: ['price', 'other'], otherText: 'Too slow', browser: 'chrome', version: '0.1.0', language: 'en' },
   '/api/admin/Feedback/GetList': { reason: 'price' },
   // Text the seeded answer holds, so the search finds it; a real edit of the saved answer.

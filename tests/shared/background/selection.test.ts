@@ -103,6 +103,7 @@ describe('the context menu', () => {
       ['tandem-tool:qf-zh', 'selection'],
       ['tandem-page-summarize', 'page'],
       ['tandem-page-chat', 'page'],
+      ['tandem-page-translate', 'page'],
       ['tandem-image', 'image'],
     ]);
     expect(items[1].title).toBe('💡 Explain');

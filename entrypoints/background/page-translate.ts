@@ -1,0 +1,92 @@
+import { browser, type Browser } from 'wxt/browser';
+import { ApiError } from '../../shared/api/request.ts';
+import { transText } from '../../shared/api/translate.ts';
+import { tokenPersisted } from '../../shared/atoms/auth.ts';
+import { Codes } from '../../shared/contracts/envelope.ts';
+import { browserLanguages, detectLanguage, languagePersisted } from '../../shared/i18n/language.ts';
+import { togglePageTranslation } from '../../shared/platform/page-translate.ts';
+import { PAGE_TRANSLATOR_SOURCE } from '../../shared/utils/page-translate/protocol.ts';
+import { PageTranslatorMessageSchema, type PageTranslatorMessage, type PageTranslatorReply } from '../../shared/utils/page-translate/schemas.ts';
+import { loadPersisted, writePersisted } from '../../shared/storage/active.ts';
+import { translatePrefsPersisted } from '../../shared/storage/translate-prefs.ts';
+
+/** The command declared in wxt.config.ts (Alt+A): translates the active tab's page, or shows its original. */
+export const TRANSLATE_PAGE_COMMAND = 'translate-page';
+
+/** Translates (or shows the original of) a tab's page; failures (a browser page, no access) are logged only. */
+export function translateTab(tabId: number | undefined, mode: 'toggle' | 'start' = 'toggle'): void {
+  if (tabId === undefined) return;
+  translateTabNow(tabId, mode).catch((error: unknown) => console.warn('page translation: injecting failed', error));
+}
+
+/** The app's language as the extension knows it: the user's choice, else the browser's. */
+async function translateTabNow(tabId: number, mode: 'toggle' | 'start'): Promise<string> {
+  const language = (await loadPersisted(languagePersisted)) ?? detectLanguage(browserLanguages());
+  return togglePageTranslation(tabId, language, mode);
+}
+
+async function translateSegments(message: Extract<PageTranslatorMessage, { type: 'translate' }>): Promise<PageTranslatorReply> {
+  if ((await loadPersisted(tokenPersisted)) === null) return { ok: false, code: 'signedOut', message: 'not signed in' };
+  try {
+    const result = await transText({ segments: message.segments, targetLanguage: message.targetLanguage, estimate: message.estimate });
+    return { ok: true, translations: result.translations, tagsKept: result.tagsKept, cost: result.cost };
+  } catch (error) {
+    const code = error instanceof ApiError ? error.code : Codes.ServerError;
+    const text = error instanceof Error ? error.message : String(error);
+    if (code === Codes.NotLoggedIn) return { ok: false, code: 'signedOut', message: text };
+    if (code === Codes.NotEnoughPoints) return { ok: false, code: 'noPoints', message: text };
+    return { ok: false, code: 'failed', message: text };
+  }
+}
+
+async function updateSite(list: 'always' | 'never', host: string): Promise<PageTranslatorReply> {
+  const prefs = await loadPersisted(translatePrefsPersisted);
+  const without = (sites: string[]) => sites.filter((site) => site !== host);
+  const alwaysSites = list === 'always' ? [...without(prefs.alwaysSites), host].slice(-500) : without(prefs.alwaysSites);
+  const neverSites = list === 'never' ? [...without(prefs.neverSites), host].slice(-500) : without(prefs.neverSites);
+  await writePersisted(translatePrefsPersisted, { ...prefs, alwaysSites, neverSites });
+  return { ok: true, translations: [], tagsKept: [], cost: 0 };
+}
+
+/**
+ * A message of the page translator (injected in a tab) or of the every-page content script asking for
+ * it on a site always translated. Only this extension's scripts in a tab's top frame count, and the
+ * payload is checked. Answers whether it was taken (and then answers through `respond`).
+ */
+export function handlePageTranslatorMessage(message: unknown, sender: Browser.runtime.MessageSender, respond: (reply: PageTranslatorReply) => void): boolean {
+  if (typeof message !== 'object' || message === null || (message as { source?: unknown }).source !== PAGE_TRANSLATOR_SOURCE) return false;
+  if (sender.id !== browser.runtime.id || sender.tab?.id === undefined || (sender.frameId ?? 0) !== 0) return false;
+  const parsed = PageTranslatorMessageSchema.safeParse(message);
+  if (!parsed.success) {
+    respond({ ok: false, code: 'failed', message: 'bad message' });
+    return true;
+  }
+  const data = parsed.data;
+  if (data.type === 'autoStart') {
+    translateTab(sender.tab.id, 'start');
+    respond({ ok: true, translations: [], tagsKept: [], cost: 0 });
+    return true;
+  }
+  const work = data.type === 'translate' ? translateSegments(data) : updateSite(data.list, data.host);
+  work.then(respond, (error: unknown) => respond({ ok: false, code: 'failed', message: String(error) }));
+  return true;
+}
+
+/** What the end-to-end tests reach through the service worker (a shortcut cannot be pressed headless). */
+export interface PageTranslateTestHooks {
+  translateTab(tabId: number): Promise<string>;
+}
+
+/** The page translator's side in the background: its messages and the keyboard shortcut (the menu item is in selection.ts). */
+export function wirePageTranslate(): void {
+  browser.runtime.onMessage.addListener((message, sender, sendResponse) => {
+    // true keeps the channel open for the answer; undefined leaves other messages to their listeners.
+    return handlePageTranslatorMessage(message, sender, sendResponse) ? true : undefined;
+  });
+  browser.commands.onCommand.addListener((command, tab) => {
+    if (command === TRANSLATE_PAGE_COMMAND) translateTab(tab?.id);
+  });
+  (globalThis as { tandemPageTranslate?: PageTranslateTestHooks }).tandemPageTranslate = {
+    translateTab: (tabId) => translateTabNow(tabId, 'toggle'),
+  };
+}
