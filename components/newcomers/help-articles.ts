@@ -12,7 +12,7 @@ export interface HelpArticle {
 }
 
 /** The order the list shows; files not named here follow alphabetically. */
-export const ARTICLE_ORDER = ['getting-started', 'models-and-plans', 'points', 'selection-toolbar', 'videos', 'privacy', 'self-hosting'];
+export const ARTICLE_ORDER = ['getting-started', 'models-and-plans', 'points', 'selection-toolbar', 'translation', 'translate-page', 'videos', 'pdfs', 'privacy', 'self-hosting'];
 
 const files: Record<Language, Record<string, string>> = {
   en: import.meta.glob<string>('../../docs/help/en/*.md', { query: '?raw', import: 'default', eager: true }),

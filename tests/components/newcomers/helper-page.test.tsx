@@ -12,7 +12,7 @@ import { renderInApp } from '../../helpers/render-app.tsx';
 const server = serveTheseTests();
 /** Every string of a locale file. */
 const stringsOf = (tree: object): string[] => Object.values(tree).flatMap((v) => (typeof v === 'string' ? [v] : typeof v === 'object' && v ? stringsOf(v) : []));
-const TOPICS = ['getting-started', 'models-and-plans', 'points', 'selection-toolbar', 'videos', 'privacy', 'self-hosting'];
+const TOPICS = ['getting-started', 'models-and-plans', 'points', 'selection-toolbar', 'translation', 'translate-page', 'videos', 'pdfs', 'privacy', 'self-hosting'];
 
 describe('the help centre', () => {
   it('has the same articles in English and Chinese, each with a title and text', () => {
