@@ -8,12 +8,14 @@ import { isLoggedInAtom, tokenAtom, userInfoAtom } from '../../shared/atoms/auth
 import { planName } from '../../shared/utils/plan-level.ts';
 import { signOut as signOutOf, useFreshUserInfo } from '../app-shell/account.ts';
 import { HeadImgAvatar } from '../app-shell/head-img.tsx';
-import { IconCrown, IconGlobe, IconSidebar } from '../ui/icons.tsx';
+import { IconCrown, IconGlobe, IconLanguage, IconSidebar } from '../ui/icons.tsx';
 import { notifyError } from '../ui/notify.ts';
 import helpLinkEn from '../../locales/features/help-link.en.json';
+import pageTranslateEn from '../../locales/features/page-translate.en.json';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 
 addEnglishStrings(helpLinkEn);
+addEnglishStrings(pageTranslateEn);
 
 /** The popup's width: a toolbar popup sizes itself to its content. */
 export const POPUP_WIDTH = 320;
@@ -25,6 +27,8 @@ export interface QuickActionsProps {
   onSignIn: () => void;
   /** Opens the server's help centre (/helper) in a tab. */
   onOpenHelp?: () => void;
+  /** Translates the active tab's page in place, or shows its original (signed-in users; rejects when the tab cannot be). */
+  onTranslatePage?: () => Promise<void>;
   /** Shown under the signed-in user's plan and points (the campaigns' card, from the popup entrypoint). */
   extra?: ReactNode;
 }
@@ -33,7 +37,7 @@ export interface QuickActionsProps {
  * The toolbar popup: who is signed in, their plan and points, and the ways on (side panel, web app,
  * sign in or out). Browser APIs come in as callbacks from the popup entrypoint.
  */
-export function QuickActions({ onOpenSidePanel, onOpenWebApp, onSignIn, onOpenHelp, extra }: QuickActionsProps) {
+export function QuickActions({ onOpenSidePanel, onOpenWebApp, onSignIn, onOpenHelp, onTranslatePage, extra }: QuickActionsProps) {
   const { t } = useTranslation();
   const isLoggedIn = useAtomValue(isLoggedInAtom);
   const userInfo = useAtomValue(userInfoAtom);
@@ -54,6 +58,13 @@ export function QuickActions({ onOpenSidePanel, onOpenWebApp, onSignIn, onOpenHe
     onOpenSidePanel().catch((error: unknown) => {
       console.warn('sidePanel.open failed', error);
       notifyError(t('popup.sidePanelFailed'));
+    });
+  };
+
+  const translatePage = () => {
+    onTranslatePage?.().catch((error: unknown) => {
+      console.warn('translating the page failed', error);
+      notifyError(t('pageTranslate.failed'));
     });
   };
 
@@ -97,6 +108,11 @@ export function QuickActions({ onOpenSidePanel, onOpenWebApp, onSignIn, onOpenHe
       <Button leftSection={<IconSidebar size={16} />} onClick={openSidePanel}>
         {t('popup.openSidePanel')}
       </Button>
+      {isLoggedIn && onTranslatePage && (
+        <Button variant="light" leftSection={<IconLanguage size={16} />} onClick={translatePage} data-testid="popup-translate-page">
+          {t('pageTranslate.popup')}
+        </Button>
+      )}
       <Button variant="light" leftSection={<IconGlobe size={16} />} onClick={onOpenWebApp}>
         {t('popup.openWebApp')}
       </Button>

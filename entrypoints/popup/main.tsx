@@ -7,6 +7,7 @@ import { CampaignCards } from '../../components/campaigns/campaign-card.tsx';
 import { QuickActions } from '../../components/popup/quick-actions.tsx';
 import { settingValue } from '../../shared/api/system.ts';
 import { systemConfigPersisted } from '../../shared/atoms/auth.ts';
+import { togglePageTranslation } from '../../shared/platform/page-translate.ts';
 import { serverUrlFor, serverUrlPersisted } from '../../shared/platform/server-url.ts';
 import { peekPersisted } from '../../shared/storage/active.ts';
 
@@ -33,6 +34,12 @@ async function main(): Promise<void> {
           }}
           onOpenWebApp={() => openTab(`${serverUrl()}/`)}
           onOpenHelp={() => openTab(`${serverUrl()}/helper`)}
+          onTranslatePage={async () => {
+            const [tab] = await browser.tabs.query({ active: true, currentWindow: true });
+            if (tab?.id === undefined) throw new Error('No tab to translate');
+            await togglePageTranslation(tab.id, app.i18n.language === 'zh' ? 'zh' : 'en');
+            window.close();
+          }}
           // The login page the server names (as the login dialog uses), from the last stored settings.
           onSignIn={() => openTab(settingValue(peekPersisted(systemConfigPersisted), 'login_page_url') || `${serverUrl()}/login`)}
           // The newest campaign for the user, dismissable; all of them on the web app's campaigns page.

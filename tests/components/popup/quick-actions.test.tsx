@@ -87,4 +87,18 @@ describe('QuickActions', () => {
     expect(cb.onOpenSidePanel).toHaveBeenCalled();
     expect(await screen.findByText('Could not open the side panel. Press Alt+T instead.')).toBeInTheDocument();
   });
+
+  it('translates the page beside it for a signed-in user, and says so when the tab cannot be', async () => {
+    const onTranslatePage = vi.fn().mockResolvedValue(undefined);
+    const { unmount } = await renderInApp(<QuickActions {...callbacks()} onTranslatePage={onTranslatePage} />, { apiBase: server.url });
+    expect(screen.queryByRole('button', { name: 'Translate this page' })).not.toBeInTheDocument();
+    unmount();
+    await renderInApp(<QuickActions {...callbacks()} onTranslatePage={onTranslatePage} />, { apiBase: server.url, user: testUser });
+    await userEvent.click(screen.getByRole('button', { name: 'Translate this page' }));
+    expect(onTranslatePage).toHaveBeenCalledTimes(1);
+    onTranslatePage.mockRejectedValue(new Error('Cannot access a chrome:// URL'));
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    await userEvent.click(screen.getByRole('button', { name: 'Translate this page' }));
+    expect(await screen.findByText('This page cannot be translated here.')).toBeInTheDocument();
+  });
 });
