@@ -38,7 +38,8 @@ export async function createUser(
   app: FastifyInstance,
   opts: { email?: string; password?: string; userName?: string } = {},
 ): Promise<TestUser> {
-  const email = opts.email ?? `user-${randomUUID()}@example.test`;
+  // Digits only after "user-": a random hex id can spell a name a test searches for ("ada", "bee", ...).
+  const email = opts.email ?? `user-${BigInt(`0x${randomUUID().replaceAll('-', '')}`).toString(10)}@example.test`;
   const password = opts.password ?? 'correct horse battery';
   const { userId } = await call(app, 'POST', '/api/Account/AddUser', { email, password, userName: opts.userName });
   // The first account of a database becomes admin; tests that want a plain user get one.

@@ -98,7 +98,7 @@ describe('system settings', () => {
     const list = (await get('/api/admin/System/GetSettingList', {}, adminToken)).json();
     expect(list.Code).toBe(10000);
     const keys = list.Data.map((s: { settingKey: string }) => s.settingKey);
-    expect(keys).toEqual(['product_name', 'login_page_url', 'vip_url', 'web_search_provider', 'extension_ids', 'monitoring_url', 'chrome_download_url', 'edge_download_url', 'firefox_download_url', 'chrome_store_url', 'edge_store_url', 'firefox_store_url', 'invite_points', 'invite_daily_cap', 'invite_min_spend', 'require_verified_email_for_invite_reward', 'checkin_points', 'checkin_streak_bonus', 'plan_points_expire', 'support_note']);
+    expect(keys).toEqual(['product_name', 'login_page_url', 'vip_url', 'web_search_provider', 'extension_ids', 'monitoring_url', 'chrome_download_url', 'edge_download_url', 'firefox_download_url', 'chrome_store_url', 'edge_store_url', 'firefox_store_url', 'invite_points', 'invite_daily_cap', 'invite_min_spend', 'require_verified_email_for_invite_reward', 'checkin_points', 'checkin_streak_bonus', 'plan_points_expire', 'translation_model', 'translation_points_per_1k_chars', 'support_note']);
     expect(list.Data[0]).toMatchObject({ isDefault: true, defaultValue: 'Tandem', public: true });
 
     expect((await adminPost('/api/admin/System/DeleteSetting', { settingKey: 'support_note' })).Data).toBeNull();

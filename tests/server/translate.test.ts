@@ -16,38 +16,38 @@ import { createAdmin, createUser, type TestUser } from '../helpers/users.ts';
 
 const URL = '/api/System/TransText';
 
+let fake: FakeOpenAI;
+let t: TestApp;
+let admin: TestUser;
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI();
+  // basic-model: the Free plan's (1 point a message); pro-model: a Standard one (2 points).
+  t = await createTestApp({ ...fakeOpenAIEnv(fake, 'basic-model,pro-model:1'), FREE_DAILY_POINTS: '0', AUTH_RATE_LIMIT: '1000' });
+  admin = await createAdmin(t.app);
+});
+afterAll(async () => {
+  await t?.close();
+  await fake?.close();
+});
+beforeEach(async () => {
+  fake.reset();
+  await t.database.db.delete(systemSettings).where(eq(systemSettings.settingKey, 'translation_model'));
+  await t.database.db.delete(systemSettings).where(eq(systemSettings.settingKey, 'translation_points_per_1k_chars'));
+});
+
+/** A user with `points` on their balance (and no free allowance: FREE_DAILY_POINTS is 0). */
+const userWith = async (points: number) => {
+  const user = await createUser(t.app);
+  await t.database.db.update(pointBalances).set({ balance: points }).where(eq(pointBalances.userId, user.userId));
+  return user;
+};
+const balanceOf = async (userId: string) => (await t.database.db.select().from(pointBalances).where(eq(pointBalances.userId, userId)))[0].balance;
+const ledgerOf = (userId: string) => t.database.db.select().from(pointLedger).where(eq(pointLedger.userId, userId));
+const setting = (key: string, value: string) => api(t.app, admin).postBody('/api/admin/System/SaveSetting', { settingKey: key, settingValue: value });
+const translationRequests = () => fake.requests.filter((r) => JSON.stringify(r.body?.messages ?? []).includes('targetLanguage'));
+
 describe('translation', () => {
-  let fake: FakeOpenAI;
-  let t: TestApp;
-  let admin: TestUser;
-
-  beforeAll(async () => {
-    fake = await startFakeOpenAI();
-    // basic-model: the Free plan's (1 point a message); pro-model: a Standard one (2 points).
-    t = await createTestApp({ ...fakeOpenAIEnv(fake, 'basic-model,pro-model:1'), FREE_DAILY_POINTS: '0', AUTH_RATE_LIMIT: '1000' });
-    admin = await createAdmin(t.app);
-  });
-  afterAll(async () => {
-    await t?.close();
-    await fake?.close();
-  });
-  beforeEach(async () => {
-    fake.reset();
-    await t.database.db.delete(systemSettings).where(eq(systemSettings.settingKey, 'translation_model'));
-    await t.database.db.delete(systemSettings).where(eq(systemSettings.settingKey, 'translation_points_per_1k_chars'));
-  });
-
-  /** A user with `points` on their balance (and no free allowance: FREE_DAILY_POINTS is 0). */
-  const userWith = async (points: number) => {
-    const user = await createUser(t.app);
-    await t.database.db.update(pointBalances).set({ balance: points }).where(eq(pointBalances.userId, user.userId));
-    return user;
-  };
-  const balanceOf = async (userId: string) => (await t.database.db.select().from(pointBalances).where(eq(pointBalances.userId, userId)))[0].balance;
-  const ledgerOf = (userId: string) => t.database.db.select().from(pointLedger).where(eq(pointLedger.userId, userId));
-  const setting = (key: string, value: string) => api(t.app, admin).postBody('/api/admin/System/SaveSetting', { settingKey: key, settingValue: value });
-  const translationRequests = () => fake.requests.filter((r) => JSON.stringify(r.body?.messages ?? []).includes('targetLanguage'));
-
   it('translates segments in order, answers blank ones empty without sending them, and detects the source', async () => {
     const user = await userWith(100);
     const res = await api(t.app, user).postBody(URL, { segments: ['Bonjour le monde', '   ', 'Second paragraph'], targetLanguage: 'zh-Hans' });
@@ -118,6 +118,9 @@ describe('translation', () => {
     expect(await balanceOf(user.userId)).toBe(10);
   });
 
+});
+
+describe('translation: the price, the points and the input', () => {
   it('answers an estimate without asking the model or charging', async () => {
     const user = await userWith(7);
     const res = await api(t.app, user).postBody(URL, { text: 'x'.repeat(2500), targetLanguage: 'fr', estimate: true });
