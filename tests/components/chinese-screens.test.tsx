@@ -58,6 +58,7 @@ const ALLOWED = new Set([
   'Esc',
   'Enter',
   'Shift',
+  'Ctrl',
   // Browsers, by their names.
   'Chrome',
   'Edge',
