@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TranslationSettings } from '../../../components/translate-settings/translation-settings.tsx';
 import { DEFAULT_TRANSLATE_PREFS } from '../../../shared/contracts/translate.ts';
 import { setLanguage } from '../../../shared/i18n/i18n.ts';
@@ -8,6 +8,14 @@ import { loadPersisted, writePersisted } from '../../../shared/storage/active.ts
 import { translatePrefsPersisted } from '../../../shared/storage/translate-prefs.ts';
 import { fakeApi, serveTheseTests } from '../../helpers/fake-api.ts';
 import { renderInApp } from '../../helpers/render-app.tsx';
+
+// jsdom has no scrollIntoView; Mantine's option lists call it on the option they highlight.
+beforeAll(() => {
+  Element.prototype.scrollIntoView = () => undefined;
+});
+afterAll(() => {
+  delete (Element.prototype as { scrollIntoView?: unknown }).scrollIntoView;
+});
 
 const stored = () => loadPersisted(translatePrefsPersisted);
 
