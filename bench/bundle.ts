@@ -6,7 +6,7 @@
  *
  *   node --import tsx bench/bundle.ts                   # the figures
  *   node --import tsx bench/bundle.ts --check           # the same, then exits 1 when a target is missed (CI)
- *   node --import tsx bench/bundle.ts --why [page.html] # what the page's entry is made of, by package and file
+ *   node --import tsx bench/bundle.ts --why [page.html] [--top N] # what the page's entry is made of, by package and file (N rows, 40 by default)
  *
  * --why builds once more with source maps, into .output/why (the build served and zipped is left
  * alone), and shares each entry chunk's gzipped size among the source files its bytes come from.
@@ -23,6 +23,7 @@ const outDir = path.join(root, '.output');
 const args = process.argv.slice(2);
 const check = args.includes('--check');
 const why = args.includes('--why') ? (args.find((arg) => arg.endsWith('.html')) ?? 'sidepanel.html') : null;
+const top = args.includes('--top') ? Number(args[args.indexOf('--top') + 1]) || 40 : 40;
 const buildDir = path.join(outDir, why ? 'why' : '', 'chrome-mv3');
 
 const ENTRY_TARGET = 250 * 1024;
@@ -136,9 +137,9 @@ async function explain(page: string): Promise<void> {
   const shares = [...attribute(files)].sort((a, b) => b[1] - a[1]);
   const total = shares.reduce((sum, [, n]) => sum + n, 0);
   console.log(`\n${page}: ${kb(total)} gzipped in ${files.length} files (each chunk's size shared by its sources' bytes):`);
-  for (const [source, n] of shares.slice(0, 40)) console.log(`  ${kb(n).padStart(9)}  ${source}`);
-  const rest = shares.slice(40).reduce((sum, [, n]) => sum + n, 0);
-  if (rest > 0) console.log(`  ${kb(rest).padStart(9)}  ${shares.length - 40} more`);
+  for (const [source, n] of shares.slice(0, top)) console.log(`  ${kb(n).padStart(9)}  ${source}`);
+  const rest = shares.slice(top).reduce((sum, [, n]) => sum + n, 0);
+  if (rest > 0) console.log(`  ${kb(rest).padStart(9)}  ${shares.length - top} more`);
 }
 
 if (why) {

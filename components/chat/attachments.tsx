@@ -4,8 +4,6 @@ import { useTranslation } from 'react-i18next';
 import { mediaLink } from '../../shared/api/media.ts';
 import type { MessageMedia } from '../../shared/contracts/chat.ts';
 import { MAX_PAGE_URL_CHARS, MEDIA_LIMITS } from '../../shared/contracts/media.ts';
-import type { ActiveTab, TabAccess } from '../../shared/platform/platform.ts';
-import { pdfAddressOf } from '../../shared/utils/pdf-tab.ts';
 import { screenshotFile } from '../../shared/utils/screenshot.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
 import { fileKindsInWords } from './file-kinds.ts';
@@ -13,8 +11,9 @@ import { IconAlert, IconCamera, IconFileText, IconLink, IconPaperclip, IconPhoto
 import { notifyError } from '../ui/notify.ts';
 import { Modal } from '../ui/overlays.tsx';
 import { ToolButton } from '../ui/tool-button.tsx';
+import type { MediaItem } from './use-attachments.ts';
 import { unreadableReason, useCurrentTab } from './current-tab.ts';
-import { parsePageUrl, type MediaItem } from './use-attachments.ts';
+import type { TabAccess } from '../../shared/platform/platform.ts';
 
 /** Adds a page: answers the validation message when it is refused, null when it was added. */
 export type AddPage = (url: string) => string | null;
@@ -30,7 +29,7 @@ function safeImageSrc(src: string): string | null {
  * A page's icon when it is inline (data:), else a link icon: an icon at another host's address is
  * never fetched, as that would tell the host who looks at the chat (docs/security.md).
  */
-function PageIcon({ icon }: { icon: string }) {
+export function PageIcon({ icon }: { icon: string }) {
   if (!/^data:image\//i.test(icon)) return <IconLink size={14} className="attachment-icon" />;
   return <img src={icon} alt="" width={14} height={14} className="attachment-icon" />;
 }
@@ -352,54 +351,6 @@ export const AttachFileButton = memo(function AttachFileButton({ accepted, unava
         onChange={onChange}
       />
     </>
-  );
-});
-
-/**
- * Extension pages only (given the platform's tabs): offers the page open beside the panel, by its title. The extension reads it in
- * the tab itself, as the user sees it (signed in, after its scripts ran). A page the browser keeps
- * extensions out of (its own pages, its extension store) is shown greyed out, saying why.
- */
-export const ReadThisPageButton = memo(function ReadThisPageButton({
-  tabs,
-  has,
-  onRead,
-}: {
-  tabs: TabAccess;
-  has: (url: string) => boolean;
-  onRead: (tab: ActiveTab) => void;
-}) {
-  const { t } = useTranslation();
-  const tab = useCurrentTab(tabs);
-  if (!tab) return null;
-  // A PDF (also file:// and in the browser's viewer) is read by its address (use-attachments.ts).
-  const pdf = pdfAddressOf(tab.url);
-  const reason = pdf ? null : unreadableReason(tab.url);
-  // An http(s) page that is attached already is not offered twice (the composer's own duplicate rule).
-  const url = pdf ?? parsePageUrl(tab.url);
-  if (!reason && (!url || has(url))) return null;
-  const why = reason ? t(`chat.content.unreadable.${reason}`) : null;
-
-  return (
-    <Tooltip label={why ?? t('chat.content.readThisPageHint')} withArrow multiline maw={280}>
-      <span className="read-this-page-wrap">
-        <Button
-          variant="light"
-          size="compact-sm"
-          radius="xl"
-          mb={6}
-          className="read-this-page"
-          disabled={why !== null}
-          aria-label={t('chat.content.readThisPageLabel', { title: tab.title })}
-          aria-description={why ?? undefined}
-          leftSection={tab.favIconUrl ? <PageIcon icon={tab.favIconUrl} /> : <IconFileText size={14} />}
-          onClick={() => onRead(tab)}
-        >
-          <span className="read-this-page-label">{t('chat.content.readThisPage')}</span>
-          <span className="read-this-page-title">{tab.title}</span>
-        </Button>
-      </span>
-    </Tooltip>
   );
 });
 

@@ -1,57 +1,16 @@
-import { Button, Tooltip } from '@mantine/core';
-import { memo, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import type { ActiveTab, TabAccess } from '../../shared/platform/platform.ts';
 import { sameVideo, videoPlatformOf, videoUrlAt } from '../../shared/utils/video-address.ts';
-import { IconPlayerPlay } from '../ui/icons.tsx';
 import { VideoTimesContext, type VideoTimes } from '../ui/video-times.ts';
-import { ReadThisPageButton } from './attachments.tsx';
-import { useCurrentTab } from './current-tab.ts';
 import type { ChatTurn } from './use-chat.ts';
-import { parsePageUrl } from './use-attachments.ts';
-import { TranslatePageButton } from './translate-page-button.tsx';
 import strings from '../../locales/features/chat-video.en.json';
 
 addEnglishStrings(strings);
 
-/**
- * Side panel only: on a YouTube or Bilibili watch page, "Summarise this video" reads the video's
- * transcript in its tab (the tab reader, shared/utils/video-transcript.ts), attaches it and asks for
- * a summary with [mm:ss] timestamps. Hidden on other pages, and once that video is attached.
- */
-export const SummariseVideoButton = memo(function SummariseVideoButton({
-  tabs,
-  has,
-  onSummarise,
-}: {
-  tabs: TabAccess;
-  has: (url: string) => boolean;
-  onSummarise: (tab: ActiveTab) => void;
-}) {
-  const { t } = useTranslation();
-  const tab = useCurrentTab(tabs);
-  if (!tab || !videoPlatformOf(tab.url)) return null;
-  const url = parsePageUrl(tab.url);
-  if (!url || has(url)) return null;
-  return (
-    <Tooltip label={t('chat.video.summarizeHint')} withArrow multiline maw={280}>
-      <Button
-        variant="filled"
-        size="compact-sm"
-        radius="xl"
-        mb={6}
-        mr={6}
-        className="summarise-video"
-        aria-label={t('chat.video.summarizeLabel', { title: tab.title })}
-        leftSection={<IconPlayerPlay size={14} />}
-        onClick={() => onSummarise(tab)}
-      >
-        {t('chat.video.summarize')}
-      </Button>
-    </Tooltip>
-  );
-});
+/** The page buttons load after the panel's first paint: they wait for the active tab anyway. */
+const PageActions = lazy(() => import('./page-actions.tsx'));
 
 /** What the summary needs of the chat: its attachments' state and its send. */
 export interface VideoSummaryHost {
@@ -129,11 +88,9 @@ export function useChatVideo(host: VideoSummaryHost & { has: (url: string) => bo
   const times = useVideoTimes(turns, tabs);
   // The buttons about the tab beside the composer: this one's, Read this page and Translate page.
   const pageButtons = tabs ? (
-    <div className="page-actions">
-      <SummariseVideoButton tabs={tabs} has={host.has} onSummarise={summarise} />
-      <ReadThisPageButton tabs={tabs} has={host.has} onRead={host.readTab} />
-      <TranslatePageButton tabs={tabs} />
-    </div>
+    <Suspense fallback={null}>
+      <PageActions tabs={tabs} has={host.has} onRead={host.readTab} onSummarise={summarise} />
+    </Suspense>
   ) : null;
   return { times, pageButtons, provide: (children: ReactNode) => <VideoTimesContext.Provider value={times}>{children}</VideoTimesContext.Provider> };
 }

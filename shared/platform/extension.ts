@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { PdfFetchError, readBounded, startsLikePdf } from '../utils/pdf-tab.ts';
 import type { DocumentReading } from '../utils/read-document.ts';
 import type { VideoReading } from '../utils/video-transcript.ts';
-import { togglePageTranslation } from './page-translate.ts';
 import type { ActiveTab, TabAccess } from './platform.ts';
 
 /**
@@ -189,5 +188,6 @@ export const extensionTabs: TabAccess = {
   tabContentType,
   fetchPdf,
   seekTabVideo,
-  translatePage: (tabId, language) => togglePageTranslation(tabId, language),
+  // The translator's config and preferences load on the first use (not in the side panel's entry).
+  translatePage: async (tabId, language) => (await import('./page-translate.ts')).togglePageTranslation(tabId, language),
 };
