@@ -2,7 +2,7 @@ import type { BrowserContext, Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseChatStream } from '../helpers/chat.ts';
 import { auth, createUser, loginUser, type TestUser } from '../helpers/users.ts';
-import { DESKTOP, launchWithExtension, screenshot, startStack, useServer, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
+import { DESKTOP, type ExtensionBrowser, launchWithExtension, screenshot, signInExtension, type Stack, startStack, useServer, waitForText } from './harness.ts';
 
 /**
  * The operator's console in Chromium, against the real server: an administrator signs in through the
@@ -93,7 +93,7 @@ beforeAll(async () => {
     expect(parseChatStream(res.body).at(-1)?.Code).toBe(10000);
   }
   // The side panel is Grace's.
-  await ext.control.evaluate((token) => chrome.storage.local.set({ 'tandem.auth.token': { v: 1, value: token } }), user.token);
+  await signInExtension(ext.control, user.token);
   context = await ext.browser.createBrowserContext();
   web = await context.newPage();
   await web.setViewport(DESKTOP);

@@ -4,17 +4,7 @@ import { makePdf } from '../fixtures/documents.ts';
 import { TINY_PNG } from '../fixtures/fake-images.ts';
 import { startFakeSearxng, type FakeSearxng } from '../fixtures/fake-searxng.ts';
 import { createUser } from '../helpers/users.ts';
-import {
-  LIVE_PAGE_SENTENCE,
-  launchWithExtension,
-  screenshot,
-  settled,
-  startStack,
-  useServer,
-  waitForText,
-  type ExtensionBrowser,
-  type Stack,
-} from './harness.ts';
+import { type ExtensionBrowser, launchWithExtension, LIVE_PAGE_SENTENCE, openTabBeside, screenshot, settled, signInExtension, type Stack, startStack, useServer, waitForText } from './harness.ts';
 
 /**
  * Giving the model context from the side panel, in Chromium with the extension loaded: the page in
@@ -40,7 +30,7 @@ describe('Context for the assistant, in the side panel', () => {
     await useServer(ext.control, stack.origin);
     // Signed in through the API (the login frame has its own test): the panel starts logged in.
     const user = await createUser(stack.server.app);
-    await ext.control.evaluate((token) => chrome.storage.local.set({ 'tandem.auth.token': { v: 1, value: token } }), user.token);
+    await signInExtension(ext.control, user.token);
     panel = await ext.browser.newPage();
     await panel.setViewport({ width: 400, height: 800 });
     await panel.goto(`chrome-extension://${ext.extensionId}/sidepanel.html`);
@@ -69,11 +59,8 @@ describe('Context for the assistant, in the side panel', () => {
   }
 
   it('reads the page in the tab beside it, as its scripts left it, and the answer quotes it', async () => {
-    // The page in a window of its own, focused: the panel follows the active tab of that window.
-    const site = await ext.browser.newPage({ type: 'window' });
-    await site.goto(`${stack.siteOrigin}/live`);
+    const site = await openTabBeside(ext, `${stack.siteOrigin}/live`);
     await site.waitForFunction((s) => document.body.innerText.includes(s), {}, LIVE_PAGE_SENTENCE);
-    await site.bringToFront();
 
     const read = await panel.waitForSelector('::-p-aria(Read this page: Otter fur | Field Notes)', { timeout: 15_000 });
     await read!.click();

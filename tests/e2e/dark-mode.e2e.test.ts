@@ -4,7 +4,7 @@ import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseChatStream } from '../helpers/chat.ts';
 import { auth, createAdmin, createUser } from '../helpers/users.ts';
-import { PHONE, launchWithExtension, openSidePanel, openWebApp, screenshot, screenshotOnFailure, startStack, useServer, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
+import { type ExtensionBrowser, launchWithExtension, openSidePanel, openWebApp, PHONE, screenshot, screenshotOnFailure, signInExtension, type Stack, startStack, useServer, waitForText } from './harness.ts';
 
 /** An answer with what the app colours itself: a table, a quote, inline and highlighted code, a link. */
 const ANSWER = [
@@ -64,7 +64,7 @@ describe('Colour schemes', () => {
     const chatSessionId = parseChatStream(res.body)[0]!.Data.ChatSessionId;
     const share = await stack.server.app.inject({ method: 'POST', url: '/api/Chat/ShareSession', headers: auth(user.token), payload: { chatSessionId } });
     chat = { chatSessionId, sharePath: share.json().Data.path };
-    await ext.control.evaluate((token) => chrome.storage.local.set({ 'tandem.auth.token': { v: 1, value: token } }), user.token);
+    await signInExtension(ext.control, user.token);
     // Its browser context closes with the browser.
     ({ web } = await openWebApp(ext, stack.origin, user.token));
   });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { HTTPRequest, Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createUser, type TestUser } from '../helpers/users.ts';
-import { DESKTOP, PHONE, screenshot, settled, startStackWithExtension, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
+import { DESKTOP, type ExtensionBrowser, PHONE, screenshot, settled, signInExtension, type Stack, startStackWithExtension, waitForText } from './harness.ts';
 
 /**
  * A screen whose chunk does not arrive (a deploy replaced the chunks while the page was open, a
@@ -84,7 +84,7 @@ describe('a screen that fails to load or render', () => {
   beforeAll(async () => {
     ({ stack, ext } = await startStackWithExtension());
     user = await createUser(stack.server.app, { userName: 'Ruth' });
-    await ext.control.evaluate((token) => chrome.storage.local.set({ 'tandem.auth.token': { v: 1, value: token } }), user.token);
+    await signInExtension(ext.control, user.token);
   });
   afterEach(async ({ task }) => {
     const page = pages.at(-1);

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import puppeteer, { type Browser, type BrowserContext, type ElementHandle, type Frame, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type BrowserContext, type ElementHandle, type Frame, type Page, type Viewport } from 'puppeteer-core';
 import { afterEach } from 'vitest';
 import { BUILT_IN_EXTENSION_ID } from '../../shared/contracts/extension.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
@@ -213,6 +213,24 @@ export function screenshotOnFailure(suite: string, pages: () => (Page | undefine
       if (page && !page.isClosed()) await screenshot(page, `failed-${suite}-${task.name.slice(0, 40).replace(/\W+/g, '-')}`);
     }
   });
+}
+
+/** Signs the extension in as `token`: the stored login its pages and background read. */
+export async function signInExtension(control: Page, token: string): Promise<void> {
+  await control.evaluate((t) => chrome.storage.local.set({ 'tandem.auth.token': { v: 1, value: t } }), token);
+}
+
+/**
+ * Opens `url` in a tab of a window of its own, brought to the front: the side panel follows the
+ * active tab of the last focused window. A PDF or a download may end its navigation with an error,
+ * which is left to the caller's own checks.
+ */
+export async function openTabBeside(ext: ExtensionBrowser, url: string, viewport?: Viewport): Promise<Page> {
+  const tab = await ext.browser.newPage({ type: 'window' });
+  if (viewport) await tab.setViewport(viewport);
+  await tab.goto(url).catch(() => {});
+  await tab.bringToFront();
+  return tab;
 }
 
 /** Signs the web app open in `page` in as `token`: the stored login it reads when it starts. */

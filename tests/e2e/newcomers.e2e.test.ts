@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auth, createAdmin, createUser, type TestUser } from '../helpers/users.ts';
-import { DESKTOP, PHONE, screenshot, screenshotOnFailure, settled, startStackWithExtension, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
+import { DESKTOP, type ExtensionBrowser, PHONE, screenshot, screenshotOnFailure, settled, signInExtension, type Stack, startStackWithExtension, waitForText } from './harness.ts';
 import { GUIDE_LANGUAGES, GUIDE_STEPS, guideScreenshot } from '../../components/newcomers/guide-steps.ts';
 
 /**
@@ -175,7 +175,7 @@ describe('Newcomers: feedback, not-found pages and signing in from a link', () =
     });
     const otherSession = /"ChatSessionId":"([^"]+)"/.exec(theirs.body)![1]!;
     // Signed in through the extension; the bridge signs the web app in.
-    await ext.control.evaluate((token) => chrome.storage.local.set({ 'tandem.auth.token': { v: 1, value: token } }), user.token);
+    await signInExtension(ext.control, user.token);
     for (const id of [otherSession, 'a-mistyped-chat-id']) {
       await page.goto(`${stack.origin}/${id}`);
       await page.waitForSelector('[data-testid="chat-not-found"]', { timeout: 20_000 });

@@ -8,7 +8,7 @@ import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePdf, makeScannedPdf } from '../fixtures/documents.ts';
 import { createUser } from '../helpers/users.ts';
-import { launchWithExtension, screenshot, screenshotOnFailure, startStack, useServer, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
+import { type ExtensionBrowser, launchWithExtension, openTabBeside, screenshot, screenshotOnFailure, signInExtension, type Stack, startStack, useServer, waitForText } from './harness.ts';
 
 /**
  * "Read this page" beside a PDF, in Chromium with the extension loaded: the extension fetches the
@@ -71,7 +71,7 @@ describe('Reading a PDF in the tab beside the side panel', { timeout: 180_000 },
     [stack, ext] = await Promise.all([startStack({ OPENAI_MODELS: 'basic-model:0' }), launchWithExtension()]);
     await useServer(ext.control, stack.origin);
     const user = await createUser(stack.server.app);
-    await ext.control.evaluate((token) => chrome.storage.local.set({ 'tandem.auth.token': { v: 1, value: token } }), user.token);
+    await signInExtension(ext.control, user.token);
     panel = await ext.browser.newPage();
     await panel.setViewport({ width: 400, height: 800 });
     await panel.goto(`chrome-extension://${ext.extensionId}/sidepanel.html`);
@@ -84,14 +84,6 @@ describe('Reading a PDF in the tab beside the side panel', { timeout: 180_000 },
     await new Promise((resolve) => site?.server.close(resolve));
     if (folder) rmSync(folder, { recursive: true, force: true });
   });
-
-  /** Opens `url` in a tab of its own window, focused (the panel follows the active tab). A PDF may be shown or downloaded. */
-  async function openTab(url: string): Promise<Page> {
-    const tab = await ext.browser.newPage({ type: 'window' });
-    await tab.goto(url).catch(() => {});
-    await tab.bringToFront();
-    return tab;
-  }
 
   /** Presses "Read this page" for the tab titled `title`, and waits for its chip to settle. */
   async function readPage(title: string, lang: 'en' | 'zh' = 'en'): Promise<void> {
@@ -116,7 +108,7 @@ describe('Reading a PDF in the tab beside the side panel', { timeout: 180_000 },
   }
 
   it('reads a PDF page by page: the chip shows its pages, the model gets them numbered and cites them', async () => {
-    const tab = await openTab(`${site.origin}/docs/otter-report.pdf?from=mail`);
+    const tab = await openTabBeside(ext, `${site.origin}/docs/otter-report.pdf?from=mail`);
     await readPage('Otter survey 2026');
     await panel.waitForSelector(composerChip('Otter survey 2026'));
     const pages = await panel.$eval('[data-testid="composer"] [data-testid="attachment-pages"]', (el) => el.textContent);
@@ -137,7 +129,7 @@ describe('Reading a PDF in the tab beside the side panel', { timeout: 180_000 },
   it('fetches a PDF behind the user login with the user cookies (found by its content type)', async () => {
     // The user is signed in to the site: the browser holds its session cookie.
     await ext.browser.setCookie({ name: 'otter_session', value: 'signed-in-42', domain: '127.0.0.1', path: '/' });
-    const tab = await openTab(`${site.origin}/members/report`);
+    const tab = await openTabBeside(ext, `${site.origin}/members/report`);
     const before = site.requests.length;
     await setLanguage('zh');
     await readPage('Members report', 'zh');
@@ -164,7 +156,7 @@ describe('Reading a PDF in the tab beside the side panel', { timeout: 180_000 },
   it('says a scanned PDF has no text layer, and attaches nothing', async () => {
     await setLanguage('en');
     stack.upstream.reset();
-    const tab = await openTab(`${site.origin}/scans/old-survey.pdf`);
+    const tab = await openTabBeside(ext, `${site.origin}/scans/old-survey.pdf`);
     await readPage('old-survey.pdf');
     await panel.waitForSelector('[data-testid="composer"] ::-p-text(has no text layer (it looks scanned); Tandem cannot read it)');
     expect(await panel.$('[data-testid="composer"] .attachment-chip[data-status="error"]')).not.toBeNull();
@@ -178,7 +170,7 @@ describe('Reading a PDF in the tab beside the side panel', { timeout: 180_000 },
   it('reads a PDF opened from this computer (file://) when file access is allowed', async () => {
     // Chromium allows file access to an extension loaded with --load-extension; without it the chip
     // says how to turn on "Allow access to file URLs" (chat.content.pdf.fileAccess).
-    const tab = await openTab(`file://${path.join(folder, 'local-notes.pdf')}`);
+    const tab = await openTabBeside(ext, `file://${path.join(folder, 'local-notes.pdf')}`);
     await readPage('local-notes.pdf');
     await panel.waitForSelector(composerChip('local-notes.pdf'));
     expect(await panel.$eval('[data-testid="composer"] [data-testid="attachment-pages"]', (el) => el.textContent)).toBe('1 page');

@@ -2,7 +2,7 @@ import type { Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeStripe, type FakeStripe } from '../fixtures/fake-stripe.ts';
 import { auth, createUser, type TestUser } from '../helpers/users.ts';
-import { DESKTOP, PHONE, launchWithExtension, screenshot, settled, startStack, useServer, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
+import { DESKTOP, type ExtensionBrowser, launchWithExtension, PHONE, screenshot, settled, signInExtension, type Stack, startStack, useServer, waitForText } from './harness.ts';
 
 /**
  * Buying a plan, in Chromium with the extension loaded: the server talks to a fake Stripe on
@@ -46,7 +46,7 @@ describe('Plans and payments in Chromium', () => {
     await useServer(ext.control, stack.origin);
     // Signed in through the API and handed to the extension; the bridge signs the web app in too.
     user = await createUser(stack.server.app, { userName: 'Grace' });
-    await ext.control.evaluate((token) => chrome.storage.local.set({ 'tandem.auth.token': { v: 1, value: token } }), user.token);
+    await signInExtension(ext.control, user.token);
     web = await ext.browser.newPage();
     await web.setViewport(DESKTOP);
   });

@@ -2,7 +2,7 @@ import type { Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../helpers/api.ts';
 import { createUser, loginUser, type TestUser } from '../helpers/users.ts';
-import { launchWithExtension, screenshot, startStack, useServer, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
+import { type ExtensionBrowser, launchWithExtension, screenshot, signInExtension, type Stack, startStack, useServer, waitForText } from './harness.ts';
 
 /**
  * Points in Chromium, against the real server: a user checks in on the chat home in the side panel,
@@ -68,7 +68,7 @@ beforeAll(async () => {
   await call('', '/api/Account/AddUser', { email, password, userName: 'Admin' });
   admin = await loginUser(stack.server.app, email, password);
   user = await createUser(stack.server.app, { userName: 'Grace' });
-  await ext.control.evaluate((token) => chrome.storage.local.set({ 'tandem.auth.token': { v: 1, value: token } }), user.token);
+  await signInExtension(ext.control, user.token);
 });
 
 afterEach(async ({ task }) => {

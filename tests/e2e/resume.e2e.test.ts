@@ -6,7 +6,7 @@ import type { BrowserContext, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chatMessages } from '../../server/db/schema/chat.ts';
 import { createUser, type TestUser } from '../helpers/users.ts';
-import { launchWithExtension, screenshot, screenshotOnFailure, openWebApp, startStack, useServer, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
+import { type ExtensionBrowser, launchWithExtension, openWebApp, screenshot, screenshotOnFailure, signInExtension, type Stack, startStack, useServer, waitForText } from './harness.ts';
 
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots', import.meta.url));
 
@@ -33,7 +33,7 @@ describe('Continue an answer on another surface', () => {
     // Whichever model the panel picks by default writes the same slow answer.
     for (const model of ['basic-model', 'standard-model']) stack.upstream.script(model, { chunks: PIECES, delayMs: 60 });
     user = await createUser(stack.server.app);
-    await ext.control.evaluate((token) => chrome.storage.local.set({ 'tandem.auth.token': { v: 1, value: token } }), user.token);
+    await signInExtension(ext.control, user.token);
     ({ context, web } = await openWebApp(ext, stack.origin, user.token));
   });
 

@@ -3,7 +3,7 @@ import type { CDPSession, Page, WebWorker } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SENT_EARLY_MARK } from '../../shared/api/early-message.ts';
 import { createUser, type TestUser } from '../helpers/users.ts';
-import { DESKTOP, launchWithExtension, startStack, useServer, waitForExtensionStorage, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
+import { DESKTOP, type ExtensionBrowser, launchWithExtension, signInExtension, type Stack, startStack, useServer, waitForExtensionStorage, waitForText } from './harness.ts';
 import { ARTICLE_PARAGRAPH, isSidePanel, selectParagraph, serviceWorker, shadowPoint, shadowRootType, startArticleSite, waitForShadow } from './selection-helpers.ts';
 
 /** Pictures for the issue (the toolbar, the icon, /sider_setting, the context menu), looked at by hand. */
@@ -49,7 +49,7 @@ beforeAll(async () => {
   [stack, ext, site] = await Promise.all([startStack(), launchWithExtension(), startArticleSite()]);
   await useServer(ext.control, stack.origin);
   user = await createUser(stack.server.app);
-  await ext.control.evaluate((token) => chrome.storage.local.set({ 'tandem.auth.token': { v: 1, value: token } }), user.token);
+  await signInExtension(ext.control, user.token);
   worker = await serviceWorker(ext.browser);
   // The background fetched the user's pinned tools for the toolbar (the built-ins pin Explain).
   await storedTools();

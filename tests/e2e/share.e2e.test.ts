@@ -8,7 +8,7 @@ import { chatMessages, chatSessions } from '../../server/db/schema/chat.ts';
 import { inLine, parseChatStream } from '../helpers/chat.ts';
 import { readPdf } from '../helpers/pdf-text.ts';
 import { auth, createUser, type TestUser } from '../helpers/users.ts';
-import { launchWithExtension, screenshot, screenshotOnFailure, settled, sidePanelUrl, openWebApp, startStack, useServer, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
+import { type ExtensionBrowser, launchWithExtension, openWebApp, screenshot, screenshotOnFailure, settled, sidePanelUrl, signInExtension, type Stack, startStack, useServer, waitForText } from './harness.ts';
 
 const ANSWER = 'Kyoto in spring: see **Philosopher’s Path** under cherry blossoms.\n\n京都的春天适合赏樱花。\n\n$a^2+b^2=c^2$';
 
@@ -183,7 +183,7 @@ describe('Search, export and share a chat in the web app', () => {
 
   it('exports the chat as PDF inside the extension side panel, within its content security policy', async () => {
     await useServer(ext.control, stack.origin);
-    await ext.control.evaluate((token) => chrome.storage.local.set({ 'tandem.auth.token': { v: 1, value: token } }), user.token);
+    await signInExtension(ext.control, user.token);
     const panelDownloads = mkdtempSync(path.join(os.tmpdir(), 'tandem-panel-downloads-'));
     const panel = await ext.browser.newPage();
     const refused: string[] = [];

@@ -2,7 +2,7 @@ import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startVideoSite, type VideoSite } from '../fixtures/videos/serve.ts';
 import { createUser } from '../helpers/users.ts';
-import { launchWithExtension, screenshot, screenshotOnFailure, startStack, useServer, waitForText, type ExtensionBrowser, type Stack } from './harness.ts';
+import { type ExtensionBrowser, launchWithExtension, openTabBeside, screenshot, screenshotOnFailure, signInExtension, type Stack, startStack, useServer, waitForText } from './harness.ts';
 
 /**
  * "Summarise this video" in the side panel, in Chromium with the extension: a saved-copy-style
@@ -23,15 +23,12 @@ describe('Videos in the side panel', () => {
     [stack, ext, site] = await Promise.all([startStack(), launchWithExtension(), startVideoSite()]);
     await useServer(ext.control, stack.origin);
     const user = await createUser(stack.server.app);
-    await ext.control.evaluate((token) => chrome.storage.local.set({ 'tandem.auth.token': { v: 1, value: token } }), user.token);
+    await signInExtension(ext.control, user.token);
     panel = await ext.browser.newPage();
     await panel.setViewport({ width: 400, height: 800 });
     await panel.goto(`chrome-extension://${ext.extensionId}/sidepanel.html`);
     await waitForText(panel, /Ask a question, paste some text/);
-    // The watch page in a window of its own, focused: the panel follows the active tab of that window.
-    video = await ext.browser.newPage({ type: 'window' });
-    await video.goto(`${site.origin}/watch?v=otter01`);
-    await video.bringToFront();
+    video = await openTabBeside(ext, `${site.origin}/watch?v=otter01`);
   });
 
   screenshotOnFailure('video', () => [panel, video]);
