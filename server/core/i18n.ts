@@ -129,6 +129,10 @@ const en = {
   modelMisconfigured:
     'This model is not set up correctly on the server: its provider refused the key or does not know the model. Pick another model, and tell the administrator.',
   contextTooLong: 'This conversation is too long for the model. Start a new chat, remove some attachments, or pick a model with a larger context.',
+  videoTooLong:
+    "This video's transcript is too long for {{model}}: it would take {{parts}} parts to summarise (at most {{max}}). Pick a model with a larger context.",
+  videoPartsNoPoints: 'Not Enough Points to summarise this long video: its {{parts}} parts cost {{points}} points. Check in daily for free points.',
+  videoPartFailed: 'Summarising part {{part}} of {{parts}} of this long video failed: {{reason}} Nothing was charged for the parts; try again.',
   modelTimeout: 'The model took too long to answer. Please try again in a moment.',
   internalError: 'Something went wrong on our side. Please try again later; if it keeps happening, tell the administrator (request {{requestId}}).',
   badUrl: 'The address is not valid: it contains a broken percent-encoding (%). Check the link and try again.',
@@ -431,6 +435,9 @@ const zh: Record<Key, string> = {
   answerCutOff: '回答中断了：与模型的连接在回答完成前断开。请重试以获取完整回答。',
   modelMisconfigured: '此模型在服务器上配置有误：服务商拒绝了密钥或不认识该模型。请换一个模型，并告知管理员。',
   contextTooLong: '对话太长，超出了模型的上下文。请新建对话、移除部分附件，或换一个上下文更大的模型。',
+  videoTooLong: '这个视频的字幕对 {{model}} 来说太长：需要分成 {{parts}} 部分总结（最多 {{max}} 部分）。请换一个上下文更大的模型。',
+  videoPartsNoPoints: '积分不足，无法总结这个长视频：它的 {{parts}} 个部分共需 {{points}} 积分。每日签到可免费领取积分。',
+  videoPartFailed: '总结这个长视频的第 {{part}}/{{parts}} 部分失败：{{reason}} 分段总结未扣积分，请重试。',
   modelTimeout: '模型响应超时，请稍后再试。',
   internalError: '服务器内部出错，请稍后再试；如果一直出现，请告知管理员（请求 {{requestId}}）。',
   badUrl: '地址无效：其中的百分号编码（%）不完整。请检查链接后重试。',

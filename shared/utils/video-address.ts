@@ -6,6 +6,13 @@
 
 export type VideoPlatform = 'youtube' | 'bilibili';
 
+/**
+ * The heading of the transcript in the Markdown a video is attached as (videoMarkdown): one
+ * `[mm:ss] text` line per segment follows it. The server finds a video's transcript by it
+ * (server/services/media/video-parts.ts).
+ */
+export const TRANSCRIPT_HEADING = '## Transcript';
+
 const YOUTUBE_HOSTS = /^(?:www\.|m\.|music\.)?youtube\.com$/i;
 const BILIBILI_HOSTS = /^(?:www\.|m\.)?bilibili\.com$/i;
 /** The test pages are served on loopback; the page's own player data must be there too (readVideoPage). */

@@ -6,7 +6,7 @@
  * transcript. YouTube and Bilibili watch pages; every other page is read as before.
  */
 
-import { videoPlatformOf, type VideoPlatform } from './video-address.ts';
+import { TRANSCRIPT_HEADING, videoPlatformOf, type VideoPlatform } from './video-address.ts';
 
 export { sameVideo, videoPlatformOf, videoUrlAt, type VideoPlatform } from './video-address.ts';
 
@@ -418,7 +418,7 @@ export function videoMarkdown(video: VideoReading): string {
   }
   if (video.description.trim()) lines.push('## Description', '', video.description.trim(), '');
   if (video.segments.length) {
-    lines.push('## Transcript', '');
+    lines.push(TRANSCRIPT_HEADING, '');
     let size = 0;
     for (const s of video.segments) {
       const line = `[${formatTimestamp(s.start)}] ${s.text}`;

@@ -218,6 +218,19 @@ export function fakeTranslation(text: string): string | null {
   });
 }
 
+/**
+ * How a fake model summarises a part of a long video's transcript (server/services/chat/video-parts.ts):
+ * when the last user message is a part request ("Video: …\nPart i of n…" then `[mm:ss] text` lines),
+ * the answer is two points, the part's first and last timestamps, so tests can tell which lines each
+ * part had. null for any other message.
+ */
+export function fakePartSummary(text: string): string | null {
+  const part = /^Video: .*\nPart (\d+) of (\d+)/.exec(text);
+  if (!part) return null;
+  const stamps = [...text.matchAll(/^\[((?:\d{1,2}:)?\d{1,2}:\d{2})\]/gm)].map((m) => m[1]);
+  return `- [${stamps[0]}] Part ${part[1]} begins.\n- [${stamps.at(-1)}] Part ${part[1]} ends.`;
+}
+
 /** The default answer of a fake model API: `Echo: <text>` in pieces of 4 characters. */
 export function echoPieces(text: string): string[] {
   const reply = `Echo: ${text}`;

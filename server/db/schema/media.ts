@@ -1,5 +1,8 @@
-import { index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from './users.ts';
+
+/** One part of a long video's transcript, summarised: its time range and the summary. */
+export type VideoPartSummary = { from: string; to: string; summary: string };
 
 /**
  * Context a user attached for the model (media item). A web page (`html`) keeps its readable
@@ -30,6 +33,11 @@ export const chatMedia = pgTable(
     storageKey: text('storage_key').notNull().default(''),
     /** 'chat' (AddChatMedia, UploadMediaByFile), 'ai' (AddChatFileToAi), 'page' (UploadMedia), 'draw' (AddDraw). */
     purpose: text('purpose').notNull().default('chat'),
+    /**
+     * A long video transcript's part summaries (chat/video-parts.ts), in order, made once when it did not
+     * fit a model's context; a follow-up about the same video reads them instead of summarising again.
+     */
+    partSummaries: jsonb('part_summaries').$type<VideoPartSummary[]>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('chat_media_user_idx').on(t.userId, t.createdAt)],

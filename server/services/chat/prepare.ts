@@ -15,7 +15,8 @@ import { vipLevelName } from '../catalogue/catalogue.ts';
 import { sessionDescribeFrom, sessionTitleFrom } from './sessions.ts';
 import { leafOf, MAX_PATH } from './versions.ts';
 import { historyFraming, plainFraming, type MessageFraming } from './quick-function.ts';
-import { imageOfMedia, loadOwnMedia, withAttachments, type AttachedMedia } from '../media/for-model.ts';
+import { imageOfMedia, loadOwnMedia, videosToSummarise, withAttachments, type AttachedMedia } from '../media/for-model.ts';
+import { partsOfVideo, type VideoPartsJob } from './video-parts.ts';
 import { historyBudgetChars, resolveModel, type ResolvedModel } from './model-stream.ts';
 import { loadMessagePlugins, type MessagePlugin } from '../plugins/plugins.ts';
 import { withMemoryTool, withPersonalization } from '../personalization/personalization.ts';
@@ -57,6 +58,11 @@ export type PreparedMessage = {
   responses: { deploymentIds: string[] | null } | null;
   /** Milliseconds the statement that charges and stores the message took (Server-Timing). */
   storeMs: number;
+  /**
+   * Attached video transcripts too long for the model's context: summarised in parts while answering,
+   * before the model is asked (chat/video-parts.ts); null for every other message.
+   */
+  videoParts: VideoPartsJob | null;
   /**
    * Runs the statement that charges the points and stores the session and the message; rejects with
    * the refusal (not enough points, plan, login, session gone) having changed nothing. Call once.
@@ -138,6 +144,8 @@ export async function loadSession(ctx: AppContext, userId: string, sessionId: st
 
 /** Of the model's context, the share attached pages and files may take in one message. */
 const PAGE_SHARE_OF_CONTEXT = 0.6;
+/** The characters the attached pages and files of one message may take in a model's context. */
+export const pageBudgetOf = (contextWindow: number) => Math.floor(contextWindow * CHARS_PER_TOKEN * PAGE_SHARE_OF_CONTEXT);
 
 /**
  * The newest exchanges that fit the model's context (roughly), oldest first, then the new input; each
@@ -152,7 +160,7 @@ function buildTurns(
   lang: Language = 'en',
 ): ChatTurn[] {
   const contextChars = contextWindow * CHARS_PER_TOKEN;
-  const pageBudget = Math.floor(contextChars * PAGE_SHARE_OF_CONTEXT);
+  const pageBudget = pageBudgetOf(contextWindow);
   const userContent = (text: string, ids: string[], imageNotes: boolean) =>
     withAttachments(
       text,
@@ -233,9 +241,21 @@ export async function prepareChatMessage(
   // Read (and scaled down) before anything is charged: a missing image is an ordinary refusal.
   const images = await Promise.all(attachedImages.map((m) => imageOfMedia(ctx, m)));
 
-  const turns = buildTurns(history, { text: framing.modelText, mediaIds: body.chatMediaIds, images, parts: framing.parts }, media, model.contextWindow, lang);
-  // Files uploaded to the deployment (SendResponses) go with the new input.
-  if (extras.upstreamFiles?.length) turns[turns.length - 1] = { ...turns[turns.length - 1], upstreamFiles: extras.upstreamFiles };
+  const turnsOf = async (withMedia: Map<string, AttachedMedia>) => {
+    const turns = buildTurns(history, { text: framing.modelText, mediaIds: body.chatMediaIds, images, parts: framing.parts }, withMedia, model.contextWindow, lang);
+    // Files uploaded to the deployment (SendResponses) go with the new input.
+    if (extras.upstreamFiles?.length) turns[turns.length - 1] = { ...turns[turns.length - 1], upstreamFiles: extras.upstreamFiles };
+    // The user's personalization and remembered facts (cached: no query once read).
+    return withChatSystemPrompt(await withPersonalization(ctx, user.id, turns), effective.systemPrompt);
+  };
+  // Only a message with an attached video too long for the context has parts to summarise (no query: the media are read above).
+  const longVideos = attachedChars > pageBudgetOf(model.contextWindow) ? videosToSummarise(body.chatMediaIds.flatMap((id) => media.get(id) ?? []), pageBudgetOf(model.contextWindow)) : [];
+  const videoParts: VideoPartsJob | null = longVideos.length
+    ? {
+        videos: longVideos.map((m) => partsOfVideo(m, model)),
+        turnsWith: (summaries) => turnsOf(new Map([...media].map(([id, m]) => [id, summaries.has(id) ? { ...m, partSummaries: summaries.get(id)! } : m]))),
+      }
+    : null;
   const messageId = randomUUID();
   const sessionId = body.chatSessionId ?? randomUUID();
   const prepared: PreparedMessage = {
@@ -244,14 +264,15 @@ export async function prepareChatMessage(
     userId: user.id,
     input: framing.storedInput,
     resolved,
-    // The user's personalization and remembered facts (cached: no query once read), and the remember tool when asked.
-    turns: withChatSystemPrompt(await withPersonalization(ctx, user.id, turns), effective.systemPrompt),
+    turns: await turnsOf(media),
+    videoParts,
     sampling: {
       ...(effective.temperature !== undefined ? { temperature: effective.temperature } : {}),
       ...(effective.maxOutputTokens !== undefined ? { maxOutputTokens: effective.maxOutputTokens } : {}),
     },
     responses,
     webSearch: !!body.webSearch,
+    // The remember tool when asked.
     plugins: await withMemoryTool(ctx, user.id, body.inputMessage, plugins),
     storeMs: 0,
     commit: async () => {

@@ -9,6 +9,7 @@ import { openModelStream } from './model-stream.ts';
 import { storableText, withoutNul } from '../../core/storable-text.ts';
 import { estimateToolRoundTokens, estimateTurnTokens, meterCall, type AnswerMetering } from './token-metering.ts';
 import { citationsOf, readSources, searchWeb, sourcesPreamble } from '../search/web-search.ts';
+import { withVideoPartSummaries } from './video-parts.ts';
 
 /**
  * The middle of an answer: web search first when asked, then rounds of model output and tool calls
@@ -36,6 +37,8 @@ export type AnswerState = {
   citations: ChatCitation[];
   toolCalls: ChatToolCall[];
   toolPoints: number;
+  /** Steps done before the answer's text (a long video's part summaries): the answer is not idle while they advance. */
+  progress: number;
   /** Tokens, deployment, first-output time and failed attempts, stored with the answer's end. */
   metering: AnswerMetering;
   /** Text for the user (sent and stored). */
@@ -138,7 +141,9 @@ async function streamRound(s: AnswerState, turns: ChatTurn[], round: number, rou
  * asked for tools after the last round: it has answered what it could).
  */
 export async function runAnswerRounds(s: AnswerState): Promise<string | null> {
-  const turns = s.p.webSearch ? await withWebSources(s, s.p.turns) : s.p.turns;
+  // A long video attached is summarised in parts first (chat/video-parts.ts); other messages pass as they are.
+  const asked = s.p.videoParts ? await withVideoPartSummaries(s) : s.p.turns;
+  const turns = s.p.webSearch ? await withWebSources(s, asked) : asked;
   const rounds: ToolRound[] = [];
   for (let round = 0; ; round++) {
     const { said, calls, upstreamFinish } = await streamRound(s, turns, round, rounds);

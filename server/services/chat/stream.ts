@@ -41,6 +41,7 @@ function answerState(
     citations: [],
     toolCalls: [],
     toolPoints: 0,
+    progress: 0,
     metering: newMetering(),
     onText(text) {
       // The model may change between rounds (failover): later events carry the one that answered.
@@ -85,7 +86,7 @@ function boundAnswer(s: AnswerState, giveUp: () => void): () => void {
   const timer = setInterval(() => {
     const now = Date.now();
     const settled = s.toolCalls.filter((c) => c.status !== 'running').length;
-    const next = `${s.output.length}:${s.citations.length}:${s.toolCalls.length}:${settled}`;
+    const next = `${s.output.length}:${s.citations.length}:${s.toolCalls.length}:${settled}:${s.progress}`;
     if (next !== mark) [mark, changed] = [next, now];
     if (now - changed >= ANSWER_IDLE_MS || now - started >= ANSWER_MAX_MS) giveUp();
   }, BOUND_CHECK_MS);

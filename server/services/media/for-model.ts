@@ -5,6 +5,7 @@ import { chatMedia } from '../../db/schema/media.ts';
 import { AppError } from '../../core/errors.ts';
 import { imageForModel } from './file-content.ts';
 import type { TurnImage } from '../../providers/upstream.ts';
+import { partSummariesText, videoTranscriptOf, type VideoPartSummary } from './video-parts.ts';
 
 /** Attached media as the model gets it: each user turn with its pages, files and images (AddMessage). */
 
@@ -21,6 +22,8 @@ export interface AttachedMedia {
   mimeType: string;
   /** Where an image's or file's bytes are; '' for pages. */
   storageKey: string;
+  /** A long video transcript's part summaries (media/video-parts.ts), read in its place when it does not fit; null: none made. */
+  partSummaries?: VideoPartSummary[] | null;
 }
 
 /**
@@ -40,6 +43,7 @@ export async function loadOwnMedia(ctx: AppContext, userId: string, ids: readonl
       fileName: chatMedia.fileName,
       mimeType: chatMedia.mimeType,
       storageKey: chatMedia.storageKey,
+      partSummaries: chatMedia.partSummaries,
     })
     .from(chatMedia)
     .where(and(eq(chatMedia.userId, userId), inArray(chatMedia.id, [...new Set(ids)])));
@@ -69,6 +73,25 @@ function fairShares(lengths: number[], budget: number): number[] {
   return shares;
 }
 
+/**
+ * The attached video transcripts that do not fit their share of `budgetChars` (as withAttachments
+ * shares it) and have no part summaries yet: they are summarised in parts first (chat/video-parts.ts).
+ */
+export function videosToSummarise(media: readonly AttachedMedia[], budgetChars: number): AttachedMedia[] {
+  const texts = media.filter((m) => m.mediaType !== 'image');
+  const shares = fairShares(
+    texts.map((m) => m.contentText.length),
+    budgetChars,
+  );
+  return texts.filter((m, i) => m.contentText.length > shares[i] && !m.partSummaries && videoTranscriptOf(m));
+}
+
+/** What the model reads of an attachment that does not fit: a video's part summaries when it has them, else null. */
+function summariesInstead(m: AttachedMedia): string | null {
+  const video = m.partSummaries?.length ? videoTranscriptOf(m) : null;
+  return video && m.partSummaries ? partSummariesText(video, m.partSummaries) : null;
+}
+
 const isPdf = (m: AttachedMedia) => m.mediaType === 'file' && m.mimeType.split(';')[0] === 'application/pdf';
 
 const counted = (n: number, one: string, many: string) => (n === 1 ? one : `${n} ${many}`);
@@ -93,8 +116,9 @@ export function withAttachments(
     budgetChars,
   );
   const blocks = texts.map((m, i) => {
-    const fits = m.contentText.length <= shares[i];
-    const text = fits ? m.contentText : m.contentText.slice(0, shares[i]);
+    const whole = m.contentText.length <= shares[i] ? m.contentText : (summariesInstead(m) ?? m.contentText);
+    const fits = whole.length <= shares[i];
+    const text = fits ? whole : whole.slice(0, shares[i]);
     const what = m.mediaType === 'html' ? 'page' : 'file';
     const note =
       !fits || m.cut ? `\n\n[The ${what} continues beyond this point; it was cut to fit. Say so if the answer may be in the missing part.]` : '';

@@ -10,6 +10,7 @@ import { examineFile, isDocumentExtension, pdfPageCount, isImageExtension, looks
 import { fetchPublicResource, ReaderError, type ReaderErrorReason } from '../reader/safe-fetch.ts';
 import { decodeHtml, readablePage, UnreadablePageError } from '../reader/web-page.ts';
 import { signedMediaPath } from './links.ts';
+import { videoTranscriptOf } from './video-parts.ts';
 
 /**
  * Context users give the model, kept: a web page read by its address (UploadMedia), and uploaded
@@ -18,6 +19,11 @@ import { signedMediaPath } from './links.ts';
 
 /** The most of a page's readable text kept; what reaches the model is cut further to its context. */
 const MAX_STORED_PAGE_CHARS = 200_000;
+/**
+ * A video's transcript read in the tab is kept whole (the tab reader's own bound is 1,000,000
+ * characters): a long one is summarised in parts rather than cut (media/video-parts.ts).
+ */
+const MAX_STORED_TRANSCRIPT_CHARS = 1_000_000;
 
 export const REFUSALS: Record<ReaderErrorReason, MessageKey> = {
   badUrl: 'urlInvalid',
@@ -189,6 +195,7 @@ async function saveExtractedPage(
   }
   if (!markdown) throw new AppError(Codes.UploadRefused, 'pageEmpty');
   title ||= (pageUrl && new URL(pageUrl).hostname) || fileName;
+  const kept = videoTranscriptOf({ mediaType: 'html', url: pageUrl, contentText: markdown }) ? MAX_STORED_TRANSCRIPT_CHARS : MAX_STORED_PAGE_CHARS;
   const id = randomUUID();
   await ctx.db.insert(chatMedia).values({
     id,
@@ -197,7 +204,7 @@ async function saveExtractedPage(
     title,
     url: pageUrl,
     icon,
-    contentText: markdown.slice(0, MAX_STORED_PAGE_CHARS),
+    contentText: markdown.slice(0, kept),
     contentChars: markdown.length,
     fileName,
     purpose,

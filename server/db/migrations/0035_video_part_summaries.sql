@@ -1,0 +1,1 @@
+ALTER TABLE "chat_media" ADD COLUMN "part_summaries" jsonb;
