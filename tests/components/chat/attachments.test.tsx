@@ -47,27 +47,26 @@ function readPage(url: string): Envelope {
   };
 }
 
-const server = serveTheseTests(
-  fakeApi({
-    '/api/Chat/GetModelListAll': answer([MODEL]),
-    '/api/Chat/UploadMedia': async (req, res) => {
-      const { url: page } = JSON.parse(req.body) as { url: string };
-      await gate.wait();
-      return sendEnvelope(res, readPage(page));
-    },
-    // The extension's "Read this page": the page read in the tab, as Markdown.
-    '/api/Chat/AddChatMedia': async (req, res) => {
-      const form = await formOf(req);
-      await gate.wait();
-      const fields = fieldsOf(form);
-      return sendEnvelope(res, {
-        Code: 10000,
-        Data: { chatMediaId: `tab-media-${++mediaIds}`, image: { imgSrcAll: '' }, pageFilePath: '', iconStr: '', pageUrl: fields.pageUrl, pageTitle: fields.pageTitle },
-      });
-    },
-    '/api/Chat/AddMessage': answerChat('Read it.', { ModelName: 'Fake' }),
-  }),
-);
+const handler = fakeApi({
+  '/api/Chat/GetModelListAll': answer([MODEL]),
+  '/api/Chat/UploadMedia': async (req, res) => {
+    const { url: page } = JSON.parse(req.body) as { url: string };
+    await gate.wait();
+    return sendEnvelope(res, readPage(page));
+  },
+  // The extension's "Read this page": the page read in the tab, as Markdown.
+  '/api/Chat/AddChatMedia': async (req, res) => {
+    const form = await formOf(req);
+    await gate.wait();
+    const fields = fieldsOf(form);
+    return sendEnvelope(res, {
+      Code: 10000,
+      Data: { chatMediaId: `tab-media-${++mediaIds}`, image: { imgSrcAll: '' }, pageFilePath: '', iconStr: '', pageUrl: fields.pageUrl, pageTitle: fields.pageTitle },
+    });
+  },
+  '/api/Chat/AddMessage': answerChat('Read it.', { ModelName: 'Fake' }),
+});
+const server = serveTheseTests(handler);
 
 /** Holds every upload's answer (UploadMedia, AddChatMedia) until the returned function is called. */
 const holdUploads = () => gate.hold();
@@ -435,6 +434,20 @@ describe('side panel: Read this page', () => {
     readerAnswers('<html><head><title>App</title></head><body><div id="root"></div></body></html>');
     await userEvent.click(within(chip).getByRole('button', { name: 'Read App again' }));
     await waitFor(() => expect(within(chipOf('App')).getByText('No readable text was found on this page')).toBeInTheDocument());
+    expect(mediaUploads()).toHaveLength(0);
+  });
+
+  it('says how to allow file access when the PDF on this computer may not be read, and uploads nothing', async () => {
+    await activateTab('file:///home/ada/otter-notes.pdf', 'otter-notes.pdf');
+    const access = vi.spyOn(fakeBrowser.extension, 'isAllowedFileSchemeAccess').mockResolvedValue(false);
+    // A model that reads PDFs (the file's own one reads no files).
+    const reader = testModel('basic', 0, { modelMap: { isImage: false, fileTypes: ['pdf'] } });
+    server.handle((req, res) => (req.url.includes('/api/Chat/GetModelListAll') ? sendEnvelope(res, { Code: 10000, Data: [reader] }) : handler(req, res)));
+    await renderChat({ isExtension: true });
+    await userEvent.click(await screen.findByRole('button', { name: 'Read this page: otter-notes.pdf' }));
+    await waitFor(() => expect(within(chipOf('otter-notes.pdf')).getByText(/turn on "Allow access to file URLs", then try again/)).toBeInTheDocument());
+    expect(chipOf('otter-notes.pdf')).toHaveAttribute('data-status', 'error');
+    expect(access).toHaveBeenCalled();
     expect(mediaUploads()).toHaveLength(0);
   });
 
