@@ -13,55 +13,15 @@
  *   npm run bench:selection                 # 50 runs of each case
  *   npm run bench:selection -- --runs 20
  */
-import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import puppeteer, { type CDPSession, type Page, type Target } from 'puppeteer-core';
-import { CHROMIUM, startStack, useServer, waitForExtensionStorage } from '../../tests/e2e/harness.ts';
+import type { CDPSession, Page, Target } from 'puppeteer-core';
+import { startStack, useServer, waitForExtensionStorage } from '../../tests/e2e/harness.ts';
 import { isSidePanel, selectParagraph, startArticleSite, waitForShadow } from '../../tests/e2e/selection-helpers.ts';
 import { createUser } from '../../tests/helpers/users.ts';
+import { launchBenchExtension, numberArg, percentile } from '../extension.ts';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const runsArg = process.argv.indexOf('--runs');
-const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 50;
+const RUNS = numberArg('runs', 50);
 
-// A build given in BENCH_EXTENSION_DIR is used as it is; else .output is brought up to date first.
-if (!process.env.BENCH_EXTENSION_DIR) {
-  const build = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/ensure-extension-build.ts'], { cwd: root, stdio: 'inherit' });
-  if (build.status !== 0) process.exit(build.status ?? 1);
-}
-
-/**
- * Chromium with a copy of the build (BENCH_EXTENSION_DIR, else .output/chrome-mv3 copied at once):
- * a rebuild of .output during the minutes of the runs must not pull the extension from under it.
- */
-async function launchWithExtension() {
-  const work = mkdtempSync(path.join(os.tmpdir(), 'tandem-bench-selection-'));
-  const dir = process.env.BENCH_EXTENSION_DIR ?? path.join(work, 'extension');
-  if (!process.env.BENCH_EXTENSION_DIR) cpSync(path.join(root, '.output', 'chrome-mv3'), dir, { recursive: true });
-  const browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    userDataDir: path.join(work, 'profile'),
-    ignoreDefaultArgs: ['--disable-extensions'],
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--lang=en-US', `--disable-extensions-except=${dir}`, `--load-extension=${dir}`],
-  });
-  const worker = await browser.waitForTarget((t) => t.type() === 'service_worker' && t.url().endsWith('/background.js'), { timeout: 20_000 });
-  const control = await browser.newPage();
-  await control.goto(`chrome-extension://${new URL(worker.url()).host}/manifest.json`);
-  return {
-    browser,
-    control,
-    async close() {
-      await browser.close();
-      rmSync(work, { recursive: true, force: true });
-    },
-  };
-}
-
-const [stack, ext, site] = await Promise.all([startStack(), launchWithExtension(), startArticleSite()]);
+const [stack, ext, site] = await Promise.all([startStack(), launchBenchExtension('selection'), startArticleSite()]);
 
 /** The side panel's network, watched for AddMessage: when it left, and when its answer ended. */
 type Watch = { session: CDPSession; sent: Promise<number>; done: Promise<void> };
@@ -86,11 +46,6 @@ async function watchPanel(target: Target): Promise<Watch> {
   session.on('Network.loadingFailed', end);
   await session.send('Network.enable');
   return { session, sent, done };
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 try {

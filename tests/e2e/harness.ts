@@ -109,9 +109,10 @@ export type ExtensionBrowser = {
 
 /**
  * Headless Chromium with the unpacked extension loaded (extension ids and flags: docs/architecture.md#testing).
- * `lang` is the browser's language (its own pages need the chromium-l10n package for another than en-US).
+ * `lang` is the browser's language (its own pages need the chromium-l10n package for another than en-US);
+ * `extensionDir` the unpacked build (the benchmarks load a copy of it, bench/extension.ts).
  */
-export async function launchWithExtension(lang = 'en-US'): Promise<ExtensionBrowser> {
+export async function launchWithExtension(lang = 'en-US', extensionDir = EXTENSION_DIR): Promise<ExtensionBrowser> {
   const profile = mkdtempSync(path.join(os.tmpdir(), 'tandem-e2e-'));
   const browser = await puppeteer.launch({
     executablePath: CHROMIUM,
@@ -128,8 +129,8 @@ export async function launchWithExtension(lang = 'en-US'): Promise<ExtensionBrow
       '--disable-sync',
       '--no-first-run',
       `--lang=${lang}`,
-      `--disable-extensions-except=${EXTENSION_DIR}`,
-      `--load-extension=${EXTENSION_DIR}`,
+      `--disable-extensions-except=${extensionDir}`,
+      `--load-extension=${extensionDir}`,
     ],
   });
   const target = await browser.waitForTarget(
