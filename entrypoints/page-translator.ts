@@ -6,7 +6,7 @@ import { findBlocks, PageTranslator, serializeBlock } from '../shared/utils/page
 import { PAGE_TRANSLATOR_SOURCE, type PageTranslationState, type PageTranslatorConfig } from '../shared/utils/page-translate/protocol.ts';
 import type { PageTranslatorReply } from '../shared/utils/page-translate/schemas.ts';
 import { pageStringsFor } from '../shared/utils/page-translate/strings.ts';
-import { SELECTION_MESSAGE_SOURCE } from '../shared/utils/sider-settings.ts';
+import { SELECTION_MESSAGE_SOURCE, TRANSLATE_PREFS_KEY } from '../shared/utils/sider-settings.ts';
 
 /**
  * The page translator, injected into the user's tab on first use (shared/platform/page-translate.ts:
@@ -32,7 +32,7 @@ async function ask(message: object): Promise<PageTranslatorReply> {
   return reply;
 }
 
-/** The text of the blocks on screen now, for the price shown before much is translated. */
+/** The text of the blocks on screen now, for the price shown before the page is translated. */
 function visibleSegments(target: TranslateLanguage): string[] {
   const { blocks } = findBlocks(document.body, target, { deadline: performance.now() + 15 });
   const segments: string[] = [];
@@ -48,6 +48,13 @@ function visibleSegments(target: TranslateLanguage): string[] {
   return segments;
 }
 
+/** "Don't ask again": TranslatePrefs.askFirst off, the other fields kept (this tab's script may write the extension's storage). */
+async function stopAsking(): Promise<void> {
+  const stored = (await browser.storage.local.get(TRANSLATE_PREFS_KEY))[TRANSLATE_PREFS_KEY] as { v?: number; value?: object } | undefined;
+  const value = stored?.v === 1 && typeof stored.value === 'object' ? stored.value : {};
+  await browser.storage.local.set({ [TRANSLATE_PREFS_KEY]: { v: 1, value: { ...value, askFirst: false } } });
+}
+
 function start(config: PageTranslatorConfig): Running {
   const target = config.targetLanguage as TranslateLanguage;
   const s = pageStringsFor(config.language);
@@ -58,8 +65,18 @@ function start(config: PageTranslatorConfig): Running {
     running.bar.remove();
     if (globals.__tandemPageTranslator === running) delete globals.__tandemPageTranslator;
   };
+  /** What the translations so far cost (the server's price of each batch), shown as they come. */
+  let spent = 0;
+  const begin = () => {
+    bar.started();
+    translator.start();
+  };
   const bar = createBar(document, s, 'ltr', {
     showOriginal: stop,
+    translate(dontAsk) {
+      if (dontAsk) void stopAsking().catch(() => undefined);
+      begin();
+    },
     site(list) {
       void ask({ type: 'site', list, host: location.host.toLowerCase() }).catch(() => undefined);
       if (list === 'never') stop();
@@ -76,6 +93,8 @@ function start(config: PageTranslatorConfig): Running {
     async translate(segments) {
       const reply = await ask({ type: 'translate', targetLanguage: target, segments });
       if (!reply.ok) throw new TranslateRefused(reply.code);
+      spent += reply.cost;
+      if (translator.running) bar.estimate(s.spent.replace('{n}', String(spent)));
       return reply;
     },
     onTranslated: () => bar.status(s.translated),
@@ -85,16 +104,23 @@ function start(config: PageTranslatorConfig): Running {
     },
   });
   running = { translator, bar, stop };
-  translator.start();
-  // The price of what is on screen, told while the first batch is on its way.
+  // Asked for (not a site always translated, nor "Don't ask again"): the price of what is on screen
+  // first (an estimate: nothing translated, nothing charged), and nothing more until the user's Translate.
+  if (!config.ask) {
+    begin();
+    return running;
+  }
+  bar.ask();
   const segments = visibleSegments(target);
   if (segments.length) {
     void ask({ type: 'translate', targetLanguage: target, segments, estimate: true })
       .then((reply) => {
-        if (reply.ok && translator.running) bar.estimate(s.estimate.replace('{n}', String(reply.cost)));
+        if (!translator.running || spent > 0) return;
+        if (reply.ok) bar.estimate(s.estimate.replace('{n}', String(reply.cost)));
+        else if (reply.code !== 'failed') bar.problem(reply.code === 'signedOut' ? s.signedOut : s.noPoints, reply.code === 'signedOut');
       })
       .catch(() => undefined);
-  }
+  } else bar.estimate('');
   return running;
 }
 

@@ -29,7 +29,7 @@ function useLanguageOptions(): { value: string; label: string }[] {
 
 /**
  * Settings' Translation section: where pages and selections are translated to (the app's language by
- * default), how a translated page shows, the typed-text trigger and its language, and the sites
+ * default), how a translated page shows, whether its price is shown first, the typed-text trigger and its language, and the sites
  * always or never translated (shown, and removed one by one; they are added from the page translator).
  */
 export function TranslationSettings() {
@@ -60,6 +60,13 @@ export function TranslationSettings() {
               { value: 'bilingual', label: t('translateSettings.displayBilingual') },
               { value: 'replace', label: t('translateSettings.displayReplace') },
             ]}
+          />
+          <Switch
+            mt={6}
+            label={t('translateSettings.askFirst')}
+            description={t('translateSettings.askFirstHint')}
+            checked={prefs.askFirst}
+            onChange={(event) => change({ askFirst: event.currentTarget.checked })}
           />
         </Stack>
         <Stack gap={6}>

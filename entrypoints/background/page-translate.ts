@@ -7,7 +7,7 @@ import { browserLanguages, detectLanguage, languagePersisted } from '../../share
 import { togglePageTranslation } from '../../shared/platform/page-translate.ts';
 import { PAGE_TRANSLATOR_SOURCE } from '../../shared/utils/page-translate/protocol.ts';
 import { PageTranslatorMessageSchema, type PageTranslatorMessage, type PageTranslatorReply } from '../../shared/utils/page-translate/schemas.ts';
-import { loadPersisted, writePersisted } from '../../shared/storage/active.ts';
+import { loadPersisted, watchPersisted, writePersisted } from '../../shared/storage/active.ts';
 import { translatePrefsPersisted } from '../../shared/storage/translate-prefs.ts';
 
 /** The command declared in wxt.config.ts (Alt+A): translates the active tab's page, or shows its original. */
@@ -62,8 +62,8 @@ export function handlePageTranslatorMessage(message: unknown, sender: Browser.ru
     return true;
   }
   const data = parsed.data;
-  if (data.type === 'autoStart') {
-    translateTab(sender.tab.id, 'start');
+  if (data.type === 'autoStart' || data.type === 'toggle') {
+    translateTab(sender.tab.id, data.type === 'toggle' ? 'toggle' : 'start');
     respond({ ok: true, translations: [], tagsKept: [], cost: 0 });
     return true;
   }
@@ -79,6 +79,9 @@ export interface PageTranslateTestHooks {
 
 /** The page translator's side in the background: its messages and the keyboard shortcut (the menu item is in selection.ts). */
 export function wirePageTranslate(): void {
+  // The storage cache is kept current only by a watch: Settings and the page's "Don't ask again"
+  // write the preferences in other contexts, and a stale cache would ask (or show) as before.
+  watchPersisted(translatePrefsPersisted, () => {});
   browser.runtime.onMessage.addListener((message, sender, sendResponse) => {
     // true keeps the channel open for the answer; undefined leaves other messages to their listeners.
     return handlePageTranslatorMessage(message, sender, sendResponse) ? true : undefined;

@@ -88,7 +88,10 @@ async function requestTranslation(text: string, targetLanguage: string): Promise
   }
 }
 
-function send(message: SelectionMessage): void {
+/** The floating handle's "Translate page" (as the context menu's), or a site always translated opening. */
+type PageMessage = { source: typeof PAGE_TRANSLATOR_SOURCE; type: 'toggle' | 'autoStart' };
+
+function send(message: SelectionMessage | PageMessage): void {
   // Sent inside the click's task: the background opens the side panel within the user's gesture.
   // Nothing is answered; a reloaded extension (this script orphaned) throws or rejects: ignored.
   try {
@@ -287,8 +290,9 @@ function startSelectionUi(ctx: ContentScriptContext, state: State): { refresh():
     } else if (action === 'ask' && shownText) {
       send({ source: SELECTION_MESSAGE_SOURCE, type: 'ask', selection });
       hideBar();
-    } else if (action === 'open') {
-      send({ source: SELECTION_MESSAGE_SOURCE, type: 'openPanel' });
+    } else if (action === 'open' || action === 'translatePage') {
+      // The side panel; or the page translator, which the background injects as for the context menu's item.
+      send(action === 'open' ? { source: SELECTION_MESSAGE_SOURCE, type: 'openPanel' } : { source: PAGE_TRANSLATOR_SOURCE, type: 'toggle' });
     } else if (action === 'more' || action === 'iconMenu') {
       menu ??= root().appendChild(el('div', { class: 'menu', role: 'menu' }));
       const items: [string, string][] =
@@ -312,9 +316,7 @@ function startSelectionUi(ctx: ContentScriptContext, state: State): { refresh():
     }
     if (!icon) icon = makeIcon(root(), (top) => void saveSettings((c) => ({ ...c, iconTop: top })));
     icon.hidden = false;
-    icon.setAttribute('aria-label', state.s.open);
-    icon.title = state.s.open;
-    icon.querySelector('.close')?.setAttribute('aria-label', state.s.hideMenu);
+    labelIcon(icon, state.s);
     icon.style.top = `${Math.round(state.settings.iconTop * Math.max(0, window.innerHeight - 40))}px`;
   };
 
@@ -371,15 +373,28 @@ function wirePageEvents(
   });
 }
 
-/** The floating icon: a click opens the side panel; dragging moves it along the right edge (kept). */
+/** The floating handle's words, in the app's language. */
+function labelIcon(icon: HTMLElement, s: Strings): void {
+  icon.setAttribute('aria-label', s.open);
+  icon.title = s.open;
+  icon.querySelector('.close')!.setAttribute('aria-label', s.hideMenu);
+  icon.querySelector('.tp')!.textContent = s.translatePage;
+}
+
+/**
+ * The floating handle: a small tab on the right edge (24 px of it shown, half transparent, until the
+ * pointer is on it). A click opens the side panel; on hover it offers "Translate page" and its ×
+ * (hide on this site or everywhere); dragging moves it along the edge (kept).
+ */
 function makeIcon(root: ShadowRoot, onMoved: (top: number) => void): HTMLElement {
   const close = el('button', { type: 'button', class: 'close', 'data-action': 'iconMenu' }, '×');
-  const icon = el('div', { class: 'icon', role: 'button', tabindex: '0', 'data-action': 'open', 'data-tandem': 'icon' }, el('span', { class: 'logo' }, 'T'), close);
+  const translate = el('button', { type: 'button', class: 'tp', 'data-action': 'translatePage' });
+  const icon = el('div', { class: 'icon', role: 'button', tabindex: '0', 'data-action': 'open', 'data-tandem': 'icon' }, el('span', { class: 'logo' }, 'T'), translate, close);
   root.append(icon);
   let start: { y: number; top: number; id: number } | null = null;
   let dragged = false;
   icon.addEventListener('pointerdown', (event) => {
-    if (event.target === close || event.button !== 0) return;
+    if (event.target === close || event.target === translate || event.button !== 0) return;
     start = { y: event.clientY, top: icon.offsetTop, id: event.pointerId };
     dragged = false;
     // Captured at once: a quick drag leaves the 40-px icon before its first move arrives.
@@ -442,11 +457,7 @@ async function start(ctx: ContentScriptContext): Promise<void> {
   if (ctx.isInvalid || isTandemPage(stored[SERVER_URL_KEY])) return;
   // A site the user always translates: the background injects the page translator (not part of this script).
   if (window === window.top && isAlwaysTranslated(stored[TRANSLATE_PREFS_KEY], location.host.toLowerCase())) {
-    try {
-      browser.runtime.sendMessage({ source: PAGE_TRANSLATOR_SOURCE, type: 'autoStart' }).catch(() => undefined);
-    } catch {
-      // The extension was reloaded under this page.
-    }
+    send({ source: PAGE_TRANSLATOR_SOURCE, type: 'autoStart' });
   }
   const rawTools = stored[SELECTION_TOOLS_KEY];
   const language = languageOf(rawTools);

@@ -35,8 +35,11 @@ button:hover, button:focus-visible { background: #eef2ff; color: #3b5bdb; }
 .menu button { padding: 8px 10px; }
 .icon { position: fixed; right: 0; width: 40px; height: 40px; display: flex; align-items: center; justify-content: center;
   background: #4c6ef5; color: #fff; border-radius: 20px 0 0 20px; box-shadow: 0 2px 10px rgba(0,0,0,.2); cursor: grab;
-  z-index: 2147483646; touch-action: none; transform: translateX(6px); transition: transform .15s ease; }
-.icon:hover { transform: translateX(0); }
+  z-index: 2147483646; touch-action: none; transform: translateX(16px); opacity: .55; transition: transform .15s ease, opacity .15s ease; }
+.icon:hover, .icon:focus-within { transform: translateX(0); opacity: 1; }
+.icon .tp { position: absolute; right: 100%; top: 4px; display: none; padding: 8px 10px; background: #fff; color: #1f2328;
+  border: 1px solid #d0d7de; border-radius: 8px; box-shadow: 0 2px 10px rgba(0,0,0,.16); font-size: 12px; }
+.icon:hover .tp, .icon .tp:focus-visible { display: inline-flex; }
 .icon.dragging { cursor: grabbing; transition: none; }
 .icon .logo { font: 700 17px/1 system-ui, sans-serif; pointer-events: none; }
 .icon .close { position: absolute; top: -6px; left: -6px; width: 16px; height: 16px; padding: 0; justify-content: center;

@@ -12,9 +12,10 @@ import { el } from './ui.ts';
  *   Passwords, e-mail addresses, numbers, URLs and the like are never sent anywhere.
  * - Only a real user's typing of a space counts (trusted insertText), with the caret at the end:
  *   a paste or a page's script does not set it off.
- * - The whole text is replaced with insertText, which keeps the browser's undo stack: Ctrl+Z brings
- *   back what was typed (with its three spaces). When the field changed while the translation was
- *   on its way, the translation is dropped: the user's newer text wins.
+ * - The text is replaced with the browser's editing commands, which keep its undo stack: the three
+ *   spaces are deleted first, then the rest replaced, so Ctrl+Z brings back what was typed before
+ *   the trigger (without its spaces). When the field changed while the translation was on its way,
+ *   the translation is dropped: the user's newer text wins.
  */
 
 /** A field's text ending with three spaces (a contenteditable turns some of them into no-break spaces). */
@@ -93,9 +94,16 @@ function indicator(root: ShadowRoot, field: Field, label: string): HTMLElement {
   return badge;
 }
 
+/**
+ * Puts `text` in place of the field's whole text, in two edits the browser can undo: the trigger's
+ * three spaces go first, then the rest is replaced. Ctrl+Z undoes the second: the field shows what
+ * the user had before typing the trigger, exactly.
+ */
 function replaceAll(field: Field, text: string): void {
   field.focus();
   if (isControl(field)) {
+    field.setSelectionRange(field.value.length - 3, field.value.length);
+    document.execCommand('delete');
     field.select();
     if (!document.execCommand('insertText', false, text)) {
       field.value = text;
@@ -103,9 +111,15 @@ function replaceAll(field: Field, text: string): void {
     }
     return;
   }
+  const selection = window.getSelection();
   const range = document.createRange();
   range.selectNodeContents(field);
-  const selection = window.getSelection();
+  range.collapse(false);
+  selection?.removeAllRanges();
+  selection?.addRange(range);
+  for (let i = 0; i < 3; i += 1) selection?.modify('extend', 'backward', 'character');
+  document.execCommand('delete');
+  range.selectNodeContents(field);
   selection?.removeAllRanges();
   selection?.addRange(range);
   document.execCommand('insertText', false, text);

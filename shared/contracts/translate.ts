@@ -81,6 +81,8 @@ export const TranslatePrefsSchema = z.object({
   targetLanguage: TranslateLanguageSchema.nullable().default(null),
   /** A whole page: the translation under each paragraph, or in its place. */
   display: z.enum(['bilingual', 'replace']).default('bilingual'),
+  /** A whole page asked for (not a site always translated): its bar first shows the price of what is on screen and waits for Translate. */
+  askFirst: z.boolean().default(true),
   /** Sites translated as soon as a page of theirs opens, and sites never offered translation. */
   alwaysSites: z.array(SiteHostSchema).max(500).default([]),
   neverSites: z.array(SiteHostSchema).max(500).default([]),

@@ -17,7 +17,7 @@ export function pageTargetLanguage(prefs: TranslatePrefs, language: Language): T
  */
 export async function togglePageTranslation(tabId: number, language: Language, mode: PageTranslatorConfig['mode'] = 'toggle'): Promise<PageTranslationState> {
   const prefs = await loadPersisted(translatePrefsPersisted);
-  const config: PageTranslatorConfig = { mode, targetLanguage: pageTargetLanguage(prefs, language), display: prefs.display, language };
+  const config: PageTranslatorConfig = { mode, targetLanguage: pageTargetLanguage(prefs, language), display: prefs.display, language, ask: mode === 'toggle' && prefs.askFirst };
   await browser.scripting.executeScript({
     target: { tabId },
     func: (value: PageTranslatorConfig) => {

@@ -60,22 +60,23 @@ export function startArticleSite(): Promise<{ origin: string; close(): Promise<v
 
 type DomNode = { nodeId: number; nodeName: string; shadowRoots?: DomNode[]; children?: DomNode[]; shadowRootType?: string };
 
-function findHost(node: DomNode): DomNode | undefined {
-  if (node.nodeName === 'TANDEM-SIDER') return node;
+function findHost(node: DomNode, name = 'TANDEM-SIDER'): DomNode | undefined {
+  if (node.nodeName === name) return node;
   for (const child of [...(node.children ?? []), ...(node.shadowRoots ?? [])]) {
-    const found = findHost(child);
+    const found = findHost(child, name);
     if (found) return found;
   }
   return undefined;
 }
 
 /**
- * The centre of the element matching `selector` inside the toolbar's closed shadow root, or null.
+ * The centre of the element matching `selector` inside the toolbar's closed shadow root (or that of
+ * the host element `hostName`: TANDEM-TRANSLATE-BAR for the page translator's bar), or null.
  * The DevTools protocol sees closed roots (the page's scripts do not).
  */
-export async function shadowPoint(session: CDPSession, selector: string): Promise<{ x: number; y: number } | null> {
+export async function shadowPoint(session: CDPSession, selector: string, hostName = 'TANDEM-SIDER'): Promise<{ x: number; y: number } | null> {
   const { root } = (await session.send('DOM.getDocument', { depth: -1, pierce: true })) as unknown as { root: DomNode };
-  const host = findHost(root);
+  const host = findHost(root, hostName);
   const shadow = host?.shadowRoots?.[0];
   if (!shadow) return null;
   const { nodeId } = await session.send('DOM.querySelector', { nodeId: shadow.nodeId, selector });
@@ -90,6 +91,18 @@ export async function shadowPoint(session: CDPSession, selector: string): Promis
   }
 }
 
+/** Runs the function `fn` (its source) on the element matching `selector` in host `hostName`'s closed shadow root; its value, or null. */
+export async function shadowEval<T>(session: CDPSession, selector: string, fn: string, hostName = 'TANDEM-SIDER'): Promise<T | null> {
+  const { root } = (await session.send('DOM.getDocument', { depth: -1, pierce: true })) as unknown as { root: DomNode };
+  const shadow = findHost(root, hostName)?.shadowRoots?.[0];
+  if (!shadow) return null;
+  const { nodeId } = await session.send('DOM.querySelector', { nodeId: shadow.nodeId, selector });
+  if (!nodeId) return null;
+  const { object } = await session.send('DOM.resolveNode', { nodeId });
+  const { result } = await session.send('Runtime.callFunctionOn', { objectId: object.objectId!, functionDeclaration: fn, returnByValue: true });
+  return result.value as T;
+}
+
 /** The shadow root's type as the protocol reports it ('closed'). */
 export async function shadowRootType(session: CDPSession): Promise<string | undefined> {
   const { root } = (await session.send('DOM.getDocument', { depth: -1, pierce: true })) as unknown as { root: DomNode };
@@ -97,10 +110,10 @@ export async function shadowRootType(session: CDPSession): Promise<string | unde
 }
 
 /** Waits until `selector` is visible in the shadow root; its centre. */
-export async function waitForShadow(session: CDPSession, selector: string, timeout = 10_000): Promise<{ x: number; y: number }> {
+export async function waitForShadow(session: CDPSession, selector: string, timeout = 10_000, hostName = 'TANDEM-SIDER'): Promise<{ x: number; y: number }> {
   const deadline = Date.now() + timeout;
   for (;;) {
-    const point = await shadowPoint(session, selector);
+    const point = await shadowPoint(session, selector, hostName);
     if (point) return point;
     if (Date.now() > deadline) throw new Error(`${selector} did not show in the toolbar's shadow root`);
     await new Promise((resolve) => setTimeout(resolve, 25));

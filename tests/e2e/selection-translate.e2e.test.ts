@@ -213,7 +213,7 @@ describe('Typed-text trigger: three spaces translate what was typed', () => {
     await page.$eval('#note', (t) => ((t as HTMLTextAreaElement).value = ''));
   });
 
-  it('on: the textarea\'s text is replaced by its translation; Ctrl+Z brings it back', async () => {
+  it('on: the textarea\'s text is replaced by its translation; Ctrl+Z brings back what was typed before the trigger', async () => {
     await setPrefs({ typedTrigger: 'triple-space', typedLanguage: 'fr' });
     await new Promise((resolve) => setTimeout(resolve, 200));
     await page.click('#note');
@@ -222,13 +222,20 @@ describe('Typed-text trigger: three spaces translate what was typed', () => {
     await page.keyboard.down('Control');
     await page.keyboard.press('z');
     await page.keyboard.up('Control');
-    await waitForValue('#note', 'See you tomorrow   ');
+    // Exactly what the user had before the three spaces: not the spaces that set the trigger off.
+    await waitForValue('#note', 'See you tomorrow');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await page.$eval('#note', (t) => (t as HTMLTextAreaElement).value)).toBe('See you tomorrow');
   });
 
   it('on: in a contenteditable editor too', async () => {
     await page.click('#editor');
     await page.keyboard.type('Thank you   ');
     await page.waitForFunction(() => document.querySelector('#editor')!.textContent === '[fr] Thank you', { timeout: 15_000 });
+    await page.keyboard.down('Control');
+    await page.keyboard.press('z');
+    await page.keyboard.up('Control');
+    await page.waitForFunction(() => document.querySelector('#editor')!.textContent === 'Thank you', { timeout: 5_000 });
   });
 
   it('password fields are never sent', async () => {

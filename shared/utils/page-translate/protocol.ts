@@ -13,6 +13,8 @@ export interface PageTranslatorConfig {
   mode: 'toggle' | 'start';
   targetLanguage: string;
   display: 'bilingual' | 'replace';
+  /** The bar shows the price of what is on screen and waits for the user's Translate (nothing charged before). */
+  ask: boolean;
   /** The app's language, for the in-page bar's words. */
   language: 'en' | 'zh';
 }

@@ -13,6 +13,8 @@ export const PageTranslatorMessageSchema = z.discriminatedUnion('type', [
   }),
   z.object({ source: z.literal(PAGE_TRANSLATOR_SOURCE), type: z.literal('site'), list: z.enum(['always', 'never']), host: SiteHostSchema }),
   z.object({ source: z.literal(PAGE_TRANSLATOR_SOURCE), type: z.literal('autoStart') }),
+  /** The floating handle's "Translate page": as the context menu's item. */
+  z.object({ source: z.literal(PAGE_TRANSLATOR_SOURCE), type: z.literal('toggle') }),
 ]);
 export type PageTranslatorMessage = z.infer<typeof PageTranslatorMessageSchema>;
 

@@ -18,6 +18,12 @@ const STRINGS = {
     noPoints: 'Not enough points to translate this page.',
     failed: 'The translation failed. Try again later.',
     alwaysDone: 'This site will be translated whenever you open it.',
+    ask: 'Translate this page?',
+    pricing: 'Working out the price of what is on screen…',
+    translate: 'Translate',
+    dontAsk: 'Don’t ask again',
+    cancel: 'Cancel',
+    spent: '{n} points spent so far',
   },
   zh: {
     bar: 'Tandem 网页翻译',
@@ -33,6 +39,12 @@ const STRINGS = {
     noPoints: '积分不足，无法翻译此页面。',
     failed: '翻译失败，请稍后再试。',
     alwaysDone: '以后打开此网站时都会自动翻译。',
+    ask: '翻译此页面？',
+    pricing: '正在计算屏幕上内容所需的积分…',
+    translate: '翻译',
+    dontAsk: '不再询问',
+    cancel: '取消',
+    spent: '已花费 {n} 积分',
   },
 } as const;
 

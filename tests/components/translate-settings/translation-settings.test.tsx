@@ -36,6 +36,16 @@ describe('Settings: Translation', () => {
     expect(screen.getByRole('switch', { name: /Translate what I type/ })).not.toBeChecked();
     expect(screen.getByLabelText('Translate what I type into', { selector: 'input' })).toBeDisabled();
     expect(within(screen.getByRole('group', { name: 'Always translate these sites' })).getByText('None yet.')).toBeVisible();
+    expect(screen.getByRole('switch', { name: /Show the price before translating a page/ })).toBeChecked();
+  });
+
+  it('turns off (and back on) showing the price before a page is translated, the bar\'s "Don\'t ask again"', async () => {
+    await renderInApp(<TranslationSettings />, { apiBase: server.url });
+    const ask = await screen.findByRole('switch', { name: /Show the price before translating a page/ });
+    await userEvent.click(ask);
+    await waitFor(async () => expect((await stored()).askFirst).toBe(false));
+    await userEvent.click(ask);
+    await waitFor(async () => expect((await stored()).askFirst).toBe(true));
   });
 
   it('turns the typed-text trigger on, picks its language and a target language: all kept in TranslatePrefs', async () => {
@@ -76,5 +86,6 @@ describe('Settings: Translation', () => {
     expect(await screen.findByText('翻译')).toBeVisible();
     expect(screen.getByRole('switch', { name: /连按三次空格键/ })).toBeVisible();
     expect(screen.getByLabelText('网页和所选文字翻译为', { selector: 'input' })).toHaveValue('应用语言');
+    expect(screen.getByRole('switch', { name: /翻译网页前先显示所需积分/ })).toBeChecked();
   });
 });
