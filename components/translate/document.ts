@@ -1,4 +1,10 @@
-import { TRANSLATE_MAX_SEGMENT_CHARS, TRANSLATE_MAX_SEGMENTS, TRANSLATE_MAX_TOTAL_CHARS } from '../../shared/contracts/translate.ts';
+import {
+  SERVER_DOCUMENT_EXTENSIONS,
+  TRANSLATE_DOCUMENT_MAX_CHARS,
+  TRANSLATE_MAX_SEGMENT_CHARS,
+  TRANSLATE_MAX_SEGMENTS,
+  TRANSLATE_MAX_TOTAL_CHARS,
+} from '../../shared/contracts/translate.ts';
 
 /**
  * The Translate page's text as pieces: what is translated (a paragraph, a subtitle's lines) and what is
@@ -14,11 +20,14 @@ export interface Piece {
 /** How a text is cut into pieces: plain text, Markdown (code blocks kept), subtitles (numbers and timings kept). */
 export type DocumentKind = 'text' | 'markdown' | 'subtitles';
 
-/** The documents the page opens, by extension: text formats only (the server has no route answering a document's text). */
+/** The text documents the page reads itself, by extension. */
 export const DOCUMENT_KINDS: Record<string, DocumentKind> = { txt: 'text', text: 'text', md: 'markdown', markdown: 'markdown', srt: 'subtitles', vtt: 'subtitles' };
 
+/** Every extension the page opens: its text documents, and the .docx and .pdf the server reads for it (as plain text). */
+export const OPENED_EXTENSIONS: readonly string[] = [...Object.keys(DOCUMENT_KINDS), ...SERVER_DOCUMENT_EXTENSIONS];
+
 /** What the page translates at once (a pasted text or an opened document), in characters: about 30 requests at most. */
-export const PAGE_MAX_CHARS = 200_000;
+export const PAGE_MAX_CHARS = TRANSLATE_DOCUMENT_MAX_CHARS;
 
 /** A batch's limits: the contract's segment count, and fewer characters than its maximum so that results come in steadily. */
 export const BATCH_LIMITS = { maxSegments: TRANSLATE_MAX_SEGMENTS, maxChars: Math.min(6000, TRANSLATE_MAX_TOTAL_CHARS) };
@@ -154,17 +163,29 @@ export function translatedChars(pieces: readonly Piece[]): number {
   return pieces.reduce((sum, piece) => sum + (piece.translate ? piece.text.length : 0), 0);
 }
 
-/** The kind of a document by its file name; null when the page cannot open it. */
-export function documentKind(fileName: string): DocumentKind | null {
+const extensionOf = (fileName: string) => {
   const dot = fileName.lastIndexOf('.');
-  return dot < 0 ? null : (DOCUMENT_KINDS[fileName.slice(dot + 1).toLowerCase()] ?? null);
+  return dot < 0 ? '' : fileName.slice(dot + 1).toLowerCase();
+};
+
+/** The kind of a document by its file name; null when the page cannot open it. A .docx or .pdf is read as plain text. */
+export function documentKind(fileName: string): DocumentKind | null {
+  if (isServerDocument(fileName)) return 'text';
+  return DOCUMENT_KINDS[extensionOf(fileName)] ?? null;
+}
+
+/** A .docx or .pdf: its text is read on the server (POST /api/System/DocumentText), its translation saved as .txt. */
+export function isServerDocument(fileName: string): boolean {
+  return (SERVER_DOCUMENT_EXTENSIONS as readonly string[]).includes(extensionOf(fileName));
 }
 
 /** The translation's file name: the document's with the target language before its extension ("notes.zh-Hans.md"), or "translation.<target>.txt". */
 export function translationFileName(fileName: string | null, target: string): string {
   if (!fileName) return `translation.${target}.txt`;
   const dot = fileName.lastIndexOf('.');
-  return dot <= 0 ? `${fileName}.${target}.txt` : `${fileName.slice(0, dot)}.${target}${fileName.slice(dot)}`;
+  if (dot <= 0) return `${fileName}.${target}.txt`;
+  // A Word or PDF document's translation is its text: a .txt ("Report.de.txt").
+  return `${fileName.slice(0, dot)}.${target}${isServerDocument(fileName) ? '.txt' : fileName.slice(dot)}`;
 }
 
 /** The MIME type a translation is saved with. */

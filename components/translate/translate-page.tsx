@@ -2,23 +2,28 @@ import { Alert, Anchor, Box, Button, FileButton, Group, Loader, NativeSelect, Pa
 import { useAtom, useAtomValue } from 'jotai';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import en from '../../locales/features/translate.en.json';
+import { documentText } from '../../shared/api/translate.ts';
 import { isLoggedInAtom } from '../../shared/atoms/auth.ts';
+import { MEDIA_LIMITS } from '../../shared/contracts/media.ts';
 import { translatePrefsAtom } from '../../shared/atoms/translate.ts';
 import { RTL_LANGUAGES, TRANSLATE_LANGUAGES, TranslateLanguageSchema, type TranslateLanguage } from '../../shared/contracts/translate.ts';
 import { addEnglishStrings } from '../../shared/i18n/feature-strings.ts';
 import { usePlatform } from '../app-shell/platform-context.tsx';
 import { SignInPrompt } from '../app-shell/sign-in-prompt.tsx';
 import { downloadText } from '../ui/download.ts';
+import { errorMessage } from '../ui/error-message.ts';
 import { IconCopy, IconDownload, IconFileText, IconRefresh, IconX } from '../ui/icons.tsx';
 import { PageFrame } from '../ui/page-frame.tsx';
 import {
   BATCH_LIMITS,
   batchText,
-  DOCUMENT_KINDS,
   documentKind,
+  isServerDocument,
   makeBatches,
   normaliseNewlines,
+  OPENED_EXTENSIONS,
   PAGE_MAX_CHARS,
   splitDocument,
   translationFileName,
@@ -73,6 +78,7 @@ function Translator() {
   const [source, setSource] = useState('');
   const [document, setDocument] = useState<{ name: string; kind: DocumentKind } | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
+  const [reading, setReading] = useState<string | null>(null);
   const { job, start, retry, resume, stop, clear } = useTranslateJob();
   const kind = document?.kind ?? 'text';
   const tooLong = source.length > PAGE_MAX_CHARS;
@@ -90,20 +96,13 @@ function Translator() {
   const open = async (file: File | null) => {
     if (!file) return;
     setFileError(null);
-    const fileKind = documentKind(file.name);
-    if (!fileKind) return setFileError(t('translate.unsupportedFile', { name: file.name }));
-    // A file far bigger than the page translates at once is not read (UTF-8: at most 4 bytes a character).
-    if (file.size > PAGE_MAX_CHARS * 4) return setFileError(t('translate.fileTooBig', { name: file.name, max }));
-    let text: string;
-    try {
-      text = normaliseNewlines(await file.text());
-    } catch {
-      return setFileError(t('translate.fileUnreadable', { name: file.name }));
-    }
-    if (text.length > PAGE_MAX_CHARS) return setFileError(t('translate.fileTooBig', { name: file.name, max }));
+    setReading(file.name);
+    const read = await readDocument(file, t, max);
+    setReading(null);
+    if ('error' in read) return setFileError(read.error);
     clear();
-    setSource(text);
-    setDocument({ name: file.name, kind: fileKind });
+    setSource(read.text);
+    setDocument({ name: file.name, kind: documentKind(file.name)! });
   };
 
   const reset = () => {
@@ -158,7 +157,7 @@ function Translator() {
             data-testid="translate-source"
           />
           <CharCount chars={source.length} parts={parts} tooLong={tooLong} />
-          <DocumentLine name={document?.name ?? null} error={fileError} onFile={(file) => void open(file)} />
+          <DocumentLine name={document?.name ?? null} reading={reading} error={fileError} onFile={(file) => void open(file)} />
         </Stack>
 
         <Stack gap={6}>
@@ -198,22 +197,58 @@ function CharCount({ chars, parts, tooLong }: { chars: number; parts: number; to
   );
 }
 
-/** "Or open a document": the file button, the document open (or the types it opens), and why a file could not be opened. */
-function DocumentLine({ name, error, onFile }: { name: string | null; error: string | null; onFile: (file: File | null) => void }) {
+/**
+ * An opened document's text, or why it cannot be translated here: a text file read in the browser,
+ * a .docx or .pdf read on the server (its text only: the translation downloads as .txt).
+ */
+async function readDocument(file: File, t: TFunction, max: string): Promise<{ text: string } | { error: string }> {
+  if (!documentKind(file.name)) return { error: t('translate.unsupportedFile', { name: file.name }) };
+  if (isServerDocument(file.name)) {
+    const limit = MEDIA_LIMITS.chat.maxBytes;
+    if (file.size > limit) return { error: t('translate.documentTooBig', { name: file.name, mb: limit / 1024 / 1024 }) };
+    try {
+      return { text: normaliseNewlines((await documentText(file)).text) };
+    } catch (error) {
+      return { error: errorMessage(error) };
+    }
+  }
+  // A file far bigger than the page translates at once is not read (UTF-8: at most 4 bytes a character).
+  if (file.size > PAGE_MAX_CHARS * 4) return { error: t('translate.fileTooBig', { name: file.name, max }) };
+  let text: string;
+  try {
+    text = normaliseNewlines(await file.text());
+  } catch {
+    return { error: t('translate.fileUnreadable', { name: file.name }) };
+  }
+  if (text.length > PAGE_MAX_CHARS) return { error: t('translate.fileTooBig', { name: file.name, max }) };
+  return { text };
+}
+
+/** "Or open a document": the file button, the document open (or the types it opens, or the one being read), and why a file could not be opened. */
+function DocumentLine({ name, reading, error, onFile }: { name: string | null; reading: string | null; error: string | null; onFile: (file: File | null) => void }) {
   const { t } = useTranslation();
   return (
     <>
       <Group gap="xs" wrap="wrap">
-        <FileButton onChange={onFile} accept={Object.keys(DOCUMENT_KINDS).map((ext) => `.${ext}`).join(',')} inputProps={{ 'data-testid': 'translate-file' } as object}>
+        <FileButton onChange={onFile} accept={OPENED_EXTENSIONS.map((ext) => `.${ext}`).join(',')} inputProps={{ 'data-testid': 'translate-file' } as object}>
           {(props) => (
             <Button {...props} variant="default" size="xs" leftSection={<IconFileText size={14} />}>
               {t('translate.openDocument')}
             </Button>
           )}
         </FileButton>
-        <Text size="xs" c="dimmed">
-          {name ? t('translate.documentOpened', { name }) : t('translate.documentTypes')}
-        </Text>
+        {reading ? (
+          <Group gap={6} data-testid="translate-file-reading">
+            <Loader size="xs" />
+            <Text size="xs" c="dimmed">
+              {t('translate.readingDocument', { name: reading })}
+            </Text>
+          </Group>
+        ) : (
+          <Text size="xs" c="dimmed">
+            {name ? t(isServerDocument(name) ? 'translate.documentAsText' : 'translate.documentOpened', { name }) : t('translate.documentTypes')}
+          </Text>
+        )}
       </Group>
       {error && (
         <Alert color="red" variant="light" p="xs" data-testid="translate-file-error">

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { transText } from '../../shared/api/translate.ts';
+import { newTranslateRequestId, transTextKeyed } from '../../shared/api/translate.ts';
 import type { TranslateLanguage } from '../../shared/contracts/translate.ts';
 import { errorMessage } from '../ui/error-message.ts';
 import { BATCH_LIMITS, batchText, CONCURRENCY, makeBatches, splitDocument, type Batch, type DocumentKind, type Piece } from './document.ts';
@@ -12,6 +12,8 @@ export interface TranslateJob {
   target: TranslateLanguage;
   pieces: Piece[];
   batches: Batch[];
+  /** Each batch's idempotency key: sent again when the batch is (a retry, a resume), so it is never charged twice. */
+  requestIds: string[];
   states: BatchStatus[];
   translations: ReadonlyMap<number, string>;
   detectedLanguage: string | null;
@@ -70,7 +72,8 @@ export function useTranslateJob() {
           setState(of, index, { status: 'running' });
           const batch = of.batches[index]!;
           try {
-            const result = await transText({ segments: batch.segments.map((i) => of.pieces[i]!.text), targetLanguage: of.target }, abort.signal);
+            const segments = batch.segments.map((i) => of.pieces[i]!.text);
+            const result = await transTextKeyed({ segments, targetLanguage: of.target }, abort.signal, of.requestIds[index]);
             update((j) => {
               const translations = new Map(j.translations);
               batch.segments.forEach((piece, k) => translations.set(piece, result.translations[k] ?? ''));
@@ -105,6 +108,7 @@ export function useTranslateJob() {
         target,
         pieces,
         batches,
+        requestIds: batches.map(() => newTranslateRequestId()),
         states: batches.map(() => ({ status: 'waiting' })),
         translations: new Map(),
         detectedLanguage: null,

@@ -1,14 +1,11 @@
 import { browser, type Browser } from 'wxt/browser';
-import { ApiError } from '../../shared/api/request.ts';
-import { transText } from '../../shared/api/translate.ts';
-import { tokenPersisted } from '../../shared/atoms/auth.ts';
-import { Codes } from '../../shared/contracts/envelope.ts';
 import { browserLanguages, detectLanguage, languagePersisted } from '../../shared/i18n/language.ts';
 import { togglePageTranslation } from '../../shared/platform/page-translate.ts';
 import { PAGE_TRANSLATOR_SOURCE } from '../../shared/utils/page-translate/protocol.ts';
 import { PageTranslatorMessageSchema, type PageTranslatorMessage, type PageTranslatorReply } from '../../shared/utils/page-translate/schemas.ts';
 import { loadPersisted, watchPersisted, writePersisted } from '../../shared/storage/active.ts';
 import { translatePrefsPersisted } from '../../shared/storage/translate-prefs.ts';
+import { callTranslate } from './translate-call.ts';
 
 /** The command declared in wxt.config.ts (Alt+A): translates the active tab's page, or shows its original. */
 export const TRANSLATE_PAGE_COMMAND = 'translate-page';
@@ -26,17 +23,10 @@ async function translateTabNow(tabId: number, mode: 'toggle' | 'start'): Promise
 }
 
 async function translateSegments(message: Extract<PageTranslatorMessage, { type: 'translate' }>): Promise<PageTranslatorReply> {
-  if ((await loadPersisted(tokenPersisted)) === null) return { ok: false, code: 'signedOut', message: 'not signed in' };
-  try {
-    const result = await transText({ segments: message.segments, targetLanguage: message.targetLanguage, estimate: message.estimate });
-    return { ok: true, translations: result.translations, tagsKept: result.tagsKept, cost: result.cost };
-  } catch (error) {
-    const code = error instanceof ApiError ? error.code : Codes.ServerError;
-    const text = error instanceof Error ? error.message : String(error);
-    if (code === Codes.NotLoggedIn) return { ok: false, code: 'signedOut', message: text };
-    if (code === Codes.NotEnoughPoints) return { ok: false, code: 'noPoints', message: text };
-    return { ok: false, code: 'failed', message: text };
-  }
+  const outcome = await callTranslate({ segments: message.segments, targetLanguage: message.targetLanguage, estimate: message.estimate });
+  if (outcome.ok) return { ok: true, translations: outcome.result.translations, tagsKept: outcome.result.tagsKept, cost: outcome.result.cost };
+  if (outcome.reason === 'signIn') return { ok: false, code: 'signedOut', message: outcome.message || 'not signed in' };
+  return { ok: false, code: outcome.reason, message: outcome.message };
 }
 
 async function updateSite(list: 'always' | 'never', host: string): Promise<PageTranslatorReply> {

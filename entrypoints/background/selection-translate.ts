@@ -1,15 +1,9 @@
 import type { Browser } from 'wxt/browser';
 import { browser } from 'wxt/browser';
 import { z } from 'zod';
-import { ApiError } from '../../shared/api/request.ts';
-import { transText } from '../../shared/api/translate.ts';
-import { tokenPersisted } from '../../shared/atoms/auth.ts';
-import { Codes } from '../../shared/contracts/envelope.ts';
 import { TRANSLATE_MAX_SEGMENT_CHARS, TranslateLanguageSchema, type TransTextBody } from '../../shared/contracts/translate.ts';
-import { loadPersisted } from '../../shared/storage/active.ts';
 import { MAX_TRANSLATE_TEXT, SELECTION_MESSAGE_SOURCE, type TranslateReply } from '../../shared/utils/sider-settings.ts';
-import { applyToolLanguage } from './selection-tools.ts';
-import { loadServerUrl } from './server.ts';
+import { callTranslate } from './translate-call.ts';
 
 const TranslateRequestSchema = z.object({
   source: z.literal(SELECTION_MESSAGE_SOURCE),
@@ -48,20 +42,10 @@ export function segmentsOf(text: string): string[] {
 }
 
 async function translate(text: string, targetLanguage: TransTextBody['targetLanguage']): Promise<TranslateReply> {
-  await loadServerUrl();
-  // The server's messages (not enough points, ...) come in the user's language: Accept-Language follows i18next.
-  await applyToolLanguage();
-  if (!(await loadPersisted(tokenPersisted))) return { ok: false, reason: 'signIn', message: '' };
-  try {
-    const body: TransTextBody = text.length <= TRANSLATE_MAX_SEGMENT_CHARS ? { text, targetLanguage } : { segments: segmentsOf(text), targetLanguage };
-    const result = await transText(body);
-    return { ok: true, text: result.translations.join('\n') };
-  } catch (error) {
-    const code = error instanceof ApiError ? error.code : 0;
-    const message = error instanceof Error ? error.message : String(error);
-    if (code === Codes.NotLoggedIn) return { ok: false, reason: 'signIn', message };
-    return { ok: false, reason: code === Codes.NotEnoughPoints ? 'points' : 'failed', message };
-  }
+  const body: TransTextBody = text.length <= TRANSLATE_MAX_SEGMENT_CHARS ? { text, targetLanguage } : { segments: segmentsOf(text), targetLanguage };
+  const outcome = await callTranslate(body);
+  if (outcome.ok) return { ok: true, text: outcome.result.translations.join('\n') };
+  return { ok: false, reason: outcome.reason === 'noPoints' ? 'points' : outcome.reason, message: outcome.message };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { EventStream } from '../core/event-stream.ts';
+import { onResponseClose } from './client-gone.ts';
 
 /**
  * Takes over the response as text/event-stream, keeping the headers set so far (CORS, nosniff, a
@@ -80,6 +81,6 @@ export function deferredEventStream(reply: FastifyReply): EventStream {
     },
     waitedMs: () => (heldSince ? performance.now() - heldSince : 0),
     // A client gone before the stream opened has closed already: no 'close' would come.
-    onClose: (fn) => void (raw.destroyed ? fn() : raw.once('close', fn)),
+    onClose: (fn) => onResponseClose(raw, fn),
   };
 }

@@ -3,9 +3,13 @@ import { z } from 'zod';
 import { Codes } from '../../shared/contracts/envelope.ts';
 import { CountryListSchema, HealthSchema, SettingKeyQuerySchema, SettingListSchema, SettingSchema, VisitorCountrySchema } from '../../shared/contracts/system.ts';
 import { AddRequestTimeBodySchema, SavedCountSchema } from '../../shared/contracts/tracking.ts';
-import { TransTextBodySchema, TransTextResultSchema } from '../../shared/contracts/translate.ts';
+import { MEDIA_LIMITS } from '../../shared/contracts/media.ts';
+import { DocumentTextSchema, SERVER_DOCUMENT_EXTENSIONS, TransTextBodySchema, TransTextResultSchema } from '../../shared/contracts/translate.ts';
 import { t } from '../core/i18n.ts';
+import { clientGoneSignal } from '../http/client-gone.ts';
 import { addRoute, RAW } from '../http/route.ts';
+import { readUploadForm } from '../http/upload-form.ts';
+import { readDocumentText } from '../services/media/upload.ts';
 import { countryList, visitorCountry } from '../services/system/countries.ts';
 import { checkHealth } from '../services/system/health.ts';
 import { getPublicSetting, listPublicSettings } from '../services/system/settings.ts';
@@ -123,10 +127,20 @@ export function registerSystemRoutes(app: FastifyInstance): void {
     url: `${base}/TransText`,
     auth: 'user',
     summary:
-      'Translates `text`, or `segments` in order, into `targetLanguage` through the translation model (setting translation_model), keeping `<tN>…</tN>` placeholder tags (a translation that loses one is answered stripped, tagsKept false). Charged before the model is asked, by length (translation_points_per_1k_chars), refunded when it fails; 10470 when the points do not cover it. `estimate: true` answers only the price. See docs/api.md#translation.',
+      'Translates `text`, or `segments` in order, into `targetLanguage` through the translation model (setting translation_model), keeping `<tN>…</tN>` placeholder tags (a translation that loses one is answered stripped, tagsKept false). Charged before the model is asked, by length (translation_points_per_1k_chars), refunded when it fails or the client goes away first (the model call is cut); 10470 when the points do not cover it. `estimate: true` answers only the price. `requestId` (a UUID, the same on a retry): a repeat within 10 minutes is answered the first translation without a second charge or model call (waiting while it runs); the same key with another body is refused (10409). See docs/api.md#translation.',
     body: TransTextBodySchema,
     data: TransTextResultSchema,
     rateLimit: TRANSLATE_RATE_LIMIT,
-    handler: ({ ctx, user, body }) => translate(ctx, user.id, body),
+    handler: ({ ctx, user, body, reply }) => translate(ctx, user.id, body, clientGoneSignal(reply)),
+  });
+  addRoute(app, {
+    method: 'POST',
+    url: `${base}/DocumentText`,
+    auth: 'user',
+    summary: `The text of a document the Translate page cannot read itself (${SERVER_DOCUMENT_EXTENSIONS.join(', ')}), read as chat attachments are (same checks and limits) and answered, not kept or charged: paragraphs separated by a blank line, a PDF's pages by a form-feed line. multipart/form-data: the file (any field name); at most ${MEDIA_LIMITS.chat.maxBytes / 1024 / 1024} MB. See docs/api.md#translation.`,
+    data: DocumentTextSchema,
+    // Each call reads up to a few megabytes in the extraction worker: bounded as the uploads are.
+    rateLimit: { max: 30, timeWindow: 60_000 },
+    handler: async ({ user, req, reply }) => readDocumentText(user.id, (await readUploadForm(req, reply, MEDIA_LIMITS.chat.maxBytes)).file),
   });
 }

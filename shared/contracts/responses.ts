@@ -34,7 +34,10 @@ export const CodeDocs: Record<CodeName, { meaning: string; action: string }> = {
     meaning: 'The thing named does not exist or belongs to someone else (answered alike on purpose); also unknown URLs.',
     action: 'Check the id; reload the list it came from.',
   },
-  Conflict: { meaning: 'Conflicts with what exists: an e-mail already registered, a model id already taken.', action: 'Choose another e-mail or id, or log in.' },
+  Conflict: {
+    meaning: "Conflicts with what exists: an e-mail already registered, a model id already taken, a translation's requestId already used for another text.",
+    action: 'Choose another e-mail or id, or log in; send a new requestId.',
+  },
   PayloadTooLarge: { meaning: 'The body or the uploaded file is larger than the route accepts, or a text too complex to make a PDF of in time.', action: 'Send less: a smaller file or a shorter text.' },
   UploadRefused: {
     meaning: 'A page or file that cannot be used: an address that is not public, a type the model does not accept, damaged or empty content, too large to read.',

@@ -31,6 +31,9 @@ export const TRANSLATE_MAX_TOTAL_CHARS = 12_000;
  */
 export const TRANSLATE_TAG = /<\/?t(\d{1,3})>/g;
 
+/** How long a request's idempotency key (`requestId`) keeps its answer. */
+export const TRANSLATE_REQUEST_ID_TTL_MS = 10 * 60_000;
+
 const SegmentSchema = z.string().max(TRANSLATE_MAX_SEGMENT_CHARS, 'translateSegmentTooLong');
 
 export const TransTextBodySchema = z
@@ -42,6 +45,12 @@ export const TransTextBodySchema = z
     targetLanguage: TranslateLanguageSchema,
     /** True: answer only what it would cost (nothing is translated or charged). */
     estimate: z.boolean().optional(),
+    /**
+     * The client's idempotency key (a UUID), the same on a retry of the same request: within
+     * TRANSLATE_REQUEST_ID_TTL_MS a repeat with it is answered the first one's translation (waiting for
+     * it while it runs) without a second charge or model call; the same key with another body is refused.
+     */
+    requestId: z.uuid({ message: 'translateRequestIdInvalid' }).optional(),
   })
   .refine((b) => (b.text === undefined) !== (b.segments === undefined), { message: 'translateTextRequired', path: ['text'] })
   .refine((b) => (b.text ?? '').trim() !== '' || (b.segments ?? []).some((s) => s.trim() !== ''), { message: 'translateTextRequired', path: ['text'] })
@@ -67,6 +76,27 @@ export const TransTextResultSchema = z.object({
   balance: z.number().int(),
 });
 export type TransTextResult = z.infer<typeof TransTextResultSchema>;
+
+/**
+ * Documents the Translate page cannot read itself: POST /api/System/DocumentText reads their text on
+ * the server (as it reads attachments for the model, under the same limits) and answers it, nothing
+ * kept or charged. The page then translates it as pasted text and downloads a .txt.
+ */
+export const SERVER_DOCUMENT_EXTENSIONS = ['docx', 'pdf'] as const;
+/** The most text the Translate page takes at once, in characters; a longer document's text is refused. */
+export const TRANSLATE_DOCUMENT_MAX_CHARS = 200_000;
+/** Between a PDF's pages in its text: a form feed on a line of its own (a page break in a .txt file). */
+export const PAGE_BREAK = '\f';
+
+export const DocumentTextSchema = z.object({
+  /** The file's name as kept (cleaned). */
+  fileName: z.string(),
+  /** Its paragraphs separated by a blank line; a PDF's pages by PAGE_BREAK lines. */
+  text: z.string(),
+  /** A PDF's pages; null for a DOCX. */
+  pageCount: z.number().int().nonnegative().nullable(),
+});
+export type DocumentText = z.infer<typeof DocumentTextSchema>;
 
 /** A site as the per-site lists hold it: its host name, lower-case (e.g. "en.wikipedia.org"). */
 export const SiteHostSchema = z.string().trim().toLowerCase().min(1).max(253);

@@ -6,6 +6,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteTableEntry } from '../../server/http/route.ts';
 import { Codes } from '../../shared/contracts/envelope.ts';
+import { makeDocx } from '../fixtures/documents.ts';
 import { TINY_PNG, startFakeImages, type FakeImages } from '../fixtures/fake-images.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { startFakeResponses, type FakeResponses } from '../fixtures/fake-openai-responses.ts';
@@ -413,7 +414,7 @@ const perRoute = (known: Record<string, unknown> = {}): Record<string, Record<st
   // A percentage off: the common `currency` would ask for an amount off.
   '/api/admin/Coupons/Save': { couponId: undefined, code: 'DOC-COUPON', percentOff: 10, vipPackageIds: [], amountOff: undefined, currency: undefined, validFrom: undefined, validTo: undefined },
   // The price of one text (an estimate: the translation itself is tested in tests/server/translate.test.ts).
-  '/api/System/TransText': { text: 'Hello <t0>world</t0>', segments: undefined, targetLanguage: 'fr', estimate: true },
+  '/api/System/TransText': { text: 'Hello <t0>world</t0>', segments: undefined, targetLanguage: 'fr', estimate: true, requestId: undefined },
   '/api/System/AddFeedback': { reasons: ['price', 'other'], otherText: 'Too slow', browser: 'chrome', version: '0.1.0', language: 'en' },
   '/api/admin/Feedback/GetList': { reason: 'price' },
   // Text the seeded answer holds, so the search finds it; a real edit of the saved answer.
@@ -475,6 +476,10 @@ async function requestsFor(route: RouteTableEntry, known: Record<string, unknown
   const asSent = async (headers: Record<string, string>): Promise<Sent> => {
     if (route.url === '/api/Chat/ResponsesUpload') {
       const form = await formBody({ aiModelId: 'doc-responses' }, { field: 'file', name: 'dot.png', bytes: TINY_PNG });
+      return { ...base, headers: { ...headers, 'content-type': form.contentType }, payload: form.payload };
+    }
+    if (route.url === '/api/System/DocumentText') {
+      const form = await formBody({}, { field: 'file', name: 'notes.docx', bytes: makeDocx(['Hello']) });
       return { ...base, headers: { ...headers, 'content-type': form.contentType }, payload: form.payload };
     }
     if (UPLOAD_ROUTES.has(route.url)) {

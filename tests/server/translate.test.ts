@@ -1,9 +1,12 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { pointBalances, pointLedger } from '../../server/db/schema/points.ts';
-import { systemSettings } from '../../server/db/schema/system.ts';
+import { systemSettings, translationRequests as requestIdRows } from '../../server/db/schema/system.ts';
+import { sweepTranslationRequests } from '../../server/services/translate/request-ids.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
-import { api } from '../helpers/api.ts';
+import { api, http } from '../helpers/api.ts';
+import { listening } from '../helpers/chat.ts';
 import { createTestApp, fakeOpenAIEnv, type TestApp } from '../helpers/app.ts';
 import { createAdmin, createUser, type TestUser } from '../helpers/users.ts';
 
@@ -239,5 +242,102 @@ describe('translation: the price, the points and the input', () => {
     fake.reset();
     expect((await api(t.app, user).postBody(URL, { text: 'Hello', targetLanguage: 'ko' })).Code).toBe(10000);
     expect(translationRequests().map((r) => r.model)).toEqual(['basic-model']);
+  });
+});
+
+describe('translation: a client that goes away, and a retry of the same request', () => {
+  const answer = (text: string) => JSON.stringify({ detectedLanguage: 'en', translations: [`[fr] ${text}`] });
+
+  it('cuts the model call and refunds once when the client aborts before the answer (over real HTTP)', async () => {
+    const user = await userWith(5);
+    const baseUrl = await listening(t.app);
+    fake.script('basic-model', { chunks: [answer('Hello')], headerDelayMs: 5_000 });
+    const client = new AbortController();
+    const asked = http(baseUrl, user).post(URL, { text: 'Hello', targetLanguage: 'fr' }, { signal: client.signal });
+    // Charged while the model is asked.
+    await vi.waitFor(() => expect(translationRequests()).toHaveLength(1), { timeout: 5_000 });
+    expect(await balanceOf(user.userId)).toBe(4);
+    client.abort();
+    await expect(asked).rejects.toThrow();
+    await vi.waitFor(() => expect(translationRequests()[0].outcome).toBe('aborted'), { timeout: 3_000 });
+    await vi.waitFor(async () => expect(await balanceOf(user.userId)).toBe(5), { timeout: 3_000 });
+    const entries = await ledgerOf(user.userId);
+    expect(entries.map((e) => e.reason).sort()).toEqual(['refund', 'translate']);
+    const charge = entries.find((e) => e.reason === 'translate')!;
+    expect(entries.find((e) => e.reason === 'refund')).toMatchObject({ delta: 1, refId: charge.refId });
+    // Only the one deployment was asked: a gone client is not a failure to fail over from.
+    expect(translationRequests()).toHaveLength(1);
+  });
+
+  it('answers a repeat with the same requestId the first translation, charged once, then a new key charges again', async () => {
+    const user = await userWith(10);
+    const requestId = randomUUID();
+    const body = { segments: ['Hello', 'World'], targetLanguage: 'fr', requestId };
+    const first = await api(t.app, user).postBody(URL, body);
+    expect(first.Code, first.Msg).toBe(10000);
+    expect(first.Data).toMatchObject({ translations: ['[fr] Hello', '[fr] World'], cost: 1, balance: 9 });
+    const again = await api(t.app, user).postBody(URL, body);
+    expect(again.Code, again.Msg).toBe(10000);
+    expect(again.Data).toEqual(first.Data);
+    expect(translationRequests()).toHaveLength(1);
+    expect(await balanceOf(user.userId)).toBe(9);
+    expect((await ledgerOf(user.userId)).filter((e) => e.reason === 'translate')).toHaveLength(1);
+
+    // Another user's same key is theirs alone; a new key is a new translation.
+    const other = await userWith(10);
+    expect((await api(t.app, other).postBody(URL, body)).Data).toMatchObject({ cost: 1, balance: 9 });
+    expect((await api(t.app, user).postBody(URL, { ...body, requestId: randomUUID() })).Data).toMatchObject({ cost: 1, balance: 8 });
+    expect(translationRequests()).toHaveLength(3);
+  });
+
+  it('runs concurrent duplicates once: one model call, one charge, the same answer for all', async () => {
+    const user = await userWith(10);
+    fake.script('basic-model', { chunks: [answer('Same')], headerDelayMs: 300 });
+    const body = { text: 'Same', targetLanguage: 'fr', requestId: randomUUID() };
+    const answers = await Promise.all(Array.from({ length: 5 }, () => api(t.app, user).postBody(URL, body)));
+    for (const a of answers) expect(a.Code, a.Msg).toBe(10000);
+    expect(new Set(answers.map((a) => JSON.stringify(a.Data.translations)))).toEqual(new Set([JSON.stringify(['[fr] Same'])]));
+    expect(translationRequests()).toHaveLength(1);
+    expect(await balanceOf(user.userId)).toBe(9);
+    expect((await ledgerOf(user.userId)).filter((e) => e.reason === 'translate')).toHaveLength(1);
+  });
+
+  it('refuses the same requestId with another body, in the caller’s language, charging nothing', async () => {
+    const user = await userWith(10);
+    const requestId = randomUUID();
+    expect((await api(t.app, user).postBody(URL, { text: 'One', targetLanguage: 'fr', requestId })).Code).toBe(10000);
+    for (const changed of [{ text: 'Two', targetLanguage: 'fr' }, { text: 'One', targetLanguage: 'de' }, { segments: ['One'], targetLanguage: 'fr' }]) {
+      const res = await api(t.app, user).postBody(URL, { ...changed, requestId });
+      expect(res.Code).toBe(10409);
+      expect(res.Msg).toBe('This request id was already used for another text. Send a new request id with each new translation.');
+    }
+    const zh = await api(t.app, user).postBody(URL, { text: 'Two', targetLanguage: 'fr', requestId }, { lang: 'zh' });
+    expect(zh.Msg).toBe('此请求 ID 已用于另一段文字。每次新的翻译请使用新的请求 ID。');
+    expect(translationRequests()).toHaveLength(1);
+    expect(await balanceOf(user.userId)).toBe(9);
+
+    const bad = await api(t.app, user).postBody(URL, { text: 'One', targetLanguage: 'fr', requestId: 'not-a-uuid' }, { lang: 'zh' });
+    expect(bad.Code).toBe(10400);
+    expect(bad.Msg).toContain('请求 ID 必须是 UUID。');
+  });
+
+  it('gives a failed translation’s key up (refunded), so the retry runs and is charged once; keys expire after 10 minutes', async () => {
+    const user = await userWith(10);
+    const body = { text: 'Retry me', targetLanguage: 'fr', requestId: randomUUID() };
+    fake.script('basic-model', { status: 500 });
+    expect((await api(t.app, user).postBody(URL, body)).Code).toBe(10503);
+    expect(await balanceOf(user.userId)).toBe(10);
+    fake.reset();
+    const retried = await api(t.app, user).postBody(URL, body);
+    expect(retried.Code, retried.Msg).toBe(10000);
+    expect(retried.Data).toMatchObject({ translations: ['[fr] Retry me'], balance: 9 });
+
+    // Ten minutes on, the key is a new request (and the sweep deletes such rows).
+    const key = eq(requestIdRows.requestId, body.requestId);
+    await t.database.db.update(requestIdRows).set({ createdAt: new Date(Date.now() - 11 * 60_000) }).where(key);
+    expect((await api(t.app, user).postBody(URL, body)).Data).toMatchObject({ balance: 8 });
+    await t.database.db.update(requestIdRows).set({ createdAt: new Date(Date.now() - 11 * 60_000) }).where(key);
+    expect(await sweepTranslationRequests(t.app.ctx)).toBeGreaterThanOrEqual(1);
+    expect(await t.database.db.select().from(requestIdRows).where(key)).toHaveLength(0);
   });
 });

@@ -1,4 +1,5 @@
-import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { users } from './users.ts';
 
 export const systemSettings = pgTable('system_settings', {
   settingKey: text('setting_key').primaryKey(),
@@ -45,4 +46,25 @@ export const browserRecords = pgTable(
     index('browser_records_event_created_idx').on(t.eventType, t.createdAt),
     index('browser_records_driver_user_idx').on(t.driverId, t.userId),
   ],
+);
+
+/**
+ * Translations asked with a client's idempotency key (TransText `requestId`), kept 10 minutes: a
+ * retry with the same key is answered this result (or waits for it while `result` is null) without
+ * a second charge or model call. In the database, so every instance of the server sees it.
+ */
+export const translationRequests = pgTable(
+  'translation_requests',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    requestId: text('request_id').notNull(),
+    /** SHA-256 of the request's text, segments and target: the same key with another body is refused. */
+    bodyHash: text('body_hash').notNull(),
+    /** The answer once translated; null while the first request runs. */
+    result: jsonb('result'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.requestId] }), index('translation_requests_created_idx').on(t.createdAt)],
 );

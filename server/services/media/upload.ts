@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Codes } from '../../../shared/contracts/envelope.ts';
 import { acceptedExtensions, DOCUMENT_EXTENSIONS, extensionOf, IMAGE_EXTENSIONS, type MediaFormFields, type UploadResponse } from '../../../shared/contracts/media.ts';
+import { PAGE_BREAK, SERVER_DOCUMENT_EXTENSIONS, TRANSLATE_DOCUMENT_MAX_CHARS, type DocumentText } from '../../../shared/contracts/translate.ts';
 import type { AppContext } from '../../context.ts';
 import { chatMedia } from '../../db/schema/media.ts';
 import { AppError } from '../../core/errors.ts';
@@ -165,6 +166,28 @@ export async function saveUploadedMedia(
     pageTitle: title,
     ...(mimeType === 'application/pdf' ? { pageCount: pdfPageCount(text) } : {}),
   };
+}
+
+/**
+ * The text of an uploaded DOCX or PDF for the Translate page (POST /api/System/DocumentText): read
+ * as an attachment for the model is (examineFile: its bytes must be one, the DOCX archive guard, the
+ * extraction worker and its bounds, a scanned PDF refused), answered and not kept. A PDF's pages are
+ * separated by PAGE_BREAK lines instead of the model's "--- Page N ---" headings.
+ */
+export async function readDocumentText(userId: string, file: UploadedFile | null): Promise<DocumentText> {
+  if (!file) throw new AppError(Codes.BadRequest, 'uploadFileMissing');
+  const fileName = cleanFileName(file.fileName);
+  if (!(SERVER_DOCUMENT_EXTENSIONS as readonly string[]).includes(extensionOf(fileName))) {
+    throw new AppError(Codes.UploadRefused, 'uploadFileTypeError', { name: fileName, types: SERVER_DOCUMENT_EXTENSIONS.join(', ') });
+  }
+  const examined = await examineFile(file.bytes, fileName, false, userId);
+  const text = examined.kind === 'document' ? examined.text : '';
+  const pages = examined.mimeType === 'application/pdf' ? text.split(/^--- Page \d+ ---$/m).slice(1).map((page) => page.trim()) : null;
+  const joined = pages ? pages.join(`\n\n${PAGE_BREAK}\n\n`) : text;
+  if (joined.length > TRANSLATE_DOCUMENT_MAX_CHARS) {
+    throw new AppError(Codes.UploadRefused, 'documentTextTooLong', { name: fileName, max: TRANSLATE_DOCUMENT_MAX_CHARS });
+  }
+  return { fileName, text: joined, pageCount: pages ? pages.length : null };
 }
 
 /** A page the extension extracted from the live tab: kept as text only, like UploadMedia's pages. */

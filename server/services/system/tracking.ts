@@ -10,6 +10,7 @@ import type {
 import type { AppContext } from '../../context.ts';
 import { browserRecords, requestTimes } from '../../db/schema/system.ts';
 import { pageOf } from '../../db/list-query.ts';
+import { sweepTranslationRequests } from '../translate/request-ids.ts';
 import { sweepClientErrors } from './client-error-log.ts';
 
 /** Who sent a tracking call: the user when logged in, the client's DriverId header, the address. */
@@ -128,6 +129,13 @@ export function startTrackingSweep(ctx: AppContext): () => void {
       if (groups) ctx.log.info({ clientErrors: groups }, 'old client error groups deleted');
     } catch (err) {
       ctx.log.error({ err }, 'deleting old client error groups failed');
+    }
+    try {
+      // Translation idempotency keys past their 10 minutes (docs/api.md#translation).
+      const keys = await sweepTranslationRequests(ctx);
+      if (keys) ctx.log.info({ translationRequests: keys }, 'expired translation request ids deleted');
+    } catch (err) {
+      ctx.log.error({ err }, 'deleting expired translation request ids failed');
     }
   };
   const first = setTimeout(() => void run(), FIRST_SWEEP_MS);

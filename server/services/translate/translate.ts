@@ -7,12 +7,14 @@ import type { CatalogueEntry } from '../catalogue/catalogue.ts';
 import { chargePoints, getIntegral, refundPoints } from '../points/ledger.ts';
 import { settingValues, wholeNumberSetting } from '../system/settings.ts';
 import { askModel, translationModel } from './model.ts';
+import { translateOnce } from './request-ids.ts';
 import { TRANSLATE_SYSTEM_PROMPT, chargedChars, checkTags, parseModelAnswer, translateUserMessage, translationCost, type ModelTranslation } from './protocol.ts';
 
 /**
  * Translation (POST /api/System/TransText, docs/api.md#translation). The price is known before the
  * model is asked (it counts characters), so the points are charged first, atomically (a balance that
- * does not cover it is refused and nothing is asked), and given back when no translation comes.
+ * does not cover it is refused and nothing is asked), and given back when no translation comes
+ * (the model failed, or the client went away and the model call was cut).
  */
 
 /** The default of translation_points_per_1k_chars when its value cannot be read. */
@@ -58,7 +60,25 @@ function assemble(all: string[], sent: number[], answer: ModelTranslation): Pick
   return { translations, tagsKept };
 }
 
+/**
+ * Translates `body` for the user; `signal` is the client's (server/http/client-gone.ts): when it goes
+ * away before the answer, the model call is cut and the charge refunded. With a `requestId`, a repeat
+ * is answered the first one's translation without a second charge or model call (request-ids.ts).
+ */
 export async function translate(ctx: AppContext, userId: string, body: TransTextBody, signal?: AbortSignal): Promise<TransTextResult> {
+  if (!body.requestId || body.estimate) return translateNow(ctx, userId, body, signal);
+  return translateOnce(
+    ctx,
+    userId,
+    body.requestId,
+    body,
+    () => translateNow(ctx, userId, body, signal),
+    () => spendable(ctx, userId),
+    signal,
+  );
+}
+
+async function translateNow(ctx: AppContext, userId: string, body: TransTextBody, signal?: AbortSignal): Promise<TransTextResult> {
   const all = body.segments ?? [body.text ?? ''];
   const chars = chargedChars(all);
   const cost = translationCost(chars, await pointsPer1k(ctx));
@@ -70,6 +90,7 @@ export async function translate(ctx: AppContext, userId: string, body: TransText
   const entry = await translationModel(ctx);
   const refId = randomUUID();
   const key = `translate:${refId}`;
+  signal?.throwIfAborted();
   if (cost > 0 && !(await chargePoints(ctx.db, userId, cost, ctx.config.FREE_DAILY_POINTS, { kind: 'translate', key, refId }))) {
     throw new AppError(Codes.NotEnoughPoints, 'notEnoughPoints');
   }
@@ -83,7 +104,8 @@ export async function translate(ctx: AppContext, userId: string, body: TransText
       signal,
     );
   } catch (err) {
-    // Nothing translated: the charge goes back where it came from (balance or today's allowance).
+    // Nothing translated (the model failed, or the client went away and the call was cut): the charge
+    // goes back where it came from (balance or today's allowance), once (its ledger key).
     if (cost > 0) await refundPoints(ctx.db, userId, cost, { key: `refund:${key}`, refId });
     throw err;
   }

@@ -6,7 +6,7 @@ import { translatePrefsAtom } from '../../../shared/atoms/translate.ts';
 import { TRANSLATE_MAX_SEGMENTS, TRANSLATE_MAX_TOTAL_CHARS, type TransTextBody } from '../../../shared/contracts/translate.ts';
 import { setLanguage } from '../../../shared/i18n/i18n.ts';
 import { catchDownloads } from '../../helpers/downloads.ts';
-import { fakeApi, serveTheseTests } from '../../helpers/fake-api.ts';
+import { fakeApi, serveTheseTests, type Route } from '../../helpers/fake-api.ts';
 import { sendEnvelope, sleep } from '../../helpers/http-server.ts';
 import { renderInApp, testUser } from '../../helpers/render-app.tsx';
 
@@ -18,34 +18,40 @@ const priceOf = (segments: string[]) => Math.ceil(segments.reduce((n, s) => n + 
  * model translates it, "[<target>] <segment>", French detected for a "Bonjour"; an estimate answers
  * the price only. `fail` answers a refusal instead for the requests it picks; `delay` holds answers back.
  */
-function fakeTranslate(options: { fail?: (body: TransTextBody, attempt: number) => string | null; delay?: (body: TransTextBody) => number } = {}) {
+function fakeTranslate(options: Parameters<typeof translateRoute>[0] = {}) {
+  return fakeApi({ '/api/System/TransText': translateRoute(options) });
+}
+
+function translateRoute(
+  options: { fail?: (body: TransTextBody, attempt: number) => string | null; delay?: (body: TransTextBody) => number; drop?: (body: TransTextBody, attempt: number) => boolean } = {},
+): Route {
   const attempts = new Map<string, number>();
-  return fakeApi({
-    '/api/System/TransText': async (req, res) => {
-      const body = JSON.parse(req.body) as TransTextBody;
-      const segments = body.segments ?? [body.text ?? ''];
-      const cost = priceOf(segments);
-      if (body.estimate) return sendEnvelope(res, { Code: 10000, Data: { translations: [], tagsKept: [], detectedLanguage: null, targetLanguage: body.targetLanguage, chars: 0, cost, balance: 100 } });
-      const key = segments[0] ?? '';
-      const attempt = (attempts.get(key) ?? 0) + 1;
-      attempts.set(key, attempt);
-      await sleep(options.delay?.(body) ?? 0);
-      const refusal = options.fail?.(body, attempt);
-      if (refusal) return sendEnvelope(res, { Code: 10400, Msg: refusal });
-      sendEnvelope(res, {
-        Code: 10000,
-        Data: {
-          translations: segments.map((s) => (s.trim() === '' ? '' : `[${body.targetLanguage}] ${s}`)),
-          tagsKept: segments.map(() => true),
-          detectedLanguage: segments.some((s) => s.startsWith('Bonjour')) ? 'fr' : 'en',
-          targetLanguage: body.targetLanguage,
-          chars: segments.join('').length,
-          cost,
-          balance: 90,
-        },
-      });
-    },
-  });
+  return async (req, res) => {
+    const body = JSON.parse(req.body) as TransTextBody;
+    const segments = body.segments ?? [body.text ?? ''];
+    const cost = priceOf(segments);
+    if (body.estimate) return sendEnvelope(res, { Code: 10000, Data: { translations: [], tagsKept: [], detectedLanguage: null, targetLanguage: body.targetLanguage, chars: 0, cost, balance: 100 } });
+    const key = segments[0] ?? '';
+    const attempt = (attempts.get(key) ?? 0) + 1;
+    attempts.set(key, attempt);
+    await sleep(options.delay?.(body) ?? 0);
+    // The connection drops before the answer (as when a proxy or the network loses it).
+    if (options.drop?.(body, attempt)) return void res.socket?.destroy();
+    const refusal = options.fail?.(body, attempt);
+    if (refusal) return sendEnvelope(res, { Code: 10400, Msg: refusal });
+    sendEnvelope(res, {
+      Code: 10000,
+      Data: {
+        translations: segments.map((s) => (s.trim() === '' ? '' : `[${body.targetLanguage}] ${s}`)),
+        tagsKept: segments.map(() => true),
+        detectedLanguage: segments.some((s) => s.startsWith('Bonjour')) ? 'fr' : 'en',
+        targetLanguage: body.targetLanguage,
+        chars: segments.join('').length,
+        cost,
+        balance: 90,
+      },
+    });
+  };
 }
 
 const server = serveTheseTests(fakeTranslate());
@@ -67,7 +73,7 @@ describe('the Translate page', () => {
     await waitFor(() => expect(output()).toHaveTextContent('[en] Bonjour le monde.'));
     expect(output().textContent).toBe('[en] Bonjour le monde.\n\n[en] Comment allez-vous ?');
     expect(screen.getByTestId('translate-detected')).toHaveTextContent('Detected: French');
-    expect(sent()).toEqual([{ segments: ['Bonjour le monde.', 'Comment allez-vous ?'], targetLanguage: 'en' }]);
+    expect(sent()).toEqual([{ segments: ['Bonjour le monde.', 'Comment allez-vous ?'], targetLanguage: 'en', requestId: expect.stringMatching(/^[0-9a-f-]{36}$/) }]);
 
     await userEvent.selectOptions(screen.getByLabelText('Translate into'), 'ja');
     expect(store.get(translatePrefsAtom).targetLanguage).toBe('ja');
@@ -134,6 +140,11 @@ describe('the Translate page', () => {
     await waitFor(() => expect(screen.queryAllByTestId('translate-part')).toHaveLength(3));
     expect(screen.queryByTestId('translate-part-error')).toBeNull();
     expect(sent().slice(before).map((b) => b.segments![0]!.slice(0, 13))).toEqual(['Paragraph 3. ']);
+    // The retry is the same logical request: it sends the failed batch's idempotency key again.
+    const ofPart2 = sent().filter((b) => b.segments![0]!.startsWith('Paragraph 3.'));
+    expect(ofPart2).toHaveLength(2);
+    expect(ofPart2[1]!.requestId).toBe(ofPart2[0]!.requestId);
+    expect(new Set(sent().map((b) => b.requestId)).size).toBe(3);
     expect(output().textContent).toBe(
       paragraphs(6, 2500)
         .map((p) => `[en] ${p}`)
@@ -175,8 +186,9 @@ describe('the Translate page', () => {
 
   it('says which documents it cannot open', async () => {
     await renderInApp(<TranslatePage onBack={() => {}} />, { apiBase: server.url, user: testUser });
-    await userEvent.upload(screen.getByTestId('translate-file'), new File(['%PDF'], 'scan.pdf', { type: 'application/pdf' }), { applyAccept: false });
-    expect(await screen.findByTestId('translate-file-error')).toHaveTextContent('scan.pdf cannot be opened here: only text files');
+    await userEvent.upload(screen.getByTestId('translate-file'), new File(['PK'], 'slides.pptx'), { applyAccept: false });
+    expect(await screen.findByTestId('translate-file-error')).toHaveTextContent('slides.pptx cannot be opened here: only text files (.txt, .md, .srt, .vtt) and Word or PDF documents (.docx, .pdf)');
+    expect(server.requests.filter((r) => r.url === '/api/System/DocumentText')).toHaveLength(0);
   });
 
   it('shows a translation into Arabic right to left', async () => {
@@ -207,3 +219,52 @@ describe('the Translate page', () => {
   });
 });
 
+describe('the Translate page: a lost answer, and Word and PDF documents', () => {
+  it('sends a batch whose answer was lost once more with the same idempotency key (the server charges it once)', async () => {
+    server.handle(fakeTranslate({ drop: (body, attempt) => body.segments![0]!.startsWith('Paragraph 1.') && attempt === 1 }));
+    await renderInApp(<TranslatePage onBack={() => {}} />, { apiBase: server.url, user: testUser });
+    paste(paragraphs(4, 2500).join('\n\n'));
+    await userEvent.click(screen.getByRole('button', { name: 'Translate' }));
+    await waitFor(() => expect(screen.queryAllByTestId('translate-part')).toHaveLength(2), { timeout: 5000 });
+    expect(screen.queryByTestId('translate-part-error')).toBeNull();
+    const ofPart1 = sent().filter((b) => b.segments![0]!.startsWith('Paragraph 1.'));
+    expect(ofPart1).toHaveLength(2);
+    expect(ofPart1[1]!.requestId).toBe(ofPart1[0]!.requestId);
+    expect(sent().find((b) => b.segments![0]!.startsWith('Paragraph 3.'))!.requestId).not.toBe(ofPart1[0]!.requestId);
+  });
+
+  it('opens a Word or PDF document through the server as plain text, and downloads its translation as .txt', async () => {
+    const pdfText = 'Page one.\n\n\f\n\nPage two.';
+    server.handle(
+      fakeApi({
+        '/api/System/TransText': translateRoute(),
+        '/api/System/DocumentText': (req, res) => {
+          // The file goes as multipart form data, named as the user's.
+          const named = /filename="([^"]+)"/.exec(req.body)?.[1] ?? '';
+          if (named.endsWith('.pdf')) return sendEnvelope(res, { Code: 10000, Data: { fileName: named, text: pdfText, pageCount: 2 } });
+          sendEnvelope(res, { Code: 10422, Msg: `${named} has no text layer.` });
+        },
+      }),
+    );
+    const files = catchDownloads();
+    await renderInApp(<TranslatePage onBack={() => {}} />, { apiBase: server.url, user: testUser });
+    const input = screen.getByTestId('translate-file') as HTMLInputElement;
+    expect(input.accept.split(',')).toEqual(expect.arrayContaining(['.txt', '.md', '.srt', '.vtt', '.docx', '.pdf']));
+
+    await userEvent.upload(input, new File(['%PDF-1.7 scan'], 'Scan.docx', { type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' }));
+    expect(await screen.findByTestId('translate-file-error')).toHaveTextContent('Scan.docx has no text layer.');
+
+    await userEvent.upload(input, new File(['%PDF-1.7'], 'Report.pdf', { type: 'application/pdf' }));
+    await waitFor(() => expect(source().value).toBe(pdfText));
+    expect(screen.queryByTestId('translate-file-error')).toBeNull();
+    expect(screen.getByText('Document: Report.pdf (its text; the translation downloads as .txt)')).toBeInTheDocument();
+    expect(server.requests.filter((r) => r.url === '/api/System/DocumentText')[1]!.headers['content-type']).toMatch(/^multipart\/form-data/);
+    await userEvent.selectOptions(screen.getByLabelText('Translate into'), 'de');
+    await userEvent.click(screen.getByRole('button', { name: 'Translate' }));
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Download' })).toBeEnabled());
+    await userEvent.click(screen.getByRole('button', { name: 'Download' }));
+    expect(files.map((f) => f.name)).toEqual(['Report.de.txt']);
+    expect(await files[0]!.blob.text()).toBe('[de] Page one.\n\n\f\n\n[de] Page two.');
+    vi.restoreAllMocks();
+  });
+});
