@@ -21,7 +21,7 @@ type Running = { translator: PageTranslator; bar: Bar; stop(): void };
 type Globals = { __tandemTranslateConfig?: PageTranslatorConfig; __tandemPageTranslator?: Running };
 
 class TranslateRefused extends Error {
-  constructor(readonly code: 'signedOut' | 'noPoints' | 'failed') {
+  constructor(readonly code: Extract<PageTranslatorReply, { ok: false }>['code']) {
     super(code);
   }
 }
@@ -98,6 +98,8 @@ function start(config: PageTranslatorConfig): Running {
       return reply;
     },
     onTranslated: () => bar.status(s.translated),
+    // The server's rate limit: the engine waits and asks again.
+    isBusy: (error) => error instanceof TranslateRefused && error.code === 'busy',
     onError(error) {
       const code = error instanceof TranslateRefused ? error.code : 'failed';
       bar.problem(code === 'signedOut' ? s.signedOut : code === 'noPoints' ? s.noPoints : s.failed, code === 'signedOut');
@@ -117,7 +119,7 @@ function start(config: PageTranslatorConfig): Running {
       .then((reply) => {
         if (!translator.running || spent > 0) return;
         if (reply.ok) bar.estimate(s.estimate.replace('{n}', String(reply.cost)));
-        else if (reply.code !== 'failed') bar.problem(reply.code === 'signedOut' ? s.signedOut : s.noPoints, reply.code === 'signedOut');
+        else if (reply.code === 'signedOut' || reply.code === 'noPoints') bar.problem(reply.code === 'signedOut' ? s.signedOut : s.noPoints, reply.code === 'signedOut');
       })
       .catch(() => undefined);
   } else bar.estimate('');

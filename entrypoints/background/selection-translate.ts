@@ -45,7 +45,9 @@ async function translate(text: string, targetLanguage: TransTextBody['targetLang
   const body: TransTextBody = text.length <= TRANSLATE_MAX_SEGMENT_CHARS ? { text, targetLanguage } : { segments: segmentsOf(text), targetLanguage };
   const outcome = await callTranslate(body);
   if (outcome.ok) return { ok: true, text: outcome.result.translations.join('\n') };
-  return { ok: false, reason: outcome.reason === 'noPoints' ? 'points' : outcome.reason, message: outcome.message };
+  // The card shows the server's message for too many requests (it says when to try again).
+  const reason = outcome.reason === 'noPoints' ? 'points' : outcome.reason === 'busy' ? 'failed' : outcome.reason;
+  return { ok: false, reason, message: outcome.message };
 }
 
 /**

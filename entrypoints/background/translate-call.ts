@@ -7,8 +7,11 @@ import { loadPersisted } from '../../shared/storage/active.ts';
 import { applyToolLanguage } from './selection-tools.ts';
 import { loadServerUrl } from './server.ts';
 
-/** Why a translation asked from the background did not come: signed out, not enough points, or another failure (its message). */
-export type TranslateCallOutcome = { ok: true; result: TransTextResult } | { ok: false; reason: 'signIn' | 'noPoints' | 'failed'; message: string };
+/**
+ * Why a translation asked from the background did not come: signed out, not enough points, too many
+ * requests for now (the server's rate limit: worth asking again shortly), or another failure (its message).
+ */
+export type TranslateCallOutcome = { ok: true; result: TransTextResult } | { ok: false; reason: 'signIn' | 'noPoints' | 'busy' | 'failed'; message: string };
 
 /**
  * The background's one call of POST /api/System/TransText, for the selection card and typed text
@@ -28,6 +31,6 @@ export async function callTranslate(body: TransTextBody): Promise<TranslateCallO
     const code = error instanceof ApiError ? error.code : Codes.ServerError;
     const message = error instanceof Error ? error.message : String(error);
     if (code === Codes.NotLoggedIn) return { ok: false, reason: 'signIn', message };
-    return { ok: false, reason: code === Codes.NotEnoughPoints ? 'noPoints' : 'failed', message };
+    return { ok: false, reason: code === Codes.NotEnoughPoints ? 'noPoints' : code === Codes.RateLimited ? 'busy' : 'failed', message };
   }
 }

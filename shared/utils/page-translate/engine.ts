@@ -290,11 +290,21 @@ export interface PageTranslatorOptions {
   maxChars?: number;
   /** A batch failed (signed out, no points, offline): the engine stops asking. */
   onError?: (error: unknown) => void;
+  /**
+   * Whether a failure only says "too many requests now" (the server's rate limit): the batch is asked
+   * again after a pause (2 s, doubling to 30 s) instead of stopping; after BUSY_RETRIES such pauses in
+   * a row it is a failure like any other.
+   */
+  isBusy?: (error: unknown) => boolean;
   /** A block's translation was put in (the first one is what the bench times). */
   onTranslated?: (block: Element) => void;
 }
 
 type Added = { block: Element; node: Element; style?: string | null };
+
+/** Pauses in a row after "too many requests" before the engine gives up (about 90 s in all). */
+const BUSY_RETRIES = 6;
+const busyPauseMs = (retry: number) => Math.min(30_000, 2000 * 2 ** retry);
 
 const yieldToPage = (): Promise<void> => {
   const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler;
@@ -304,7 +314,7 @@ const yieldToPage = (): Promise<void> => {
 
 export class PageTranslator {
   private readonly doc: Document;
-  private readonly options: Required<Omit<PageTranslatorOptions, 'onError' | 'onTranslated'>> & Pick<PageTranslatorOptions, 'onError' | 'onTranslated'>;
+  private readonly options: Required<Omit<PageTranslatorOptions, 'onError' | 'onTranslated' | 'isBusy'>> & Pick<PageTranslatorOptions, 'onError' | 'onTranslated' | 'isBusy'>;
   private readonly added: Added[] = [];
   /** Blocks seen (observed, queued or done): each is translated once. */
   private readonly seen = new WeakSet<Element>();
@@ -315,6 +325,9 @@ export class PageTranslator {
   private inFlight = 0;
   private stopped = false;
   private failed = false;
+  /** "Too many requests" pauses in a row (reset by an answer); while `paused`, nothing is sent. */
+  private busyRetries = 0;
+  private paused = false;
   private flushing = false;
   private scanning = false;
   /** Segments sent, for the tests and the bench. */
@@ -428,11 +441,11 @@ export class PageTranslator {
 
   /** Sends batches while fewer than `concurrency` are in flight. */
   private flush(): void {
-    if (this.flushing || this.stopped || this.failed) return;
+    if (this.flushing || this.stopped || this.failed || this.paused) return;
     this.flushing = true;
     void (async () => {
       try {
-        while (!this.stopped && !this.failed && this.queue.length && this.inFlight < this.options.concurrency) {
+        while (!this.stopped && !this.failed && !this.paused && this.queue.length && this.inFlight < this.options.concurrency) {
           // Document order: what is higher on the page first.
           if (this.queue.length > 1) this.queue.sort((a, b) => (a.compareDocumentPosition(b) & 4 ? -1 : 1));
           const batch: { block: Element; segment: Segment }[] = [];
@@ -471,10 +484,12 @@ export class PageTranslator {
       .translate(batch.map((item) => item.segment.text))
       .then(async (answer) => {
         if (this.stopped) return;
+        this.busyRetries = 0;
         await this.apply(batch, answer);
       })
       .catch((error: unknown) => {
         if (this.stopped) return;
+        if (this.options.isBusy?.(error) && this.busyRetries < BUSY_RETRIES) return this.pauseAndRetry(batch);
         this.failed = true;
         this.options.onError?.(error);
       })
@@ -482,6 +497,17 @@ export class PageTranslator {
         this.inFlight -= 1;
         this.flush();
       });
+  }
+
+  /** The server asked to slow down: the batch goes back to the front of the queue, and sending pauses. */
+  private pauseAndRetry(batch: { block: Element }[]): void {
+    this.queue.unshift(...batch.map((item) => item.block));
+    if (this.paused) return;
+    this.paused = true;
+    setTimeout(() => {
+      this.paused = false;
+      this.flush();
+    }, busyPauseMs(this.busyRetries++));
   }
 
   /** Puts the translations in, a slice at a time. */

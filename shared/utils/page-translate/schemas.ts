@@ -18,7 +18,7 @@ export const PageTranslatorMessageSchema = z.discriminatedUnion('type', [
 ]);
 export type PageTranslatorMessage = z.infer<typeof PageTranslatorMessageSchema>;
 
-/** The background's answer to a translate message: the result, or why not (signedOut: no token; noPoints; failed). */
+/** The background's answer to a translate message: the result, or why not (signedOut: no token; noPoints; busy: too many requests for now; failed). */
 export type PageTranslatorReply =
   | { ok: true; translations: string[]; tagsKept: boolean[]; cost: number }
-  | { ok: false; code: 'signedOut' | 'noPoints' | 'failed'; message: string };
+  | { ok: false; code: 'signedOut' | 'noPoints' | 'busy' | 'failed'; message: string };

@@ -93,13 +93,17 @@ describe('the background translation call', () => {
     expect(bodies()[0]!.requestId).toBeUndefined();
   });
 
-  it('tells the server’s refusals apart in each protocol: sign in, not enough points, a failure with its message', async () => {
+  it('tells the server’s refusals apart in each protocol: sign in, not enough points, too many requests, a failure with its message', async () => {
     refuse = { Code: 10470, Msg: '积分不足' };
     expect(await askSelection()).toEqual({ ok: false, reason: 'points', message: '积分不足' });
     expect(await askPage()).toEqual({ ok: false, code: 'noPoints', message: '积分不足' });
     refuse = { Code: 10503, Msg: '模型繁忙' };
     expect(await askSelection()).toEqual({ ok: false, reason: 'failed', message: '模型繁忙' });
     expect(await askPage()).toEqual({ ok: false, code: 'failed', message: '模型繁忙' });
+    // Too many requests for now: the page translator waits and asks again; the card shows the message.
+    refuse = { Code: 10429, Msg: '请求过于频繁，请 20 秒后重试。' };
+    expect(await askPage()).toEqual({ ok: false, code: 'busy', message: '请求过于频繁，请 20 秒后重试。' });
+    expect(await askSelection()).toEqual({ ok: false, reason: 'failed', message: '请求过于频繁，请 20 秒后重试。' });
     refuse = { Code: 10402, Msg: '请登录' };
     expect(await askPage()).toEqual({ ok: false, code: 'signedOut', message: '请登录' });
 

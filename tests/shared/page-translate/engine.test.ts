@@ -251,6 +251,66 @@ describe('translating a page and showing the original', () => {
   });
 });
 
+describe('the server asking to slow down', () => {
+  it('waits and asks again after "too many requests" (2 s, doubling), and gives up only after six pauses in a row', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout'] });
+    const doc = page('<p id="a">First paragraph with words.</p><p id="b">Second paragraph with words.</p>');
+    const busy = new Error('busy');
+    const errors: unknown[] = [];
+    let refusals = 2;
+    const calls: number[] = [];
+    const translator = new PageTranslator({
+      document: doc,
+      targetLanguage: 'fr',
+      display: 'bilingual',
+      concurrency: 1,
+      translate: async (segments) => {
+        calls.push(Date.now());
+        if (refusals-- > 0) throw busy;
+        return { translations: segments.map((seg) => `[fr] ${seg}`), tagsKept: segments.map(() => true) };
+      },
+      isBusy: (error) => error === busy,
+      onError: (error) => errors.push(error),
+    });
+    translator.start();
+    intersectAll();
+    // (vi.waitFor would move the fake clock on: the clock moves only here.)
+    await vi.advanceTimersByTimeAsync(50);
+    expect(calls).toHaveLength(1);
+    // Refused: nothing more until the pause ends.
+    await vi.advanceTimersByTimeAsync(1850);
+    expect(calls).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(calls).toHaveLength(2);
+    // Refused again: a pause twice as long.
+    await vi.advanceTimersByTimeAsync(3800);
+    expect(calls).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(300);
+    expect(calls).toHaveLength(3);
+    expect(translator.translatedCount).toBe(2);
+    expect(errors).toEqual([]);
+    expect(doc.getElementById('b')!.querySelector(TRANSLATION_TAG)!.textContent).toBe('[fr] Second paragraph with words.');
+
+    // Refused every time: after six pauses it is a failure, reported once.
+    const always = new PageTranslator({
+      document: page('<p>Only paragraph with words.</p>'),
+      targetLanguage: 'fr',
+      display: 'bilingual',
+      translate: async () => {
+        throw busy;
+      },
+      isBusy: (error) => error === busy,
+      onError: (error) => errors.push(error),
+    });
+    always.start();
+    intersectAll();
+    await vi.advanceTimersByTimeAsync(2000 + 4000 + 8000 + 16000 + 30000 - 1000);
+    expect(errors).toEqual([]);
+    await vi.advanceTimersByTimeAsync(30000 + 2000);
+    expect(errors).toEqual([busy]);
+  });
+});
+
 describe('sites always translated', () => {
   it('reads the stored preferences without decoding them (the every-page content script)', () => {
     const raw = { v: 1, value: { alwaysSites: ['news.example.com', 'both.example.com'], neverSites: ['both.example.com'] } };
