@@ -127,7 +127,8 @@ describe('Newcomers: the Firefox add-on, the home page and the store links', () 
     await edge.goto(`${stack.origin}/home`);
     await edge.waitForSelector('[data-testid="install-edge"][data-primary]');
     expect(await edge.$eval('[data-testid="home-page"]', (e) => e.getAttribute('data-browser'))).toBe('edge');
-    expect(await edge.$eval('[data-testid="install-edge"]', (a) => a.getAttribute('href'))).toBe('https://microsoftedge.microsoft.com/addons/detail/tandem');
+    // The button is there before the settings list: its link follows once the list has come.
+    await edge.waitForSelector('[data-testid="install-edge"][href="https://microsoftedge.microsoft.com/addons/detail/tandem"]', { timeout: 15_000 });
     expect(await edge.$eval('[data-testid="install-chrome"]', (a) => a.hasAttribute('data-primary'))).toBe(false);
     await context.close();
   });
