@@ -162,10 +162,11 @@ try {
   await useServer(ext.control, stack.origin);
   // The price is not measured here: free translation, so no run meets an empty balance.
   await saveSetting(stack.server.app.ctx, { settingKey: 'translation_points_per_1k_chars', settingValue: '0' });
-  // The English article into Chinese, as the user's choice of language.
+  // The English article into Chinese, as the user's choice of language; the user chose "Don't ask
+  // again" (the price question waits for a click, which is not the translator's time).
   await ext.control.evaluate(
     (prefs) => chrome.storage.local.set({ 'tandem.translate.prefs': { v: 1, value: prefs } }),
-    { ...DEFAULT_TRANSLATE_PREFS, targetLanguage: TARGET },
+    { ...DEFAULT_TRANSLATE_PREFS, targetLanguage: TARGET, askFirst: false },
   );
   const worker = await serviceWorker(ext.browser);
   const page = await ext.browser.newPage({ type: 'window' });
