@@ -17,6 +17,7 @@ import { leafOf, MAX_PATH } from './versions.ts';
 import { historyFraming, plainFraming, type MessageFraming } from './quick-function.ts';
 import { imageOfMedia, loadOwnMedia, videosToSummarise, withAttachments, type AttachedMedia } from '../media/for-model.ts';
 import { partsOfVideo, type VideoPartsJob } from './video-parts.ts';
+import { CHARS_PER_TOKEN, pageBudgetOf } from './context-budget.ts';
 import { historyBudgetChars, resolveModel, type ResolvedModel } from './model-stream.ts';
 import { loadMessagePlugins, type MessagePlugin } from '../plugins/plugins.ts';
 import { withMemoryTool, withPersonalization } from '../personalization/personalization.ts';
@@ -35,8 +36,6 @@ import { requireSearchProvider } from '../search/web-search.ts';
 
 /** Upper bound of history read per message; the model's context window cuts it further. */
 const HISTORY_MAX_CHARS = 2_000_000;
-/** Characters per token, roughly, to fit history into a context window given in tokens. */
-export const CHARS_PER_TOKEN = 3;
 
 export type PreparedMessage = {
   messageId: string;
@@ -142,10 +141,6 @@ export async function loadSession(ctx: AppContext, userId: string, sessionId: st
   return (await loadConversation(ctx, userId, sessionId, budgetChars))?.history ?? null;
 }
 
-/** Of the model's context, the share attached pages and files may take in one message. */
-const PAGE_SHARE_OF_CONTEXT = 0.6;
-/** The characters the attached pages and files of one message may take in a model's context. */
-export const pageBudgetOf = (contextWindow: number) => Math.floor(contextWindow * CHARS_PER_TOKEN * PAGE_SHARE_OF_CONTEXT);
 
 /**
  * The newest exchanges that fit the model's context (roughly), oldest first, then the new input; each

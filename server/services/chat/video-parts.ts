@@ -8,9 +8,11 @@ import type { ChatTurn } from '../../providers/upstream.ts';
 import type { AttachedMedia } from '../media/for-model.ts';
 import { savePartSummaries, splitTranscript, videoTranscriptOf, type TranscriptPart, type VideoPartSummary } from '../media/video-parts.ts';
 import { chargePoints, refundPoints } from '../points/ledger.ts';
-import { openModelStream } from './model-stream.ts';
-import { CHARS_PER_TOKEN, pageBudgetOf } from './prepare.ts';
-import type { AnswerState } from './rounds.ts';
+import { openModelStream, type ResolvedModel } from './model-stream.ts';
+import type { Language } from '../../../shared/contracts/common.ts';
+import type { AppContext } from '../../context.ts';
+import { CHARS_PER_TOKEN, pageBudgetOf } from './context-budget.ts';
+import type { AnswerMetering } from './token-metering.ts';
 
 /**
  * Long videos (docs/help/en/videos.md#long-videos): an attached transcript too long for the model's
@@ -60,8 +62,22 @@ export function partsOfVideo(media: AttachedMedia, model: CatalogueModel): Video
   return { media, title: media.title, parts, maxOutputTokens };
 }
 
+/**
+ * What summarising needs of the answer being streamed: a part of rounds.ts's VideoPartsAnswer (named here,
+ * so this module, which prepare.ts and rounds.ts both use, imports neither).
+ */
+export type VideoPartsAnswer = {
+  ctx: AppContext;
+  lang: Language;
+  signal: AbortSignal;
+  stored: Promise<unknown>;
+  progress: number;
+  metering: Pick<AnswerMetering, 'failures'>;
+  p: { messageId: string; userId: string; resolved: ResolvedModel; turns: ChatTurn[]; videoParts: VideoPartsJob | null };
+};
+
 /** One part's summary: a whole answer of the message's model (failover as in the chat). */
-async function summarisePart(s: AnswerState, v: VideoPartsOf, i: number, signal: AbortSignal): Promise<string> {
+async function summarisePart(s: VideoPartsAnswer, v: VideoPartsOf, i: number, signal: AbortSignal): Promise<string> {
   const part = v.parts[i];
   const words = Math.max(40, Math.floor((v.maxOutputTokens * CHARS_PER_TOKEN) / 7));
   const range = part.from ? `, from [${part.from}] to [${part.to}]` : '';
@@ -85,7 +101,7 @@ async function summarisePart(s: AnswerState, v: VideoPartsOf, i: number, signal:
 }
 
 /** All parts of one video, PART_CONCURRENCY at a time; the first failure stops the others and names its part. */
-async function summariseVideo(s: AnswerState, v: VideoPartsOf): Promise<VideoPartSummary[]> {
+async function summariseVideo(s: VideoPartsAnswer, v: VideoPartsOf): Promise<VideoPartSummary[]> {
   const stop = new AbortController();
   const signal = AbortSignal.any([s.signal, stop.signal]);
   const summaries = new Array<VideoPartSummary>(v.parts.length);
@@ -120,7 +136,7 @@ async function summariseVideo(s: AnswerState, v: VideoPartsOf): Promise<VideoPar
  * the parts charged (once the message is stored and charged), asked, and kept with the attachment,
  * one video after another. Any failure gives the video's charge back and rejects (the answer ends with it).
  */
-export async function withVideoPartSummaries(s: AnswerState): Promise<ChatTurn[]> {
+export async function withVideoPartSummaries(s: VideoPartsAnswer): Promise<ChatTurn[]> {
   const job = s.p.videoParts;
   if (!job) return s.p.turns;
   // Nothing is spent for a message that was refused (points, plan, login).
