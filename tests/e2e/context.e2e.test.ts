@@ -3,8 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { makePdf } from '../fixtures/documents.ts';
 import { TINY_PNG } from '../fixtures/fake-images.ts';
 import { startFakeSearxng, type FakeSearxng } from '../fixtures/fake-searxng.ts';
-import { createUser } from '../helpers/users.ts';
-import { type ExtensionBrowser, launchWithExtension, LIVE_PAGE_SENTENCE, openTabBeside, screenshot, settled, signInExtension, type Stack, startStack, useServer, waitForText } from './harness.ts';
+import { type ExtensionBrowser, launchWithExtension, LIVE_PAGE_SENTENCE, openSignedInPanel, openTabBeside, screenshot, settled, type Stack, startStack, useServer } from './harness.ts';
 
 /**
  * Giving the model context from the side panel, in Chromium with the extension loaded: the page in
@@ -28,13 +27,7 @@ describe('Context for the assistant, in the side panel', () => {
       launchWithExtension(),
     ]);
     await useServer(ext.control, stack.origin);
-    // Signed in through the API (the login frame has its own test): the panel starts logged in.
-    const user = await createUser(stack.server.app);
-    await signInExtension(ext.control, user.token);
-    panel = await ext.browser.newPage();
-    await panel.setViewport({ width: 400, height: 800 });
-    await panel.goto(`chrome-extension://${ext.extensionId}/sidepanel.html`);
-    await waitForText(panel, /Ask a question, paste some text/);
+    panel = await openSignedInPanel(ext, stack);
   });
 
   afterEach(async ({ task }) => {

@@ -10,6 +10,7 @@ import { BUILT_IN_EXTENSION_ID } from '../../shared/contracts/extension.ts';
 import { startFakeOpenAI, type FakeOpenAI } from '../fixtures/fake-openai.ts';
 import { createTestApp, type TestApp } from '../helpers/app.ts';
 import { reservePort } from '../helpers/ports.ts';
+import { createUser } from '../helpers/users.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 /** The unpacked extension, built by the global setup; the server serves the same folder as the web app. */
@@ -173,6 +174,15 @@ export async function openSidePanel(ext: ExtensionBrowser, suffix = ''): Promise
   await page.setViewport({ width: 400, height: 800 });
   await page.goto(sidePanelUrl(ext, suffix));
   return page;
+}
+
+/** A new user signed in to the extension (through the API: the login frame has its own test), and the side panel open on the chat. */
+export async function openSignedInPanel(ext: ExtensionBrowser, stack: Stack): Promise<Page> {
+  const user = await createUser(stack.server.app);
+  await signInExtension(ext.control, user.token);
+  const panel = await openSidePanel(ext);
+  await waitForText(panel, /Ask a question, paste some text/);
+  return panel;
 }
 
 /** Reads a key of the extension's local storage (the persisted envelope `{ v, value }`). */

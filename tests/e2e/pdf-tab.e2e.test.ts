@@ -7,8 +7,7 @@ import sharp from 'sharp';
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePdf, makeScannedPdf } from '../fixtures/documents.ts';
-import { createUser } from '../helpers/users.ts';
-import { type ExtensionBrowser, launchWithExtension, openTabBeside, screenshot, screenshotOnFailure, signInExtension, type Stack, startStack, useServer, waitForText } from './harness.ts';
+import { type ExtensionBrowser, launchWithExtension, openSignedInPanel, openTabBeside, screenshot, screenshotOnFailure, type Stack, startStack, useServer } from './harness.ts';
 
 /**
  * "Read this page" beside a PDF, in Chromium with the extension loaded: the extension fetches the
@@ -70,12 +69,7 @@ describe('Reading a PDF in the tab beside the side panel', { timeout: 180_000 },
     writeFileSync(path.join(folder, 'local-notes.pdf'), await makePdf([['Local notes']]));
     [stack, ext] = await Promise.all([startStack({ OPENAI_MODELS: 'basic-model:0' }), launchWithExtension()]);
     await useServer(ext.control, stack.origin);
-    const user = await createUser(stack.server.app);
-    await signInExtension(ext.control, user.token);
-    panel = await ext.browser.newPage();
-    await panel.setViewport({ width: 400, height: 800 });
-    await panel.goto(`chrome-extension://${ext.extensionId}/sidepanel.html`);
-    await waitForText(panel, /Ask a question, paste some text/);
+    panel = await openSignedInPanel(ext, stack);
   }, 120_000);
 
   afterAll(async () => {

@@ -1,8 +1,7 @@
 import type { Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startVideoSite, type VideoSite } from '../fixtures/videos/serve.ts';
-import { createUser } from '../helpers/users.ts';
-import { type ExtensionBrowser, launchWithExtension, openTabBeside, screenshot, screenshotOnFailure, signInExtension, type Stack, startStack, useServer, waitForText } from './harness.ts';
+import { type ExtensionBrowser, launchWithExtension, openSignedInPanel, openTabBeside, screenshot, screenshotOnFailure, type Stack, startStack, useServer } from './harness.ts';
 
 /**
  * "Summarise this video" in the side panel, in Chromium with the extension: a saved-copy-style
@@ -22,12 +21,7 @@ describe('Videos in the side panel', () => {
   beforeAll(async () => {
     [stack, ext, site] = await Promise.all([startStack(), launchWithExtension(), startVideoSite()]);
     await useServer(ext.control, stack.origin);
-    const user = await createUser(stack.server.app);
-    await signInExtension(ext.control, user.token);
-    panel = await ext.browser.newPage();
-    await panel.setViewport({ width: 400, height: 800 });
-    await panel.goto(`chrome-extension://${ext.extensionId}/sidepanel.html`);
-    await waitForText(panel, /Ask a question, paste some text/);
+    panel = await openSignedInPanel(ext, stack);
     video = await openTabBeside(ext, `${site.origin}/watch?v=otter01`);
   });
 
